@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ABI descriptors: for every ABI a filter can name, its AUDIT_ARCH value,
+ * argument width, byte order, syscall-number base and multiplexers.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum arch_id {
+	ARCH_X86_64,
+	ARCH_X86,
+	ARCH_X32,
+	ARCH_AARCH64,
+	ARCH_ARM,
+	ARCH_RISCV64,
+	ARCH_PPC64LE,
+	ARCH_PPC64,
+	ARCH_PPC,
+	ARCH_S390X,
+	ARCH_S390,
+	ARCH_MIPS,
+	ARCH_MIPSEL,
+	ARCH_MIPS64,
+	ARCH_MIPSEL64,
+	ARCH_MIPS64N32,
+	ARCH_MIPSEL64N32,
+	ARCH_LOONGARCH64,
+	ARCH_COUNT,
+};
+
+/* Families: the ABIs one process can be presented with by one kernel. */
+enum arch_family {
+	FAMILY_X86,
+	FAMILY_ARM,
+	FAMILY_RISCV,
+	FAMILY_PPC_LE,
+	FAMILY_PPC_BE,
+	FAMILY_S390,
+	FAMILY_MIPS_BE,
+	FAMILY_MIPS_LE,
+	FAMILY_LOONGARCH,
+};
+
+/* A syscall multiplexer: one syscall whose first argument selects the real
+ * operation (socketcall(2), ipc(2)). */
+enum mux_kind {
+	MUX_SOCKETCALL,
+	MUX_IPC,
+	MUX_COUNT,
+};
+
+struct mux_subcall {
+	const char *name; /* the direct syscall's name, e.g. "socket" */
+	uint32_t call;    /* the multiplexer's selector, e.g. SYS_SOCKET = 1 */
+};
+
+struct arch {
+	enum arch_id id;
+	const char *name;      /* the profile token, e.g. "x86_64" */
+	uint32_t audit_arch;   /* AUDIT_ARCH_* as seen in seccomp_data.arch */
+	unsigned bits;         /* width of a syscall argument register: 32 or 64 */
+	bool big_endian;
+	enum arch_family family;
+	const char *table;     /* name of the syscall table, see syscalls.h */
+	uint32_t nr_base;      /* added to table numbers: x32 0x40000000, mips 4000/5000/6000 */
+	bool pair_aligned;     /* 64-bit args in two registers start at an even slot */
+	const char *mux_name[MUX_COUNT]; /* multiplexer syscall names, NULL if none */
+};
+
+/* The descriptor of an ABI; never NULL for a valid id. */
+const struct arch *arch_get(enum arch_id id);
+
+/* Look up a token ("x86_64", "x86", "i386", ...). "native" is not handled
+ * here: see arch_native(). Returns NULL if unknown. */
+const struct arch *arch_lookup(const char *name);
+
+/* The ABI this binary was built for. */
+const struct arch *arch_native(void);
+
+/* The sub-calls of a multiplexer (n written to ret_n). */
+const struct mux_subcall *arch_mux_subcalls(enum mux_kind kind, size_t *ret_n);
+
+/* Mask applied to the multiplexer's first argument before comparing it with
+ * the sub-call number: ipc(2) keeps a version in the upper 16 bits. */
+uint32_t arch_mux_call_mask(enum mux_kind kind);
+
+/* True if ABIs a and b can both occur in one process on one kernel. */
+bool arch_compatible(const struct arch *a, const struct arch *b);

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Conditions (SPEC 2.4): the parse tree of "fd == 1 || fd >= 3 && fd <= 9".
+ * Syntax only: argument names, constants and widths are resolved per ABI by
+ * the rule engine.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define COND_SET_MAX 256 /* values in one "in { }" set */
+
+enum cmp_op {
+	CMP_EQ,
+	CMP_NE,
+	CMP_LT,
+	CMP_LE,
+	CMP_GT,
+	CMP_GE,
+	CMP_MASKED_EQ, /* (arg & mask) == value */
+	CMP_MASKED_NE, /* (arg & mask) != value */
+	CMP_IN,        /* arg in { values } */
+	CMP_NOT_IN,    /* arg not in { values } */
+};
+
+/* One term of a value: an integer literal or a constant name. */
+struct term {
+	char *name;   /* constant name (owned), or NULL for a literal */
+	uint64_t lit; /* magnitude of the literal */
+	bool neg;     /* literal written with a leading '-' */
+};
+
+/* A value: the bitwise OR of its terms. */
+struct value {
+	struct term *terms;
+	size_t n_terms;
+};
+
+struct cmp {
+	int arg;      /* 0..5, or -1 when given by parameter name */
+	char *param;  /* parameter name (owned) when arg == -1 */
+	enum cmp_op op;
+	struct value mask;     /* CMP_MASKED_* only */
+	struct value *values;  /* one value, or the set for CMP_IN / CMP_NOT_IN */
+	size_t n_values;
+};
+
+/* Comparisons joined by "&&". */
+struct conj {
+	struct cmp *cmps;
+	size_t n_cmps;
+};
+
+/* Conjunctions joined by "||": each one becomes a rule of its own. */
+struct cond {
+	struct conj *conjs;
+	size_t n_conjs;
+};
+
+/*
+ * Parse a condition. On success returns 0 and fills *ret (free with
+ * cond_free()). On a syntax error returns -EINVAL and sets *ret_err to a
+ * malloc'ed message naming the offending token (caller frees); *ret is
+ * then empty. -ENOMEM on allocation failure.
+ */
+int cond_parse(const char *text, struct cond *ret, char **ret_err);
+
+void cond_free(struct cond *c);
+void conj_free(struct conj *c);
+
+/* Deep copy of a conjunction; 0 or -ENOMEM. */
+int conj_copy(struct conj *dst, const struct conj *src);
+
+/* Print a conjunction back in the profile syntax (for PFC comments). */
+#include <stdio.h>
+void conj_print(const struct conj *c, FILE *f);

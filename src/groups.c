@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* placeholder: being written */
+#include "groups.h"

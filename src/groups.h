@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Syscall groups: systemd's built-in "@name" sets (same names, same
+ * members) and @known (every name of the table).
+ */
+#pragma once
+
+#include <stddef.h>
+
+struct group {
+	const char *name;        /* "@basic-io" */
+	const char *description; /* one line */
+	const char *const *members; /* syscall names and "@group" references, NULL-terminated */
+};
+
+/* Every built-in group except @known, sorted by name. */
+const struct group *groups_list(size_t *ret_n);
+
+/* A built-in group by name ("@default"); NULL if unknown. @known is
+ * returned with members == NULL: its members are every name of the table. */
+const struct group *groups_lookup(const char *name);

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* placeholder */
+int main(void)
+{
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Profile loader: an INI file (and its includes) read with inih through a
+ * reader that counts physical lines, turned into a ruleset plus the run
+ * settings (capabilities, credentials).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "rules.h"
+
+#define PROFILE_LINE_MAX 198      /* inih r55 splits longer lines: we refuse them */
+#define PROFILE_INCLUDE_DEPTH_MAX 8
+#define PROFILE_KEEP_CAPS_MAX 64
+
+struct profile {
+	char *path;          /* the top-level file as opened */
+	char *description;   /* NULL if none */
+	struct ruleset *rs;
+	/* [capabilities] */
+	int keep_caps[PROFILE_KEEP_CAPS_MAX]; /* CAP_* numbers */
+	unsigned n_keep_caps;
+	bool ambient;
+	/* [credentials] */
+	bool has_user, has_group;
+	char *user, *group;  /* as written (name or number) */
+	struct src_loc user_loc, group_loc;
+};
+
+/*
+ * Load a profile file (path as given) for a filter whose "native" ABI is
+ * native. All errors of the pass go to d; on any error returns -EINVAL (or
+ * -ENOMEM) and *ret is NULL: nothing of a rejected profile is kept.
+ */
+int profile_load(const char *path, const struct arch *native, struct diag *d,
+		 struct profile **ret);
+void profile_free(struct profile *p);
+
+/*
+ * Find a profile by -p argument (SPEC 5): a path if it contains '/' or
+ * names an existing file; else NAME or NAME.ini in each directory of
+ * search_path (colon-separated, may be NULL), then /etc/scmp-run/profiles,
+ * then installed_dir. Returns a malloc'ed path or NULL (errno ENOENT).
+ */
+char *profile_find(const char *name, const char *search_path, const char *installed_dir);

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Run mode: the one place that changes the process. Switch credentials,
+ * drop capabilities, set NO_NEW_PRIVS, install the filter, execve().
+ */
+#pragma once
+
+#include "bpf.h"
+#include "diag.h"
+#include "profile.h"
+
+/*
+ * Resolve argv[0] on PATH like execvp(). Returns a malloc'ed path, or NULL
+ * with *ret_status 127 (not found) or 126 (found, not executable) and a
+ * message in d.
+ */
+char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status);
+
+/*
+ * Apply the profile to this process and execve(path, argv, environ).
+ * Returns only on failure: a negative errno with the failed step, raw
+ * errno and hints in d; the caller exits 125. Nothing is executed unless
+ * every step succeeded.
+ */
+int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
+	     char *const argv[], struct diag *d);

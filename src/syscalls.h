@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Syscall names, numbers and argument types per ABI, over the table that is
+ * generated at build time from data/syscalls.txt and data/syscall-args.txt.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch.h"
+
+#define SYSCALL_ARGS_MAX 6
+
+struct syscall {
+	const char *name;
+	uint32_t nr; /* the number seccomp sees: table number + arch->nr_base */
+};
+
+/* Class of one argument slot (seccomp_data.args[i]) on one ABI. */
+enum arg_class {
+	ARG_UNKNOWN, /* no prototype known: compared as unsigned, full register width */
+	ARG_S32,     /* int, pid_t, ...: low 32 bits, signed */
+	ARG_U32,     /* unsigned int, umode_t, uid_t, ...: low 32 bits, unsigned */
+	ARG_S64,     /* long, loff_t, ... on a 64-bit ABI: all 64 bits, signed */
+	ARG_U64,     /* unsigned long, size_t, u64 on a 64-bit ABI: all 64 bits */
+	ARG_PTR,     /* a pointer: only == 0 and != 0 can be compared */
+	ARG_PAIR,    /* one half of a 64-bit value split over two registers */
+	ARG_PAD,     /* an alignment slot before a register pair */
+	ARG_NONE,    /* the syscall has no argument in this slot */
+};
+
+struct syscall_arg {
+	const char *name; /* kernel prototype parameter name; NULL if unknown */
+	enum arg_class cls;
+};
+
+/* The kernel version the table was generated from, e.g. "6.12.57". */
+const char *syscalls_kernel_version(void);
+
+/* Every syscall of an ABI, sorted by number, unique numbers. */
+const struct syscall *syscalls_list(const struct arch *a, size_t *ret_n);
+
+/* Number of a name on an ABI; -ENOENT if that ABI has no such syscall. */
+int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_nr);
+
+/* Name of a number (as seccomp sees it) on an ABI; NULL if none. */
+const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr);
+
+/* True if any ABI of the table has this name. */
+bool syscalls_known(const char *name);
+
+/*
+ * Argument slots of a syscall on one ABI, resolved from the prototype: on
+ * 32-bit ABIs long is 32 bits and 64-bit values take two slots (ARG_PAIR,
+ * preceded by ARG_PAD where the ABI aligns pairs). Slots past the last
+ * argument are ARG_NONE. A syscall without a known prototype gets
+ * ARG_UNKNOWN in every slot and returns 0 with *ret_known = false.
+ * Returns -ENOENT if the ABI has no such syscall.
+ */
+int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret[SYSCALL_ARGS_MAX],
+		  bool *ret_known);

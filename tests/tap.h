@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Minimal TAP producer for the C unit tests (header-only). */
+#pragma once
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static unsigned tap_n, tap_failed;
+
+__attribute__((format(printf, 2, 3))) static inline bool tap_ok(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %u - ", ok ? "ok" : "not ok", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!ok)
+		tap_failed++;
+	fflush(stdout);
+	return ok;
+}
+
+__attribute__((format(printf, 1, 2))) static inline void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+__attribute__((format(printf, 1, 2))) static inline void tap_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("ok %u - # SKIP ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* Print the plan and return the process exit status. */
+static inline int tap_done(void)
+{
+	printf("1..%u\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+#define tap_is(got, want, ...) tap_ok((got) == (want), __VA_ARGS__)
