@@ -1,3 +1,660 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder: being written */
+/*
+ * Code generation: a policy becomes one classic-BPF program. Per ABI, the
+ * number space is cut into ranges of equal outcome and searched with a
+ * weighted binary tree; argument tests sit only under the numbers that have
+ * conditions, so unconditionally allowed numbers stay cacheable.
+ */
 #include "bpf.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The program is emitted backwards: every jump goes forward in BPF, so when
+ * a jump is emitted its targets already exist. A label is the index of an
+ * instruction in emission order; the final program is the reverse.
+ */
+struct target {
+	bool is_ret;
+	uint32_t ret;
+	size_t label;
+};
+
+#define T_RET(x) ((struct target){ .is_ret = true, .ret = (x) })
+#define T_LBL(l) ((struct target){ .label = (l) })
+
+#define JUMP_MAX 255u /* jt/jf are 8 bits */
+#define RET_CACHE 64  /* distinct return values remembered for reuse */
+
+struct gen {
+	struct sock_filter *buf;
+	size_t n, cap;
+	struct {
+		uint32_t ret;
+		size_t label;
+	} rets[RET_CACHE];
+	size_t n_rets;
+	bool big_endian;
+	int err;
+};
+
+static size_t emit(struct gen *g, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
+{
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 256;
+		struct sock_filter *b = reallocarray(g->buf, cap, sizeof(*b));
+
+		if (!b) {
+			g->err = -ENOMEM;
+			return g->n ? g->n - 1 : 0;
+		}
+		g->buf = b;
+		g->cap = cap;
+	}
+	g->buf[g->n] = (struct sock_filter){ .code = code, .jt = jt, .jf = jf, .k = k };
+	return g->n++;
+}
+
+static size_t emit_ret(struct gen *g, uint32_t ret)
+{
+	size_t l = emit(g, BPF_RET | BPF_K, ret, 0, 0);
+	size_t i;
+
+	for (i = 0; i < g->n_rets; i++)
+		if (g->rets[i].ret == ret)
+			break;
+	if (i == g->n_rets && g->n_rets < RET_CACHE)
+		g->n_rets++;
+	if (i < g->n_rets) {
+		g->rets[i].ret = ret;
+		g->rets[i].label = l;
+	}
+	return l;
+}
+
+/* A label for t that a jump emitted within the next two instructions can
+ * reach: reuse a return that is close enough, else emit a new one. */
+static size_t reach(struct gen *g, struct target t)
+{
+	if (!t.is_ret)
+		return t.label;
+	for (size_t i = 0; i < g->n_rets; i++)
+		if (g->rets[i].ret == t.ret && g->n + 2 - g->rets[i].label - 1 <= JUMP_MAX)
+			return g->rets[i].label;
+	return emit_ret(g, t.ret);
+}
+
+/* Make t the instruction that runs next after the one emitted next. */
+static size_t goto_target(struct gen *g, struct target t)
+{
+	size_t l;
+
+	if (t.is_ret) {
+		for (size_t i = 0; i < g->n_rets; i++)
+			if (g->rets[i].ret == t.ret && g->rets[i].label + 1 == g->n)
+				return g->rets[i].label;
+		return emit_ret(g, t.ret);
+	}
+	if (t.label + 1 == g->n)
+		return t.label;
+	l = emit(g, BPF_JMP | BPF_JA, 0, 0, 0);
+	g->buf[l].k = (uint32_t)(l - t.label - 1);
+	return l;
+}
+
+/* A conditional jump; long distances go through "ja" trampolines. */
+static struct target jump(struct gen *g, uint16_t op, uint32_t k, struct target tt, struct target tf)
+{
+	size_t lt, lf, j;
+
+	if (tt.is_ret == tf.is_ret && (tt.is_ret ? tt.ret == tf.ret : tt.label == tf.label))
+		return tt;
+	lt = reach(g, tt);
+	lf = reach(g, tf);
+	for (;;) {
+		j = g->n;
+		if (j - lt - 1 > JUMP_MAX) {
+			lt = goto_target(g, T_LBL(lt));
+			continue;
+		}
+		if (j - lf - 1 > JUMP_MAX) {
+			lf = goto_target(g, T_LBL(lf));
+			continue;
+		}
+		break;
+	}
+	return T_LBL(emit(g, BPF_JMP | op | BPF_K, k, (uint8_t)(j - lt - 1), (uint8_t)(j - lf - 1)));
+}
+
+/* A non-jump instruction followed by t. */
+static struct target before(struct gen *g, uint16_t code, uint32_t k, struct target t)
+{
+	goto_target(g, t);
+	return T_LBL(emit(g, code, k, 0, 0));
+}
+
+static uint32_t arg_offset(const struct gen *g, unsigned arg, bool hi)
+{
+	return (uint32_t)(offsetof(struct seccomp_data, args) + 8 * arg + (hi != g->big_endian ? 4 : 0));
+}
+
+static struct target load(struct gen *g, unsigned arg, bool hi, uint32_t xor, struct target t)
+{
+	if (xor)
+		t = before(g, BPF_ALU | BPF_XOR | BPF_K, xor, t);
+	return before(g, BPF_LD | BPF_W | BPF_ABS, arg_offset(g, arg, hi), t);
+}
+
+/* ---- 32-bit tests: the low half of the register ---- */
+
+/* Is the key in A within ivs? Sorted ascending: below an interval means
+ * below every later one too, so that exit goes straight to "no". */
+static struct target ivs32(struct gen *g, const struct interval *iv, size_t n, struct target yes,
+			   struct target no)
+{
+	struct target next = no;
+
+	for (size_t i = n; i-- > 0;) {
+		uint32_t lo = (uint32_t)iv[i].lo, hi = (uint32_t)iv[i].hi;
+		struct target t;
+
+		if (lo == hi) {
+			next = jump(g, BPF_JEQ, lo, yes, next);
+			continue;
+		}
+		t = hi == UINT32_MAX ? yes : jump(g, BPF_JGT, hi, next, yes);
+		next = lo == 0 ? t : jump(g, BPF_JGE, lo, t, no);
+	}
+	return next;
+}
+
+/* ---- 64-bit tests: both halves ---- */
+
+/* key > k ? yes : no, loading both halves as needed. */
+static struct target gt64(struct gen *g, unsigned arg, uint32_t xor, uint64_t k, struct target yes,
+			  struct target no)
+{
+	uint32_t khi = (uint32_t)(k >> 32), klo = (uint32_t)k;
+	struct target lo, t;
+
+	lo = klo == UINT32_MAX ? no : load(g, arg, false, 0, jump(g, BPF_JGT, klo, yes, no));
+	t = jump(g, BPF_JEQ, khi, lo, no);
+	t = jump(g, BPF_JGT, khi, yes, t);
+	return load(g, arg, true, xor, t);
+}
+
+static struct target eq64(struct gen *g, unsigned arg, uint32_t xor, uint64_t k, struct target yes,
+			  struct target no)
+{
+	struct target lo = load(g, arg, false, 0, jump(g, BPF_JEQ, (uint32_t)k, yes, no));
+
+	return load(g, arg, true, xor, jump(g, BPF_JEQ, (uint32_t)(k >> 32), lo, no));
+}
+
+static struct target ivs64(struct gen *g, unsigned arg, uint32_t xor, const struct interval *iv,
+			   size_t n, struct target yes, struct target no)
+{
+	struct target next = no;
+
+	for (size_t i = n; i-- > 0;) {
+		struct target t;
+
+		if (iv[i].lo == iv[i].hi) {
+			next = eq64(g, arg, xor, iv[i].lo, yes, next);
+			continue;
+		}
+		t = iv[i].hi == UINT64_MAX ? yes : gt64(g, arg, xor, iv[i].hi, next, yes);
+		next = iv[i].lo == 0 ? t : gt64(g, arg, xor, iv[i].lo - 1, t, no);
+	}
+	return next;
+}
+
+/* Number of intervals of the complement of a normalized set over [0, max]. */
+static size_t complement_size(const struct interval *iv, size_t n, uint64_t max)
+{
+	if (!n)
+		return 1;
+	return n + 1 - (iv[0].lo == 0) - (iv[n - 1].hi == max);
+}
+
+static int complement(const struct interval *iv, size_t n, uint64_t max, struct interval **ret,
+		      size_t *ret_n)
+{
+	struct interval *out = calloc(n + 1, sizeof(*out));
+	size_t k = 0;
+	uint64_t next = 0;
+	bool end = false;
+
+	if (!out)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (iv[i].lo > next)
+			out[k++] = (struct interval){ next, iv[i].lo - 1 };
+		if (iv[i].hi == max)
+			end = true;
+		else
+			next = iv[i].hi + 1;
+	}
+	if (!end)
+		out[k++] = (struct interval){ next, max };
+	*ret = out;
+	*ret_n = k;
+	return 0;
+}
+
+static struct target emit_cmp(struct gen *g, const struct rcmp *c, struct target yes,
+			      struct target no)
+{
+	uint64_t max = c->width == 32 ? UINT32_MAX : UINT64_MAX;
+	uint32_t xor = c->is_signed ? 0x80000000u : 0;
+
+	if (c->kind != RCMP_IN) {
+		struct target eq = c->kind == RCMP_MASK_EQ ? yes : no;
+		struct target ne = c->kind == RCMP_MASK_EQ ? no : yes;
+		uint32_t mhi = (uint32_t)(c->mask >> 32), mlo = (uint32_t)c->mask;
+		struct target t = eq;
+
+		if (c->width == 64 && mlo == 0)
+			goto high;
+		t = jump(g, BPF_JEQ, (uint32_t)c->value, t, ne);
+		if (mlo != UINT32_MAX)
+			t = before(g, BPF_ALU | BPF_AND | BPF_K, mlo, t);
+		t = load(g, c->arg, false, 0, t);
+		if (c->width == 32 || mhi == 0)
+			return t;
+high:
+		t = jump(g, BPF_JEQ, (uint32_t)(c->value >> 32), t, ne);
+		if (mhi != UINT32_MAX)
+			t = before(g, BPF_ALU | BPF_AND | BPF_K, mhi, t);
+		return load(g, c->arg, true, 0, t);
+	}
+
+	/* Test the set or its complement, whichever has fewer intervals. */
+	const struct interval *iv = c->ivs;
+	struct interval *comp = NULL;
+	size_t n = c->n_ivs;
+	struct target t;
+
+	if (complement_size(c->ivs, c->n_ivs, max) < c->n_ivs) {
+		struct target swap = yes;
+
+		if (complement(c->ivs, c->n_ivs, max, &comp, &n) < 0) {
+			g->err = -ENOMEM;
+			return no;
+		}
+		iv = comp;
+		yes = no;
+		no = swap;
+	}
+	if (c->width == 32)
+		t = load(g, c->arg, false, xor, ivs32(g, iv, n, yes, no));
+	else
+		t = ivs64(g, c->arg, xor, iv, n, yes, no);
+	free(comp);
+	return t;
+}
+
+/* ---- per-syscall blocks ---- */
+
+/* The rules of s that can change the outcome, and what happens when none
+ * of them matches. Returns how many of s->rules to test. */
+static size_t block_plan(const struct rsys *s, uint32_t default_ret, uint32_t *ret_fall)
+{
+	size_t n = s->n_rules;
+	uint32_t fall = default_ret;
+
+	if (n && s->rules[n - 1].n_cmps == 0)
+		fall = s->rules[--n].ret;
+	while (n && s->rules[n - 1].ret == fall)
+		n--;
+	*ret_fall = fall;
+	return n;
+}
+
+static struct target emit_block(struct gen *g, const struct rsys *s, uint32_t default_ret)
+{
+	uint32_t fall;
+	size_t n = block_plan(s, default_ret, &fall);
+	struct target next = T_RET(fall);
+
+	for (size_t i = n; i-- > 0;) {
+		const struct rrule *r = &s->rules[i];
+		struct target t = T_RET(r->ret);
+
+		for (size_t j = r->n_cmps; j-- > 0;)
+			t = emit_cmp(g, &r->cmps[j], t, next);
+		next = t;
+	}
+	return next;
+}
+
+/* ---- number dispatch ---- */
+
+struct range {
+	uint32_t lo, hi;
+	const struct rsys *block; /* conditional outcome, or NULL */
+	uint32_t ret;             /* constant outcome when block is NULL */
+	uint64_t weight;
+};
+
+struct contrib {
+	const struct rsys *sys;
+	size_t size;
+};
+
+struct dispatch {
+	struct gen *g;
+	const struct abi_policy *abi;
+	struct range *r;
+	size_t n;
+	uint64_t *prefix; /* prefix[i] = sum of weights of r[0..i) */
+	struct contrib *contrib;
+	size_t n_contrib;
+};
+
+static bool same_outcome(const struct range *a, const struct range *b)
+{
+	return !a->block && !b->block && a->ret == b->ret;
+}
+
+static int add_range(struct range **r, size_t *n, size_t *cap, struct range x)
+{
+	if (*n && same_outcome(&(*r)[*n - 1], &x) && (*r)[*n - 1].hi + 1 == x.lo) {
+		(*r)[*n - 1].hi = x.hi;
+		(*r)[*n - 1].weight += x.weight - 1;
+		return 0;
+	}
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		struct range *nr = reallocarray(*r, c, sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		*r = nr;
+		*cap = c;
+	}
+	(*r)[(*n)++] = x;
+	return 0;
+}
+
+/* Cut [lo, hi] into ranges of one outcome each. */
+static int build_ranges(struct dispatch *dp, uint32_t lo, uint32_t hi)
+{
+	const struct abi_policy *abi = dp->abi;
+	size_t cap = 0, si = 0;
+	uint32_t next = lo;
+	bool covered = false;
+
+	for (size_t k = 0; k < abi->n_known && !covered; k++) {
+		uint32_t nr = abi->known[k].nr, fall;
+		struct range x = { .lo = nr, .hi = nr, .ret = abi->default_ret };
+
+		if (nr < lo || nr > hi)
+			continue;
+		if (nr > next &&
+		    add_range(&dp->r, &dp->n, &cap,
+			      (struct range){ next, nr - 1, NULL, abi->unknown_ret, 1 }) < 0)
+			return -ENOMEM;
+		while (si < abi->n_sys && abi->sys[si].nr < nr)
+			si++;
+		x.weight = 1 + (abi->prio_known ? abi->prio_known[k] : 0);
+		if (si < abi->n_sys && abi->sys[si].nr == nr) {
+			if (block_plan(&abi->sys[si], abi->default_ret, &fall))
+				x.block = &abi->sys[si];
+			else
+				x.ret = fall;
+		}
+		if (add_range(&dp->r, &dp->n, &cap, x) < 0)
+			return -ENOMEM;
+		covered = nr == hi;
+		next = nr + 1;
+	}
+	if (!covered && add_range(&dp->r, &dp->n, &cap,
+				  (struct range){ next, hi, NULL, abi->unknown_ret, 1 }) < 0)
+		return -ENOMEM;
+	dp->prefix = calloc(dp->n + 1, sizeof(*dp->prefix));
+	if (!dp->prefix)
+		return -ENOMEM;
+	for (size_t i = 0; i < dp->n; i++)
+		dp->prefix[i + 1] = dp->prefix[i] + dp->r[i].weight;
+	return 0;
+}
+
+static struct target leaf(struct dispatch *dp, const struct range *r)
+{
+	size_t before_n = dp->g->n;
+	struct target t;
+
+	if (!r->block)
+		return T_RET(r->ret);
+	t = emit_block(dp->g, r->block, dp->abi->default_ret);
+	dp->contrib[dp->n_contrib++] = (struct contrib){ r->block, dp->g->n - before_n };
+	return t;
+}
+
+/* If r[i..j) is one constant outcome with at most 3 single numbers cut out
+ * of it, a chain of "jeq" is shorter than a tree and no slower. */
+static bool try_jeq_chain(struct dispatch *dp, size_t i, size_t j, struct target *ret)
+{
+	const struct range *bg = !dp->r[i].block ? &dp->r[i] : &dp->r[j - 1];
+	size_t singles = 0;
+	struct target next;
+
+	if (bg->block)
+		return false;
+	for (size_t k = i; k < j; k++) {
+		if (same_outcome(bg, &dp->r[k]))
+			continue;
+		if (dp->r[k].lo != dp->r[k].hi || ++singles > 3)
+			return false;
+	}
+	next = T_RET(bg->ret);
+	for (size_t k = j; k-- > i;)
+		if (!same_outcome(bg, &dp->r[k]))
+			next = jump(dp->g, BPF_JEQ, dp->r[k].lo, leaf(dp, &dp->r[k]), next);
+	*ret = next;
+	return true;
+}
+
+static struct target tree(struct dispatch *dp, size_t i, size_t j)
+{
+	size_t m, lo, hi;
+	uint64_t half;
+	struct target right, left;
+
+	if (j - i == 1)
+		return leaf(dp, &dp->r[i]);
+	if (try_jeq_chain(dp, i, j, &right))
+		return right;
+	/* Weight-balanced split: the first m whose prefix reaches half. */
+	half = dp->prefix[i] + (dp->prefix[j] - dp->prefix[i] + 1) / 2;
+	lo = i + 1;
+	hi = j - 1;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (dp->prefix[mid] < half)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	m = lo;
+	if (m > i + 1 && dp->prefix[m] >= half && half - dp->prefix[m - 1] < dp->prefix[m] - half)
+		m--;
+	right = tree(dp, m, j);
+	left = tree(dp, i, m);
+	return jump(dp->g, BPF_JGE, dp->r[m].lo, right, left);
+}
+
+/* The dispatch of one ABI over numbers [lo, hi]; A holds the number. */
+static struct target dispatch(struct gen *g, const struct abi_policy *abi, uint32_t lo,
+			      uint32_t hi, struct dispatch *dp)
+{
+	struct target t = T_RET(abi->unknown_ret);
+
+	*dp = (struct dispatch){ .g = g, .abi = abi };
+	dp->contrib = calloc(abi->n_sys + 1, sizeof(*dp->contrib));
+	if (!dp->contrib || build_ranges(dp, lo, hi) < 0) {
+		g->err = -ENOMEM;
+		return t;
+	}
+	return dp->n ? tree(dp, 0, dp->n) : t;
+}
+
+static void dispatch_free(struct dispatch *dp)
+{
+	free(dp->r);
+	free(dp->prefix);
+	free(dp->contrib);
+}
+
+static int cmp_contrib(const void *a, const void *b)
+{
+	const struct contrib *x = a, *y = b;
+
+	return (x->size < y->size) - (x->size > y->size);
+}
+
+static void report_size(const struct policy *p, struct dispatch *dps, const size_t *abi_size,
+			size_t total, struct diag *d)
+{
+	diag_error(d, NULL, "the filter needs %zu instructions; the kernel accepts at most %u",
+		   total, BPF_PROG_MAX);
+	for (size_t i = 0; i < p->n_abis; i++) {
+		struct dispatch *dp = &dps[i];
+
+		size_t args = 0;
+
+		for (size_t k = 0; k < dp->n_contrib; k++)
+			args += dp->contrib[k].size;
+		if (!abi_size[i])
+			continue;
+		diag_note(d, NULL, "%s: %zu instructions, %zu of them for argument tests",
+			  p->abis[i].arch->name, abi_size[i], args);
+		qsort(dp->contrib, dp->n_contrib, sizeof(*dp->contrib), cmp_contrib);
+		for (size_t k = 0; k < dp->n_contrib && k < 5; k++) {
+			const struct rsys *s = dp->contrib[k].sys;
+
+			diag_note(d, &s->rules[0].src->loc,
+				  "%s: '%s' takes %zu instructions for %zu rules", p->abis[i].arch->name,
+				  s->name, dp->contrib[k].size, s->n_rules);
+		}
+	}
+	diag_hint(d, NULL, "merge conditions into ranges or sets ('fd >= 3 && fd <= 9', "
+			   "'x in { ... }'), or list fewer architectures");
+}
+
+int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
+{
+	struct gen g = { .big_endian = p->n_abis && p->abis[0].arch->big_endian };
+	struct dispatch dps[ARCH_COUNT] = { 0 };
+	size_t abi_size[ARCH_COUNT] = { 0 };
+	struct target entry[ARCH_COUNT], next;
+	bool done[ARCH_COUNT] = { false };
+	struct bpf_prog *prog = NULL;
+	char err[128];
+	int r;
+
+	*ret = NULL;
+	/* One block per AUDIT_ARCH value, emitted last-first. */
+	for (size_t i = p->n_abis; i-- > 0;) {
+		const struct arch *a = p->abis[i].arch;
+		size_t start = g.n;
+		struct target t;
+
+		if (done[i])
+			continue;
+		if (a->id == ARCH_X86_64 || a->id == ARCH_X32) {
+			/* x86_64 and x32 share AUDIT_ARCH_X86_64: x32 numbers carry
+			 * bit 30; -1 (a tracer's skipped call) is a normal number. */
+			const struct abi_policy *x64 = policy_abi_for(p, a->audit_arch, 0);
+			const struct abi_policy *x32 = policy_abi_for(p, a->audit_arch, 0x40000000u);
+			struct target t64 = T_RET(p->bad_arch_ret), t32 = T_RET(p->bad_arch_ret);
+
+			for (size_t k = 0; k < p->n_abis; k++) {
+				if (&p->abis[k] == x64) {
+					t64 = dispatch(&g, x64, 0, UINT32_MAX, &dps[k]);
+					done[k] = true;
+				}
+				if (&p->abis[k] == x32) {
+					t32 = dispatch(&g, x32, 0x40000000u, UINT32_MAX, &dps[k]);
+					done[k] = true;
+				}
+			}
+			t = jump(&g, BPF_JEQ, UINT32_MAX, x64 ? t64 : t32, t32);
+			t = jump(&g, BPF_JSET, 0x40000000u, t, t64);
+		} else {
+			t = dispatch(&g, &p->abis[i], 0, UINT32_MAX, &dps[i]);
+			done[i] = true;
+		}
+		entry[i] = before(&g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr), t);
+		abi_size[i] = g.n - start;
+	}
+	next = T_RET(p->bad_arch_ret);
+	for (size_t i = p->n_abis; i-- > 0;)
+		if (abi_size[i]) /* x32 has no block of its own: it shares x86_64's */
+			next = jump(&g, BPF_JEQ, p->abis[i].arch->audit_arch, entry[i], next);
+	before(&g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch), next);
+	if (g.err) {
+		r = g.err;
+		goto out;
+	}
+	if (g.n > BPF_PROG_MAX) {
+		report_size(p, dps, abi_size, g.n, d);
+		r = -E2BIG;
+		goto out;
+	}
+
+	prog = calloc(1, sizeof(*prog));
+	if (!prog) {
+		r = -ENOMEM;
+		goto out;
+	}
+	prog->len = g.n;
+	prog->insns = g.buf;
+	g.buf = NULL;
+	/* Reverse into program order; jump offsets are relative and stay. */
+	for (size_t i = 0; i < prog->len / 2; i++) {
+		struct sock_filter tmp = prog->insns[i];
+
+		prog->insns[i] = prog->insns[prog->len - 1 - i];
+		prog->insns[prog->len - 1 - i] = tmp;
+	}
+	r = bpf_validate(prog->insns, prog->len, err, sizeof(err));
+	if (r < 0) {
+		diag_error(d, NULL, "internal error: generated program is invalid: %s", err);
+		bpf_prog_free(prog);
+		prog = NULL;
+		goto out;
+	}
+	*ret = prog;
+	r = 0;
+out:
+	for (size_t i = 0; i < p->n_abis; i++)
+		dispatch_free(&dps[i]);
+	free(g.buf);
+	return r;
+}
+
+void bpf_prog_free(struct bpf_prog *prog)
+{
+	if (!prog)
+		return;
+	free(prog->insns);
+	free(prog);
+}
+
+void bpf_abi_data(const struct arch *a, const struct seccomp_data *in, struct seccomp_data *out)
+{
+	bool host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	*out = *in;
+	if (a->big_endian == host_big)
+		return;
+	out->instruction_pointer = in->instruction_pointer << 32 | in->instruction_pointer >> 32;
+	for (int i = 0; i < 6; i++)
+		out->args[i] = in->args[i] << 32 | in->args[i] >> 32;
+}

@@ -34,5 +34,10 @@ void bpf_prog_free(struct bpf_prog *prog);
  */
 int bpf_validate(const struct sock_filter *insns, size_t len, char *err, size_t err_size);
 
+/* seccomp_data as a kernel of ABI a shows it to a program, in this host's
+ * words: for an ABI of the other byte order the two 32-bit halves of every
+ * 64-bit field trade places. For simulating a program made for a. */
+void bpf_abi_data(const struct arch *a, const struct seccomp_data *in, struct seccomp_data *out);
+
 /* One line per instruction: "0012: jge #0x40000000 jt 14 jf 13". */
 void bpf_disasm(const struct sock_filter *insns, size_t len, FILE *f);

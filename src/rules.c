@@ -1,3 +1,968 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder: being written */
+/*
+ * The rule engine: a ruleset as written, resolved per ABI into typed
+ * candidate lists (struct policy), and the reference semantics of SPEC 2.6.
+ */
 #include "rules.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "consts.h"
+
+struct ruleset *ruleset_new(void)
+{
+	struct ruleset *rs = calloc(1, sizeof(*rs));
+
+	if (!rs)
+		return NULL;
+	rs->attrs.bad_arch_action.kind = ACTION_KILL_PROCESS;
+	rs->attrs.no_new_privs = true;
+	return rs;
+}
+
+void ruleset_free(struct ruleset *rs)
+{
+	if (!rs)
+		return;
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		free(rs->rules[i].syscall);
+		conj_free(&rs->rules[i].conj);
+	}
+	free(rs->rules);
+	for (size_t i = 0; i < rs->n_prios; i++)
+		free(rs->prios[i].syscall);
+	free(rs->prios);
+	for (size_t i = 0; i < rs->n_files; i++)
+		free(rs->files[i]);
+	free(rs->files);
+	free(rs);
+}
+
+const char *ruleset_intern_file(struct ruleset *rs, const char *file)
+{
+	char **files, *copy;
+
+	for (size_t i = 0; i < rs->n_files; i++)
+		if (!strcmp(rs->files[i], file))
+			return rs->files[i];
+	files = reallocarray(rs->files, rs->n_files + 1, sizeof(*files));
+	if (!files)
+		return NULL;
+	rs->files = files;
+	copy = strdup(file);
+	if (!copy)
+		return NULL;
+	files[rs->n_files++] = copy;
+	return copy;
+}
+
+/* Grow *array (of *n elements of size) by one; returns the new slot. */
+static void *grow(void *array_ptr, size_t *n, size_t size)
+{
+	void **array = array_ptr;
+	char *p = reallocarray(*array, *n + 1, size);
+
+	if (!p)
+		return NULL;
+	*array = p;
+	memset(p + *n * size, 0, size);
+	return p + (*n)++ * size;
+}
+
+int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
+		const struct conj *conj, const struct src_loc *loc)
+{
+	struct rule r = {
+		.optional = optional,
+		.action = *act,
+		.loc = *loc,
+		.seq = (unsigned)rs->n_rules,
+	};
+	struct rule *slot;
+
+	r.syscall = strdup(syscall);
+	if (!r.syscall)
+		return -ENOMEM;
+	if (conj && conj_copy(&r.conj, conj) < 0) {
+		free(r.syscall);
+		return -ENOMEM;
+	}
+	slot = grow(&rs->rules, &rs->n_rules, sizeof(*slot));
+	if (!slot) {
+		free(r.syscall);
+		conj_free(&r.conj);
+		return -ENOMEM;
+	}
+	*slot = r;
+	return 0;
+}
+
+int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
+			 const struct src_loc *loc)
+{
+	struct priority *p;
+	char *name;
+
+	if (prio > RULES_PRIORITY_MAX)
+		return -ERANGE;
+	name = strdup(syscall);
+	if (!name)
+		return -ENOMEM;
+	p = grow(&rs->prios, &rs->n_prios, sizeof(*p));
+	if (!p) {
+		free(name);
+		return -ENOMEM;
+	}
+	*p = (struct priority){ .syscall = name, .prio = prio, .loc = *loc };
+	return 0;
+}
+
+/* ---- resolving conditions for one ABI ---- */
+
+/* A value as written: sign and magnitude, before it meets a width. */
+struct wvalue {
+	bool neg;
+	uint64_t mag;
+};
+
+
+struct resolve_ctx {
+	const struct arch *arch;
+	const struct rule *rule;
+	struct diag *d;
+	bool multi_abi; /* name the ABI in messages */
+};
+
+/* An error at the rule's location, naming the ABI when there are several. */
+__attribute__((format(printf, 2, 3))) static void rerr(const struct resolve_ctx *ctx,
+						       const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	diag_error(ctx->d, &ctx->rule->loc, "%s%s%s", ctx->multi_abi ? ctx->arch->name : "",
+		   ctx->multi_abi ? ": " : "", text ? text : "out of memory");
+	free(text);
+}
+
+/* Check that v fits a width (and, for ordered comparisons, the signedness),
+ * and return its bit pattern on that width. */
+static int fit(const struct resolve_ctx *ctx, struct wvalue v, unsigned width, bool is_signed,
+	       bool ordered, const char *what, uint64_t *ret)
+{
+	uint64_t max_pos = width == 32 ? UINT32_MAX : UINT64_MAX;
+	uint64_t max_neg = width == 32 ? (1ull << 31) : (1ull << 63);
+
+	if (ordered)
+		max_pos = is_signed ? max_neg - 1 : max_pos;
+	if (ordered && !is_signed && v.neg && v.mag) {
+		rerr(ctx, "negative value -%llu compared with unsigned '%s'",
+		     (unsigned long long)v.mag, what);
+		return -ERANGE;
+	}
+	if (v.neg ? v.mag > max_neg : v.mag > max_pos) {
+		rerr(ctx, "value %s%llu does not fit '%s' (%u-bit%s)", v.neg ? "-" : "",
+		     (unsigned long long)v.mag, what, width,
+		     ordered ? (is_signed ? ", signed" : ", unsigned") : "");
+		return -ERANGE;
+	}
+	*ret = v.neg ? (uint64_t)0 - v.mag : v.mag;
+	if (width == 32)
+		*ret &= UINT32_MAX;
+	return 0;
+}
+
+/* Evaluate "term | term ..." for the argument's width. */
+static int eval_value(const struct resolve_ctx *ctx, const struct value *val, unsigned width,
+		      bool is_signed, bool ordered, const char *what, uint64_t *ret)
+{
+	*ret = 0;
+	for (size_t i = 0; i < val->n_terms; i++) {
+		const struct term *t = &val->terms[i];
+		struct wvalue w = { .neg = t->neg, .mag = t->lit };
+		uint64_t bits;
+
+		if (t->name) {
+			int64_t c;
+
+			if (consts_lookup(ctx->arch, t->name, &c) < 0) {
+				rerr(ctx, "unknown constant '%s'", t->name);
+				return -ENOENT;
+			}
+			w.neg = c < 0;
+			w.mag = c < 0 ? (uint64_t)0 - (uint64_t)c : (uint64_t)c;
+		}
+		/* An OR of several terms is a bit pattern, never an ordered number. */
+		if (fit(ctx, w, width, is_signed, ordered && val->n_terms == 1, what, &bits) < 0)
+			return -ERANGE;
+		*ret |= bits;
+	}
+	return 0;
+}
+
+/* Interval sets over keys [0, max]. */
+struct ivset {
+	struct interval *iv;
+	size_t n;
+};
+
+static int ivset_push(struct ivset *s, uint64_t lo, uint64_t hi)
+{
+	struct interval *iv;
+
+	if (s->n && s->iv[s->n - 1].hi != UINT64_MAX && s->iv[s->n - 1].hi + 1 >= lo) {
+		if (hi > s->iv[s->n - 1].hi)
+			s->iv[s->n - 1].hi = hi;
+		return 0;
+	}
+	iv = reallocarray(s->iv, s->n + 1, sizeof(*iv));
+	if (!iv)
+		return -ENOMEM;
+	s->iv = iv;
+	iv[s->n++] = (struct interval){ lo, hi };
+	return 0;
+}
+
+static int cmp_interval(const void *a, const void *b)
+{
+	const struct interval *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Sort and merge overlapping or adjacent intervals, in place. */
+static int ivset_normalize(struct ivset *s)
+{
+	struct ivset out = { 0 };
+
+	qsort(s->iv, s->n, sizeof(*s->iv), cmp_interval);
+	for (size_t i = 0; i < s->n; i++)
+		if (ivset_push(&out, s->iv[i].lo, s->iv[i].hi) < 0) {
+			free(out.iv);
+			return -ENOMEM;
+		}
+	free(s->iv);
+	*s = out;
+	return 0;
+}
+
+static int ivset_complement(struct ivset *s, uint64_t max)
+{
+	struct ivset out = { 0 };
+	uint64_t next = 0;
+	bool done = false;
+	int r = 0;
+
+	for (size_t i = 0; i < s->n && !done; i++) {
+		if (s->iv[i].lo > next)
+			r |= ivset_push(&out, next, s->iv[i].lo - 1);
+		if (s->iv[i].hi >= max)
+			done = true;
+		else
+			next = s->iv[i].hi + 1;
+	}
+	if (!done)
+		r |= ivset_push(&out, next, max);
+	free(s->iv);
+	*s = out;
+	return r ? -ENOMEM : 0;
+}
+
+static int ivset_intersect(struct ivset *a, const struct ivset *b)
+{
+	struct ivset out = { 0 };
+	size_t i = 0, j = 0;
+
+	while (i < a->n && j < b->n) {
+		uint64_t lo = a->iv[i].lo > b->iv[j].lo ? a->iv[i].lo : b->iv[j].lo;
+		uint64_t hi = a->iv[i].hi < b->iv[j].hi ? a->iv[i].hi : b->iv[j].hi;
+
+		if (lo <= hi && ivset_push(&out, lo, hi) < 0) {
+			free(out.iv);
+			return -ENOMEM;
+		}
+		if (a->iv[i].hi < b->iv[j].hi)
+			i++;
+		else
+			j++;
+	}
+	free(a->iv);
+	*a = out;
+	return 0;
+}
+
+/* The slot, width and signedness of the argument a comparison names. */
+static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
+		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
+		       uint8_t *ret_slot, enum arg_class *ret_cls, const char **ret_what)
+{
+	int slot = c->arg;
+
+	if (slot < 0) {
+		for (int i = 0; i < SYSCALL_ARGS_MAX; i++)
+			if (args[i].name && !strcmp(args[i].name, c->param))
+				slot = i;
+		if (slot < 0) {
+			if (!known)
+				rerr(ctx, "no prototype is known for '%s': use arg0..arg5",
+				     ctx->rule->syscall);
+			else
+				rerr(ctx, "'%s' has no parameter '%s'", ctx->rule->syscall,
+				     c->param);
+			return -ENOENT;
+		}
+	}
+	if (slot >= SYSCALL_ARGS_MAX) {
+		rerr(ctx, "argument index %d out of range 0..5", slot);
+		return -ERANGE;
+	}
+	*ret_slot = (uint8_t)slot;
+	*ret_cls = args[slot].cls;
+	*ret_what = args[slot].name ? args[slot].name : "argN";
+	switch (args[slot].cls) {
+	case ARG_NONE:
+		rerr(ctx, "'%s' has no argument %d", ctx->rule->syscall, slot);
+		return -ERANGE;
+	case ARG_PAIR:
+	case ARG_PAD:
+		rerr(ctx, "'%s' of '%s' is passed in two registers on %s and cannot be compared",
+		     *ret_what, ctx->rule->syscall, ctx->arch->name);
+		return -EINVAL;
+	default:
+		return 0;
+	}
+}
+
+static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
+		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known, struct rcmp *out)
+{
+	enum arg_class cls;
+	const char *what;
+	struct ivset set = { 0 };
+	uint64_t max, sign;
+	bool ordered = c->op >= CMP_LT && c->op <= CMP_GE;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = resolve_arg(ctx, c, args, known, &out->arg, &cls, &what);
+	if (r < 0)
+		return r;
+	out->width = (cls == ARG_S32 || cls == ARG_U32 || ctx->arch->bits == 32) ? 32 : 64;
+	out->is_signed = cls == ARG_S32 || cls == ARG_S64;
+	max = out->width == 32 ? UINT32_MAX : UINT64_MAX;
+	sign = out->is_signed ? (out->width == 32 ? 1ull << 31 : 1ull << 63) : 0;
+
+	if (cls == ARG_PTR) {
+		uint64_t v;
+
+		if ((c->op != CMP_EQ && c->op != CMP_NE) ||
+		    eval_value(ctx, &c->values[0], out->width, false, false, what, &v) < 0 || v) {
+			rerr(ctx, "'%s' of '%s' is a pointer: only '== 0' and '!= 0' can be compared "
+				  "(seccomp cannot see the data it points to)",
+			     what, ctx->rule->syscall);
+			return -EINVAL;
+		}
+	}
+
+	if (c->op == CMP_MASKED_EQ || c->op == CMP_MASKED_NE) {
+		out->kind = c->op == CMP_MASKED_EQ ? RCMP_MASK_EQ : RCMP_MASK_NE;
+		if (eval_value(ctx, &c->mask, out->width, out->is_signed, false, what, &out->mask) < 0 ||
+		    eval_value(ctx, &c->values[0], out->width, out->is_signed, false, what,
+			       &out->value) < 0)
+			return -ERANGE;
+		return 0;
+	}
+
+	out->kind = RCMP_IN;
+	for (size_t i = 0; i < c->n_values; i++) {
+		uint64_t v;
+
+		if (eval_value(ctx, &c->values[i], out->width, out->is_signed, ordered, what, &v) < 0) {
+			free(set.iv);
+			return -ERANGE;
+		}
+		v ^= sign; /* to key space */
+		switch (c->op) {
+		case CMP_EQ:
+		case CMP_NE:
+		case CMP_IN:
+		case CMP_NOT_IN:
+			r = ivset_push(&set, v, v);
+			break;
+		case CMP_LT:
+			r = v ? ivset_push(&set, 0, v - 1) : 0;
+			break;
+		case CMP_LE:
+			r = ivset_push(&set, 0, v);
+			break;
+		case CMP_GT:
+			r = v < max ? ivset_push(&set, v + 1, max) : 0;
+			break;
+		case CMP_GE:
+			r = ivset_push(&set, v, max);
+			break;
+		default:
+			r = -EINVAL;
+		}
+		if (r < 0) {
+			free(set.iv);
+			return r;
+		}
+	}
+	r = ivset_normalize(&set);
+	if (r >= 0 && (c->op == CMP_NE || c->op == CMP_NOT_IN))
+		r = ivset_complement(&set, max);
+	out->ivs = set.iv;
+	out->n_ivs = set.n;
+	return r;
+}
+
+static void rcmps_free(struct rcmp *cmps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(cmps[i].ivs);
+	free(cmps);
+}
+
+enum resolved {
+	RESOLVED_OK,
+	RESOLVED_NEVER, /* the condition can never be true */
+};
+
+/*
+ * Resolve a conjunction for one ABI: one RCMP_IN per argument (ranges of
+ * one argument intersected), mask tests kept, tests that are always true
+ * dropped. Returns < 0 on error (reported), else enum resolved.
+ */
+static int resolve_conj(const struct resolve_ctx *ctx, struct rcmp **ret, size_t *ret_n)
+{
+	const struct conj *cj = &ctx->rule->conj;
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	struct rcmp *out;
+	size_t n = 0;
+	bool known, never = false;
+	int r;
+
+	*ret = NULL;
+	*ret_n = 0;
+	if (!cj->n_cmps)
+		return RESOLVED_OK;
+	r = syscalls_args(ctx->arch, ctx->rule->syscall, args, &known);
+	if (r < 0)
+		return r;
+	out = calloc(cj->n_cmps, sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (size_t i = 0; i < cj->n_cmps; i++) {
+		struct rcmp c;
+		size_t j;
+
+		r = resolve_cmp(ctx, &cj->cmps[i], args, known, &c);
+		if (r < 0) {
+			free(c.ivs);
+			goto fail;
+		}
+		if (c.kind != RCMP_IN) {
+			uint64_t wmax = c.width == 32 ? UINT32_MAX : UINT64_MAX;
+			bool impossible = (c.value & ~c.mask & wmax) != 0;
+
+			if (impossible && c.kind == RCMP_MASK_EQ)
+				never = true;
+			if (!impossible && (c.mask & wmax) == 0 && c.value == 0 &&
+			    c.kind == RCMP_MASK_NE)
+				never = true;
+			if (impossible || (c.mask & wmax) == 0) /* decided without the argument */
+				continue;
+			out[n++] = c;
+			continue;
+		}
+		for (j = 0; j < n; j++)
+			if (out[j].kind == RCMP_IN && out[j].arg == c.arg)
+				break;
+		if (j < n) {
+			struct ivset a = { out[j].ivs, out[j].n_ivs }, b = { c.ivs, c.n_ivs };
+
+			r = ivset_intersect(&a, &b);
+			free(c.ivs);
+			out[j].ivs = a.iv;
+			out[j].n_ivs = a.n;
+			if (r < 0)
+				goto fail;
+		} else {
+			out[n++] = c;
+		}
+	}
+	/* Drop tests that every value passes; an empty set never matches. */
+	for (size_t i = 0; i < n;) {
+		uint64_t max = out[i].width == 32 ? UINT32_MAX : UINT64_MAX;
+
+		if (out[i].kind == RCMP_IN && out[i].n_ivs == 0)
+			never = true;
+		if (out[i].kind == RCMP_IN && out[i].n_ivs == 1 && out[i].ivs[0].lo == 0 &&
+		    out[i].ivs[0].hi == max) {
+			free(out[i].ivs);
+			out[i] = out[--n];
+			continue;
+		}
+		i++;
+	}
+	if (never) {
+		rcmps_free(out, n);
+		return RESOLVED_NEVER;
+	}
+	if (!n) {
+		free(out);
+		out = NULL;
+	}
+	*ret = out;
+	*ret_n = n;
+	return RESOLVED_OK;
+fail:
+	rcmps_free(out, n);
+	return r;
+}
+
+/* ---- building the policy ---- */
+
+struct abi_build {
+	struct abi_policy *abi;
+	size_t cap;
+};
+
+static void rsys_free(struct rsys *s)
+{
+	for (size_t i = 0; i < s->n_rules; i++)
+		rcmps_free(s->rules[i].cmps, s->rules[i].n_cmps);
+	free(s->rules);
+}
+
+void policy_free(struct policy *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_abis; i++) {
+		for (size_t j = 0; j < p->abis[i].n_sys; j++)
+			rsys_free(&p->abis[i].sys[j]);
+		free(p->abis[i].sys);
+		free(p->abis[i].prio_known);
+	}
+	free(p->abis);
+	free(p);
+}
+
+static struct rsys *abi_sys(struct abi_policy *abi, uint32_t nr, const char *name)
+{
+	struct rsys *s;
+
+	for (size_t i = 0; i < abi->n_sys; i++)
+		if (abi->sys[i].nr == nr)
+			return &abi->sys[i];
+	s = grow(&abi->sys, &abi->n_sys, sizeof(*s));
+	if (s) {
+		s->nr = nr;
+		s->name = name;
+	}
+	return s;
+}
+
+static int add_rrule(struct rsys *s, const struct rrule *rr)
+{
+	struct rrule *slot = grow(&s->rules, &s->n_rules, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = *rr;
+	return 0;
+}
+
+static int cmp_rrule(const void *a, const void *b)
+{
+	const struct rrule *x = a, *y = b;
+	int rx = action_rank(x->src->action.kind), ry = action_rank(y->src->action.kind);
+
+	if (rx != ry)
+		return ry - rx;
+	return (x->src->seq > y->src->seq) - (x->src->seq < y->src->seq);
+}
+
+static int cmp_rsys(const void *a, const void *b)
+{
+	const struct rsys *x = a, *y = b;
+
+	return (x->nr > y->nr) - (x->nr < y->nr);
+}
+
+/* Order candidates, drop what can never be reached, warn about ties. */
+static void finish_rsys(struct rsys *s, struct diag *d, bool warn)
+{
+	size_t keep = s->n_rules;
+
+	qsort(s->rules, s->n_rules, sizeof(*s->rules), cmp_rrule);
+	for (size_t i = 1; warn && i < s->n_rules; i++) {
+		const struct rrule *a = &s->rules[i - 1], *b = &s->rules[i];
+		char ba[64], bb[64];
+
+		if (a->src->action.kind != b->src->action.kind || a->ret == b->ret)
+			continue;
+		diag_warning(d, &b->src->loc,
+			     "'%s' rules with %s here and %s at %s:%u: where both match, the one "
+			     "written first wins",
+			     s->name, action_format(&b->src->action, bb, sizeof(bb)),
+			     action_format(&a->src->action, ba, sizeof(ba)), a->src->loc.file,
+			     a->src->loc.line);
+	}
+	for (size_t i = 0; i < s->n_rules; i++)
+		if (!s->rules[i].n_cmps) {
+			keep = i + 1;
+			break;
+		}
+	for (size_t i = keep; i < s->n_rules; i++)
+		rcmps_free(s->rules[i].cmps, s->rules[i].n_cmps);
+	s->n_rules = keep;
+
+}
+
+/*
+ * Multiplexer sub-calls (SPEC 2.6): the real arguments sit behind a pointer,
+ * so a rule on "socket" becomes a rule on socketcall with "call == SYS_SOCKET"
+ * and its own condition decided fail-closed: a conditional rule applies
+ * unconditionally when its action is stricter than the default or when an
+ * unconditional rule on the same sub-call exists (then applying it can only
+ * make the outcome stricter); otherwise it is dropped, which leaves the
+ * stricter default in place.
+ */
+static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, enum mux_kind kind)
+{
+	const struct arch *a = abi->arch;
+	const struct mux_subcall *subs;
+	int def_rank = action_ret_rank(abi->default_ret);
+	uint32_t mux_nr;
+	size_t n_subs;
+	struct rsys *s;
+
+	if (!a->mux_name[kind] || syscalls_lookup_name(a, a->mux_name[kind], &mux_nr) < 0)
+		return 0;
+	subs = arch_mux_subcalls(kind, &n_subs);
+	for (size_t k = 0; k < n_subs; k++) {
+		bool has_uncond = false;
+
+		for (size_t i = 0; i < rs->n_rules; i++)
+			if (!strcmp(rs->rules[i].syscall, subs[k].name) && !rs->rules[i].conj.n_cmps)
+				has_uncond = true;
+		for (size_t i = 0; i < rs->n_rules; i++) {
+			const struct rule *r = &rs->rules[i];
+			struct rrule rr = { .src = r, .via_mux = true, .n_cmps = 1 };
+			uint32_t mask = arch_mux_call_mask(kind);
+
+			if (strcmp(r->syscall, subs[k].name))
+				continue;
+			if (action_ret(&r->action, a, &rr.ret) < 0)
+				return -ENOENT;
+			if (r->conj.n_cmps && !has_uncond && action_rank(r->action.kind) <= def_rank)
+				continue;
+			rr.cmps = calloc(1, sizeof(*rr.cmps));
+			if (!rr.cmps)
+				return -ENOMEM;
+			*rr.cmps = (struct rcmp){
+				.arg = 0,
+				.width = 32,
+				.kind = RCMP_MASK_EQ,
+				.mask = mask,
+				.value = subs[k].call,
+			};
+			s = abi_sys(abi, mux_nr, a->mux_name[kind]);
+			if (!s || add_rrule(s, &rr) < 0) {
+				free(rr.cmps);
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool multi, bool warn,
+		     struct diag *d, bool *rule_failed)
+{
+	const struct arch *a = abi->arch;
+	int r;
+
+	if (action_ret(&rs->attrs.default_action, a, &abi->default_ret) < 0 ||
+	    action_ret(rs->attrs.has_unknown_action ? &rs->attrs.unknown_action
+						    : &rs->attrs.default_action,
+		       a, &abi->unknown_ret) < 0) {
+		diag_error(d, NULL, "errno name of the default or unknown-syscall action unknown on %s",
+			   a->name);
+		return -EINVAL;
+	}
+	abi->known = syscalls_list(a, &abi->n_known);
+
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		const struct rule *rule = &rs->rules[i];
+		struct resolve_ctx ctx = { .arch = a, .rule = rule, .d = d, .multi_abi = multi };
+		struct rrule rr = { .src = rule };
+		uint32_t nr;
+		struct rsys *s;
+
+		if (rule_failed[i] || syscalls_lookup_name(a, rule->syscall, &nr) < 0)
+			continue;
+		if (action_ret(&rule->action, a, &rr.ret) < 0) {
+			rerr(&ctx, "errno name '%s' unknown", rule->action.errno_name);
+			rule_failed[i] = true;
+			continue;
+		}
+		r = resolve_conj(&ctx, &rr.cmps, &rr.n_cmps);
+		if (r < 0) {
+			rule_failed[i] = true;
+			if (r == -ENOMEM)
+				return r;
+			continue;
+		}
+		if (r == RESOLVED_NEVER) {
+			if (warn)
+				diag_warning(d, &rule->loc, "this condition of '%s' can never be true",
+					     rule->syscall);
+			continue;
+		}
+		s = abi_sys(abi, nr, syscalls_lookup_nr(a, nr));
+		if (!s || add_rrule(s, &rr) < 0) {
+			rcmps_free(rr.cmps, rr.n_cmps);
+			return -ENOMEM;
+		}
+	}
+	for (int k = 0; k < MUX_COUNT; k++) {
+		r = add_mux_rules(rs, abi, (enum mux_kind)k);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < abi->n_sys; i++)
+		finish_rsys(&abi->sys[i], d, warn);
+	qsort(abi->sys, abi->n_sys, sizeof(*abi->sys), cmp_rsys);
+
+	/* Priorities: hints for the dispatch tree, per known number. */
+	if (rs->n_prios) {
+		abi->prio_known = calloc(abi->n_known ? abi->n_known : 1, sizeof(unsigned));
+		if (!abi->prio_known)
+			return -ENOMEM;
+		for (size_t i = 0; i < rs->n_prios; i++) {
+			uint32_t nr;
+
+			if (syscalls_lookup_name(a, rs->prios[i].syscall, &nr) < 0)
+				continue;
+			for (size_t k = 0; k < abi->n_known; k++)
+				if (abi->known[k].nr == nr)
+					abi->prio_known[k] = rs->prios[i].prio;
+			for (size_t k = 0; k < abi->n_sys; k++)
+				if (abi->sys[k].nr == nr)
+					abi->sys[k].prio = rs->prios[i].prio;
+		}
+	}
+	return 0;
+}
+
+/* The ABIs of the filter in program order: the one "native" names first. */
+static int collect_abis(const struct ruleset *rs, const struct arch *native, struct diag *d,
+			const struct arch **out, size_t *ret_n)
+{
+	uint32_t bits = rs->attrs.arches ? rs->attrs.arches : ARCH_NATIVE_BIT;
+	size_t n = 0;
+
+	if (bits & ARCH_NATIVE_BIT)
+		bits = (bits & ~ARCH_NATIVE_BIT) | (1u << native->id);
+	if (bits & (1u << native->id))
+		out[n++] = native;
+	for (int id = 0; id < ARCH_COUNT; id++)
+		if ((bits & (1u << id)) && (enum arch_id)id != native->id)
+			out[n++] = arch_get((enum arch_id)id);
+	for (size_t i = 1; i < n; i++)
+		if (!arch_compatible(out[0], out[i])) {
+			diag_error(d, NULL,
+				   "architectures '%s' and '%s' cannot occur in one process: "
+				   "one filter cannot cover both",
+				   out[0]->name, out[i]->name);
+			return -EINVAL;
+		}
+	*ret_n = n;
+	return 0;
+}
+
+int rules_build(const struct ruleset *rs, const struct arch *native, struct diag *d,
+		struct policy **ret)
+{
+	const struct arch *arches[ARCH_COUNT];
+	struct policy *p = NULL;
+	bool *rule_failed = NULL;
+	size_t n_abis, errors_before = d->n_errors;
+	int r;
+
+	*ret = NULL;
+	r = collect_abis(rs, native, d, arches, &n_abis);
+	if (r < 0)
+		return r;
+	if (!rs->attrs.has_default_action) {
+		diag_error(d, NULL, "no default-action: set one in [filter]");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < rs->n_rules; i++)
+		if (!rs->rules[i].optional && !syscalls_known(rs->rules[i].syscall))
+			diag_error(d, &rs->rules[i].loc, "unknown syscall '%s'", rs->rules[i].syscall);
+	for (size_t i = 0; i < rs->n_prios; i++)
+		if (!syscalls_known(rs->prios[i].syscall))
+			diag_error(d, &rs->prios[i].loc, "unknown syscall '%s'",
+				   rs->prios[i].syscall);
+
+	p = calloc(1, sizeof(*p));
+	rule_failed = calloc(rs->n_rules + 1, sizeof(*rule_failed));
+	if (p)
+		p->abis = calloc(n_abis, sizeof(*p->abis));
+	if (!p || !rule_failed || !p->abis) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	p->rs = rs;
+	p->attrs = rs->attrs;
+	if (action_ret(&rs->attrs.bad_arch_action, arches[0], &p->bad_arch_ret) < 0) {
+		diag_error(d, NULL, "errno name of the bad-arch action unknown on %s",
+			   arches[0]->name);
+		r = -EINVAL;
+		goto fail;
+	}
+	for (size_t i = 0; i < n_abis; i++) {
+		p->abis[i].arch = arches[i];
+		p->n_abis++;
+		r = build_abi(rs, &p->abis[i], n_abis > 1, i == 0, d, rule_failed);
+		if (r < 0)
+			goto fail;
+	}
+	if (d->n_errors > errors_before) {
+		r = -EINVAL;
+		goto fail;
+	}
+	free(rule_failed);
+	*ret = p;
+	return 0;
+fail:
+	free(rule_failed);
+	policy_free(p);
+	return r;
+}
+
+/* ---- reference semantics ---- */
+
+#define X32_SYSCALL_BIT 0x40000000u
+
+const struct abi_policy *policy_abi_for(const struct policy *p, uint32_t audit_arch, uint32_t nr)
+{
+	const struct abi_policy *x86_64 = NULL, *x32 = NULL;
+
+	for (size_t i = 0; i < p->n_abis; i++) {
+		const struct arch *a = p->abis[i].arch;
+
+		if (a->audit_arch != audit_arch)
+			continue;
+		if (a->id == ARCH_X86_64)
+			x86_64 = &p->abis[i];
+		else if (a->id == ARCH_X32)
+			x32 = &p->abis[i];
+		else
+			return &p->abis[i];
+	}
+	/* x86_64 and x32 share AUDIT_ARCH_X86_64; x32 numbers carry bit 30.
+	 * -1 (a tracer skipping the call) is an unknown number, never x32. */
+	if (nr == UINT32_MAX)
+		return x86_64 ? x86_64 : x32;
+	return (nr & X32_SYSCALL_BIT) ? x32 : x86_64;
+}
+
+bool rcmp_match(const struct rcmp *c, uint64_t arg)
+{
+	uint64_t v = c->width == 32 ? (arg & UINT32_MAX) : arg;
+
+	switch (c->kind) {
+	case RCMP_MASK_EQ:
+		return (v & c->mask) == c->value;
+	case RCMP_MASK_NE:
+		return (v & c->mask) != c->value;
+	case RCMP_IN:
+		if (c->is_signed)
+			v ^= c->width == 32 ? 1ull << 31 : 1ull << 63;
+		for (size_t i = 0; i < c->n_ivs; i++)
+			if (v >= c->ivs[i].lo && v <= c->ivs[i].hi)
+				return true;
+		return false;
+	}
+	return false;
+}
+
+static bool known_nr(const struct abi_policy *abi, uint32_t nr)
+{
+	size_t lo = 0, hi = abi->n_known;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (abi->known[mid].nr == nr)
+			return true;
+		if (abi->known[mid].nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+const struct rsys *policy_rsys(const struct abi_policy *abi, uint32_t nr)
+{
+	size_t lo = 0, hi = abi->n_sys;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (abi->sys[mid].nr == nr)
+			return &abi->sys[mid];
+		if (abi->sys[mid].nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void policy_decide(const struct policy *p, const struct seccomp_data *sd, struct decision *ret)
+{
+	uint32_t nr = (uint32_t)sd->nr;
+	const struct abi_policy *abi = policy_abi_for(p, sd->arch, nr);
+	const struct rsys *s;
+
+	*ret = (struct decision){ .ret = p->bad_arch_ret, .why = DECIDE_BAD_ARCH, .abi = abi };
+	if (!abi)
+		return;
+	s = policy_rsys(abi, nr);
+	for (size_t i = 0; s && i < s->n_rules; i++) {
+		const struct rrule *rr = &s->rules[i];
+		bool match = true;
+
+		for (size_t j = 0; j < rr->n_cmps && match; j++)
+			match = rcmp_match(&rr->cmps[j], sd->args[rr->cmps[j].arg]);
+		if (match) {
+			ret->ret = rr->ret;
+			ret->why = DECIDE_RULE;
+			ret->rule = rr;
+			return;
+		}
+	}
+	if (s || known_nr(abi, nr)) {
+		ret->ret = abi->default_ret;
+		ret->why = DECIDE_DEFAULT;
+	} else {
+		ret->ret = abi->unknown_ret;
+		ret->why = DECIDE_UNKNOWN;
+	}
+}

@@ -24,7 +24,7 @@
 
 struct filter_attrs {
 	struct action default_action;
-	struct src_loc default_loc;  /* where it was set; line 0 = not set */
+	bool has_default_action;     /* required: rules_build() fails without it */
 	struct action bad_arch_action;
 	struct action unknown_action;
 	bool has_unknown_action;     /* else unknown numbers get default_action */
@@ -169,6 +169,12 @@ struct decision {
 
 /* The reference semantics of SPEC 2.6, straight from the policy (no BPF). */
 void policy_decide(const struct policy *p, const struct seccomp_data *sd, struct decision *ret);
+
+/* True if an argument register value passes the test. */
+bool rcmp_match(const struct rcmp *c, uint64_t arg);
+
+/* The rules of a number on an ABI; NULL if it has none. */
+const struct rsys *policy_rsys(const struct abi_policy *abi, uint32_t nr);
 
 /* The ABI of p that handles (audit arch, nr); NULL means bad arch. */
 const struct abi_policy *policy_abi_for(const struct policy *p, uint32_t audit_arch, uint32_t nr);

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Random rule sets, compiled and simulated over random and boundary inputs,
+ * against the reference semantics (policy_decide). Also: shuffled rule
+ * order gives the same decisions, and every syscall that is always allowed
+ * is served by the kernel's always-allow cache (and nothing else is).
+ * Usage: test-random [SETS [SEED]]
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine-util.h"
+#include "sim.h"
+#include "tap.h"
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64*: fixed seed, same sequence everywhere */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545F4914F6CDD1Dull;
+}
+
+static unsigned pick(unsigned n)
+{
+	return (unsigned)(rnd() % n);
+}
+
+static const uint64_t boundaries[] = {
+	0, 1, 2, 3, 5, 0x7f, 0x80, 0xff, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe,
+	0xffffffff, 0x100000000, 0x100000001, 0x17fffffff, 0x7fffffffffffffff,
+	0x8000000000000000, 0xfffffffffffffffe, 0xffffffffffffffff, 0xffffffff00000000,
+	0xffffffff80000000, 0x00000001ffffffff,
+};
+#define N_BOUND (sizeof(boundaries) / sizeof(boundaries[0]))
+
+static uint64_t rnd_value(void)
+{
+	switch (pick(4)) {
+	case 0:
+		return rnd();
+	case 1:
+		return boundaries[pick(N_BOUND)] + pick(3) - 1;
+	default:
+		return boundaries[pick(N_BOUND)];
+	}
+}
+
+/* Sets of ABIs one filter may hold. */
+static const char *const abi_sets[][3] = {
+	{ "x86_64" },
+	{ "x86_64", "x86", "x32" },
+	{ "x86" },
+	{ "x32" },
+	{ "aarch64", "arm" },
+	{ "riscv64" },
+	{ "s390x", "s390" },
+	{ "ppc64le" },
+	{ "mips64", "mips", "mips64n32" },
+	{ "loongarch64" },
+};
+#define N_SETS (sizeof(abi_sets) / sizeof(abi_sets[0]))
+
+static const char *const syscalls[] = {
+	"read", "write", "openat", "close", "kill", "ioctl", "lseek", "socket", "connect",
+	"sendto", "setuid", "personality", "dup", "prctl", "clone", "futex", "fcntl", "mprotect",
+	"madvise", "getpriority", "umask", "setsockopt", "bind", "shmget", "semop", "getpid",
+	"exit_group", "socketcall", "ipc", "accept4", "recvmsg", "pread64",
+};
+#define N_SYSCALLS (sizeof(syscalls) / sizeof(syscalls[0]))
+
+static const char *const actions[] = {
+	"allow", "log", "trace(1)", "trace(2)", "errno(EACCES)", "errno(1)", "errno(2)",
+	"trap", "trap(5)", "kill-thread", "kill-process", "notify",
+};
+/* One datum per kind: no ties, so that shuffling cannot change a decision. */
+static const char *const actions_untied[] = {
+	"allow", "log", "trace(1)", "errno(EACCES)", "trap", "kill-thread", "kill-process",
+};
+
+static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+
+/* A random comparison on argument slot arg of class cls, as text. */
+static void rnd_cmp(char *buf, size_t size, unsigned arg, enum arg_class cls, unsigned bits)
+{
+	unsigned width = (cls == ARG_S32 || cls == ARG_U32 || bits == 32) ? 32 : 64;
+	bool is_signed = cls == ARG_S32 || cls == ARG_S64;
+	uint64_t v = rnd_value(), m = rnd_value();
+	uint64_t mask = width == 32 ? UINT32_MAX : UINT64_MAX;
+	char val[40], val2[40];
+
+	v &= mask;
+	m &= mask;
+	/* Ordered comparisons on signed arguments take values in range. */
+	if (is_signed) {
+		int64_t sv = width == 32 ? (int32_t)(uint32_t)v : (int64_t)v;
+
+		snprintf(val, sizeof(val), "%" PRId64, sv);
+		sv = width == 32 ? (int32_t)(uint32_t)m : (int64_t)m;
+		snprintf(val2, sizeof(val2), "%" PRId64, sv);
+	} else {
+		snprintf(val, sizeof(val), "0x%" PRIx64, v);
+		snprintf(val2, sizeof(val2), "0x%" PRIx64, m);
+	}
+	if (cls == ARG_PTR) {
+		snprintf(buf, size, "arg%u %s 0", arg, pick(2) ? "==" : "!=");
+		return;
+	}
+	switch (pick(9)) {
+	case 0:
+		snprintf(buf, size, "arg%u & 0x%" PRIx64 " %s 0x%" PRIx64, arg, m,
+			 pick(2) ? "==" : "!=", v & m);
+		break;
+	case 1:
+		snprintf(buf, size, "arg%u in { %s, %s, 7 }", arg, val, val2);
+		break;
+	case 2:
+		snprintf(buf, size, "arg%u not in { %s, %s }", arg, val, val2);
+		break;
+	case 3:
+		snprintf(buf, size, "arg%u >= %s && arg%u <= %s", arg, val, arg, val2);
+		break;
+	default:
+		snprintf(buf, size, "arg%u %s %s", arg, ops[pick(6)], val);
+	}
+}
+
+/* Build a random rule set: returns 0 if it compiled. */
+static int rnd_ruleset(struct compiled *c, const char *const *acts, size_t n_acts,
+		       unsigned set, unsigned n_rules, char (*texts)[3][160])
+{
+	const struct arch *first = arch_lookup(abi_sets[set][0]);
+	unsigned bits = 64; /* the narrowest ABI of the set decides what fits */
+
+	c->rs = ruleset_new();
+	for (int k = 0; k < 3 && abi_sets[set][k]; k++) {
+		c->rs->attrs.arches |= 1u << arch_lookup(abi_sets[set][k])->id;
+		if (arch_lookup(abi_sets[set][k])->bits < bits)
+			bits = arch_lookup(abi_sets[set][k])->bits;
+	}
+	action_parse(acts[pick((unsigned)n_acts)], first, &c->rs->attrs.default_action,
+		     &(const char *){ NULL });
+	c->rs->attrs.has_default_action = true;
+	if (pick(2)) {
+		action_parse("errno(ENOSYS)", first, &c->rs->attrs.unknown_action,
+			     &(const char *){ NULL });
+		c->rs->attrs.has_unknown_action = true;
+	}
+	action_parse(acts[pick((unsigned)n_acts)], first, &c->rs->attrs.bad_arch_action,
+		     &(const char *){ NULL });
+	for (unsigned i = 0; i < n_rules; i++) {
+		const char *sys = syscalls[pick(N_SYSCALLS)];
+		struct syscall_arg args[SYSCALL_ARGS_MAX];
+		bool known;
+		char cond[160] = "";
+
+		if (syscalls_args(first, sys, args, &known) < 0) {
+			sys = "read";
+			syscalls_args(first, sys, args, &known);
+		}
+		for (unsigned n = pick(3), k = 0; k < n; k++) {
+			unsigned arg = pick(6);
+			char one[80];
+
+			if (args[arg].cls == ARG_NONE || args[arg].cls == ARG_PAIR ||
+			    args[arg].cls == ARG_PAD)
+				continue;
+			rnd_cmp(one, sizeof(one), arg, args[arg].cls, bits);
+			if (strlen(cond) + strlen(one) + 5 >= sizeof(cond))
+				break;
+			if (*cond)
+				strcat(cond, pick(4) ? " && " : " || ");
+			strcat(cond, one);
+		}
+		snprintf(texts[i][0], sizeof(texts[i][0]), "%s", acts[pick((unsigned)n_acts)]);
+		snprintf(texts[i][1], sizeof(texts[i][1]), "%s", sys);
+		snprintf(texts[i][2], sizeof(texts[i][2]), "%s", cond);
+		if (util_add_rule(c->rs, texts[i][0], sys, cond, i + 1) < 0)
+			return -1;
+	}
+	return util_compile(c);
+}
+
+static void rnd_input(const struct compiled *c, struct seccomp_data *sd)
+{
+	const struct abi_policy *abi = &c->p->abis[pick((unsigned)c->p->n_abis)];
+
+	memset(sd, 0, sizeof(*sd));
+	sd->arch = abi->arch->audit_arch;
+	if (!pick(20)) /* an ABI that may not be in the filter */
+		sd->arch = arch_get((enum arch_id)pick(ARCH_COUNT))->audit_arch;
+	switch (pick(8)) {
+	case 0:
+		sd->nr = (int)(uint32_t)rnd_value();
+		break;
+	case 1:
+		sd->nr = (int)(abi->arch->nr_base + pick(1100));
+		break;
+	default:
+		if (abi->n_sys && pick(2))
+			sd->nr = (int)abi->sys[pick((unsigned)abi->n_sys)].nr;
+		else
+			sd->nr = (int)abi->known[pick((unsigned)abi->n_known)].nr;
+	}
+	for (int i = 0; i < 6; i++)
+		sd->args[i] = rnd_value();
+}
+
+int main(int argc, char **argv)
+{
+	unsigned sets = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 2000;
+	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5eed;
+	unsigned long compared = 0, disagree = 0, failed_compile = 0, shuffled = 0,
+		      shuffle_diff = 0, cache_checked = 0, cache_wrong = 0;
+	static char texts[64][3][160];
+
+	rng_state = seed;
+	for (unsigned s = 0; s < sets; s++) {
+		unsigned set = pick(N_SETS), n_rules = 1 + pick(40);
+		bool untied = s % 2;
+		struct compiled c = { 0 }, c2 = { 0 };
+		unsigned order[64];
+
+		if (rnd_ruleset(&c, untied ? actions_untied : actions,
+				untied ? sizeof(actions_untied) / sizeof(*actions_untied)
+				       : sizeof(actions) / sizeof(*actions),
+				set, n_rules, texts) < 0) {
+			failed_compile++;
+			if (failed_compile < 5)
+				for (size_t i = 0; i < c.d.n_msgs; i++)
+					tap_diag("compile: %s", c.d.msgs[i].text);
+			util_compiled_free(&c);
+			continue;
+		}
+		/* The same rules in another order. */
+		if (untied) {
+			for (unsigned i = 0; i < n_rules; i++)
+				order[i] = i;
+			for (unsigned i = n_rules; i > 1; i--) {
+				unsigned j = pick(i), t = order[i - 1];
+
+				order[i - 1] = order[j];
+				order[j] = t;
+			}
+			c2.rs = ruleset_new();
+			c2.rs->attrs = c.rs->attrs;
+			for (unsigned i = 0; i < n_rules; i++)
+				util_add_rule(c2.rs, texts[order[i]][0], texts[order[i]][1],
+					      texts[order[i]][2], i + 1);
+			if (util_compile(&c2) < 0) {
+				tap_ok(false, "shuffled set %u does not compile", s);
+				untied = false;
+			}
+		}
+		for (unsigned k = 0; k < 1500; k++) {
+			struct seccomp_data sd;
+			bool agree;
+			uint32_t got;
+
+			rnd_input(&c, &sd);
+			got = util_eval(&c, &sd, &agree, NULL);
+			compared++;
+			if (!agree && ++disagree <= 10) {
+				struct decision dec;
+
+				policy_decide(c.p, &sd, &dec);
+				tap_diag("set %u: arch 0x%x nr %d args %" PRIx64 " %" PRIx64
+					 " %" PRIx64 ": program 0x%x policy 0x%x",
+					 s, sd.arch, sd.nr, (uint64_t)sd.args[0],
+					 (uint64_t)sd.args[1], (uint64_t)sd.args[2], got, dec.ret);
+			}
+			if (untied) {
+				bool agree2;
+
+				shuffled++;
+				if (util_eval(&c2, &sd, &agree2, NULL) != got || !agree2)
+					shuffle_diff++;
+			}
+		}
+		/* Cache: always allowed <=> served by the always-allow cache. */
+		for (size_t a = 0; a < c.p->n_abis; a++) {
+			const struct abi_policy *abi = &c.p->abis[a];
+
+			for (size_t k = 0; k < abi->n_known; k++) {
+				uint32_t nr = abi->known[k].nr;
+				const struct rsys *rs = policy_rsys(abi, nr);
+				bool always = rs ? rs->n_rules && !rs->rules[0].n_cmps &&
+							   rs->rules[0].ret == SECCOMP_RET_ALLOW
+						 : abi->default_ret == SECCOMP_RET_ALLOW;
+				bool cached = sim_is_const_allow(c.prog->insns, c.prog->len,
+								 abi->arch->audit_arch, nr);
+
+				/* A conditional block that always ends in allow is
+				 * allowed but not cacheable: only check "always". */
+				cache_checked++;
+				if (always != cached && (always || !rs)) {
+					if (++cache_wrong <= 5)
+						tap_diag("set %u: %s nr %u always-allow %d cached %d", s,
+							 abi->arch->name, nr, always, cached);
+				}
+			}
+		}
+		util_compiled_free(&c);
+		util_compiled_free(&c2);
+	}
+	tap_diag("%lu comparisons over %u rule sets (%lu did not compile), seed 0x%" PRIx64,
+		 compared, sets, failed_compile, seed);
+	tap_ok(compared >= 100000 || sets < 2000, "at least 100000 comparisons (%lu)", compared);
+	tap_ok(disagree == 0, "program and reference semantics agree (%lu disagreements)",
+	       disagree);
+	tap_ok(failed_compile * 10 < sets, "random rule sets compile (%lu of %u failed)",
+	       failed_compile, sets);
+	tap_ok(shuffle_diff == 0, "shuffled rule order decides the same (%lu of %lu differ)",
+	       shuffle_diff, shuffled);
+	tap_ok(cache_wrong == 0, "always-allowed numbers are exactly the cached ones (%lu of %lu)",
+	       cache_wrong, cache_checked);
+	return tap_done();
+}
