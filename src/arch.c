@@ -1,3 +1,200 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder: being written */
+/*
+ * ABI descriptors: AUDIT_ARCH values (include/uapi/linux/audit.h), register
+ * width, byte order, syscall-number bases and multiplexers of every ABI.
+ */
+#include <stddef.h>
+#include <string.h>
+
 #include "arch.h"
+
+/* AUDIT_ARCH_* = EM_* | __AUDIT_ARCH_64BIT (0x80000000) | __AUDIT_ARCH_LE
+ * (0x40000000) [| __AUDIT_ARCH_CONVENTION_MIPS64_N32 (0x20000000)]. */
+#define AA_64 0x80000000u
+#define AA_LE 0x40000000u
+#define AA_N32 0x20000000u
+#define EM_386_ 3u
+#define EM_MIPS_ 8u
+#define EM_PPC_ 20u
+#define EM_PPC64_ 21u
+#define EM_S390_ 22u
+#define EM_ARM_ 40u
+#define EM_X86_64_ 62u
+#define EM_AARCH64_ 183u
+#define EM_RISCV_ 243u
+#define EM_LOONGARCH_ 258u
+
+/* The x32 ABI shares AUDIT_ARCH_X86_64 and marks its numbers with
+ * __X32_SYSCALL_BIT (arch/x86/include/uapi/asm/unistd.h). */
+#define X32_SYSCALL_BIT 0x40000000u
+
+/* mips: __NR_O32_Linux, __NR_64_Linux, __NR_N32_Linux
+ * (arch/mips/include/uapi/asm/unistd.h). */
+#define MIPS_O32_BASE 4000u
+#define MIPS_N64_BASE 5000u
+#define MIPS_N32_BASE 6000u
+
+/* socketcall(2)/ipc(2) exist where the ABI's table has them: i386, ppc (32
+ * and 64), s390 (31 and 64), mips o32; on arm they are OABI-only. */
+#define MUX_BOTH { "socketcall", "ipc" }
+#define MUX_NONE { NULL, NULL }
+
+static const struct arch arches[ARCH_COUNT] = {
+	[ARCH_X86_64] = { ARCH_X86_64, "x86_64", EM_X86_64_ | AA_64 | AA_LE, 64, false,
+			  FAMILY_X86, "x86_64", 0, false, MUX_NONE },
+	[ARCH_X86] = { ARCH_X86, "x86", EM_386_ | AA_LE, 32, false,
+		       FAMILY_X86, "i386", 0, false, MUX_BOTH },
+	/* x32 passes every argument in a 64-bit register */
+	[ARCH_X32] = { ARCH_X32, "x32", EM_X86_64_ | AA_64 | AA_LE, 64, false,
+		       FAMILY_X86, "x32", X32_SYSCALL_BIT, false, MUX_NONE },
+	[ARCH_AARCH64] = { ARCH_AARCH64, "aarch64", EM_AARCH64_ | AA_64 | AA_LE, 64, false,
+			   FAMILY_ARM, "arm64", 0, false, MUX_NONE },
+	/* EABI: 64-bit arguments go in an even/odd register pair */
+	[ARCH_ARM] = { ARCH_ARM, "arm", EM_ARM_ | AA_LE, 32, false,
+		       FAMILY_ARM, "arm", 0, true, MUX_NONE },
+	[ARCH_RISCV64] = { ARCH_RISCV64, "riscv64", EM_RISCV_ | AA_64 | AA_LE, 64, false,
+			   FAMILY_RISCV, "riscv64", 0, false, MUX_NONE },
+	[ARCH_PPC64LE] = { ARCH_PPC64LE, "ppc64le", EM_PPC64_ | AA_64 | AA_LE, 64, false,
+			   FAMILY_PPC_LE, "ppc64", 0, false, MUX_BOTH },
+	[ARCH_PPC64] = { ARCH_PPC64, "ppc64", EM_PPC64_ | AA_64, 64, true,
+			 FAMILY_PPC_BE, "ppc64", 0, false, MUX_BOTH },
+	/* ppc32: 64-bit arguments start at r3, r5 or r7 */
+	[ARCH_PPC] = { ARCH_PPC, "ppc", EM_PPC_, 32, true,
+		       FAMILY_PPC_BE, "ppc32", 0, true, MUX_BOTH },
+	[ARCH_S390X] = { ARCH_S390X, "s390x", EM_S390_ | AA_64, 64, true,
+			 FAMILY_S390, "s390x", 0, false, MUX_BOTH },
+	/* 31-bit s390 passes 64-bit arguments in any two consecutive registers */
+	[ARCH_S390] = { ARCH_S390, "s390", EM_S390_, 32, true,
+			FAMILY_S390, "s390", 0, false, MUX_BOTH },
+	/* o32: 64-bit arguments in an aligned register (or stack slot) pair */
+	[ARCH_MIPS] = { ARCH_MIPS, "mips", EM_MIPS_, 32, true,
+			FAMILY_MIPS_BE, "mips-o32", MIPS_O32_BASE, true, MUX_BOTH },
+	[ARCH_MIPSEL] = { ARCH_MIPSEL, "mipsel", EM_MIPS_ | AA_LE, 32, false,
+			  FAMILY_MIPS_LE, "mips-o32", MIPS_O32_BASE, true, MUX_BOTH },
+	[ARCH_MIPS64] = { ARCH_MIPS64, "mips64", EM_MIPS_ | AA_64, 64, true,
+			  FAMILY_MIPS_BE, "mips-n64", MIPS_N64_BASE, false, MUX_NONE },
+	[ARCH_MIPSEL64] = { ARCH_MIPSEL64, "mipsel64", EM_MIPS_ | AA_64 | AA_LE, 64, false,
+			    FAMILY_MIPS_LE, "mips-n64", MIPS_N64_BASE, false, MUX_NONE },
+	/* n32 passes every argument in a 64-bit register, like x32 */
+	[ARCH_MIPS64N32] = { ARCH_MIPS64N32, "mips64n32", EM_MIPS_ | AA_64 | AA_N32, 64, true,
+			     FAMILY_MIPS_BE, "mips-n32", MIPS_N32_BASE, false, MUX_NONE },
+	[ARCH_MIPSEL64N32] = { ARCH_MIPSEL64N32, "mipsel64n32", EM_MIPS_ | AA_64 | AA_LE | AA_N32,
+			       64, false, FAMILY_MIPS_LE, "mips-n32", MIPS_N32_BASE, false,
+			       MUX_NONE },
+	[ARCH_LOONGARCH64] = { ARCH_LOONGARCH64, "loongarch64", EM_LOONGARCH_ | AA_64 | AA_LE, 64,
+			       false, FAMILY_LOONGARCH, "loongarch64", 0, false, MUX_NONE },
+};
+
+static const struct {
+	const char *alias;
+	enum arch_id id;
+} aliases[] = {
+	{ "i386", ARCH_X86 },
+	{ "i686", ARCH_X86 },
+	{ "arm64", ARCH_AARCH64 },
+};
+
+/* include/uapi/linux/net.h: SYS_SOCKET .. SYS_SENDMMSG */
+static const struct mux_subcall socketcall_subcalls[] = {
+	{ "socket", 1 },       { "bind", 2 },         { "connect", 3 },     { "listen", 4 },
+	{ "accept", 5 },       { "getsockname", 6 },  { "getpeername", 7 }, { "socketpair", 8 },
+	{ "send", 9 },         { "recv", 10 },        { "sendto", 11 },     { "recvfrom", 12 },
+	{ "shutdown", 13 },    { "setsockopt", 14 },  { "getsockopt", 15 }, { "sendmsg", 16 },
+	{ "recvmsg", 17 },     { "accept4", 18 },     { "recvmmsg", 19 },   { "sendmmsg", 20 },
+};
+
+/* include/uapi/linux/ipc.h: SEMOP .. SHMCTL */
+static const struct mux_subcall ipc_subcalls[] = {
+	{ "semop", 1 },   { "semget", 2 },  { "semctl", 3 },  { "semtimedop", 4 },
+	{ "msgsnd", 11 }, { "msgrcv", 12 }, { "msgget", 13 }, { "msgctl", 14 },
+	{ "shmat", 21 },  { "shmdt", 22 },  { "shmget", 23 }, { "shmctl", 24 },
+};
+
+const struct arch *arch_get(enum arch_id id)
+{
+	if ((unsigned)id >= ARCH_COUNT)
+		return NULL;
+	return &arches[id];
+}
+
+const struct arch *arch_lookup(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < ARCH_COUNT; i++)
+		if (strcmp(arches[i].name, name) == 0)
+			return &arches[i];
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strcmp(aliases[i].alias, name) == 0)
+			return &arches[aliases[i].id];
+	return NULL;
+}
+
+const struct arch *arch_native(void)
+{
+#if defined(__x86_64__) && defined(__ILP32__)
+	return &arches[ARCH_X32];
+#elif defined(__x86_64__)
+	return &arches[ARCH_X86_64];
+#elif defined(__i386__)
+	return &arches[ARCH_X86];
+#elif defined(__aarch64__)
+	return &arches[ARCH_AARCH64];
+#elif defined(__arm__)
+	return &arches[ARCH_ARM];
+#elif defined(__riscv) && __riscv_xlen == 64
+	return &arches[ARCH_RISCV64];
+#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+	return &arches[ARCH_PPC64LE];
+#elif defined(__powerpc64__)
+	return &arches[ARCH_PPC64];
+#elif defined(__powerpc__)
+	return &arches[ARCH_PPC];
+#elif defined(__s390x__)
+	return &arches[ARCH_S390X];
+#elif defined(__s390__)
+	return &arches[ARCH_S390];
+#elif defined(__mips__) && defined(__MIPSEL__) && _MIPS_SIM == _ABIO32
+	return &arches[ARCH_MIPSEL];
+#elif defined(__mips__) && _MIPS_SIM == _ABIO32
+	return &arches[ARCH_MIPS];
+#elif defined(__mips__) && defined(__MIPSEL__) && _MIPS_SIM == _ABIN32
+	return &arches[ARCH_MIPSEL64N32];
+#elif defined(__mips__) && _MIPS_SIM == _ABIN32
+	return &arches[ARCH_MIPS64N32];
+#elif defined(__mips__) && defined(__MIPSEL__) && _MIPS_SIM == _ABI64
+	return &arches[ARCH_MIPSEL64];
+#elif defined(__mips__) && _MIPS_SIM == _ABI64
+	return &arches[ARCH_MIPS64];
+#elif defined(__loongarch64)
+	return &arches[ARCH_LOONGARCH64];
+#else
+#error "unsupported architecture"
+#endif
+}
+
+const struct mux_subcall *arch_mux_subcalls(enum mux_kind kind, size_t *ret_n)
+{
+	switch (kind) {
+	case MUX_SOCKETCALL:
+		*ret_n = sizeof(socketcall_subcalls) / sizeof(socketcall_subcalls[0]);
+		return socketcall_subcalls;
+	case MUX_IPC:
+		*ret_n = sizeof(ipc_subcalls) / sizeof(ipc_subcalls[0]);
+		return ipc_subcalls;
+	default:
+		*ret_n = 0;
+		return NULL;
+	}
+}
+
+uint32_t arch_mux_call_mask(enum mux_kind kind)
+{
+	/* ipc/syscall.c: "version = call >> 16; call &= 0xffff;" */
+	return kind == MUX_IPC ? 0xffffu : 0xffffffffu;
+}
+
+bool arch_compatible(const struct arch *a, const struct arch *b)
+{
+	return a && b && a->family == b->family;
+}

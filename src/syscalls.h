@@ -21,6 +21,7 @@ struct syscall {
 /* Class of one argument slot (seccomp_data.args[i]) on one ABI. */
 enum arg_class {
 	ARG_UNKNOWN, /* no prototype known: compared as unsigned, full register width */
+	ARG_U16,     /* umode_t, old_uid_t: the kernel keeps the low 16 bits only */
 	ARG_S32,     /* int, pid_t, ...: low 32 bits, signed */
 	ARG_U32,     /* unsigned int, umode_t, uid_t, ...: low 32 bits, unsigned */
 	ARG_S64,     /* long, loff_t, ... on a 64-bit ABI: all 64 bits, signed */
