@@ -1,3 +1,109 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder: being written */
+/*
+ * Named constants per ABI: binary search over the generated table, then the
+ * ABI's override, the family's override or the common value.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "consts-table.h"
 #include "consts.h"
+
+static int entry_cmp(const void *key, const void *elem)
+{
+	const struct consts_entry *e = elem;
+
+	return strcmp(key, e->name);
+}
+
+static const struct consts_entry *entry_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	return bsearch(name, consts_table, consts_table_len, sizeof(consts_table[0]), entry_cmp);
+}
+
+/* The value of e on a: 0 and *ret set, or -ENOENT if e does not exist on a. */
+static int entry_value(const struct consts_entry *e, const struct arch *a, int64_t *ret)
+{
+	const struct consts_override *best = NULL;
+	bool absent = e->absent;
+	int64_t value = e->value;
+
+	for (size_t i = e->first; i < (size_t)e->first + e->count; i++) {
+		const struct consts_override *o = &consts_overrides[i];
+
+		if (o->scope == CONSTS_SCOPE_ABI && o->id == (unsigned)a->id) {
+			best = o; /* the ABI's own value wins over its family's */
+			break;
+		}
+		if (o->scope == CONSTS_SCOPE_FAMILY && o->id == (unsigned)a->family)
+			best = o;
+	}
+	if (best) {
+		absent = best->absent;
+		value = best->value;
+	}
+	if (absent)
+		return -ENOENT;
+	*ret = value;
+	return 0;
+}
+
+int consts_lookup(const struct arch *a, const char *name, int64_t *ret)
+{
+	const struct consts_entry *e = entry_find(name);
+	int64_t v;
+	int r;
+
+	if (!e || !a)
+		return -ENOENT;
+	r = entry_value(e, a, &v);
+	if (r < 0)
+		return r;
+	if (ret)
+		*ret = v;
+	return 0;
+}
+
+int consts_errno(const struct arch *a, const char *name, int *ret)
+{
+	const struct consts_entry *e = entry_find(name);
+	int64_t v;
+	int r;
+
+	if (!e || !a || e->kind == CONSTS_PLAIN)
+		return -ENOENT;
+	r = entry_value(e, a, &v);
+	if (r < 0)
+		return r;
+	if (ret)
+		*ret = (int)v;
+	return 0;
+}
+
+const char *consts_errno_name(const struct arch *a, int value)
+{
+	/* Prefer the proper name (EAGAIN); an alias (EWOULDBLOCK, ENOTSUP) only
+	 * when it is the only name of the number on a (EDEADLOCK on MIPS). */
+	for (int pass = 0; a && pass < 2; pass++) {
+		for (size_t i = 0; i < consts_table_len; i++) {
+			const struct consts_entry *e = &consts_table[i];
+			int64_t v;
+
+			if (e->kind != (pass == 0 ? CONSTS_ERRNO : CONSTS_ERRNO_ALIAS))
+				continue;
+			if (entry_value(e, a, &v) == 0 && v == value)
+				return e->name;
+		}
+	}
+	return NULL;
+}
+
+const char *const *consts_names(size_t *ret_n)
+{
+	if (ret_n)
+		*ret_n = consts_table_len;
+	return consts_table_names;
+}
