@@ -19,7 +19,8 @@ struct sim_result {
 
 /* Run prog on sd. Returns 0, or -EINVAL if the program does something the
  * kernel would refuse (bad opcode, out-of-range jump or load, falling off
- * the end); then ret is not meaningful. */
+ * the end); then ret is not meaningful. Only the executed path is checked:
+ * bpf_validate() checks the whole program. */
 int sim_run(const struct sock_filter *insns, size_t len, const struct seccomp_data *sd,
 	    struct sim_result *ret);
 
