@@ -48,21 +48,29 @@ int action_ret_rank(uint32_t ret)
 	return action_rank(ACTION_KILL_PROCESS);
 }
 
-/* Copy s without blanks and in lower case, except inside "(...)" where the
- * case is kept for errno names. */
+/* Copy s in lower case without the blanks around it and inside "(...)",
+ * where the case is kept for errno names. A blank anywhere else is an
+ * error: "al low" is not "allow". */
 static int squeeze(const char *s, char *buf, size_t size)
 {
-	size_t n = 0;
+	size_t n = 0, len = strlen(s);
 	bool in_paren = false;
 
-	for (; *s; s++) {
-		if (isspace((unsigned char)*s))
-			continue;
-		if (*s == '(')
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	while (len && isspace((unsigned char)*s))
+		s++, len--;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '(')
 			in_paren = true;
+		if (isspace((unsigned char)s[i])) {
+			if (!in_paren)
+				return -EINVAL;
+			continue;
+		}
 		if (n + 1 >= size)
 			return -ENAMETOOLONG;
-		buf[n++] = in_paren ? *s : (char)tolower((unsigned char)*s);
+		buf[n++] = in_paren ? s[i] : (char)tolower((unsigned char)s[i]);
 	}
 	buf[n] = '\0';
 	return 0;

@@ -13,8 +13,10 @@ void diag_init(struct diag *d)
 
 void diag_clear(struct diag *d)
 {
-	for (size_t i = 0; i < d->n_msgs; i++)
+	for (size_t i = 0; i < d->n_msgs; i++) {
 		free(d->msgs[i].text);
+		free(d->msgs[i].file);
+	}
 	free(d->msgs);
 	diag_init(d);
 }
@@ -23,7 +25,7 @@ void diag_addv(struct diag *d, enum diag_severity sev, const struct src_loc *loc
 	       va_list ap)
 {
 	struct diag_msg *m;
-	char *text = NULL;
+	char *text = NULL, *file = NULL;
 
 	if (sev == DIAG_ERROR && d->n_errors++ >= DIAG_ERRORS_MAX)
 		return;
@@ -31,17 +33,24 @@ void diag_addv(struct diag *d, enum diag_severity sev, const struct src_loc *loc
 		d->n_warnings++;
 	if (vasprintf(&text, fmt, ap) < 0)
 		text = NULL;
+	/* Own the file name: messages outlive the profile that named it. */
+	if (loc && loc->file)
+		file = strdup(loc->file);
 	m = reallocarray(d->msgs, d->n_msgs + 1, sizeof(*m));
-	if (!m) {
+	if (!m || (loc && loc->file && !file)) {
+		if (m)
+			d->msgs = m;
 		free(text);
+		free(file);
 		d->n_errors++; /* fail closed even if the message is lost */
 		return;
 	}
 	d->msgs = m;
 	m[d->n_msgs++] = (struct diag_msg){
 		.severity = sev,
-		.loc = loc ? *loc : (struct src_loc){ 0 },
+		.loc = { .file = file, .line = loc ? loc->line : 0 },
 		.text = text,
+		.file = file,
 	};
 }
 

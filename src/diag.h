@@ -18,8 +18,8 @@ enum diag_severity {
 	DIAG_HINT,
 };
 
-/* A source location. file is borrowed: it must outlive every user (rulesets
- * and profiles intern their file names). line 0 means "whole file" or none. */
+/* A source location. file is borrowed (rulesets intern their file names);
+ * diagnostics keep a copy. line 0 means "whole file" or none. */
 struct src_loc {
 	const char *file;
 	unsigned line;
@@ -29,6 +29,7 @@ struct diag_msg {
 	enum diag_severity severity;
 	struct src_loc loc; /* loc.file may be NULL: message without location */
 	char *text;
+	char *file;         /* owned copy that loc.file points at */
 };
 
 struct diag {

@@ -15,6 +15,7 @@
 #define PROFILE_LINE_MAX 198      /* inih r55 splits longer lines: we refuse them */
 #define PROFILE_INCLUDE_DEPTH_MAX 8
 #define PROFILE_KEEP_CAPS_MAX 64
+#define PROFILE_SIZE_MAX (1u << 20) /* bytes read for one profile, includes counted */
 
 struct profile {
 	char *path;          /* the top-level file as opened */
