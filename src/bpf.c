@@ -152,8 +152,8 @@ static struct target load(struct gen *g, unsigned arg, bool hi, uint32_t xor, st
 
 /* Is the key in A within ivs? Sorted ascending: below an interval means
  * below every later one too, so that exit goes straight to "no". */
-static struct target ivs32(struct gen *g, const struct interval *iv, size_t n, struct target yes,
-			   struct target no)
+static struct target ivs32(struct gen *g, const struct interval *iv, size_t n, uint64_t max,
+			   struct target yes, struct target no)
 {
 	struct target next = no;
 
@@ -165,7 +165,7 @@ static struct target ivs32(struct gen *g, const struct interval *iv, size_t n, s
 			next = jump(g, BPF_JEQ, lo, yes, next);
 			continue;
 		}
-		t = hi == UINT32_MAX ? yes : jump(g, BPF_JGT, hi, next, yes);
+		t = hi == max ? yes : jump(g, BPF_JGT, hi, next, yes);
 		next = lo == 0 ? t : jump(g, BPF_JGE, lo, t, no);
 	}
 	return next;
@@ -248,7 +248,7 @@ static int complement(const struct interval *iv, size_t n, uint64_t max, struct 
 static struct target emit_cmp(struct gen *g, const struct rcmp *c, struct target yes,
 			      struct target no)
 {
-	uint64_t max = c->width == 32 ? UINT32_MAX : UINT64_MAX;
+	uint64_t max = width_max(c->width);
 	uint32_t xor = c->is_signed ? 0x80000000u : 0;
 
 	if (c->kind != RCMP_IN) {
@@ -263,7 +263,7 @@ static struct target emit_cmp(struct gen *g, const struct rcmp *c, struct target
 		if (mlo != UINT32_MAX)
 			t = before(g, BPF_ALU | BPF_AND | BPF_K, mlo, t);
 		t = load(g, c->arg, false, 0, t);
-		if (c->width == 32 || mhi == 0)
+		if (c->width <= 32 || mhi == 0)
 			return t;
 high:
 		t = jump(g, BPF_JEQ, (uint32_t)(c->value >> 32), t, ne);
@@ -289,8 +289,11 @@ high:
 		yes = no;
 		no = swap;
 	}
-	if (c->width == 32)
-		t = load(g, c->arg, false, xor, ivs32(g, iv, n, yes, no));
+	if (c->width == 16) /* the kernel truncates the register to 16 bits */
+		t = load(g, c->arg, false, 0,
+			 before(g, BPF_ALU | BPF_AND | BPF_K, 0xffff, ivs32(g, iv, n, max, yes, no)));
+	else if (c->width == 32)
+		t = load(g, c->arg, false, xor, ivs32(g, iv, n, max, yes, no));
 	else
 		t = ivs64(g, c->arg, xor, iv, n, yes, no);
 	free(comp);

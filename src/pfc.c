@@ -8,7 +8,7 @@
 
 static void print_value(FILE *f, const struct rcmp *c, uint64_t key)
 {
-	uint64_t sign = c->width == 32 ? 1ull << 31 : 1ull << 63;
+	uint64_t sign = width_sign(c->width);
 
 	if (c->is_signed && key < sign) /* negative: key has the sign bit cleared */
 		fprintf(f, "-%" PRIu64, sign - key);
@@ -20,9 +20,10 @@ static void print_value(FILE *f, const struct rcmp *c, uint64_t key)
 
 static void print_cmp(FILE *f, const struct rcmp *c)
 {
-	const char *type = c->width == 32 ? (c->is_signed ? "s32" : "u32")
-					  : (c->is_signed ? "s64" : "u64");
-	uint64_t max = c->width == 32 ? UINT32_MAX : UINT64_MAX;
+	const char *type = c->width == 16   ? "u16"
+			   : c->width == 32 ? (c->is_signed ? "s32" : "u32")
+					    : (c->is_signed ? "s64" : "u64");
+	uint64_t max = width_max(c->width);
 
 	if (c->kind != RCMP_IN) {
 		fprintf(f, "(%s)$arg%u & 0x%" PRIx64 " %s 0x%" PRIx64, type, c->arg, c->mask,

@@ -158,8 +158,8 @@ __attribute__((format(printf, 2, 3))) static void rerr(const struct resolve_ctx 
 static int fit(const struct resolve_ctx *ctx, struct wvalue v, unsigned width, bool is_signed,
 	       bool ordered, const char *what, uint64_t *ret)
 {
-	uint64_t max_pos = width == 32 ? UINT32_MAX : UINT64_MAX;
-	uint64_t max_neg = width == 32 ? (1ull << 31) : (1ull << 63);
+	uint64_t max_pos = width_max(width);
+	uint64_t max_neg = width_sign(width);
 
 	if (ordered)
 		max_pos = is_signed ? max_neg - 1 : max_pos;
@@ -174,9 +174,7 @@ static int fit(const struct resolve_ctx *ctx, struct wvalue v, unsigned width, b
 		     ordered ? (is_signed ? ", signed" : ", unsigned") : "");
 		return -ERANGE;
 	}
-	*ret = v.neg ? (uint64_t)0 - v.mag : v.mag;
-	if (width == 32)
-		*ret &= UINT32_MAX;
+	*ret = (v.neg ? (uint64_t)0 - v.mag : v.mag) & width_max(width);
 	return 0;
 }
 
@@ -355,10 +353,15 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 	r = resolve_arg(ctx, c, args, known, &out->arg, &cls, &what);
 	if (r < 0)
 		return r;
-	out->width = (cls == ARG_S32 || cls == ARG_U32 || ctx->arch->bits == 32) ? 32 : 64;
+	if (cls == ARG_U16)
+		out->width = 16;
+	else if (cls == ARG_S32 || cls == ARG_U32 || ctx->arch->bits == 32)
+		out->width = 32;
+	else
+		out->width = 64;
 	out->is_signed = cls == ARG_S32 || cls == ARG_S64;
-	max = out->width == 32 ? UINT32_MAX : UINT64_MAX;
-	sign = out->is_signed ? (out->width == 32 ? 1ull << 31 : 1ull << 63) : 0;
+	max = width_max(out->width);
+	sign = out->is_signed ? width_sign(out->width) : 0;
 
 	if (cls == ARG_PTR) {
 		uint64_t v;
@@ -471,7 +474,7 @@ static int resolve_conj(const struct resolve_ctx *ctx, struct rcmp **ret, size_t
 			goto fail;
 		}
 		if (c.kind != RCMP_IN) {
-			uint64_t wmax = c.width == 32 ? UINT32_MAX : UINT64_MAX;
+			uint64_t wmax = width_max(c.width);
 			bool impossible = (c.value & ~c.mask & wmax) != 0;
 
 			if (impossible && c.kind == RCMP_MASK_EQ)
@@ -502,7 +505,7 @@ static int resolve_conj(const struct resolve_ctx *ctx, struct rcmp **ret, size_t
 	}
 	/* Drop tests that every value passes; an empty set never matches. */
 	for (size_t i = 0; i < n;) {
-		uint64_t max = out[i].width == 32 ? UINT32_MAX : UINT64_MAX;
+		uint64_t max = width_max(out[i].width);
 
 		if (out[i].kind == RCMP_IN && out[i].n_ivs == 0)
 			never = true;
@@ -883,7 +886,7 @@ const struct abi_policy *policy_abi_for(const struct policy *p, uint32_t audit_a
 
 bool rcmp_match(const struct rcmp *c, uint64_t arg)
 {
-	uint64_t v = c->width == 32 ? (arg & UINT32_MAX) : arg;
+	uint64_t v = arg & width_max(c->width);
 
 	switch (c->kind) {
 	case RCMP_MASK_EQ:
@@ -892,7 +895,7 @@ bool rcmp_match(const struct rcmp *c, uint64_t arg)
 		return (v & c->mask) != c->value;
 	case RCMP_IN:
 		if (c->is_signed)
-			v ^= c->width == 32 ? 1ull << 31 : 1ull << 63;
+			v ^= width_sign(c->width);
 		for (size_t i = 0; i < c->n_ivs; i++)
 			if (v >= c->ivs[i].lo && v <= c->ivs[i].hi)
 				return true;

@@ -97,7 +97,7 @@ enum rcmp_kind {
 
 struct rcmp {
 	uint8_t arg;         /* slot 0..5 */
-	uint8_t width;       /* 32 or 64 */
+	uint8_t width;       /* 16, 32 or 64: the low bits of the register compared */
 	bool is_signed;      /* keys have the sign bit flipped */
 	enum rcmp_kind kind;
 	struct interval *ivs;
@@ -169,6 +169,18 @@ struct decision {
 
 /* The reference semantics of SPEC 2.6, straight from the policy (no BPF). */
 void policy_decide(const struct policy *p, const struct seccomp_data *sd, struct decision *ret);
+
+/* The largest value of a width (16, 32 or 64 bits). */
+static inline uint64_t width_max(unsigned width)
+{
+	return width >= 64 ? UINT64_MAX : (1ull << width) - 1;
+}
+
+/* The sign bit of a width. */
+static inline uint64_t width_sign(unsigned width)
+{
+	return 1ull << (width - 1);
+}
 
 /* True if an argument register value passes the test. */
 bool rcmp_match(const struct rcmp *c, uint64_t arg);

@@ -88,10 +88,12 @@ static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
 /* A random comparison on argument slot arg of class cls, as text. */
 static void rnd_cmp(char *buf, size_t size, unsigned arg, enum arg_class cls, unsigned bits)
 {
-	unsigned width = (cls == ARG_S32 || cls == ARG_U32 || bits == 32) ? 32 : 64;
+	unsigned width = cls == ARG_U16				     ? 16
+			 : (cls == ARG_S32 || cls == ARG_U32 || bits == 32) ? 32
+									    : 64;
 	bool is_signed = cls == ARG_S32 || cls == ARG_S64;
 	uint64_t v = rnd_value(), m = rnd_value();
-	uint64_t mask = width == 32 ? UINT32_MAX : UINT64_MAX;
+	uint64_t mask = width_max(width);
 	char val[40], val2[40];
 
 	v &= mask;
