@@ -533,10 +533,9 @@ static void report_size(const struct policy *p, struct dispatch *dps, const size
 
 		for (size_t k = 0; k < dp->n_contrib; k++)
 			args += dp->contrib[k].size;
-		if (!abi_size[i])
-			continue;
-		diag_note(d, NULL, "%s: %zu instructions, %zu of them for argument tests",
-			  p->abis[i].arch->name, abi_size[i], args);
+		if (abi_size[i]) /* x32 is counted with x86_64, which shares its block */
+			diag_note(d, NULL, "%s: %zu instructions, %zu of them for argument tests",
+				  p->abis[i].arch->name, abi_size[i], args);
 		qsort(dp->contrib, dp->n_contrib, sizeof(*dp->contrib), cmp_contrib);
 		for (size_t k = 0; k < dp->n_contrib && k < 5; k++) {
 			const struct rsys *s = dp->contrib[k].sys;

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <string.h>
 
 #include "consts.h"
@@ -60,14 +61,18 @@ const char *ruleset_intern_file(struct ruleset *rs, const char *file)
 	return copy;
 }
 
-/* Grow *array (of *n elements of size) by one; returns the new slot. */
+/* Grow *array (of *n elements of size) by one; returns the new slot. The
+ * capacity is the next power of two, so n appends cost O(n). */
 static void *grow(void *array_ptr, size_t *n, size_t size)
 {
 	void **array = array_ptr;
-	char *p = reallocarray(*array, *n + 1, size);
+	char *p = *array;
 
-	if (!p)
-		return NULL;
+	if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4, ...: full */
+		p = reallocarray(*array, *n ? *n * 2 : 1, size);
+		if (!p)
+			return NULL;
+	}
 	*array = p;
 	memset(p + *n * size, 0, size);
 	return p + (*n)++ * size;
@@ -603,25 +608,154 @@ static int cmp_rsys(const void *a, const void *b)
 	return (x->nr > y->nr) - (x->nr < y->nr);
 }
 
+/* Could some argument values satisfy both tests? */
+static bool rcmp_overlap(const struct rcmp *a, const struct rcmp *b)
+{
+	if (a->arg != b->arg || a->width != b->width || a->is_signed != b->is_signed)
+		return true;
+	if (a->kind == RCMP_MASK_EQ && b->kind == RCMP_MASK_EQ && a->mask == b->mask)
+		return a->value == b->value;
+	if (a->kind != RCMP_IN || b->kind != RCMP_IN)
+		return true;
+	for (size_t i = 0, j = 0; i < a->n_ivs && j < b->n_ivs;) {
+		if (a->ivs[i].hi < b->ivs[j].lo)
+			i++;
+		else if (b->ivs[j].hi < a->ivs[i].lo)
+			j++;
+		else
+			return true;
+	}
+	return false;
+}
+
+/* Could one call match both rules? (Conservative: true when unsure.) */
+static bool rrule_overlap(const struct rrule *a, const struct rrule *b)
+{
+	for (size_t i = 0; i < a->n_cmps; i++)
+		for (size_t j = 0; j < b->n_cmps; j++)
+			if (!rcmp_overlap(&a->cmps[i], &b->cmps[j]))
+				return false;
+	return true;
+}
+
+#define TIE_PAIRS_MAX 100000 /* pairs compared per syscall before assuming a tie */
+
+struct tagged_iv {
+	struct interval iv;
+	size_t rule;
+};
+
+static int cmp_tagged(const void *a, const void *b)
+{
+	const struct tagged_iv *x = a, *y = b;
+
+	return x->iv.lo < y->iv.lo ? -1 : x->iv.lo > y->iv.lo;
+}
+
+/*
+ * Rules [from, to) of s all test one argument with a single interval set
+ * (the common "cmd == X" shape): do two with different data overlap?
+ * Sort all intervals and sweep; O(n log n) where pairs would be O(n^2).
+ * Returns the later rule of an overlapping pair, s->n_rules if none, or
+ * -1 if the shape does not fit.
+ */
+static ssize_t single_arg_tie(const struct rsys *s, size_t from, size_t to)
+{
+	const struct rcmp *c0 = &s->rules[from].cmps[0];
+	struct tagged_iv *all;
+	size_t n = 0, best = 0;
+	ssize_t ret = (ssize_t)s->n_rules;
+
+	for (size_t i = from; i < to; i++) {
+		const struct rrule *r = &s->rules[i];
+
+		if (r->n_cmps != 1 || r->cmps[0].kind != RCMP_IN || r->cmps[0].arg != c0->arg ||
+		    r->cmps[0].width != c0->width || r->cmps[0].is_signed != c0->is_signed)
+			return -1;
+		n += r->cmps[0].n_ivs;
+	}
+	all = calloc(n + 1, sizeof(*all));
+	if (!all)
+		return -1;
+	n = 0;
+	for (size_t i = from; i < to; i++)
+		for (size_t k = 0; k < s->rules[i].cmps[0].n_ivs; k++)
+			all[n++] = (struct tagged_iv){ s->rules[i].cmps[0].ivs[k], i };
+	qsort(all, n, sizeof(*all), cmp_tagged);
+	/* Overlapping intervals of rules with one datum decide alike; with
+	 * different data, the later one only counts where the earlier misses. */
+	for (size_t k = 1; k < n && ret == (ssize_t)s->n_rules; k++) {
+		if (all[k].iv.lo <= all[best].iv.hi &&
+		    s->rules[all[k].rule].ret != s->rules[all[best].rule].ret)
+			ret = (ssize_t)(all[k].rule > all[best].rule ? all[k].rule : all[best].rule);
+		if (all[k].iv.hi > all[best].iv.hi)
+			best = k;
+	}
+	free(all);
+	return ret;
+}
+
+static void tie_warning(const struct rsys *s, const struct rrule *b, struct diag *d)
+{
+	const struct rrule *a = NULL;
+	char ba[64], bb[64];
+
+	/* name the first rule with the same action and other data */
+	for (size_t i = 0; i < s->n_rules && !a; i++)
+		if (s->rules[i].src->action.kind == b->src->action.kind && s->rules[i].ret != b->ret)
+			a = &s->rules[i];
+	if (!a)
+		return;
+	diag_warning(d, &b->src->loc,
+		     "'%s' rules with %s here and %s at %s:%u: where both match, the one written "
+		     "first wins",
+		     s->name, action_format(&b->src->action, bb, sizeof(bb)),
+		     action_format(&a->src->action, ba, sizeof(ba)), a->src->loc.file,
+		     a->src->loc.line);
+}
+
+/* SPEC 2.6: rules with one action but different data (errno(EACCES) and
+ * errno(EPERM)) that can match the same call: the first written wins; say
+ * so once per syscall. s->rules is sorted by action, then written order. */
+static void warn_ties(const struct rsys *s, struct diag *d)
+{
+	for (size_t from = 0, to; from < s->n_rules; from = to) {
+		size_t pairs = 0;
+		ssize_t hit;
+
+		for (to = from + 1; to < s->n_rules; to++)
+			if (s->rules[to].src->action.kind != s->rules[from].src->action.kind)
+				break;
+		hit = single_arg_tie(s, from, to);
+		if (hit >= 0) {
+			if ((size_t)hit < s->n_rules) {
+				tie_warning(s, &s->rules[hit], d);
+				return;
+			}
+			continue;
+		}
+		for (size_t i = from; i < to; i++)
+			for (size_t j = i + 1; j < to; j++) {
+				const struct rrule *a = &s->rules[i], *b = &s->rules[j];
+
+				if (a->ret == b->ret)
+					continue;
+				if (++pairs < TIE_PAIRS_MAX && !rrule_overlap(a, b))
+					continue;
+				tie_warning(s, b, d);
+				return;
+			}
+	}
+}
+
 /* Order candidates, drop what can never be reached, warn about ties. */
 static void finish_rsys(struct rsys *s, struct diag *d, bool warn)
 {
 	size_t keep = s->n_rules;
 
 	qsort(s->rules, s->n_rules, sizeof(*s->rules), cmp_rrule);
-	for (size_t i = 1; warn && i < s->n_rules; i++) {
-		const struct rrule *a = &s->rules[i - 1], *b = &s->rules[i];
-		char ba[64], bb[64];
-
-		if (a->src->action.kind != b->src->action.kind || a->ret == b->ret)
-			continue;
-		diag_warning(d, &b->src->loc,
-			     "'%s' rules with %s here and %s at %s:%u: where both match, the one "
-			     "written first wins",
-			     s->name, action_format(&b->src->action, bb, sizeof(bb)),
-			     action_format(&a->src->action, ba, sizeof(ba)), a->src->loc.file,
-			     a->src->loc.line);
-	}
+	if (warn)
+		warn_ties(s, d);
 	for (size_t i = 0; i < s->n_rules; i++)
 		if (!s->rules[i].n_cmps) {
 			keep = i + 1;

@@ -3,7 +3,8 @@
  * Data-driven engine vectors: each .vec file is a rule set plus lines
  * "check ARCH SYSCALL [ARG...] -> ACTION [@LINE|@default|@unknown|@badarch]",
  * run through compile -> simulate and through the reference semantics.
- * "error TEXT" / "warning TEXT" expect a diagnostic containing TEXT.
+ * "error TEXT" / "warning TEXT" expect a diagnostic containing TEXT,
+ * "nowarning TEXT" expects none.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -145,7 +146,8 @@ static void run_file(const char *path)
 			compiled = compile_ok = false;
 			continue;
 		}
-		if (!strcmp(word, "check") || !strcmp(word, "error") || !strcmp(word, "warning")) {
+		if (!strcmp(word, "check") || !strcmp(word, "error") || !strcmp(word, "warning") ||
+		    !strcmp(word, "nowarning")) {
 			if (!compiled) {
 				compiled = true;
 				compile_ok = util_compile(&c) >= 0;
@@ -208,6 +210,11 @@ static void run_file(const char *path)
 				  (!err || !compile_ok);
 
 			if (!tap_ok(ok, "%s:%u: %s '%s'", file, line, word, rest))
+				dump_diag(&c.d);
+			continue;
+		} else if (!strcmp(word, "nowarning")) {
+			if (!tap_ok(compile_ok && !diag_has(&c.d, DIAG_WARNING, rest),
+				    "%s:%u: no warning '%s'", file, line, rest))
 				dump_diag(&c.d);
 			continue;
 		} else {
