@@ -370,7 +370,10 @@ static int compile(const struct options *o, struct compiled *c)
 		r = bpf_generate(c->policy, &d, &c->prog);
 	if (r >= 0 && diag_failed(&d))
 		r = -EINVAL;
-	diag_print(&d, PROG, stderr);
+	/* Warnings cannot weaken a filter: show them when asked to check, or
+	 * when verbose; a service log gets only what stopped it. */
+	if (r < 0 || o->mode != MODE_RUN || o->verbose)
+		diag_print(&d, PROG, stderr);
 	diag_clear(&d);
 	free(path);
 	if (r < 0)

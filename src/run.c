@@ -1,3 +1,666 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder: being written */
+/*
+ * Run mode: resolve the command, then switch credentials, drop capabilities
+ * (libcap-ng), set NO_NEW_PRIVS, install the seccomp filter and execve().
+ */
 #include "run.h"
+
+#include <cap-ng.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <linux/seccomp.h>
+#include <pwd.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* execvp() falls back to confstr(_CS_PATH) ("/bin:/usr/bin" on glibc) when
+ * PATH is unset; we use the wider list that shells and systemd use. */
+#define RUN_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
+#define RUN_PWBUF_MAX (1u << 20) /* getpwnam_r() buffer limit on ERANGE growth */
+
+static const char *errno_name(int err)
+{
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "unknown errno";
+}
+
+static const char *cap_name(int cap)
+{
+	const char *n = capng_capability_to_name((unsigned)cap);
+
+	return n ? n : "unknown capability";
+}
+
+/* ---- command resolution ---- */
+
+/* 0 if path is an executable regular file; else a positive errno
+ * (EACCES also for directories and other non-regular files, as execve()). */
+static int check_executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return errno;
+	if (!S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? EISDIR : EACCES;
+	/* AT_EACCESS: check with the effective ids, as execve() does. */
+	if (faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0)
+		return errno;
+	return 0;
+}
+
+static char *report_unusable(const char *cmd, int err, struct diag *d, int *ret_status)
+{
+	if (err == ENOENT || err == ENOTDIR || err == ENAMETOOLONG || err == ELOOP) {
+		diag_error(d, NULL, "'%s': command not found", cmd);
+		*ret_status = 127;
+	} else if (err == EISDIR) {
+		diag_error(d, NULL, "'%s': is a directory, not an executable", cmd);
+		*ret_status = 126;
+	} else {
+		diag_error(d, NULL, "'%s': cannot execute: %s (%s)", cmd, strerror(err),
+			   errno_name(err));
+		*ret_status = 126;
+	}
+	return NULL;
+}
+
+char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status)
+{
+	const char *path_env, *p;
+	size_t cmd_len;
+	int first_err = 0; /* first "found but unusable" error, as execvp() keeps EACCES */
+	char *best = NULL;
+
+	*ret_status = 0;
+	if (!cmd || !*cmd)
+		return report_unusable("", ENOENT, d, ret_status);
+
+	if (strchr(cmd, '/')) {
+		int err = check_executable(cmd);
+		char *r;
+
+		if (err)
+			return report_unusable(cmd, err, d, ret_status);
+		r = strdup(cmd);
+		if (!r) {
+			diag_error(d, NULL, "out of memory");
+			*ret_status = 125;
+		}
+		return r;
+	}
+
+	cmd_len = strlen(cmd);
+	path_env = getenv("PATH");
+	if (!path_env)
+		path_env = RUN_DEFAULT_PATH;
+
+	for (p = path_env;; p = strchrnul(p, ':') + 1) {
+		const char *end = strchrnul(p, ':');
+		const char *dir = p;
+		size_t dir_len = (size_t)(end - p);
+		char *cand;
+		int err;
+
+		/* An empty entry means the current directory (POSIX, execvp()). */
+		if (dir_len == 0) {
+			dir = ".";
+			dir_len = 1;
+		}
+		if (dir_len + 1 + cmd_len + 1 <= PATH_MAX) {
+			if (asprintf(&cand, "%.*s/%s", (int)dir_len, dir, cmd) < 0) {
+				diag_error(d, NULL, "out of memory");
+				*ret_status = 125;
+				return NULL;
+			}
+			err = check_executable(cand);
+			if (!err) {
+				best = cand;
+				break;
+			}
+			free(cand);
+			/* Found but unusable: remembered, the search goes on. */
+			if (err != ENOENT && err != ENOTDIR && err != ENAMETOOLONG &&
+			    err != ELOOP && !first_err)
+				first_err = err;
+		}
+		if (!*end)
+			break;
+	}
+
+	if (best)
+		return best;
+	return report_unusable(cmd, first_err ? first_err : ENOENT, d, ret_status);
+}
+
+/* ---- helpers ---- */
+
+struct run_caps {
+	uint64_t eff, prm, inh;
+};
+
+/* The process's own capability sets, read with capget(2) directly: the
+ * read-back is independent of libcap-ng's cached state. */
+static int caps_read(struct run_caps *c)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return -errno;
+	c->eff = data[0].effective | (uint64_t)data[1].effective << 32;
+	c->prm = data[0].permitted | (uint64_t)data[1].permitted << 32;
+	c->inh = data[0].inheritable | (uint64_t)data[1].inheritable << 32;
+	return 0;
+}
+
+#define CAPBIT(c) ((uint64_t)1 << (c))
+
+static int step_failed(struct diag *d, const char *step, int err)
+{
+	diag_error(d, NULL, "%s failed: %s (%s)", step, strerror(err), errno_name(err));
+	return -err;
+}
+
+static bool parse_id(const char *s, uint32_t *ret)
+{
+	unsigned long long v = 0;
+
+	if (!*s)
+		return false;
+	for (const char *c = s; *c; c++) {
+		if (!isdigit((unsigned char)*c))
+			return false;
+		v = v * 10 + (unsigned)(*c - '0');
+		if (v >= UINT32_MAX) /* (uid_t)-1 means "unchanged" to the kernel */
+			return false;
+	}
+	*ret = (uint32_t)v;
+	return true;
+}
+
+/* What run_exec() will do, decided before anything changes. */
+struct run_plan {
+	bool set_uid, set_gid;
+	uid_t uid;
+	gid_t gid;
+	uint64_t keep;	  /* capabilities kept: profile keep and permitted at start */
+	uint64_t ambient; /* raised as ambient (subset of keep) */
+	unsigned long seccomp_flags;
+};
+
+/* Look up a user: name or number. A number without a passwd entry is
+ * allowed only together with an explicit group (there is no primary group
+ * to take). Returns 0 or a negative errno with a message in d. */
+static int resolve_user(const struct profile *p, struct run_plan *plan, struct diag *d)
+{
+	struct passwd pw, *res = NULL;
+	size_t size = 1024;
+	char *buf = NULL;
+	uint32_t num;
+	bool is_num = parse_id(p->user, &num);
+	int r;
+
+	for (;;) {
+		char *nbuf = realloc(buf, size);
+
+		if (!nbuf) {
+			r = -ENOMEM;
+			diag_error(d, &p->user_loc, "out of memory");
+			goto out;
+		}
+		buf = nbuf;
+		r = is_num ? getpwuid_r(num, &pw, buf, size, &res)
+			   : getpwnam_r(p->user, &pw, buf, size, &res);
+		if (r != ERANGE || size >= RUN_PWBUF_MAX)
+			break;
+		size *= 2;
+	}
+	if (r != 0 && r != ENOENT && r != ESRCH && r != EBADF && r != EPERM) {
+		diag_error(d, &p->user_loc, "looking up user '%s' failed: %s (%s)", p->user,
+			   strerror(r), errno_name(r));
+		r = -r;
+		goto out;
+	}
+	plan->set_uid = true;
+	if (res) {
+		plan->uid = res->pw_uid;
+		plan->gid = res->pw_gid;
+		plan->set_gid = true;
+		r = 0;
+	} else if (is_num) {
+		plan->uid = num;
+		if (!p->has_group) {
+			diag_error(d, &p->user_loc,
+				   "user id %u has no passwd entry, so it has no primary group: "
+				   "set 'group' as well",
+				   num);
+			r = -EINVAL;
+			goto out;
+		}
+		r = 0;
+	} else {
+		diag_error(d, &p->user_loc, "unknown user '%s'", p->user);
+		r = -ENOENT;
+	}
+out:
+	free(buf);
+	return r;
+}
+
+/* A group: name or number (a number needs no group entry). */
+static int resolve_group(const struct profile *p, struct run_plan *plan, struct diag *d)
+{
+	struct group gr, *res = NULL;
+	size_t size = 1024;
+	char *buf = NULL;
+	uint32_t num;
+	int r;
+
+	if (parse_id(p->group, &num)) {
+		plan->gid = num;
+		plan->set_gid = true;
+		return 0;
+	}
+	for (;;) {
+		char *nbuf = realloc(buf, size);
+
+		if (!nbuf) {
+			free(buf);
+			diag_error(d, &p->group_loc, "out of memory");
+			return -ENOMEM;
+		}
+		buf = nbuf;
+		r = getgrnam_r(p->group, &gr, buf, size, &res);
+		if (r != ERANGE || size >= RUN_PWBUF_MAX)
+			break;
+		size *= 2;
+	}
+	if (res) {
+		plan->gid = res->gr_gid;
+		plan->set_gid = true;
+		r = 0;
+	} else if (r != 0 && r != ENOENT && r != ESRCH && r != EBADF && r != EPERM) {
+		diag_error(d, &p->group_loc, "looking up group '%s' failed: %s (%s)", p->group,
+			   strerror(r), errno_name(r));
+		r = -r;
+	} else {
+		diag_error(d, &p->group_loc, "unknown group '%s'", p->group);
+		r = -ENOENT;
+	}
+	free(buf);
+	return r;
+}
+
+/* Everything that can be checked without changing the process. */
+static int plan_build(const struct profile *p, const struct bpf_prog *prog, struct diag *d,
+		      struct run_plan *plan)
+{
+	const struct filter_attrs *attrs = &p->rs->attrs;
+	struct run_caps now;
+	uint64_t want = 0;
+	int r;
+
+	memset(plan, 0, sizeof(*plan));
+	if (!prog || !prog->insns || prog->len == 0 || prog->len > BPF_PROG_MAX) {
+		diag_error(d, NULL, "the seccomp program has %zu instructions (1..%u allowed)",
+			   prog ? prog->len : 0, BPF_PROG_MAX);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < p->n_keep_caps; i++) {
+		if (p->keep_caps[i] < 0 || p->keep_caps[i] > 63) {
+			diag_error(d, NULL, "capability number %d is out of range",
+				   p->keep_caps[i]);
+			return -EINVAL;
+		}
+		want |= CAPBIT(p->keep_caps[i]);
+	}
+	r = caps_read(&now);
+	if (r < 0)
+		return step_failed(d, "reading the capabilities of this process", -r);
+
+	/* keep is an upper bound: a capability the caller does not have
+	 * cannot be kept, and asking for it is not an error (it cannot
+	 * weaken the sandbox; the command simply runs without it). */
+	plan->keep = want & now.prm;
+	if (p->ambient)
+		plan->ambient = plan->keep;
+
+	/* seccomp(2): without no_new_privs the caller needs CAP_SYS_ADMIN
+	 * (in its user namespace) when the filter is installed, i.e. after
+	 * the drop: it must be kept, and held. */
+	if (!attrs->no_new_privs && !(plan->keep & CAPBIT(CAP_SYS_ADMIN))) {
+		if (!(want & CAPBIT(CAP_SYS_ADMIN)))
+			diag_error(d, NULL,
+				   "no-new-privs = no needs CAP_SYS_ADMIN in [capabilities] keep: "
+				   "the kernel installs a seccomp filter without no_new_privs "
+				   "only for a process that has CAP_SYS_ADMIN");
+		else
+			diag_error(d, NULL,
+				   "no-new-privs = no needs CAP_SYS_ADMIN, and this process does "
+				   "not have it: the kernel would refuse the seccomp filter");
+		diag_hint(d, NULL,
+			  "set no-new-privs = yes unless the command must gain "
+			  "privileges through set-user-ID programs or file capabilities");
+		return -EACCES;
+	}
+
+	if (p->has_user && p->user) {
+		r = resolve_user(p, plan, d);
+		if (r < 0)
+			return r;
+	}
+	if (p->has_group && p->group) {
+		r = resolve_group(p, plan, d);
+		if (r < 0)
+			return r;
+	}
+	if ((plan->set_gid && !(now.eff & CAPBIT(CAP_SETGID))) ||
+	    (plan->set_uid && !(now.eff & CAPBIT(CAP_SETUID)))) {
+		diag_error(d, p->has_user ? &p->user_loc : &p->group_loc,
+			   "switching credentials failed: this process lacks %s",
+			   plan->set_uid && !(now.eff & CAPBIT(CAP_SETUID)) ? "CAP_SETUID"
+									    : "CAP_SETGID");
+		diag_hint(d, NULL,
+			  "[credentials] needs CAP_SETUID and CAP_SETGID: run scmp-run "
+			  "as root, or remove the section");
+		return -EPERM;
+	}
+
+	if (attrs->tsync)
+		plan->seccomp_flags |= SECCOMP_FILTER_FLAG_TSYNC;
+	if (attrs->log)
+		plan->seccomp_flags |= SECCOMP_FILTER_FLAG_LOG;
+	if (attrs->spec_allow)
+		plan->seccomp_flags |= SECCOMP_FILTER_FLAG_SPEC_ALLOW;
+	return 0;
+}
+
+/* ---- (a) credentials ---- */
+
+/*
+ * Supplementary groups are set to the new primary group only: the profile
+ * names one user and one group, and inheriting the caller's groups (root's,
+ * typically) or the user's from /etc/group (initgroups) would grant access
+ * the profile does not state.
+ */
+static int switch_credentials(const struct run_plan *plan, struct diag *d)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg, groups[2];
+	int n, r = 0;
+
+	if (!plan->set_gid && !plan->set_uid)
+		return 0;
+	if (setgroups(1, &plan->gid) < 0)
+		return step_failed(d, "setting supplementary groups", errno);
+	if (setresgid(plan->gid, plan->gid, plan->gid) < 0)
+		return step_failed(d, "setting the group id", errno);
+	if (plan->set_uid) {
+		/* Without KEEPCAPS, leaving uid 0 clears the permitted set
+		 * (capabilities(7), "Effect of user ID changes"); the kept
+		 * capabilities are re-established in the next step. */
+		if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+			return step_failed(d, "keeping capabilities across the user change", errno);
+		if (setresuid(plan->uid, plan->uid, plan->uid) < 0)
+			r = step_failed(d, "setting the user id", errno);
+		if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0 && r == 0)
+			r = step_failed(d, "resetting keep-capabilities", errno);
+		if (r < 0)
+			return r;
+	}
+
+	/* Read back: fail closed on any difference. */
+	if (getresgid(&rg, &eg, &sg) < 0 || getresuid(&ru, &eu, &su) < 0)
+		return step_failed(d, "reading back the credentials", errno);
+	n = getgroups(2, groups);
+	if (rg != plan->gid || eg != plan->gid || sg != plan->gid || n != 1 ||
+	    groups[0] != plan->gid ||
+	    (plan->set_uid && (ru != plan->uid || eu != plan->uid || su != plan->uid))) {
+		diag_error(d, NULL,
+			   "switching credentials failed: the ids read back differ "
+			   "from the requested ones");
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* ---- (b) capabilities ---- */
+
+static int capng_failed(struct diag *d, const char *step)
+{
+	int err = errno ? errno : EPERM;
+
+	return step_failed(d, step, err);
+}
+
+static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag *d)
+{
+	struct run_caps now, got;
+	bool can_bound;
+	int last_cap = -1, r;
+
+	r = caps_read(&now);
+	if (r < 0)
+		return step_failed(d, "reading the capabilities of this process", -r);
+	/* Reducing the bounding set needs CAP_SETPCAP in the effective set;
+	 * after a user change with KEEPCAPS it is only permitted. */
+	can_bound = now.prm & CAPBIT(CAP_SETPCAP);
+
+	errno = 0;
+	capng_clear(CAPNG_SELECT_BOTH);
+	for (int c = 0; c < 64; c++) {
+		if (!(plan->keep & CAPBIT(c)))
+			continue;
+		if (capng_update(CAPNG_ADD,
+				 CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_INHERITABLE |
+					 CAPNG_BOUNDING_SET,
+				 (unsigned)c) < 0)
+			return capng_failed(d, "dropping capabilities");
+	}
+	if (can_bound) {
+		/* Temporarily keep CAP_SETPCAP effective for the bounding set. */
+		if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SETPCAP) < 0)
+			return capng_failed(d, "dropping capabilities");
+		errno = 0;
+		if (capng_apply(CAPNG_SELECT_CAPS) != 0)
+			return capng_failed(d, "dropping capabilities");
+		errno = 0;
+		if (capng_apply(CAPNG_SELECT_BOUNDS) != 0)
+			return capng_failed(d, "dropping the capability bounding set");
+		if (!(plan->keep & CAPBIT(CAP_SETPCAP)) &&
+		    capng_update(CAPNG_DROP, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SETPCAP) < 0)
+			return capng_failed(d, "dropping capabilities");
+	}
+	errno = 0;
+	if (capng_apply(CAPNG_SELECT_CAPS) != 0)
+		return capng_failed(d, "dropping capabilities");
+
+	/* Ambient: cleared always (the caller's own ambient set must not
+	 * leak through), then raised for the kept ones if asked. */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
+	    (errno != EINVAL || plan->ambient))
+		return step_failed(d, "clearing ambient capabilities", errno);
+	for (int c = 0; c < 64; c++) {
+		if ((plan->ambient & CAPBIT(c)) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, c, 0, 0) < 0) {
+			r = step_failed(d, "raising ambient capabilities", errno);
+			if (r == -EPERM)
+				diag_hint(d, NULL,
+					  "SECBIT_NO_CAP_AMBIENT_RAISE may be set "
+					  "for this process");
+			return r;
+		}
+	}
+
+	/* Verify: nothing outside keep may remain in any set. */
+	r = caps_read(&got);
+	if (r < 0)
+		return step_failed(d, "reading back capabilities", -r);
+	if (got.eff != plan->keep || got.prm != plan->keep || got.inh != plan->keep) {
+		diag_error(d, NULL,
+			   "dropping capabilities failed: read back effective %#llx permitted "
+			   "%#llx inheritable %#llx, expected %#llx",
+			   (unsigned long long)got.eff, (unsigned long long)got.prm,
+			   (unsigned long long)got.inh, (unsigned long long)plan->keep);
+		return -EPERM;
+	}
+	for (int c = 0; c < 64; c++) {
+		int in_bset = prctl(PR_CAPBSET_READ, c, 0, 0, 0);
+		int in_amb;
+
+		if (in_bset < 0) {
+			if (errno == EINVAL)
+				break; /* beyond the kernel's last capability */
+			return step_failed(d, "reading the capability bounding set", errno);
+		}
+		last_cap = c;
+		if (in_bset && !(plan->keep & CAPBIT(c))) {
+			/* Without CAP_SETPCAP the bounding set cannot shrink. With
+			 * no_new_privs that is harmless: execve() can then never
+			 * add capabilities beyond the (verified) permitted set. */
+			if (!can_bound && nnp)
+				continue;
+			diag_error(d, NULL,
+				   "dropping capabilities failed: %s is still in the "
+				   "bounding set",
+				   cap_name(c));
+			if (!can_bound)
+				diag_hint(d, NULL,
+					  "reducing the bounding set needs CAP_SETPCAP; "
+					  "with no-new-privs = no it must be reduced");
+			return -EPERM;
+		}
+		in_amb = prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0);
+		if (in_amb < 0 && errno != EINVAL)
+			return step_failed(d, "reading ambient capabilities", errno);
+		if (in_amb > 0 && !(plan->ambient & CAPBIT(c))) {
+			diag_error(d, NULL, "dropping capabilities failed: ambient %s remains",
+				   cap_name(c));
+			return -EPERM;
+		}
+		if (in_amb <= 0 && (plan->ambient & CAPBIT(c))) {
+			diag_error(d, NULL, "raising ambient capabilities failed: %s is not set",
+				   cap_name(c));
+			return -EPERM;
+		}
+	}
+	if (last_cap < 0)
+		return step_failed(d, "reading the capability bounding set", EINVAL);
+	return 0;
+}
+
+/* ---- (d) seccomp ---- */
+
+static int install_filter(const struct run_plan *plan, const struct bpf_prog *prog, struct diag *d)
+{
+	struct sock_fprog fprog = {
+		.len = (unsigned short)prog->len,
+		.filter = prog->insns,
+	};
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, plan->seccomp_flags, &fprog);
+	int err = errno;
+
+	if (r > 0) {
+		/* TSYNC: the id of a thread that could not be synchronised (it
+		 * has a diverging filter or no_new_privs state). */
+		diag_error(d, NULL,
+			   "installing the seccomp filter failed: thread %ld could not "
+			   "be synchronised (tsync)",
+			   r);
+		return -ESRCH;
+	}
+	if (r == 0)
+		return 0;
+
+	r = step_failed(d, "installing the seccomp filter", err);
+	switch (err) {
+	case EINVAL:
+		if (plan->seccomp_flags)
+			diag_hint(d, NULL,
+				  "the kernel may be too old for a filter flag "
+				  "(tsync: Linux 3.17, log: 4.14, spec-allow: 4.17), or "
+				  "it rejected the program (see --export-bpf)");
+		else
+			diag_hint(d, NULL,
+				  "the kernel rejected the program (see --export-bpf) "
+				  "or is too old for seccomp filters (Linux 3.5)");
+		break;
+	case EACCES:
+		diag_hint(d, NULL,
+			  "the kernel requires no_new_privs or CAP_SYS_ADMIN to "
+			  "install a filter");
+		break;
+	case EFAULT:
+		diag_hint(d, NULL, "the program was not readable by the kernel (internal error)");
+		break;
+	case ENOMEM:
+		diag_hint(d, NULL,
+			  "the filters already attached to this process and this one "
+			  "exceed the kernel's limit of 32768 instructions in total");
+		break;
+	case ENOSYS:
+		diag_hint(d, NULL,
+			  "the kernel was built without seccomp filter support "
+			  "(CONFIG_SECCOMP_FILTER)");
+		break;
+	default:
+		break;
+	}
+	return (int)r;
+}
+
+int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
+	     char *const argv[], struct diag *d)
+{
+	const bool nnp = p->rs->attrs.no_new_privs;
+	struct run_plan plan;
+	int r;
+
+	r = plan_build(p, prog, d, &plan);
+	if (r < 0)
+		return r;
+
+	r = switch_credentials(&plan, d);
+	if (r < 0)
+		return r;
+
+	r = drop_capabilities(&plan, nnp, d);
+	if (r < 0)
+		return r;
+
+	if (nnp) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			return step_failed(d, "setting no_new_privs", errno);
+		if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
+			diag_error(d, NULL, "setting no_new_privs failed: not set on read-back");
+			return -EPERM;
+		}
+	}
+
+	r = install_filter(&plan, prog, d);
+	if (r < 0)
+		return r;
+
+	execve(path, argv, environ);
+	/* The filter is in place: the command never runs unsandboxed. */
+	r = errno;
+	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
+	if (r == EPERM || r == EACCES)
+		diag_hint(d, NULL,
+			  "the seccomp filter, a security module or the mount "
+			  "options (noexec) may refuse execve");
+	return -r;
+}

@@ -12,7 +12,7 @@
 /*
  * Resolve argv[0] on PATH like execvp(). Returns a malloc'ed path, or NULL
  * with *ret_status 127 (not found) or 126 (found, not executable) and a
- * message in d.
+ * message in d (125 if out of memory).
  */
 char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status);
 
@@ -21,6 +21,13 @@ char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status);
  * Returns only on failure: a negative errno with the failed step, raw
  * errno and hints in d; the caller exits 125. Nothing is executed unless
  * every step succeeded.
+ *
+ * Choices: [capabilities] keep is an upper bound (a capability the caller
+ * lacks is not kept and not an error); [credentials] sets the supplementary
+ * groups to the primary group only; a numeric user without a passwd entry
+ * needs an explicit group. Checks that need no change to the process (user
+ * and group lookup, no-new-privs = no without CAP_SYS_ADMIN, missing
+ * CAP_SETUID/CAP_SETGID) fail before anything changes.
  */
 int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
 	     char *const argv[], struct diag *d);
