@@ -588,6 +588,12 @@ static int do_run(const struct options *o, const struct compiled *c, char **argv
 			goto out;
 		}
 	}
+	if (o->verbose) {
+		fprintf(stderr, PROG ": %s: %zu instructions for", c->profile->path, c->prog->len);
+		for (size_t i = 0; i < c->policy->n_abis; i++)
+			fprintf(stderr, " %s", c->policy->abis[i].arch->name);
+		fprintf(stderr, "; running %s\n", path);
+	}
 	run_exec(c->profile, c->prog, path, argv, &d);
 	status = EXIT_RUN_FAILED;
 out:

@@ -1193,8 +1193,12 @@ static int emit(struct expand_ctx *x, const char *name, bool optional)
 
 	if (r <= 0)
 		return r;
-	if (e->is_prio)
+	if (e->is_prio) {
+		/* An optional name the table lacks has no number to prioritise. */
+		if (optional && !syscalls_known(name))
+			return 0;
 		return ruleset_set_priority(rs, name, e->prio, &e->loc);
+	}
 	if (!e->cond.n_conjs)
 		return ruleset_add(rs, name, optional, &e->action, NULL, &e->loc);
 	for (size_t i = 0; i < e->cond.n_conjs; i++) {

@@ -661,11 +661,14 @@ static int cmp_tagged(const void *a, const void *b)
  */
 static ssize_t single_arg_tie(const struct rsys *s, size_t from, size_t to)
 {
-	const struct rcmp *c0 = &s->rules[from].cmps[0];
+	const struct rcmp *c0;
 	struct tagged_iv *all;
 	size_t n = 0, best = 0;
 	ssize_t ret = (ssize_t)s->n_rules;
 
+	if (s->rules[from].n_cmps != 1)
+		return -1;
+	c0 = &s->rules[from].cmps[0];
 	for (size_t i = from; i < to; i++) {
 		const struct rrule *r = &s->rules[i];
 

@@ -263,6 +263,31 @@ out:
 	diag_clear(&d);
 }
 
+static void test_priority_group(void)
+{
+	struct diag d;
+	struct profile *p = load_good("good/priority-group.ini", &d);
+	struct policy *pol = NULL;
+	unsigned read_prio = 0;
+	bool has_llseek = false;
+
+	if (!p)
+		goto out;
+	for (size_t i = 0; i < p->rs->n_prios; i++) {
+		if (!strcmp(p->rs->prios[i].syscall, "read"))
+			read_prio = p->rs->prios[i].prio;
+		has_llseek |= !strcmp(p->rs->prios[i].syscall, "llseek");
+	}
+	tap_ok(read_prio == 255 && !has_llseek,
+	       "priority: a group sets its members, unknown members skipped, later wins");
+	tap_ok(rules_build(p->rs, arch_native(), &d, &pol) == 0,
+	       "priority: a profile with a group in [priority] compiles");
+	policy_free(pol);
+out:
+	profile_free(p);
+	diag_clear(&d);
+}
+
 static void test_small(void)
 {
 	struct diag d;
@@ -619,6 +644,7 @@ int main(int argc, char **argv)
 	test_override();
 	test_groups();
 	test_small();
+	test_priority_group();
 	test_bad_fixtures();
 	test_generated();
 	test_find();

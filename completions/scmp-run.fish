@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# fish completion for scmp-run: options, profile names, architectures, groups
+# and syscalls; after the command word, the command's own completion.
+
+# Print the index (1-based, in `commandline -opc`) of the first non-option
+# word after scmp-run, where scmp-run stops parsing options; fail if none.
+function __scmp_run_command_index
+    set -l tokens (commandline -opc)
+    set -l i 2
+    while test $i -le (count $tokens)
+        set -l t $tokens[$i]
+        switch $t
+            case --
+                if test $i -lt (count $tokens)
+                    echo (math $i + 1)
+                    return 0
+                end
+                return 1
+            case -p --profile --export-bpf --export-pfc --resolve --target-arch
+                set i (math $i + 2)
+            case '--*'
+                set i (math $i + 1)
+            case '-*p'
+                # -vp: p takes the next word as its argument
+                set i (math $i + 2)
+            case '-*'
+                set i (math $i + 1)
+            case '*'
+                echo $i
+                return 0
+        end
+    end
+    return 1
+end
+
+# True while the cursor is on an option or the command word, not past it.
+function __scmp_run_before_command
+    not __scmp_run_command_index >/dev/null
+end
+
+# True when an option is on the line before the command word.
+function __scmp_run_seen -a opt
+    set -l tokens (commandline -opc)
+    set -l end (__scmp_run_command_index; or count $tokens)
+    test $end -ge 2; or return 1
+    contains -- $opt $tokens[2..$end]
+end
+
+# True when the cursor is on the first word after the command (the words
+# after --explain or --list-groups are not a command).
+function __scmp_run_at_command
+    __scmp_run_before_command; or return 1
+    set -l cur (commandline -ct)
+    string match -q -- '-*' $cur; and return 1
+    not __scmp_run_seen --explain; and not __scmp_run_seen --list-groups
+end
+
+function __scmp_run_target
+    set -l tokens (commandline -opc)
+    set -l i (contains -i -- --target-arch $tokens); or return 0
+    set -q tokens[(math $i + 1)]; and printf '%s\n' --target-arch $tokens[(math $i + 1)]
+    for t in $tokens
+        string match -q -- '--target-arch=*' $t; and printf '%s\n' --target-arch (string replace -- '--target-arch=' '' $t)
+    end
+end
+
+# Run the scmp-run being completed (as typed: it may be a path) with ARGS.
+function __scmp_run_call
+    set -l prog (commandline -opc)[1]
+    $prog $argv 2>/dev/null
+end
+
+function __scmp_run_syscalls
+    __scmp_run_call (__scmp_run_target) --list-syscalls | string replace -r '\t.*' ''
+end
+
+function __scmp_run_groups
+    __scmp_run_call --list-groups | string replace -r ' .*' ''
+end
+
+# The command and its arguments: hand over to their own completion.
+function __scmp_run_complete_command
+    set -l tokens (commandline -opc)
+    set -l i (__scmp_run_command_index); or return
+    __fish_complete_subcommand --commandline $tokens[$i..-1] (commandline -ct)
+end
+
+complete -c scmp-run -f
+complete -c scmp-run -n __scmp_run_before_command -s p -l profile -r -F \
+    -a '(__scmp_run_call --list-profiles)' -d 'profile file, or name to look up'
+complete -c scmp-run -n __scmp_run_before_command -l check -d 'validate the profile and print a summary'
+complete -c scmp-run -n __scmp_run_before_command -l export-bpf -r -F -d 'write the program run mode would load'
+complete -c scmp-run -n __scmp_run_before_command -l export-pfc -r -F -d 'write readable pseudo filter code'
+complete -c scmp-run -n __scmp_run_before_command -l explain -d 'print the action for SYSCALL ARG...'
+complete -c scmp-run -n __scmp_run_before_command -l resolve -x -a '(__scmp_run_syscalls)' \
+    -d 'syscall name <-> number'
+complete -c scmp-run -n __scmp_run_before_command -l list-syscalls -d 'list the syscalls of the target architecture'
+complete -c scmp-run -n __scmp_run_before_command -l list-arches -d 'list the architecture tokens'
+complete -c scmp-run -n __scmp_run_before_command -l list-groups -d 'list the syscall groups, or the members of @GROUP'
+complete -c scmp-run -n __scmp_run_before_command -l list-profiles -d 'list the profiles found by name'
+complete -c scmp-run -n __scmp_run_before_command -l target-arch -x \
+    -a '(__scmp_run_call --list-arches)' -d 'compile for ARCH (not in run mode)'
+complete -c scmp-run -n __scmp_run_before_command -s v -l verbose -d 'more detail'
+complete -c scmp-run -n __scmp_run_before_command -s h -l help -d 'show the help'
+complete -c scmp-run -n __scmp_run_before_command -l version -d 'show the version'
+
+# Positional words before any command: a syscall for --explain, a group for
+# --list-groups, otherwise the command to run.
+complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --explain' \
+    -a '(__scmp_run_syscalls)'
+complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --list-groups' \
+    -a '(__scmp_run_groups)'
+complete -c scmp-run -n __scmp_run_at_command -a '(__fish_complete_command)'
+complete -c scmp-run -n 'not __scmp_run_before_command; and not __scmp_run_seen --explain' \
+    -a '(__scmp_run_complete_command)'
