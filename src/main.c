@@ -320,7 +320,8 @@ static int do_list_profiles(void)
 		list_dir(dir, &names, &n);
 	list_dir(SCMP_RUN_SYSCONF_PROFILEDIR, &names, &n);
 	list_dir(SCMP_RUN_PROFILEDIR, &names, &n);
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		printf("%s\n", names[i]);
 		free(names[i]);

@@ -217,6 +217,20 @@ struct ivset {
 	size_t n;
 };
 
+/* Append an interval in any order; ivset_normalize() sorts and merges. */
+static int ivset_add(struct ivset *s, uint64_t lo, uint64_t hi)
+{
+	struct interval *iv = reallocarray(s->iv, s->n + 1, sizeof(*iv));
+
+	if (!iv)
+		return -ENOMEM;
+	s->iv = iv;
+	iv[s->n++] = (struct interval){ lo, hi };
+	return 0;
+}
+
+/* Append an interval that does not start before the last one, merging it
+ * with the last one when they overlap or touch. */
 static int ivset_push(struct ivset *s, uint64_t lo, uint64_t hi)
 {
 	struct interval *iv;
@@ -246,7 +260,8 @@ static int ivset_normalize(struct ivset *s)
 {
 	struct ivset out = { 0 };
 
-	qsort(s->iv, s->n, sizeof(*s->iv), cmp_interval);
+	if (s->n)
+		qsort(s->iv, s->n, sizeof(*s->iv), cmp_interval);
 	for (size_t i = 0; i < s->n; i++)
 		if (ivset_push(&out, s->iv[i].lo, s->iv[i].hi) < 0) {
 			free(out.iv);
@@ -403,19 +418,19 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 		case CMP_NE:
 		case CMP_IN:
 		case CMP_NOT_IN:
-			r = ivset_push(&set, v, v);
+			r = ivset_add(&set, v, v);
 			break;
 		case CMP_LT:
-			r = v ? ivset_push(&set, 0, v - 1) : 0;
+			r = v ? ivset_add(&set, 0, v - 1) : 0;
 			break;
 		case CMP_LE:
-			r = ivset_push(&set, 0, v);
+			r = ivset_add(&set, 0, v);
 			break;
 		case CMP_GT:
-			r = v < max ? ivset_push(&set, v + 1, max) : 0;
+			r = v < max ? ivset_add(&set, v + 1, max) : 0;
 			break;
 		case CMP_GE:
-			r = ivset_push(&set, v, max);
+			r = ivset_add(&set, v, max);
 			break;
 		default:
 			r = -EINVAL;
@@ -884,7 +899,8 @@ static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool mult
 	}
 	for (size_t i = 0; i < abi->n_sys; i++)
 		finish_rsys(&abi->sys[i], d, warn);
-	qsort(abi->sys, abi->n_sys, sizeof(*abi->sys), cmp_rsys);
+	if (abi->n_sys)
+		qsort(abi->sys, abi->n_sys, sizeof(*abi->sys), cmp_rsys);
 
 	/* Priorities: hints for the dispatch tree, per known number. */
 	if (rs->n_prios) {

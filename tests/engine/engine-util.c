@@ -117,3 +117,130 @@ uint32_t util_eval(const struct compiled *c, const struct seccomp_data *sd, bool
 		*ret_executed = res.executed;
 	return res.ret;
 }
+
+/* A value as the written condition means it, on an argument of the given
+ * width and signedness: the OR of its terms, cut to the width. */
+static uint64_t written_value(const struct value *v, const struct arch *a, unsigned width)
+{
+	uint64_t x = 0;
+
+	for (size_t i = 0; i < v->n_terms; i++) {
+		int64_t c = 0;
+
+		if (v->terms[i].name)
+			consts_lookup(a, v->terms[i].name, &c);
+		else
+			c = v->terms[i].neg ? -(int64_t)v->terms[i].lit : (int64_t)v->terms[i].lit;
+		x |= (uint64_t)c;
+	}
+	return width == 64 ? x : x & ((1ull << width) - 1);
+}
+
+/* Order two values of one width: -1, 0, 1, signed or unsigned. */
+static int order(uint64_t x, uint64_t y, unsigned width, bool is_signed)
+{
+	if (is_signed && width < 64) {
+		int64_t sx = (int64_t)(x << (64 - width)) >> (64 - width);
+		int64_t sy = (int64_t)(y << (64 - width)) >> (64 - width);
+
+		return (sx > sy) - (sx < sy);
+	}
+	if (is_signed)
+		return ((int64_t)x > (int64_t)y) - ((int64_t)x < (int64_t)y);
+	return (x > y) - (x < y);
+}
+
+static bool written_match(const struct rule *r, const struct arch *a, const struct seccomp_data *sd)
+{
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	bool known;
+
+	syscalls_args(a, r->syscall, args, &known);
+	for (size_t i = 0; i < r->conj.n_cmps; i++) {
+		const struct cmp *c = &r->conj.cmps[i];
+		int slot = c->arg;
+		unsigned width;
+		bool is_signed, hit = false;
+		uint64_t x;
+
+		for (int k = 0; slot < 0 && k < SYSCALL_ARGS_MAX; k++)
+			if (args[k].name && !strcmp(args[k].name, c->param))
+				slot = k;
+		switch (args[slot].cls) {
+		case ARG_U16:
+			width = 16;
+			break;
+		case ARG_S32:
+		case ARG_U32:
+			width = 32;
+			break;
+		default:
+			width = a->bits;
+		}
+		if (a->bits == 32 && width > 32)
+			width = 32;
+		is_signed = args[slot].cls == ARG_S32 || args[slot].cls == ARG_S64;
+		x = width == 64 ? sd->args[slot] : sd->args[slot] & ((1ull << width) - 1);
+		switch (c->op) {
+		case CMP_EQ:
+			hit = x == written_value(&c->values[0], a, width);
+			break;
+		case CMP_NE:
+			hit = x != written_value(&c->values[0], a, width);
+			break;
+		case CMP_LT:
+			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) < 0;
+			break;
+		case CMP_LE:
+			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) <= 0;
+			break;
+		case CMP_GT:
+			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) > 0;
+			break;
+		case CMP_GE:
+			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) >= 0;
+			break;
+		case CMP_MASKED_EQ:
+		case CMP_MASKED_NE:
+			hit = (x & written_value(&c->mask, a, width)) ==
+			      written_value(&c->values[0], a, width);
+			hit = c->op == CMP_MASKED_EQ ? hit : !hit;
+			break;
+		case CMP_IN:
+		case CMP_NOT_IN:
+			for (size_t k = 0; k < c->n_values; k++)
+				hit |= x == written_value(&c->values[k], a, width);
+			hit = c->op == CMP_IN ? hit : !hit;
+			break;
+		}
+		if (!hit)
+			return false;
+	}
+	return true;
+}
+
+int util_decide_written(const struct ruleset *rs, const struct arch *a,
+			const struct seccomp_data *sd, uint32_t *ret)
+{
+	const char *name = syscalls_lookup_nr(a, (uint32_t)sd->nr);
+	const struct rule *best = NULL;
+
+	if (!name) {
+		return action_ret(rs->attrs.has_unknown_action ? &rs->attrs.unknown_action
+							       : &rs->attrs.default_action,
+				  a, ret);
+	}
+	for (int k = 0; k < MUX_COUNT; k++)
+		if (a->mux_name[k] && !strcmp(a->mux_name[k], name))
+			return -EOPNOTSUPP;
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		if (strcmp(r->syscall, name) || !written_match(r, a, sd))
+			continue;
+		/* the most restrictive action; among equals the first written */
+		if (!best || action_rank(r->action.kind) > action_rank(best->action.kind))
+			best = r;
+	}
+	return action_ret(best ? &best->action : &rs->attrs.default_action, a, ret);
+}

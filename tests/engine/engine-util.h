@@ -34,3 +34,12 @@ void util_compiled_free(struct compiled *c);
  * program's value; *ret_agree tells whether the policy said the same. */
 uint32_t util_eval(const struct compiled *c, const struct seccomp_data *sd, bool *ret_agree,
 		   size_t *ret_executed);
+
+/*
+ * An independent model of SPEC 2.5/2.6 for tests: decides a call on ABI a
+ * straight from the rules as written (no rules_build, no interval sets).
+ * Returns 0 and the SECCOMP_RET value, or -EOPNOTSUPP for what it does not
+ * model (multiplexer numbers).
+ */
+int util_decide_written(const struct ruleset *rs, const struct arch *a,
+			const struct seccomp_data *sd, uint32_t *ret);

@@ -218,7 +218,8 @@ int main(int argc, char **argv)
 	unsigned sets = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 2000;
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5eed;
 	unsigned long compared = 0, disagree = 0, failed_compile = 0, shuffled = 0,
-		      shuffle_diff = 0, cache_checked = 0, cache_wrong = 0;
+		      shuffle_diff = 0, cache_checked = 0, cache_wrong = 0, written = 0,
+		      written_bad = 0;
 	static char texts[64][3][160];
 
 	rng_state = seed;
@@ -267,6 +268,22 @@ int main(int argc, char **argv)
 			rnd_input(&c, &sd);
 			got = util_eval(&c, &sd, &agree, NULL);
 			compared++;
+			/* and the rules as written, decided without the engine */
+			{
+				const struct abi_policy *abi =
+					policy_abi_for(c.p, sd.arch, (uint32_t)sd.nr);
+				uint32_t want;
+
+				if (abi && util_decide_written(c.rs, abi->arch, &sd, &want) == 0) {
+					written++;
+					if (want != got && ++written_bad <= 10)
+						tap_diag("set %u: %s nr %d args %" PRIx64 " %" PRIx64
+							 " %" PRIx64 ": program 0x%x, written 0x%x",
+							 s, abi->arch->name, sd.nr,
+							 (uint64_t)sd.args[0], (uint64_t)sd.args[1],
+							 (uint64_t)sd.args[2], got, want);
+				}
+			}
 			if (!agree && ++disagree <= 10) {
 				struct decision dec;
 
@@ -315,6 +332,8 @@ int main(int argc, char **argv)
 	tap_ok(compared >= 100000 || sets < 2000, "at least 100000 comparisons (%lu)", compared);
 	tap_ok(disagree == 0, "program and reference semantics agree (%lu disagreements)",
 	       disagree);
+	tap_ok(written > compared / 2 && written_bad == 0,
+	       "program and the rules as written agree (%lu of %lu differ)", written_bad, written);
 	tap_ok(failed_compile * 10 < sets, "random rule sets compile (%lu of %u failed)",
 	       failed_compile, sets);
 	tap_ok(shuffle_diff == 0, "shuffled rule order decides the same (%lu of %lu differ)",
