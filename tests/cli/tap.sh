@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# A tiny TAP producer for the command-line tests (POSIX sh): source it, then
+# use run/ok/is/like/unlike/skip/diag and end with 'done_testing'.
+
+tap_n=0
+tap_failed=0
+TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/scmp-run-cli.XXXXXX") || exit 99
+trap 'rm -rf "$TAP_TMP"' EXIT
+OUT=$TAP_TMP/out
+ERR=$TAP_TMP/err
+RC=0
+TODO=
+
+diag() {
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+# ok STATUS DESCRIPTION: STATUS 0 passes. With $TODO set, the test is a
+# known bug: TAP's TODO directive, its failure does not fail the script.
+ok() {
+	tap_n=$((tap_n + 1))
+	_todo=${TODO:+ # TODO $TODO}
+	if [ "$1" -eq 0 ]; then
+		printf 'ok %d - %s%s\n' "$tap_n" "$2" "$_todo"
+		return 0
+	fi
+	printf 'not ok %d - %s%s\n' "$tap_n" "$2" "$_todo"
+	[ -n "$TODO" ] || tap_failed=$((tap_failed + 1))
+	return 1
+}
+
+# is GOT WANT DESCRIPTION
+is() {
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "got:  '$1'" "want: '$2'"
+		return 1
+	fi
+}
+
+# like FILE FIXED-STRING DESCRIPTION: FILE contains the string.
+like() {
+	if grep -qF -- "$2" "$1"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "missing: $2" "in:"
+		diag "$(head -n 20 "$1")"
+		return 1
+	fi
+}
+
+# unlike FILE FIXED-STRING DESCRIPTION
+unlike() {
+	if grep -qF -- "$2" "$1"; then
+		ok 1 "$3"
+		diag "unexpected: $2"
+		return 1
+	fi
+	ok 0 "$3"
+}
+
+skip() {
+	tap_n=$((tap_n + 1))
+	printf 'ok %d - # SKIP %s\n' "$tap_n" "$1"
+}
+
+# run CMD [ARG...]: stdout to $OUT, stderr to $ERR, exit status in $RC.
+run() {
+	RC=0
+	"$@" >"$OUT" 2>"$ERR" </dev/null || RC=$?
+}
+
+# run_in INPUT CMD [ARG...]: as run, with INPUT on stdin.
+run_in() {
+	_in=$1
+	shift
+	RC=0
+	printf '%s' "$_in" | { "$@" >"$OUT" 2>"$ERR" || exit $?; } || RC=$?
+}
+
+# status_is WANT DESCRIPTION: the last run's exit status, stderr shown if not.
+status_is() {
+	if ! is "$RC" "$1" "$2"; then
+		diag "stderr:"
+		diag "$(head -n 10 "$ERR")"
+		return 1
+	fi
+}
+
+done_testing() {
+	printf '1..%d\n' "$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}
+
+: "${SCMP_RUN:?SCMP_RUN must name the scmp-run binary}"
+: "${SRCDIR:?SRCDIR must name the source tree}"

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The bad-input suite through the command line: every fixture of
+# tests/profiles/bad and tests/cli/bad must be rejected by 'scmp-run --check'
+# with exit status 1 and each of its '; expect: [FILE:]LINE: TEXT' errors at
+# FILE:LINE (line 0: no line); plus the 4096-instruction limit.
+. "$(dirname "$0")/tap.sh"
+cd "$SRCDIR" || exit 99
+
+# check_fixture PATH: one TAP line per fixture.
+check_fixture() {
+	f=$1
+	dir=$(dirname "$f")
+	grep -a '^; expect: ' "$f" | sed 's/^; expect: //' >"$TAP_TMP/expects"
+	run "$SCMP_RUN" -p "$f" --check
+	good=0
+	why=""
+	[ "$RC" -eq 1 ] || { good=1; why="exit status $RC, want 1"; }
+	[ -s "$TAP_TMP/expects" ] || { good=1; why="no '; expect:' line"; }
+	grep -q '^scmp-run: .*error: ' "$ERR" || { good=1; why="no 'error:' line"; }
+	[ -s "$OUT" ] && { good=1; why="printed a summary for a rejected profile"; }
+	while IFS= read -r e; do
+		case $e in
+		[0-9]*) file=$f rest=$e ;;
+		*) file=$dir/${e%%:*} rest=${e#*:} ;;
+		esac
+		line=${rest%%:*}
+		text=${rest#*: }
+		if [ "$line" = 0 ]; then
+			prefix="scmp-run: $file: error: "
+		else
+			prefix="scmp-run: $file:$line: error: "
+		fi
+		if ! grep -aF -- "$prefix" "$ERR" | grep -qaF -- "$text"; then
+			good=1
+			why="$why${why:+; }missing '$prefix...$text'"
+		fi
+	done <"$TAP_TMP/expects"
+	if ! ok $good "$f rejected at its FILE:LINE"; then
+		diag "$why" "stderr:"
+		diag "$(head -n 8 "$ERR")"
+	fi
+}
+
+n=0
+for f in tests/profiles/bad/*.ini tests/cli/bad/*.ini; do
+	[ -f "$f" ] || continue
+	check_fixture "$f"
+	n=$((n + 1))
+done
+[ "$n" -ge 10 ]
+ok $? "at least 10 bad fixtures were run ($n)"
+
+# Every bad fixture is also rejected by the other profile modes.
+for f in tests/cli/bad/pointer-compare.ini tests/profiles/bad/unknown-syscall.ini; do
+	run "$SCMP_RUN" -p "$f" --export-pfc -
+	status_is 1 "$f: --export-pfc exits 1"
+	[ -s "$OUT" ]
+	ok $((! $?)) "$f: --export-pfc writes nothing"
+	run "$SCMP_RUN" -p "$f" -- true
+	status_is 125 "$f: run mode exits 125"
+done
+
+# Over 4096 instructions: many rules with masked tests of word-sized
+# arguments. The error names the ABI and the largest rules.
+# gen_big ARCHES: a profile of 6 x 160 rules on stdout.
+gen_big() {
+	echo "[filter]"
+	echo "default-action = allow"
+	echo "architectures = $1"
+	echo "[errno(EPERM)]"
+	for sc in "mprotect prot len" "ioctl arg cmd" "fcntl arg cmd" "prctl arg2 arg3" \
+		"munmap addr len" "mremap flags new_len"; do
+		set -- $sc
+		i=0
+		while [ $i -lt 160 ]; do
+			bit=$(printf '0x%x' $((1 << (i % 31))))
+			echo "$1 = $2 & $bit == $bit && $3 != $i"
+			i=$((i + 1))
+		done
+	done
+}
+for arch in x86_64 x86; do
+	big=$TAP_TMP/big-$arch.ini
+	gen_big "$arch" >"$big"
+	run "$SCMP_RUN" -p "$big" --check
+	status_is 1 "$arch: a program over 4096 instructions: 1"
+	like "$ERR" "error: the filter needs " "$arch: over the limit: says how many it needs"
+	like "$ERR" "the kernel accepts at most 4096" "$arch: over the limit: names the limit"
+	like "$ERR" "note: $arch: " "$arch: over the limit: names the ABI"
+	grep -q "^scmp-run: $big:[0-9]*: note: $arch: '[a-z0-9_]*' takes [0-9]* instructions for 160 rules" "$ERR"
+	if ! ok $? "$arch: over the limit: names the largest rules at their FILE:LINE"; then
+		diag "$(head -n 8 "$ERR")"
+	fi
+	run "$SCMP_RUN" -p "$big" -- true
+	status_is 125 "$arch: over the limit in run mode: 125"
+done
+
+done_testing

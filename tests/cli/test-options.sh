@@ -1,0 +1,170 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The options of 'scmp-run --help' and the exit statuses of the modes that
+# do not run a command (SPEC 5: 0 success, 1 profile rejected, 2 usage).
+. "$(dirname "$0")/tap.sh"
+cd "$SRCDIR" || exit 99
+P=tests/cli/profiles
+
+# --help lists every option, and every option it lists is accepted.
+run "$SCMP_RUN" --help
+status_is 0 "--help exits 0"
+for opt in -p --profile --check --export-bpf --export-pfc --explain --resolve \
+	--list-syscalls --list-arches --list-groups --list-profiles --target-arch \
+	-v --verbose -h --version; do
+	like "$OUT" " $opt" "--help mentions $opt"
+done
+opts=$(grep -o -- '--[a-z][a-z-]*' "$OUT" | sort -u)
+for opt in $opts; do
+	case $opt in
+	--profile | --export-bpf | --export-pfc | --resolve | --target-arch) continue ;;
+	esac
+	run "$SCMP_RUN" "$opt" --bogus-option
+	unlike "$ERR" "unrecognized option '$opt'" "getopt knows $opt"
+done
+run "$SCMP_RUN" -h
+status_is 0 "-h exits 0"
+like "$OUT" "Usage:" "-h prints the usage"
+
+run "$SCMP_RUN" --version
+status_is 0 "--version exits 0"
+like "$OUT" "scmp-run " "--version names the program"
+like "$OUT" "syscall table: Linux " "--version names the table's kernel"
+
+# Usage errors: 2 in the non-run modes.
+run "$SCMP_RUN" --check --bogus
+status_is 2 "unknown option with --check: 2"
+like "$ERR" "--help" "unknown option points at --help"
+run "$SCMP_RUN" -p "$P/small.ini" --check --export-pfc -
+status_is 2 "two modes: 2"
+like "$ERR" "conflicting modes" "two modes: message"
+run "$SCMP_RUN" --check
+status_is 2 "--check without -p: 2"
+like "$ERR" "no profile" "--check without -p: message"
+run "$SCMP_RUN" -p "$P/small.ini" --check extra
+status_is 2 "--check with an argument: 2"
+run "$SCMP_RUN" -p "$P/small.ini" --check --target-arch vax
+status_is 2 "unknown --target-arch: 2"
+like "$ERR" "unknown architecture 'vax'" "unknown --target-arch: message"
+run "$SCMP_RUN" -p "$P/small.ini" --explain
+status_is 2 "--explain without a syscall: 2"
+run "$SCMP_RUN" -p "$P/small.ini" --explain write 1 2 3 4 5 6 7
+status_is 2 "--explain with 7 arguments: 2"
+run "$SCMP_RUN" -p "$P/small.ini" --explain write NOT_A_CONSTANT
+status_is 2 "--explain with a bad argument: 2"
+run "$SCMP_RUN" --resolve read extra
+status_is 2 "--resolve with two arguments: 2"
+run "$SCMP_RUN" --list-groups @nosuch
+status_is 2 "--list-groups of an unknown group: 2"
+run "$SCMP_RUN" --list-arches extra
+status_is 2 "--list-arches with an argument: 2"
+
+# Profile rejected: 1.
+run "$SCMP_RUN" -p "$P/no-such-profile" --check
+status_is 1 "missing profile: 1"
+like "$ERR" "$P/no-such-profile: error: cannot open profile" "missing profile: message"
+run "$SCMP_RUN" -p no-such-profile-name --check
+status_is 1 "unknown profile name: 1"
+like "$ERR" "hint: looked in" "unknown profile name: where it looked"
+run "$SCMP_RUN" -p tests/profiles/bad/unknown-syscall.ini --check
+status_is 1 "bad profile with --check: 1"
+run "$SCMP_RUN" -p tests/profiles/bad/unknown-syscall.ini --export-bpf "$TAP_TMP/x.bpf"
+status_is 1 "bad profile with --export-bpf: 1"
+[ -e "$TAP_TMP/x.bpf" ]
+ok $((! $?)) "bad profile: nothing exported"
+run "$SCMP_RUN" -p tests/profiles/bad/unknown-syscall.ini --export-pfc -
+status_is 1 "bad profile with --export-pfc: 1"
+run "$SCMP_RUN" -p tests/profiles/bad/unknown-syscall.ini --explain read
+status_is 1 "bad profile with --explain: 1"
+run "$SCMP_RUN" -p "$P/small.ini" --export-bpf /nonexistent-dir/x.bpf
+status_is 1 "unwritable --export-bpf file: 1"
+like "$ERR" "/nonexistent-dir/x.bpf" "unwritable file: named"
+
+# Good profiles compile silently: no warning, and no sanitizer report in a
+# sanitized build.
+for p in minimal net-daemon no-network system-service untrusted-tool "$P/small.ini" \
+	"$P/multi-abi.ini" "$P/conditions.ini" "$P/no-rules.ini"; do
+	run "$SCMP_RUN" -p "$p" --check
+	status_is 0 "--check $p: 0"
+	if [ -s "$ERR" ]; then
+		ok 1 "--check $p: nothing on stderr"
+		diag "$(head -n 5 "$ERR")"
+	else
+		ok 0 "--check $p: nothing on stderr"
+	fi
+done
+
+# --check prints a summary.
+run "$SCMP_RUN" -p "$P/small.ini" --check
+status_is 0 "--check of a good profile: 0"
+like "$OUT" "description: small profile for the golden files" "--check: description"
+like "$OUT" "default action: errno(EPERM)" "--check: default action"
+like "$OUT" "program: " "--check: program size"
+run "$SCMP_RUN" -v -p "$P/small.ini" --check
+status_is 0 "-v --check: 0"
+run "$SCMP_RUN" --verbose -p "$P/small.ini" --check
+status_is 0 "--verbose --check: 0"
+run "$SCMP_RUN" --profile "$P/small.ini" --check
+status_is 0 "--profile is -p"
+
+# --resolve, both ways, on this machine and another.
+run "$SCMP_RUN" --resolve read
+status_is 0 "--resolve read: 0"
+nr=$(cat "$OUT")
+case $nr in '' | *[!0-9]*) ok 1 "--resolve read prints a number" ;; *) ok 0 "--resolve read prints a number" ;; esac
+run "$SCMP_RUN" --resolve "$nr"
+is "$(cat "$OUT")" "read" "--resolve NUMBER gives the name back"
+run "$SCMP_RUN" --target-arch x86_64 --resolve openat
+is "$(cat "$OUT")" "257" "--resolve openat on x86_64 is 257"
+run "$SCMP_RUN" --target-arch x86 --resolve read
+is "$(cat "$OUT")" "3" "--resolve read on x86 is 3"
+run "$SCMP_RUN" --target-arch aarch64 --resolve 63
+is "$(cat "$OUT")" "read" "--resolve 63 on aarch64 is read"
+run "$SCMP_RUN" --target-arch aarch64 --resolve open
+status_is 1 "--resolve of a name the ABI lacks: 1"
+like "$ERR" "no syscall 'open' on aarch64" "--resolve: ABI lacks it"
+run "$SCMP_RUN" --resolve no_such_call
+status_is 1 "--resolve of an unknown name: 1"
+like "$ERR" "unknown syscall 'no_such_call'" "--resolve: unknown name"
+run "$SCMP_RUN" --resolve 99999
+status_is 1 "--resolve of an unused number: 1"
+
+# --list-*
+run "$SCMP_RUN" --list-syscalls
+status_is 0 "--list-syscalls: 0"
+grep -q "^openat	257$" "$OUT"
+ok $? "--list-syscalls: name TAB number"
+run "$SCMP_RUN" --list-syscalls --target-arch x86
+grep -q "^socketcall	102$" "$OUT"
+ok $? "--list-syscalls --target-arch x86 has socketcall"
+run "$SCMP_RUN" --list-arches
+status_is 0 "--list-arches: 0"
+for a in native x86_64 x86 x32 aarch64 arm riscv64 s390x; do
+	grep -qx "$a" "$OUT"
+	ok $? "--list-arches has $a"
+done
+run "$SCMP_RUN" --list-groups
+status_is 0 "--list-groups: 0"
+for g in @default @system-service @network-io @known; do
+	grep -q "^$g " "$OUT"
+	ok $? "--list-groups has $g"
+done
+run "$SCMP_RUN" --list-groups @basic-io
+status_is 0 "--list-groups @basic-io: 0"
+grep -qx read "$OUT" && grep -qx write "$OUT"
+ok $? "--list-groups @basic-io lists read and write"
+run "$SCMP_RUN" --list-profiles
+status_is 0 "--list-profiles: 0"
+for p in minimal net-daemon no-network system-service untrusted-tool; do
+	grep -qx "$p" "$OUT"
+	ok $? "--list-profiles finds $p in SCMP_RUN_PROFILE_PATH"
+done
+
+# --target-arch with the profile modes.
+run "$SCMP_RUN" -p "$P/small.ini" --check --target-arch aarch64
+status_is 0 "--check --target-arch aarch64: 0"
+like "$OUT" "aarch64:" "--target-arch aarch64: native means aarch64"
+run "$SCMP_RUN" -p "$P/small.ini" --target-arch native --check
+status_is 0 "--target-arch native: 0"
+
+done_testing

@@ -1,0 +1,248 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Run mode: exit statuses (125/126/127/the command's own), -p lookup, option
+# parsing that stops at the command, refusals before anything runs, and the
+# sample profiles running real programs and stopping one forbidden call each.
+# Usage: test-run.sh TINY-DYNAMIC [TINY-STATIC]
+. "$(dirname "$0")/tap.sh"
+cd "$SRCDIR" || exit 99
+P=tests/cli/profiles
+TINY_DYN=${1:-}
+TINY_STATIC=${2:-}
+
+# ---- exit statuses ----
+run "$SCMP_RUN" -p no-network -- sh -c 'exit 42'
+status_is 42 "the command's own status"
+run "$SCMP_RUN" -p no-network -- true
+status_is 0 "true: 0"
+run "$SCMP_RUN" -p no-network -- /nonexistent/cmd
+status_is 127 "missing path: 127"
+like "$ERR" "command not found" "missing path: message"
+run "$SCMP_RUN" -p no-network -- no-such-command-anywhere
+status_is 127 "name not on PATH: 127"
+printf 'echo hi\n' >"$TAP_TMP/noexec"
+chmod 644 "$TAP_TMP/noexec"
+if [ "$(id -u)" = 0 ] || [ ! -x "$TAP_TMP/noexec" ]; then
+	run "$SCMP_RUN" -p no-network -- "$TAP_TMP/noexec"
+	status_is 126 "file without x bit: 126"
+	like "$ERR" "cannot execute" "file without x bit: message"
+fi
+run "$SCMP_RUN" -p no-network -- "$TAP_TMP"
+status_is 126 "directory: 126"
+run env PATH="$TAP_TMP" "$SCMP_RUN" -p no-network -- noexec
+status_is 126 "found on PATH, not executable: 126"
+# An executable file the kernel cannot run is found but not executable, as
+# for sh, bash and env; execve() only says so after the filter is in place.
+printf '\177ELF not really\n' >"$TAP_TMP/badelf"
+chmod 755 "$TAP_TMP/badelf"
+# (a sanitized build cannot look for leaks once the filter denies ptrace)
+run env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	"$SCMP_RUN" -p no-network -- "$TAP_TMP/badelf"
+status_is 126 "executable file in an unknown format (ENOEXEC): 126"
+like "$ERR" "Exec format error" "ENOEXEC: message"
+
+# 125: scmp-run failed before exec; the command never runs.
+marker=$TAP_TMP/ran
+run "$SCMP_RUN" -- sh -c "touch $marker"
+status_is 125 "no -p in run mode: 125"
+run "$SCMP_RUN" -p no-network
+status_is 125 "no command: 125"
+run "$SCMP_RUN" --bogus -p no-network -- sh -c "touch $marker"
+status_is 125 "unknown option in run mode: 125"
+run "$SCMP_RUN" --target-arch x86 -p no-network -- sh -c "touch $marker"
+status_is 125 "--target-arch in run mode: 125"
+run "$SCMP_RUN" -p no-such-profile-name -- sh -c "touch $marker"
+status_is 125 "unknown profile in run mode: 125"
+run "$SCMP_RUN" -p tests/profiles/bad/unknown-syscall.ini -- sh -c "touch $marker"
+status_is 125 "bad profile in run mode: 125"
+like "$ERR" "unknown-syscall.ini:6: error: unknown syscall 'opn'" "bad profile: FILE:LINE"
+run "$SCMP_RUN" -p "$P/notify.ini" -- sh -c "touch $marker"
+status_is 125 "notify profile in run mode: 125"
+like "$ERR" "'notify' action needs a supervisor" "notify: says why"
+run "$SCMP_RUN" -p "$P/notify.ini" --check
+status_is 0 "notify profile is valid for --check"
+run "$SCMP_RUN" -p "$P/no-execve.ini" -- sh -c "touch $marker"
+status_is 125 "filter that blocks execve: 125"
+like "$ERR" "would stop the execve() of the command itself (errno(EACCES))" \
+	"blocked execve: says why, with the action"
+run "$SCMP_RUN" -p "$P/kill-execve.ini" -- sh -c "touch $marker"
+status_is 125 "filter that kills a conditional execve: 125"
+like "$ERR" "would stop the execve() of the command itself (kill-process)" \
+	"conditional kill of execve: says why"
+[ -e "$marker" ]
+ok $((! $?)) "no refused command ran"
+
+# ---- -p lookup (SPEC 5) ----
+lookup=$TAP_TMP/lookup
+mkdir -p "$lookup/a" "$lookup/b"
+desc() {
+	printf '[profile]\ndescription = %s\n[filter]\ndefault-action = allow\n' "$1"
+}
+desc "plain name in a" >"$lookup/a/plain"
+desc "plain.ini in b" >"$lookup/b/plain.ini"
+desc "ext.ini in b" >"$lookup/b/ext.ini"
+desc "cwd file" >"$lookup/cwdname"
+run env SCMP_RUN_PROFILE_PATH="$lookup/missing:$lookup/a:$lookup/b" \
+	"$SCMP_RUN" -p plain --check
+like "$OUT" "description: plain name in a" "NAME: first directory of the path that has it"
+run env SCMP_RUN_PROFILE_PATH="$lookup/missing:$lookup/b" "$SCMP_RUN" -p plain --check
+like "$OUT" "description: plain.ini in b" "NAME: NAME.ini found"
+run env SCMP_RUN_PROFILE_PATH="$lookup/b" "$SCMP_RUN" -p ext --check
+status_is 0 "NAME.ini without the extension: 0"
+run env SCMP_RUN_PROFILE_PATH="$lookup/b" "$SCMP_RUN" -p ext.ini --check
+status_is 0 "NAME.ini with the extension: 0"
+like "$OUT" "description: ext.ini in b" "NAME.ini with the extension: found"
+run env SCMP_RUN_PROFILE_PATH="$lookup/a" "$SCMP_RUN" -p "$lookup/b/plain.ini" --check
+like "$OUT" "description: plain.ini in b" "a path with '/' is used as is"
+run env SCMP_RUN_PROFILE_PATH="$lookup/a" "$SCMP_RUN" -p ./plain --check
+status_is 1 "'./NAME' is a path: not looked up"
+(cd "$lookup" && env SCMP_RUN_PROFILE_PATH="$lookup/a" "$SCMP_RUN" -p cwdname --check) \
+	>"$OUT" 2>"$ERR"
+like "$OUT" "description: cwd file" "an existing file in the current directory"
+cp "$lookup/a/plain" "$lookup/plain"
+sed -i 's/plain name in a/plain in cwd/' "$lookup/plain"
+(cd "$lookup" && env SCMP_RUN_PROFILE_PATH="$lookup/a" "$SCMP_RUN" -p plain --check) \
+	>"$OUT" 2>"$ERR"
+like "$OUT" "description: plain in cwd" "an existing file wins over the search path"
+run env SCMP_RUN_PROFILE_PATH="$lookup/a" "$SCMP_RUN" -p no-network --check
+status_is 1 "a name not in the search path (nor installed): 1"
+run "$SCMP_RUN" -p no-network --check
+status_is 0 "a sample profile by name through SCMP_RUN_PROFILE_PATH"
+
+# ---- option parsing stops at the command ----
+run "$SCMP_RUN" -p no-network sh -c 'printf "%s," "$@"' argv0 -l --check -p x --
+status_is 0 "options after the command are the command's"
+is "$(cat "$OUT")" "-l,--check,-p,x,--," "the command got every argument after it"
+run "$SCMP_RUN" -p no-network ls -l /
+status_is 0 "'-p P ls -l /': 0"
+like "$OUT" "total " "'-p P ls -l' passed -l to ls"
+run "$SCMP_RUN" -p no-network -- ls -d /
+is "$(cat "$OUT")" "/" "'--' ends the options"
+
+# ---- the sample profiles ----
+PY=""
+for c in /usr/bin/python3 /usr/local/bin/python3; do
+	[ -x "$c" ] && PY=$c && break
+done
+PIPELINE='ls /usr/bin | sort | uniq | wc -l >/dev/null; echo abc | tr a-z A-Z;
+printf "b\na\nb\n" | sort -u | paste -sd, -; sha256sum /dev/null | cut -c1-8'
+PIPE_WANT='ABC
+a,b
+e3b0c442'
+PYPROG='import json, os, re, hashlib, tempfile, threading
+d = tempfile.mkdtemp()
+p = os.path.join(d, "in.json")
+with open(p, "w") as f:
+    json.dump({"k": [3, 1, 2]}, f)
+with open(p) as f:
+    data = json.load(f)
+r, w = os.pipe()
+t = threading.Thread(target=lambda: os.write(w, json.dumps(sorted(data["k"])).encode()))
+t.start(); t.join()
+out = os.read(r, 100).decode()
+h = hashlib.sha256(out.encode()).hexdigest()
+os.unlink(p); os.rmdir(d)
+print(re.sub(r"\s", "", out), h[:8])'
+EXP=$(printf '%s' '[1, 2, 3]' | sha256sum | cut -c1-8)
+PY_WANT="[1,2,3] $EXP"
+
+for p in no-network system-service net-daemon; do
+	run "$SCMP_RUN" -p "$p" -- sh -c "$PIPELINE"
+	status_is 0 "$p: a pipeline of coreutils runs"
+	is "$(cat "$OUT")" "$PIPE_WANT" "$p: the pipeline's output"
+done
+for p in no-network system-service net-daemon untrusted-tool; do
+	[ -n "$PY" ] || { skip "$p: no system python3"; continue; }
+	run "$SCMP_RUN" -p "$p" -- "$PY" -c "$PYPROG"
+	status_is 0 "$p: python3 with json, os, re, hashlib, threads and a pipe runs"
+	is "$(cat "$OUT")" "$PY_WANT" "$p: python3's output"
+done
+for p in system-service net-daemon; do
+	[ -n "$PY" ] || { skip "$p: no system python3"; continue; }
+	run "$SCMP_RUN" -p "$p" -- "$PY" "$SRCDIR/tests/cli/net-echo.py"
+	status_is 0 "$p: an epoll echo server over TCP/IPv4, IPv6, UDP and AF_UNIX"
+	like "$OUT" "echo: ping ping ping ping" "$p: every echo came back"
+done
+
+# untrusted-tool: file tools, one at a time
+printf 'b\na\n' >"$TAP_TMP/in.txt"
+run "$SCMP_RUN" -p untrusted-tool -- sort -o "$TAP_TMP/out.txt" "$TAP_TMP/in.txt"
+status_is 0 "untrusted-tool: sort FILE -o FILE"
+is "$(cat "$TAP_TMP/out.txt")" "a
+b" "untrusted-tool: sort wrote the file"
+
+# One forbidden operation per profile, failing the way the profile says.
+py_errno() { # PROFILE CODE: run CODE, print errno name of the OSError it raises
+	"$SCMP_RUN" -p "$1" -- "$PY" -c "import errno
+try:
+    $2
+    print('no error')
+except OSError as e:
+    print(errno.errorcode[e.errno])"
+}
+if [ -n "$PY" ]; then
+	is "$(py_errno no-network 'import socket; socket.socket(socket.AF_INET)')" EPERM \
+		"no-network: socket(AF_INET) fails with EPERM"
+	is "$(py_errno no-network 'import socket; socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)')" \
+		EPERM "no-network: socket(AF_INET6) fails with EPERM"
+	is "$(py_errno no-network 'import socket; a, b = socket.socketpair(); a.send(b"x"); b.recv(1)')" \
+		"no error" "no-network: AF_UNIX socketpair works"
+	# PTRACE_PEEKDATA of a process we do not trace: ESRCH without the filter
+	is "$(py_errno no-network 'import ctypes, os
+    c = ctypes.CDLL(None, use_errno=True)
+    if c.ptrace(2, os.getppid(), 0, 0) == -1: raise OSError(ctypes.get_errno(), "ptrace")')" \
+		EPERM "no-network: ptrace fails with EPERM"
+	is "$(py_errno system-service 'import os; os.chroot("/")')" EPERM \
+		"system-service: chroot (not in @system-service) fails with EPERM"
+	is "$(py_errno system-service 'import os; os.uname(); os.getpid()')" "no error" \
+		"system-service: uname and getpid work"
+	is "$(py_errno net-daemon 'import socket; socket.socket(socket.AF_NETLINK, socket.SOCK_RAW)')" \
+		EAFNOSUPPORT "net-daemon: socket(AF_NETLINK) fails with EAFNOSUPPORT"
+	is "$(py_errno net-daemon 'import ctypes, os
+    c = ctypes.CDLL(None, use_errno=True)
+    if c.unshare(0x04000000) == -1: raise OSError(ctypes.get_errno(), "unshare")')" \
+		EPERM "net-daemon: unshare(CLONE_NEWUTS) fails with EPERM"
+	is "$(py_errno net-daemon 'import os
+    pid = os.fork()
+    if pid == 0: os._exit(0)
+    os.waitpid(pid, 0)')" "no error" "net-daemon: fork works"
+	is "$(py_errno untrusted-tool 'import subprocess; subprocess.run(["true"])')" EPERM \
+		"untrusted-tool: starting another program fails with EPERM"
+	is "$(py_errno untrusted-tool 'import socket; socket.socket(socket.AF_UNIX)')" EPERM \
+		"untrusted-tool: socket() fails with EPERM"
+	is "$(py_errno untrusted-tool 'import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b"x")')" \
+		EPERM "untrusted-tool: TIOCSTI fails with EPERM (not ENOTTY)"
+	is "$(py_errno untrusted-tool 'import fcntl, termios; fcntl.ioctl(0, termios.TCGETS, bytes(64))')" \
+		ENOTTY "untrusted-tool: other ioctls reach the kernel (ENOTTY on a pipe)"
+else
+	skip "forbidden operations: no system python3"
+fi
+if command -v unshare >/dev/null; then
+	run "$SCMP_RUN" -p net-daemon -- unshare -U true
+	ok $((RC == 0)) "net-daemon: unshare(1) fails"
+	like "$ERR" "Operation not permitted" "net-daemon: unshare(1) got EPERM"
+else
+	skip "net-daemon: no unshare(1)"
+fi
+
+# minimal: a tiny static and dynamic program; anything else is killed.
+for t in "$TINY_STATIC" "$TINY_DYN"; do
+	[ -n "$t" ] || { skip "minimal: no static tiny program (no static libc)"; continue; }
+	run_in 'hello' "$SCMP_RUN" -p minimal -- "$t"
+	status_is 0 "minimal: $(basename "$t") runs"
+	is "$(cat "$OUT")" "hello" "minimal: $(basename "$t") copied stdin to stdout"
+	is "$(cat "$ERR")" "tiny" "minimal: $(basename "$t") wrote stderr"
+done
+if [ -n "$TINY_STATIC" ]; then
+	RC=0
+	printf 'to fd 3' | "$SCMP_RUN" -p minimal -- "$TINY_STATIC" x 3>"$TAP_TMP/fd3" \
+		>/dev/null 2>&1 || RC=$?
+	status_is 0 "minimal: a static program writes fd 3"
+	is "$(cat "$TAP_TMP/fd3")" "to fd 3" "minimal: fd 3 got the data"
+fi
+run_in 'x' "$SCMP_RUN" -p minimal -- cat
+status_is 0 "minimal: cat of stdin runs"
+run "$SCMP_RUN" -p minimal -- ls /
+status_is $((128 + 31)) "minimal: ls / is killed by SIGSYS (getdents64)"
+
+done_testing
