@@ -595,8 +595,8 @@ static int do_run(const struct options *o, const struct compiled *c, char **argv
 			fprintf(stderr, " %s", c->policy->abis[i].arch->name);
 		fprintf(stderr, "; running %s\n", path);
 	}
-	run_exec(c->profile, c->prog, path, argv, &d);
 	status = EXIT_RUN_FAILED;
+	run_exec(c->profile, c->prog, path, argv, &d, &status);
 out:
 	diag_print(&d, PROG, stderr);
 	diag_clear(&d);

@@ -309,7 +309,7 @@ static int plan_build(const struct profile *p, const struct bpf_prog *prog, stru
 		      struct run_plan *plan)
 {
 	const struct filter_attrs *attrs = &p->rs->attrs;
-	struct run_caps now;
+	struct run_caps now = { 0 };
 	uint64_t want = 0;
 	int r;
 
@@ -448,7 +448,7 @@ static int capng_failed(struct diag *d, const char *step)
 
 static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag *d)
 {
-	struct run_caps now, got;
+	struct run_caps now = { 0 }, got = { 0 };
 	bool can_bound;
 	int last_cap = -1, r;
 
@@ -623,12 +623,13 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 }
 
 int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
-	     char *const argv[], struct diag *d)
+	     char *const argv[], struct diag *d, int *ret_status)
 {
 	const bool nnp = p->rs->attrs.no_new_privs;
 	struct run_plan plan;
 	int r;
 
+	*ret_status = 125;
 	r = plan_build(p, prog, d, &plan);
 	if (r < 0)
 		return r;
@@ -657,6 +658,7 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *p
 	execve(path, argv, environ);
 	/* The filter is in place: the command never runs unsandboxed. */
 	r = errno;
+	*ret_status = r == ENOENT ? 127 : 126;
 	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
 	if (r == EPERM || r == EACCES)
 		diag_hint(d, NULL,

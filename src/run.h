@@ -19,8 +19,10 @@ char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status);
 /*
  * Apply the profile to this process and execve(path, argv, environ).
  * Returns only on failure: a negative errno with the failed step, raw
- * errno and hints in d; the caller exits 125. Nothing is executed unless
- * every step succeeded.
+ * errno and hints in d, and in *ret_status the exit status for it: 125, or,
+ * when execve() itself failed (the filter is then installed and the command
+ * did not run), 127 for ENOENT (a missing interpreter) and 126 otherwise,
+ * as env(1) does. Nothing is executed unless every step succeeded.
  *
  * Choices: [capabilities] keep is an upper bound (a capability the caller
  * lacks is not kept and not an error); [credentials] sets the supplementary
@@ -30,4 +32,4 @@ char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status);
  * CAP_SETUID/CAP_SETGID) fail before anything changes.
  */
 int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
-	     char *const argv[], struct diag *d);
+	     char *const argv[], struct diag *d, int *ret_status);

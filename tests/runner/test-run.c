@@ -213,7 +213,7 @@ static void run_case(const struct profile *p, const struct bpf_prog *prog, const
 		if (pre)
 			pre();
 		diag_init(&d);
-		r = run_exec(p, prog, path, argv, &d);
+		r = run_exec(p, prog, path, argv, &d, &(int){ 0 });
 		child_report(r, &d);
 		_exit(125);
 	}

@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Run mode end to end through the command line, as root: what the command
+# sees in /proc/self/status, the actions as a real program meets them, exit
+# statuses, and that nothing runs unsandboxed when scmp-run fails.
+# Usage: live-cli.sh LIVE-HELPER (environment: SCMP_RUN, SRCDIR).
+
+# $AS_NOBODY is a command prefix, split on purpose; '$$' and '$VAR' in
+# single quotes are for the sandboxed shell.
+# shellcheck disable=SC2086,SC2016
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP run mode live tests need root (credentials, capabilities)"
+	exit 0
+fi
+. "$SRCDIR/tests/cli/tap.sh"
+
+HELPER=${1:?usage: live-cli.sh LIVE-HELPER}
+S=$SCMP_RUN
+T=$SRCDIR/tests/runner/profiles
+# A fixed PATH: the command is resolved on it, and version-manager shims
+# (shell scripts that fork) must not stand in for the real programs.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+LC_ALL=C
+export LC_ALL
+
+# field NAME: the value of NAME: in the last output ($OUT), tabs as spaces
+field() {
+	awk -v k="$1:" '$1 == k { $1 = ""; sub(/^ /, ""); sub(/ $/, ""); print }' "$OUT"
+}
+
+# status PROFILE [WRAPPER...]: the command's own /proc/self/status
+status() {
+	_p=$1
+	shift
+	run timeout 10 "$@" "$S" -p "$_p" cat /proc/self/status
+}
+
+# sandbox_is WHAT NNP: Seccomp 2 (filter mode) and NoNewPrivs as configured
+sandbox_is() {
+	is "$(field Seccomp) $(field NoNewPrivs)" "2 $2" "$1: Seccomp 2, NoNewPrivs $2"
+}
+
+# caps_are WHAT INH PRM EFF BND AMB (hex, 16 digits as the kernel prints)
+caps_are() {
+	is "$(field CapInh) $(field CapPrm) $(field CapEff) $(field CapBnd) $(field CapAmb)" \
+		"$2 $3 $4 $5 $6" "$1: CapInh CapPrm CapEff CapBnd CapAmb"
+}
+
+ids_are() {
+	is "$(field Uid) / $(field Gid) / $(field Groups)" "$2 / $3 / $4" "$1: Uid / Gid / Groups"
+}
+
+Z=0000000000000000
+NOBODY=$(id -u nobody)
+NOGROUP=$(getent group nogroup | cut -d: -f3)
+
+# ---- /proc/self/status of the command, as configured ----
+
+status "$T/caps-none.ini"
+status_is 0 "caps-none: ran"
+sandbox_is caps-none 1
+caps_are caps-none $Z $Z $Z $Z $Z
+ids_are caps-none "0 0 0 0" "0 0 0 0" ""
+
+status "$T/caps-root.ini"
+status_is 0 "caps-root: ran"
+sandbox_is caps-root 1
+caps_are caps-root 0000000000000400 0000000000000400 0000000000000400 0000000000000400 $Z
+
+status "$T/nobody-ambient.ini"
+status_is 0 "nobody-ambient: ran"
+sandbox_is nobody-ambient 1
+C=0000000000002400
+caps_are nobody-ambient $C $C $C $C $C
+ids_are nobody-ambient "$NOBODY $NOBODY $NOBODY $NOBODY" \
+	"$NOGROUP $NOGROUP $NOGROUP $NOGROUP" "$NOGROUP"
+
+status "$T/nobody-inheritable.ini"
+status_is 0 "nobody-inheritable: ran"
+sandbox_is nobody-inheritable 1
+caps_are nobody-inheritable 0000000000000400 $Z $Z 0000000000000400 $Z
+G=$(id -g nobody)
+ids_are nobody-inheritable "$NOBODY $NOBODY $NOBODY $NOBODY" "$G $G $G $G" "$G"
+
+status "$T/numeric-ids.ini"
+status_is 0 "numeric-ids: ran"
+ids_are numeric-ids "4242 4242 4242 4242" "4343 4343 4343 4343" "4343"
+caps_are numeric-ids $Z $Z $Z $Z $Z
+
+status "$T/nnp-off.ini"
+status_is 0 "nnp-off: ran"
+sandbox_is nnp-off 0
+C=0000000000200000
+caps_are nnp-off $C $C $C $C $Z
+
+# Unprivileged caller: no credentials to switch, no bounding set to drop
+# (that needs CAP_SETPCAP; with no_new_privs the bounding set cannot add
+# anything). The binary and profiles are copied where nobody can read them.
+U=$TAP_TMP/u
+mkdir -m 755 "$U" && chmod 755 "$TAP_TMP" && cp "$S" "$U/scmp-run" &&
+	cp "$T/caps-none.ini" "$T/nobody-ambient.ini" "$T/nnp-off.ini" "$U/"
+mkdir -m 777 "$U/w"
+AS_NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+if ! command -v setpriv >/dev/null; then
+	skip "setpriv (util-linux) is not installed: no unprivileged cases"
+else
+	BND=$(awk '$1 == "CapBnd:" { print $2 }' /proc/self/status)
+	S0=$S
+	S=$U/scmp-run
+	status "$U/caps-none.ini" $AS_NOBODY
+	status_is 0 "unprivileged caps-none: ran"
+	sandbox_is "unprivileged caps-none" 1
+	caps_are "unprivileged caps-none" $Z $Z $Z "$BND" $Z
+	ids_are "unprivileged caps-none" "$NOBODY $NOBODY $NOBODY $NOBODY" \
+		"$NOGROUP $NOGROUP $NOGROUP $NOGROUP" ""
+
+	run timeout 10 $AS_NOBODY "$S" -p "$U/nobody-ambient.ini" touch "$U/w/ran"
+	status_is 125 "unprivileged with [credentials]: 125"
+	like "$ERR" "lacks CAP_SETUID" "unprivileged with [credentials]: says why"
+	run test -e "$U/w/ran"
+	status_is 1 "unprivileged with [credentials]: the command did not run"
+
+	run timeout 10 $AS_NOBODY "$S" -p "$U/nnp-off.ini" touch "$U/w/ran"
+	status_is 125 "unprivileged with no-new-privs = no: 125"
+	like "$ERR" "CAP_SYS_ADMIN" "unprivileged with no-new-privs = no: says why"
+	run test -e "$U/w/ran"
+	status_is 1 "unprivileged with no-new-privs = no: the command did not run"
+	S=$S0
+fi
+
+# ---- actions as a real program meets them ----
+
+run timeout 10 "$S" -p "$T/errnos.ini" python3 -c '
+import os
+def e(f, *a):
+    try:
+        f(*a)
+        return "ok"
+    except OSError as x:
+        return str(x.errno)
+print(e(os.mkdir, "/nonexistent-dir-scmp/x"), e(os.uname), e(os.chdir, "/"), e(os.listdir, "/"))'
+status_is 0 "errnos: python3 ran"
+is "$(cat "$OUT")" "30 133 4095 ok" \
+	"errnos: mkdir EROFS, uname EHWPOISON, chdir errno 4095, listdir allowed"
+run timeout 10 "$S" -p "$T/errnos.ini" "$HELPER" getppid
+is "$(cut -d' ' -f1-2 "$OUT")" "getppid=-1 errno=13" "errnos: getppid errno(eacces) gives EACCES"
+
+run timeout 10 "$S" -p "$T/action-kill-thread.ini" "$HELPER" threads
+status_is 0 "kill-thread: the process lives on"
+is "$(cat "$OUT")" "main: start
+main: joined (0)" "kill-thread: only the thread that called getppid ended"
+
+run timeout 10 "$S" -p "$T/action-kill-process.ini" "$HELPER" threads
+status_is 159 "kill-process: the whole process ends with SIGSYS (128+31)"
+is "$(cat "$OUT")" "main: start" "kill-process: the main thread did not go on"
+
+run timeout 10 "$S" -p "$T/action-kill-thread.ini" "$HELPER" getppid
+status_is 159 "kill-thread in the only thread: the process ends with SIGSYS"
+
+run timeout 10 "$S" -p "$T/action-trap.ini" "$HELPER" trap
+status_is 0 "trap: the handler ran"
+is "$(cat "$OUT")" "sigsys code=1 syscall=110 data=0 arch=0xc000003e" \
+	"trap: SIGSYS with SYS_SECCOMP, getppid's number, data 0, AUDIT_ARCH_X86_64"
+run timeout 10 "$S" -p "$T/action-trap42.ini" "$HELPER" trap
+is "$(cat "$OUT")" "sigsys code=1 syscall=110 data=42 arch=0xc000003e" "trap(42): si_errno 42"
+
+run timeout 10 "$S" -p "$T/action-log.ini" "$HELPER" getppid
+status_is 0 "log: ran"
+got=$(cut -d' ' -f1-2 "$OUT")
+case $got in
+"getppid=-1 "*) ok 1 "log: getppid allowed ($got)" ;;
+getppid=*" errno=0") ok 0 "log: getppid allowed" ;;
+*) ok 1 "log: getppid allowed ($got)" ;;
+esac
+pid=$(sed -n 's/.* pid=//p' "$OUT")
+run timeout 10 "$S" -p "$T/action-log.ini" --explain getppid
+like "$OUT" "getppid (x86_64 110): log" "log: the [log] rule outranks the allow-list"
+if ! dmesg >/dev/null 2>&1; then
+	skip "log: the kernel log is not readable here"
+else
+	# SECCOMP_RET_LOG is 0x7ffc0000; the audit record may take a moment.
+	# Without auditd the kernel prints audit records rate-limited, so a
+	# missing line is a skip, not a failure.
+	n=0
+	until dmesg | grep -q "pid=$pid .*syscall=110 .*code=0x7ffc0000" || [ $n -ge 20 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if dmesg | grep -q "pid=$pid .*syscall=110 .*code=0x7ffc0000"; then
+		ok 0 "log: the kernel logged getppid of pid $pid with SECCOMP_RET_LOG"
+	else
+		skip "log: no audit record for pid $pid (printk rate limit)"
+	fi
+fi
+run timeout 10 "$S" -p "$T/action-log-default.ini" "$HELPER" threads
+status_is 0 "default-action = log: a threaded program runs"
+is "$(cat "$OUT")" "main: start
+thread: getppid returned, errno=0
+main: joined (0)" "default-action = log: every call ran"
+
+# i386 entry point from a 64-bit program: not an ABI of a native-only filter.
+run timeout 10 "$S" -p "$T/badarch-errno.ini" "$HELPER" int80
+is "$(cat "$OUT")" "int80 getpid: errno=18" "bad-arch errno(EXDEV): int 0x80 gets EXDEV"
+run timeout 10 "$S" -p "$T/badarch-default.ini" "$HELPER" int80
+status_is 159 "bad-arch default: int 0x80 kills the process with SIGSYS"
+is "$(cat "$OUT")" "" "bad-arch default: no output after the call (handler bypassed)"
+run timeout 10 "$S" -p "$T/badarch-trap.ini" "$HELPER" int80
+is "$(cat "$OUT")" "sigsys code=1 syscall=20 data=7 arch=0x40000003" \
+	"bad-arch trap(7): SIGSYS with AUDIT_ARCH_I386 and data 7"
+run timeout 10 "$S" -p "$T/badarch-with-x86.ini" "$HELPER" int80
+is "$(cat "$OUT")" "int80 getpid: own pid" "architectures = native x86: int 0x80 getpid runs"
+
+# ---- command line and exit statuses ----
+
+run timeout 10 "$S" -p "$T/caps-none.ini" ls -l -d /
+status_is 0 "-p P ls -l -d /: ran"
+like "$OUT" "drwx" "-p P ls -l: '-l' went to ls"
+run timeout 10 "$S" -p "$T/caps-none.ini" echo --help -p x -v --check
+is "$(cat "$OUT")" "--help -p x -v --check" "options after the command belong to the command"
+run timeout 10 "$S" -p "$T/caps-none.ini" -- echo -- x
+is "$(cat "$OUT")" "-- x" "'--' ends scmp-run's options; a later '--' is the command's"
+run timeout 10 "$S" -p "$T/caps-none.ini" sh -c 'exit 7'
+status_is 7 "sh -c 'exit 7': 7 passes through"
+run timeout 10 "$S" -p "$T/caps-none.ini" -- sh -c 'exit 0'
+status_is 0 "sh -c 'exit 0': 0"
+run timeout 10 "$S" -p "$T/caps-none.ini" sh -c 'kill -TERM $$'
+status_is 143 "a command killed by SIGTERM: 128+15 as from the command itself"
+run env SCMP_LIVE_VAR=kept timeout 10 "$S" -p "$T/caps-none.ini" sh -c 'echo "$SCMP_LIVE_VAR"'
+is "$(cat "$OUT")" "kept" "the environment passes through"
+# The parent of the command is timeout(1) itself: scmp-run did not fork.
+timeout 10 "$S" -p "$T/caps-none.ini" sh -c 'echo $PPID' >"$TAP_TMP/pid" &
+bg=$!
+wait $bg
+is "$(cat "$TAP_TMP/pid")" "$bg" "the command replaces scmp-run (no fork in between)"
+run env SCMP_RUN_PROFILE_PATH="$T" timeout 10 "$S" -p caps-none true
+status_is 0 "-p NAME is found on SCMP_RUN_PROFILE_PATH"
+
+printf 'echo should-not-run\n' >"$TAP_TMP/noexec"
+chmod 644 "$TAP_TMP/noexec"
+run timeout 10 "$S" -p "$T/caps-none.ini" "$TAP_TMP/noexec"
+status_is 126 "not executable: 126"
+mkdir "$TAP_TMP/dir"
+run timeout 10 "$S" -p "$T/caps-none.ini" "$TAP_TMP/dir"
+status_is 126 "a directory: 126"
+run timeout 10 "$S" -p "$T/caps-none.ini" no-such-command-scmp
+status_is 127 "not found on PATH: 127"
+like "$ERR" "command not found" "not found: says so"
+run timeout 10 "$S" -p "$T/caps-none.ini" /no/such/file
+status_is 127 "a path that does not exist: 127"
+
+# execve() fails after the filter is in place: no execvp()-style retry
+# through /bin/sh, the script without '#!' does not run.
+printf 'echo plain-script-ran\n' >"$TAP_TMP/plain"
+chmod 755 "$TAP_TMP/plain"
+run timeout 10 "$S" -p "$T/caps-none.ini" "$TAP_TMP/plain"
+status_is 126 "ENOEXEC from execve: 126, as env(1)"
+unlike "$OUT" "plain-script-ran" "ENOEXEC: not retried through a shell"
+like "$ERR" "ENOEXEC" "ENOEXEC: named"
+printf '#!/no/such/interpreter\n' >"$TAP_TMP/badinterp"
+chmod 755 "$TAP_TMP/badinterp"
+run timeout 10 "$S" -p "$T/caps-none.ini" "$TAP_TMP/badinterp"
+status_is 127 "missing '#!' interpreter (ENOENT from execve): 127, as env(1)"
+
+# ---- nothing runs unsandboxed on any failure: 125, marker never made ----
+
+M=$TAP_TMP/ran
+# fails_closed DESCRIPTION MESSAGE PROFILE-ARGS...: 125, MESSAGE on stderr,
+# and 'touch M' never ran
+fails_closed() {
+	_d=$1
+	_m=$2
+	shift 2
+	rm -f "$M"
+	run timeout 10 "$S" "$@" touch "$M"
+	status_is 125 "$_d: 125"
+	like "$ERR" "$_m" "$_d: says why"
+	run test -e "$M"
+	status_is 1 "$_d: the command did not run"
+}
+
+fails_closed "a profile with an error" "unknown syscall 'opn'" -p "$T/broken.ini"
+fails_closed "a profile that does not exist" "No such file" -p "$T/no-such-profile.ini"
+fails_closed "a profile name that is not found" "not found" -p no-such-profile-scmp
+fails_closed "a filter that stops execve" "execve" -p "$T/no-execve.ini"
+fails_closed "the notify action" "notify" -p "$T/action-notify.ini"
+fails_closed "an unknown user" "unknown user 'no-such-user-scmp'" -p "$T/unknown-user.ini"
+fails_closed "no-new-privs = no without CAP_SYS_ADMIN" "CAP_SYS_ADMIN" -p "$T/nnp-off-nocap.ini"
+fails_closed "no profile" "no profile" --
+fails_closed "an unknown option" "unrecognized option" --no-such-option -p "$T/caps-none.ini"
+fails_closed "--target-arch in run mode" "target-arch" --target-arch x86_64 -p "$T/caps-none.ini"
+rm -f "$M"
+run timeout 10 "$S" -p "$T/caps-none.ini"
+status_is 125 "no command: 125"
+
+# The filter is in place before the command's first instruction: a denied
+# call made by the first program is refused, and its status says Seccomp 2
+# (checked above for every profile).
+run timeout 10 "$S" -p "$T/errnos.ini" "$HELPER" getppid
+like "$OUT" "errno=13" "the first program exec'd is already filtered"
+
+done_testing

@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Real programs under every sample profile in profiles/: coreutils
+# pipelines, python3 with imports, a loopback TCP server and client, and in
+# each profile one forbidden operation failing the way the profile says.
+# Usage: live-profiles.sh LIVE-TCP-SCRIPT (environment: SCMP_RUN, SRCDIR).
+
+# $tool below is split into words on purpose; RC is read by status_is.
+# shellcheck disable=SC2086,SC2034
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP run mode live tests need root (credentials, capabilities)"
+	exit 0
+fi
+. "$SRCDIR/tests/cli/tap.sh"
+
+TCP=${1:?usage: live-profiles.sh LIVE-TCP-SCRIPT}
+S=$SCMP_RUN
+P=$SRCDIR/profiles
+CTL=$SRCDIR/tests/runner/profiles/caps-none.ini # control: allow all, no caps
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+LC_ALL=C
+export LC_ALL
+
+PIPE='printf "b\na\nb\n" | sort | uniq -c | wc -l; ls / | wc -l; echo abc | sha256sum | tr a-f A-F'
+PYIMP='import json, os, re, hashlib
+d = {"pid": os.getpid() > 0, "m": re.sub("a", "b", "aa"), "cwd": os.getcwd()}
+print(hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16])'
+# pyerr EXPR: print the errno name EXPR fails with, or "ok"
+pyerr() {
+	printf 'import errno, os, socket, subprocess\ntry:\n    %s\n    print("ok")\nexcept OSError as e:\n    print(errno.errorcode[e.errno])\n' "$1"
+}
+
+# The expected outputs come from the same programs, unsandboxed.
+want_pipe=$(sh -c "$PIPE")
+want_py=$(python3 -c "$PYIMP")
+
+# works PROFILE: the pipeline and python3 give the unsandboxed results
+works() {
+	run timeout 20 "$S" -p "$P/$1.ini" sh -c "$PIPE"
+	status_is 0 "$1: sh -c pipeline of coreutils: exit 0"
+	is "$(cat "$OUT")" "$want_pipe" "$1: sh -c pipeline of coreutils: same output"
+	run timeout 20 "$S" -p "$P/$1.ini" python3 -c "$PYIMP"
+	status_is 0 "$1: python3 -c with imports: exit 0"
+	is "$(cat "$OUT")" "$want_py" "$1: python3 -c with imports: same output"
+}
+
+# fails_as PROFILE WHAT PYTHON-STATEMENT ERRNO: unsandboxed (control
+# profile) the statement succeeds; under PROFILE it fails with ERRNO
+fails_as() {
+	run timeout 20 "$S" -p "$CTL" python3 -c "$(pyerr "$3")"
+	is "$(cat "$OUT")" "ok" "$1: $2 works without the profile"
+	run timeout 20 "$S" -p "$P/$1.ini" python3 -c "$(pyerr "$3")"
+	is "$(cat "$OUT")" "$4" "$1: $2 fails with $4"
+}
+
+for p in minimal net-daemon system-service no-network untrusted-tool; do
+	if [ ! -f "$P/$p.ini" ]; then
+		ok 1 "sample profile $p.ini exists"
+	fi
+done
+
+# ---- minimal: stdin in, stdout out, anything else kills ----
+run_in 'hello minimal
+' timeout 10 "$S" -p "$P/minimal.ini" cat
+status_is 0 "minimal: cat of stdin: exit 0"
+is "$(cat "$OUT")" "hello minimal" "minimal: cat copies stdin to stdout"
+run timeout 10 "$S" -p "$P/minimal.ini" /bin/true
+status_is 0 "minimal: /bin/true runs"
+run timeout 10 "$S" -p "$P/minimal.ini" ls /
+status_is 159 "minimal: ls / is killed with SIGSYS (getdents64)"
+is "$(cat "$OUT")" "" "minimal: ls / printed nothing"
+run timeout 10 "$S" -p "$P/minimal.ini" python3 -c 'print(1)'
+status_is 159 "minimal: python3 is killed with SIGSYS"
+
+# ---- net-daemon ----
+works net-daemon
+rm -f "$TAP_TMP/port"
+timeout 30 "$S" -p "$P/net-daemon.ini" python3 "$TCP" server "$TAP_TMP/port" \
+	>"$TAP_TMP/server.out" 2>"$TAP_TMP/server.err" &
+srv=$!
+n=0
+while [ ! -s "$TAP_TMP/port" ] && [ $n -lt 100 ] && kill -0 $srv 2>/dev/null; do
+	sleep 0.1
+	n=$((n + 1))
+done
+if [ -s "$TAP_TMP/port" ]; then
+	ok 0 "net-daemon: python3 TCP server listens on 127.0.0.1"
+	run timeout 15 "$S" -p "$P/net-daemon.ini" python3 "$TCP" client "$(cat "$TAP_TMP/port")"
+	status_is 0 "net-daemon: python3 TCP client: exit 0"
+	is "$(cat "$OUT")" "client: got PING" "net-daemon: the client got the server's answer"
+else
+	ok 1 "net-daemon: python3 TCP server listens on 127.0.0.1"
+	diag "$(cat "$TAP_TMP/server.err")"
+fi
+RC=0
+wait $srv || RC=$?
+status_is 0 "net-daemon: the server served one client and exited 0"
+is "$(cat "$TAP_TMP/server.out")" "server: served ping" "net-daemon: the server saw the request"
+fails_as net-daemon "socket(AF_NETLINK)" \
+	'socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0).close()' EAFNOSUPPORT
+run timeout 10 "$S" -p "$CTL" unshare --user true
+status_is 0 "net-daemon: unshare --user works without the profile"
+run timeout 10 "$S" -p "$P/net-daemon.ini" unshare --user true
+status_is 1 "net-daemon: unshare --user fails"
+like "$ERR" "Operation not permitted" "net-daemon: unshare fails with EPERM"
+
+# ---- system-service ----
+works system-service
+# ptrace (@debug) is outside @system-service: the default errno(EPERM).
+PTRACE='import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.ptrace(0, 0, 0, 0)
+print("ok" if r == 0 else errno.errorcode[ctypes.get_errno()])'
+run timeout 20 "$S" -p "$CTL" python3 -c "$PTRACE"
+is "$(cat "$OUT")" "ok" "system-service: ptrace(PTRACE_TRACEME) works without the profile"
+run timeout 20 "$S" -p "$P/system-service.ini" python3 -c "$PTRACE"
+is "$(cat "$OUT")" "EPERM" "system-service: ptrace(PTRACE_TRACEME) fails with EPERM"
+
+# ---- no-network ----
+works no-network
+run timeout 20 "$S" -p "$P/no-network.ini" python3 -c "$(pyerr 'a, b = socket.socketpair(); a.send(b"x"); assert b.recv(1) == b"x"')"
+is "$(cat "$OUT")" "ok" "no-network: an AF_UNIX socketpair works"
+fails_as no-network "socket(AF_INET)" 'socket.socket(socket.AF_INET).close()' EPERM
+fails_as no-network "socket(AF_INET6, SOCK_DGRAM)" \
+	'socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).close()' EPERM
+
+# ---- untrusted-tool: files and pipes, threads, no new processes ----
+printf 'name,n\nb,2\na,1\n' >"$TAP_TMP/in.csv"
+CONVERT='import csv, json, sys, threading, hashlib
+out = {}
+def work():
+    with open(sys.argv[1]) as f:
+        out["rows"] = sorted(csv.DictReader(f), key=lambda r: r["name"])
+t = threading.Thread(target=work)
+t.start()
+t.join()
+with open(sys.argv[2], "w") as f:
+    json.dump(out, f, sort_keys=True)
+print(hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()[:16])'
+run timeout 20 "$S" -p "$P/untrusted-tool.ini" python3 -c "$CONVERT" "$TAP_TMP/in.csv" "$TAP_TMP/out.json"
+status_is 0 "untrusted-tool: python3 CSV to JSON with a thread: exit 0"
+is "$(cat "$TAP_TMP/out.json")" '{"rows": [{"n": "1", "name": "a"}, {"n": "2", "name": "b"}]}' \
+	"untrusted-tool: the converted file"
+for tool in "sha256sum $TAP_TMP/in.csv" "sort $TAP_TMP/in.csv" "tr a-z A-Z"; do
+	want=$($tool <"$TAP_TMP/in.csv")
+	RC=0
+	timeout 10 "$S" -p "$P/untrusted-tool.ini" $tool <"$TAP_TMP/in.csv" >"$OUT" 2>"$ERR" || RC=$?
+	status_is 0 "untrusted-tool: ${tool%% *}: exit 0"
+	is "$(cat "$OUT")" "$want" "untrusted-tool: ${tool%% *}: same output"
+done
+run timeout 20 "$S" -p "$P/untrusted-tool.ini" python3 -c "$PYIMP"
+is "$(cat "$OUT")" "$want_py" "untrusted-tool: python3 -c with imports: same output"
+run timeout 20 "$S" -p "$P/untrusted-tool.ini" sh -c "$PIPE"
+status_is 2 "untrusted-tool: a sh pipeline cannot start (no fork)"
+like "$ERR" "Cannot fork" "untrusted-tool: sh says it cannot fork"
+fails_as untrusted-tool "subprocess.run" 'subprocess.run(["true"])' EPERM
+fails_as untrusted-tool "socket(AF_UNIX)" 'socket.socket(socket.AF_UNIX).close()' EPERM
+
+done_testing
