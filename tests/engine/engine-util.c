@@ -127,11 +127,12 @@ static uint64_t written_value(const struct value *v, const struct arch *a, unsig
 	for (size_t i = 0; i < v->n_terms; i++) {
 		int64_t c = 0;
 
-		if (v->terms[i].name)
+		if (v->terms[i].name) {
 			consts_lookup(a, v->terms[i].name, &c);
-		else
-			c = v->terms[i].neg ? -(int64_t)v->terms[i].lit : (int64_t)v->terms[i].lit;
-		x |= (uint64_t)c;
+			x |= (uint64_t)c;
+		} else {
+			x |= v->terms[i].neg ? (uint64_t)0 - v->terms[i].lit : v->terms[i].lit;
+		}
 	}
 	return width == 64 ? x : x & ((1ull << width) - 1);
 }

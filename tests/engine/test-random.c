@@ -167,7 +167,7 @@ static int rnd_ruleset(struct compiled *c, const char *const *acts, size_t n_act
 		}
 		for (unsigned n = pick(3), k = 0; k < n; k++) {
 			unsigned arg = pick(6);
-			char one[80];
+			char one[192];
 
 			if (args[arg].cls == ARG_NONE || args[arg].cls == ARG_PAIR ||
 			    args[arg].cls == ARG_PAD)
