@@ -11,7 +11,7 @@
 #include "arch.h"
 
 #define ACTION_ERRNO_MAX 4095u
-#define ACTION_DATA_MAX 65535u /* trace(N), trap(N) */
+#define ACTION_DATA_MAX	 65535u /* trace(N), trap(N) */
 
 /* Listed from most to least restrictive: the kernel's precedence order
  * (Documentation/userspace-api/seccomp_filter.rst). */
@@ -28,7 +28,7 @@ enum action_kind {
 
 struct action {
 	enum action_kind kind;
-	uint32_t data;          /* errno / trace / trap value */
+	uint32_t data;		/* errno / trace / trap value */
 	const char *errno_name; /* static; set when written as a name: resolved per ABI */
 };
 

@@ -10,6 +10,8 @@
 
 /* AUDIT_ARCH_* = EM_* | __AUDIT_ARCH_64BIT (0x80000000) | __AUDIT_ARCH_LE
  * (0x40000000) [| __AUDIT_ARCH_CONVENTION_MIPS64_N32 (0x20000000)]. */
+/* The ABI table is laid out by hand. */
+/* clang-format off */
 #define AA_64 0x80000000u
 #define AA_LE 0x40000000u
 #define AA_N32 0x20000000u
@@ -84,6 +86,7 @@ static const struct arch arches[ARCH_COUNT] = {
 	[ARCH_LOONGARCH64] = { ARCH_LOONGARCH64, "loongarch64", EM_LOONGARCH_ | AA_64 | AA_LE, 64,
 			       false, FAMILY_LOONGARCH, "loongarch64", 0, false, MUX_NONE },
 };
+/* clang-format on */
 
 static const struct {
 	const char *alias;
@@ -96,16 +99,16 @@ static const struct {
 
 /* include/uapi/linux/net.h: SYS_SOCKET .. SYS_SENDMMSG */
 static const struct mux_subcall socketcall_subcalls[] = {
-	{ "socket", 1 },       { "bind", 2 },         { "connect", 3 },     { "listen", 4 },
-	{ "accept", 5 },       { "getsockname", 6 },  { "getpeername", 7 }, { "socketpair", 8 },
-	{ "send", 9 },         { "recv", 10 },        { "sendto", 11 },     { "recvfrom", 12 },
-	{ "shutdown", 13 },    { "setsockopt", 14 },  { "getsockopt", 15 }, { "sendmsg", 16 },
-	{ "recvmsg", 17 },     { "accept4", 18 },     { "recvmmsg", 19 },   { "sendmmsg", 20 },
+	{ "socket", 1 },    { "bind", 2 },	  { "connect", 3 },	{ "listen", 4 },
+	{ "accept", 5 },    { "getsockname", 6 }, { "getpeername", 7 }, { "socketpair", 8 },
+	{ "send", 9 },	    { "recv", 10 },	  { "sendto", 11 },	{ "recvfrom", 12 },
+	{ "shutdown", 13 }, { "setsockopt", 14 }, { "getsockopt", 15 }, { "sendmsg", 16 },
+	{ "recvmsg", 17 },  { "accept4", 18 },	  { "recvmmsg", 19 },	{ "sendmmsg", 20 },
 };
 
 /* include/uapi/linux/ipc.h: SEMOP .. SHMCTL */
 static const struct mux_subcall ipc_subcalls[] = {
-	{ "semop", 1 },   { "semget", 2 },  { "semctl", 3 },  { "semtimedop", 4 },
+	{ "semop", 1 },	  { "semget", 2 },  { "semctl", 3 },  { "semtimedop", 4 },
 	{ "msgsnd", 11 }, { "msgrcv", 12 }, { "msgget", 13 }, { "msgctl", 14 },
 	{ "shmat", 21 },  { "shmdt", 22 },  { "shmget", 23 }, { "shmctl", 24 },
 };

@@ -54,19 +54,19 @@ enum mux_kind {
 
 struct mux_subcall {
 	const char *name; /* the direct syscall's name, e.g. "socket" */
-	uint32_t call;    /* the multiplexer's selector, e.g. SYS_SOCKET = 1 */
+	uint32_t call;	  /* the multiplexer's selector, e.g. SYS_SOCKET = 1 */
 };
 
 struct arch {
 	enum arch_id id;
-	const char *name;      /* the profile token, e.g. "x86_64" */
-	uint32_t audit_arch;   /* AUDIT_ARCH_* as seen in seccomp_data.arch */
-	unsigned bits;         /* width of a syscall argument register: 32 or 64 */
+	const char *name;    /* the profile token, e.g. "x86_64" */
+	uint32_t audit_arch; /* AUDIT_ARCH_* as seen in seccomp_data.arch */
+	unsigned bits;	     /* width of a syscall argument register: 32 or 64 */
 	bool big_endian;
 	enum arch_family family;
-	const char *table;     /* name of the syscall table, see syscalls.h */
-	uint32_t nr_base;      /* added to table numbers: x32 0x40000000, mips 4000/5000/6000 */
-	bool pair_aligned;     /* 64-bit args in two registers start at an even slot */
+	const char *table; /* name of the syscall table, see syscalls.h */
+	uint32_t nr_base;  /* added to table numbers: x32 0x40000000, mips 4000/5000/6000 */
+	bool pair_aligned; /* 64-bit args in two registers start at an even slot */
 	const char *mux_name[MUX_COUNT]; /* multiplexer syscall names, NULL if none */
 };
 

@@ -26,8 +26,8 @@ struct target {
 #define T_RET(x) ((struct target){ .is_ret = true, .ret = (x) })
 #define T_LBL(l) ((struct target){ .label = (l) })
 
-#define JUMP_MAX 255u /* jt/jf are 8 bits */
-#define RET_CACHE 64  /* distinct return values remembered for reuse */
+#define JUMP_MAX  255u /* jt/jf are 8 bits */
+#define RET_CACHE 64   /* distinct return values remembered for reuse */
 
 struct gen {
 	struct sock_filter *buf;
@@ -106,7 +106,8 @@ static size_t goto_target(struct gen *g, struct target t)
 }
 
 /* A conditional jump; long distances go through "ja" trampolines. */
-static struct target jump(struct gen *g, uint16_t op, uint32_t k, struct target tt, struct target tf)
+static struct target jump(struct gen *g, uint16_t op, uint32_t k, struct target tt,
+			  struct target tf)
 {
 	size_t lt, lf, j;
 
@@ -126,7 +127,8 @@ static struct target jump(struct gen *g, uint16_t op, uint32_t k, struct target 
 		}
 		break;
 	}
-	return T_LBL(emit(g, BPF_JMP | op | BPF_K, k, (uint8_t)(j - lt - 1), (uint8_t)(j - lf - 1)));
+	return T_LBL(
+		emit(g, BPF_JMP | op | BPF_K, k, (uint8_t)(j - lt - 1), (uint8_t)(j - lf - 1)));
 }
 
 /* A non-jump instruction followed by t. */
@@ -138,7 +140,8 @@ static struct target before(struct gen *g, uint16_t code, uint32_t k, struct tar
 
 static uint32_t arg_offset(const struct gen *g, unsigned arg, bool hi)
 {
-	return (uint32_t)(offsetof(struct seccomp_data, args) + 8 * arg + (hi != g->big_endian ? 4 : 0));
+	return (uint32_t)(offsetof(struct seccomp_data, args) + 8 * arg +
+			  (hi != g->big_endian ? 4 : 0));
 }
 
 static struct target load(struct gen *g, unsigned arg, bool hi, uint32_t xor, struct target t)
@@ -265,7 +268,7 @@ static struct target emit_cmp(struct gen *g, const struct rcmp *c, struct target
 		t = load(g, c->arg, false, 0, t);
 		if (c->width <= 32 || mhi == 0)
 			return t;
-high:
+	high:
 		t = jump(g, BPF_JEQ, (uint32_t)(c->value >> 32), t, ne);
 		if (mhi != UINT32_MAX)
 			t = before(g, BPF_ALU | BPF_AND | BPF_K, mhi, t);
@@ -291,7 +294,8 @@ high:
 	}
 	if (c->width == 16) /* the kernel truncates the register to 16 bits */
 		t = load(g, c->arg, false, 0,
-			 before(g, BPF_ALU | BPF_AND | BPF_K, 0xffff, ivs32(g, iv, n, max, yes, no)));
+			 before(g, BPF_ALU | BPF_AND | BPF_K, 0xffff,
+				ivs32(g, iv, n, max, yes, no)));
 	else if (c->width == 32)
 		t = load(g, c->arg, false, xor, ivs32(g, iv, n, max, yes, no));
 	else
@@ -339,7 +343,7 @@ static struct target emit_block(struct gen *g, const struct rsys *s, uint32_t de
 struct range {
 	uint32_t lo, hi;
 	const struct rsys *block; /* conditional outcome, or NULL */
-	uint32_t ret;             /* constant outcome when block is NULL */
+	uint32_t ret;		  /* constant outcome when block is NULL */
 	uint64_t weight;
 };
 
@@ -493,8 +497,8 @@ static struct target tree(struct dispatch *dp, size_t i, size_t j)
 }
 
 /* The dispatch of one ABI over numbers [lo, hi]; A holds the number. */
-static struct target dispatch(struct gen *g, const struct abi_policy *abi, uint32_t lo,
-			      uint32_t hi, struct dispatch *dp)
+static struct target dispatch(struct gen *g, const struct abi_policy *abi, uint32_t lo, uint32_t hi,
+			      struct dispatch *dp)
 {
 	struct target t = T_RET(abi->unknown_ret);
 
@@ -541,12 +545,13 @@ static void report_size(const struct policy *p, struct dispatch *dps, const size
 			const struct rsys *s = dp->contrib[k].sys;
 
 			diag_note(d, &s->rules[0].src->loc,
-				  "%s: '%s' takes %zu instructions for %zu rules", p->abis[i].arch->name,
-				  s->name, dp->contrib[k].size, s->n_rules);
+				  "%s: '%s' takes %zu instructions for %zu rules",
+				  p->abis[i].arch->name, s->name, dp->contrib[k].size, s->n_rules);
 		}
 	}
-	diag_hint(d, NULL, "merge conditions into ranges or sets ('fd >= 3 && fd <= 9', "
-			   "'x in { ... }'), or list fewer architectures");
+	diag_hint(d, NULL,
+		  "merge conditions into ranges or sets ('fd >= 3 && fd <= 9', "
+		  "'x in { ... }'), or list fewer architectures");
 }
 
 int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
@@ -573,7 +578,8 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 			/* x86_64 and x32 share AUDIT_ARCH_X86_64: x32 numbers carry
 			 * bit 30; -1 (a tracer's skipped call) is a normal number. */
 			const struct abi_policy *x64 = policy_abi_for(p, a->audit_arch, 0);
-			const struct abi_policy *x32 = policy_abi_for(p, a->audit_arch, 0x40000000u);
+			const struct abi_policy *x32 =
+				policy_abi_for(p, a->audit_arch, 0x40000000u);
 			struct target t64 = T_RET(p->bad_arch_ret), t32 = T_RET(p->bad_arch_ret);
 
 			for (size_t k = 0; k < p->n_abis; k++) {
@@ -592,7 +598,8 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 			t = dispatch(&g, &p->abis[i], 0, UINT32_MAX, &dps[i]);
 			done[i] = true;
 		}
-		entry[i] = before(&g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr), t);
+		entry[i] =
+			before(&g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr), t);
 		abi_size[i] = g.n - start;
 	}
 	next = T_RET(p->bad_arch_ret);

@@ -14,12 +14,12 @@ enum tok_kind {
 	TOK_END,
 	TOK_IDENT,
 	TOK_NUMBER,
-	TOK_EQ,     /* == */
-	TOK_NE,     /* != */
-	TOK_LT,     /* <  */
-	TOK_LE,     /* <= */
-	TOK_GT,     /* >  */
-	TOK_GE,     /* >= */
+	TOK_EQ,	    /* == */
+	TOK_NE,	    /* != */
+	TOK_LT,	    /* <  */
+	TOK_LE,	    /* <= */
+	TOK_GT,	    /* >  */
+	TOK_GE,	    /* >= */
 	TOK_ANDAND, /* && */
 	TOK_OROR,   /* || */
 	TOK_AMP,    /* &  */
@@ -43,8 +43,8 @@ struct parser {
 	const char *pos;
 	struct token tok;  /* current token */
 	struct token prev; /* the one before it (for "expected X after Y") */
-	char *err;         /* malloc'ed message, first error only */
-	int r;             /* -EINVAL or -ENOMEM once failed */
+	char *err;	   /* malloc'ed message, first error only */
+	int r;		   /* -EINVAL or -ENOMEM once failed */
 };
 
 static void lex(struct parser *p)
@@ -54,10 +54,10 @@ static void lex(struct parser *p)
 		enum tok_kind kind;
 	} punct[] = {
 		/* two-character tokens first: longest match */
-		{ "==", TOK_EQ },    { "!=", TOK_NE },     { "<=", TOK_LE },   { ">=", TOK_GE },
-		{ "&&", TOK_ANDAND }, { "||", TOK_OROR },  { "<", TOK_LT },    { ">", TOK_GT },
-		{ "&", TOK_AMP },    { "|", TOK_PIPE },    { "-", TOK_MINUS }, { "{", TOK_LBRACE },
-		{ "}", TOK_RBRACE }, { ",", TOK_COMMA },
+		{ "==", TOK_EQ },     { "!=", TOK_NE },	  { "<=", TOK_LE },   { ">=", TOK_GE },
+		{ "&&", TOK_ANDAND }, { "||", TOK_OROR }, { "<", TOK_LT },    { ">", TOK_GT },
+		{ "&", TOK_AMP },     { "|", TOK_PIPE },  { "-", TOK_MINUS }, { "{", TOK_LBRACE },
+		{ "}", TOK_RBRACE },  { ",", TOK_COMMA },
 	};
 	const char *s = p->pos;
 
@@ -574,9 +574,9 @@ static void value_print(const struct value *v, FILE *f)
 void conj_print(const struct conj *c, FILE *f)
 {
 	static const char *const ops[] = {
-		[CMP_EQ] = "==",        [CMP_NE] = "!=",        [CMP_LT] = "<",
-		[CMP_LE] = "<=",        [CMP_GT] = ">",         [CMP_GE] = ">=",
-		[CMP_MASKED_EQ] = "==", [CMP_MASKED_NE] = "!=", [CMP_IN] = "in",
+		[CMP_EQ] = "==",	 [CMP_NE] = "!=",	 [CMP_LT] = "<",
+		[CMP_LE] = "<=",	 [CMP_GT] = ">",	 [CMP_GE] = ">=",
+		[CMP_MASKED_EQ] = "==",	 [CMP_MASKED_NE] = "!=", [CMP_IN] = "in",
 		[CMP_NOT_IN] = "not in",
 	};
 

@@ -21,7 +21,7 @@ enum cmp_op {
 	CMP_GE,
 	CMP_MASKED_EQ, /* (arg & mask) == value */
 	CMP_MASKED_NE, /* (arg & mask) != value */
-	CMP_IN,        /* arg in { values } */
+	CMP_IN,	       /* arg in { values } */
 	CMP_NOT_IN,    /* arg not in { values } */
 };
 
@@ -39,11 +39,11 @@ struct value {
 };
 
 struct cmp {
-	int arg;      /* 0..5, or -1 when given by parameter name */
-	char *param;  /* parameter name (owned) when arg == -1 */
+	int arg;     /* 0..5, or -1 when given by parameter name */
+	char *param; /* parameter name (owned) when arg == -1 */
 	enum cmp_op op;
-	struct value mask;     /* CMP_MASKED_* only */
-	struct value *values;  /* one value, or the set for CMP_IN / CMP_NOT_IN */
+	struct value mask;    /* CMP_MASKED_* only */
+	struct value *values; /* one value, or the set for CMP_IN / CMP_NOT_IN */
 	size_t n_values;
 };
 

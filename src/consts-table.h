@@ -18,7 +18,7 @@ enum consts_scope {
 
 enum consts_kind {
 	CONSTS_PLAIN,
-	CONSTS_ERRNO,       /* an error number */
+	CONSTS_ERRNO,	    /* an error number */
 	CONSTS_ERRNO_ALIAS, /* a second name of an error number (EWOULDBLOCK) */
 };
 
@@ -27,16 +27,16 @@ enum consts_kind {
 struct consts_override {
 	uint8_t scope; /* enum consts_scope */
 	uint8_t id;
-	bool absent;   /* the name does not exist there */
+	bool absent; /* the name does not exist there */
 	int64_t value;
 };
 
 struct consts_entry {
 	const char *name;
-	int64_t value;   /* on every ABI without an override */
-	bool absent;     /* no common value: exists only where overridden */
-	uint8_t kind;    /* enum consts_kind */
-	uint16_t first;  /* overrides: consts_overrides[first .. first + count) */
+	int64_t value;	/* on every ABI without an override */
+	bool absent;	/* no common value: exists only where overridden */
+	uint8_t kind;	/* enum consts_kind */
+	uint16_t first; /* overrides: consts_overrides[first .. first + count) */
 	uint16_t count;
 };
 

@@ -29,13 +29,13 @@ struct diag_msg {
 	enum diag_severity severity;
 	struct src_loc loc; /* loc.file may be NULL: message without location */
 	char *text;
-	char *file;         /* owned copy that loc.file points at */
+	char *file; /* owned copy that loc.file points at */
 };
 
 struct diag {
 	struct diag_msg *msgs;
 	size_t n_msgs;
-	size_t n_errors;   /* all errors, including those over DIAG_ERRORS_MAX */
+	size_t n_errors; /* all errors, including those over DIAG_ERRORS_MAX */
 	size_t n_warnings;
 };
 
@@ -50,10 +50,10 @@ void diag_add(struct diag *d, enum diag_severity sev, const struct src_loc *loc,
 void diag_addv(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
 	       va_list ap) __attribute__((format(printf, 4, 0)));
 
-#define diag_error(d, loc, ...) diag_add((d), DIAG_ERROR, (loc), __VA_ARGS__)
+#define diag_error(d, loc, ...)	  diag_add((d), DIAG_ERROR, (loc), __VA_ARGS__)
 #define diag_warning(d, loc, ...) diag_add((d), DIAG_WARNING, (loc), __VA_ARGS__)
-#define diag_note(d, loc, ...) diag_add((d), DIAG_NOTE, (loc), __VA_ARGS__)
-#define diag_hint(d, loc, ...) diag_add((d), DIAG_HINT, (loc), __VA_ARGS__)
+#define diag_note(d, loc, ...)	  diag_add((d), DIAG_NOTE, (loc), __VA_ARGS__)
+#define diag_hint(d, loc, ...)	  diag_add((d), DIAG_HINT, (loc), __VA_ARGS__)
 
 static inline bool diag_failed(const struct diag *d)
 {

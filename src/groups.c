@@ -17,6 +17,8 @@
  * kernel declares"; here its members are every name of the syscall table.
  */
 
+/* Member lists are data, laid out by hand. */
+/* clang-format off */
 static const char *const aio[] = {
 	"io_cancel", "io_destroy", "io_getevents", "io_pgetevents", "io_pgetevents_time64",
 	"io_setup", "io_submit", "io_uring_enter", "io_uring_register", "io_uring_setup",
@@ -273,6 +275,8 @@ static const struct group groups[] = {
 static const struct group known = {
 	"@known", "every system call the syscall table knows", NULL,
 };
+
+/* clang-format on */
 
 const struct group *groups_list(size_t *ret_n)
 {

@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 struct group {
-	const char *name;        /* "@basic-io" */
-	const char *description; /* one line */
+	const char *name;	    /* "@basic-io" */
+	const char *description;    /* one line */
 	const char *const *members; /* syscall names and "@group" references, NULL-terminated */
 };
 

@@ -51,8 +51,8 @@ struct options {
 	enum mode mode;
 	bool mode_set;
 	const char *profile;
-	const char *out;      /* --export-* FILE */
-	const char *resolve;  /* --resolve NAME|NUMBER */
+	const char *out;     /* --export-* FILE */
+	const char *resolve; /* --resolve NAME|NUMBER */
 	const struct arch *target;
 	bool verbose;
 };
@@ -98,12 +98,14 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --export-pfc FILE|-             write pseudo filter code\n"
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
-	      "  " PROG " --list-syscalls | --list-arches | --list-groups [@GROUP] | --list-profiles\n"
+	      "  " PROG
+	      " --list-syscalls | --list-arches | --list-groups [@GROUP] | --list-profiles\n"
 	      "  " PROG " --help | --version\n"
 	      "\n"
 	      "Options:\n"
 	      "  -p, --profile PROFILE  profile file, or name looked up in $SCMP_RUN_PROFILE_PATH,\n"
-	      "                         " SCMP_RUN_SYSCONF_PROFILEDIR " and " SCMP_RUN_PROFILEDIR "\n"
+	      "                         " SCMP_RUN_SYSCONF_PROFILEDIR " and " SCMP_RUN_PROFILEDIR
+	      "\n"
 	      "      --check            validate the profile and print a summary\n"
 	      "      --export-bpf FILE  write the program run mode would load ('-': stdout)\n"
 	      "      --export-pfc FILE  write readable pseudo filter code ('-': stdout)\n"
@@ -125,8 +127,7 @@ static void usage(FILE *f)
 
 /* Usage errors exit 2, or 125 in run mode (SPEC 5: the command did not
  * run because scmp-run failed before exec). */
-__attribute__((format(printf, 2, 3))) static int fail_usage_in(enum mode mode, const char *fmt,
-								  ...)
+__attribute__((format(printf, 2, 3))) static int fail_usage_in(enum mode mode, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -197,7 +198,8 @@ static int do_resolve(const struct options *o)
 	uint32_t got;
 
 	if (parse_u64(o->resolve, &nr)) {
-		const char *name = nr <= UINT32_MAX ? syscalls_lookup_nr(o->target, (uint32_t)nr) : NULL;
+		const char *name =
+			nr <= UINT32_MAX ? syscalls_lookup_nr(o->target, (uint32_t)nr) : NULL;
 
 		if (!name) {
 			fprintf(stderr, PROG ": error: no syscall number %s on %s\n", o->resolve,
@@ -209,8 +211,8 @@ static int do_resolve(const struct options *o)
 	}
 	if (syscalls_lookup_name(o->target, o->resolve, &got) < 0) {
 		fprintf(stderr, PROG ": error: %s '%s' on %s\n",
-			syscalls_known(o->resolve) ? "no syscall" : "unknown syscall",
-			o->resolve, o->target->name);
+			syscalls_known(o->resolve) ? "no syscall" : "unknown syscall", o->resolve,
+			o->target->name);
 		return EXIT_REJECTED;
 	}
 	printf("%" PRIu32 "\n", got);
@@ -260,8 +262,8 @@ static int do_list_groups(const char *group)
 
 				/* print each name once: at the first ABI that has it */
 				for (int k = 0; k < id; k++)
-					if (syscalls_lookup_name(arch_get((enum arch_id)k), l[i].name,
-								 &nr) == 0) {
+					if (syscalls_lookup_name(arch_get((enum arch_id)k),
+								 l[i].name, &nr) == 0) {
 						first = k;
 						break;
 					}
@@ -358,9 +360,10 @@ static int compile(const struct options *o, struct compiled *c)
 	if (!path) {
 		fprintf(stderr, PROG ": error: profile '%s' not found\n", o->profile);
 		if (!strchr(o->profile, '/'))
-			fprintf(stderr, PROG ": hint: looked in $SCMP_RUN_PROFILE_PATH, "
-					SCMP_RUN_SYSCONF_PROFILEDIR " and " SCMP_RUN_PROFILEDIR
-					"; '" PROG " --list-profiles' lists them\n");
+			fprintf(stderr, PROG
+				": hint: looked in $SCMP_RUN_PROFILE_PATH, " SCMP_RUN_SYSCONF_PROFILEDIR
+				" and " SCMP_RUN_PROFILEDIR "; '" PROG
+				" --list-profiles' lists them\n");
 		return -ENOENT;
 	}
 	diag_init(&d);
@@ -419,7 +422,8 @@ static int do_check(const struct options *o, const struct compiled *c)
 	       action_format(rs->attrs.has_unknown_action ? &rs->attrs.unknown_action
 							  : &rs->attrs.default_action,
 			     buf, sizeof(buf)));
-	printf("bad-arch action: %s\n", action_format(&rs->attrs.bad_arch_action, buf, sizeof(buf)));
+	printf("bad-arch action: %s\n",
+	       action_format(&rs->attrs.bad_arch_action, buf, sizeof(buf)));
 	printf("no-new-privs: %s, tsync: %s, log: %s, spec-allow: %s\n",
 	       rs->attrs.no_new_privs ? "yes" : "no", rs->attrs.tsync ? "yes" : "no",
 	       rs->attrs.log ? "yes" : "no", rs->attrs.spec_allow ? "yes" : "no");
@@ -497,7 +501,8 @@ static int do_explain(const struct options *o, const struct compiled *c, int arg
 		nr32 = (uint32_t)nr;
 	} else if (syscalls_lookup_name(a, argv[0], &nr32) < 0) {
 		fprintf(stderr, PROG ": error: %s '%s' on %s\n",
-			syscalls_known(argv[0]) ? "no syscall" : "unknown syscall", argv[0], a->name);
+			syscalls_known(argv[0]) ? "no syscall" : "unknown syscall", argv[0],
+			a->name);
 		return EXIT_REJECTED;
 	}
 	sd.nr = (int)nr32;
@@ -531,7 +536,8 @@ static int do_explain(const struct options *o, const struct compiled *c, int arg
 	switch (dec.why) {
 	case DECIDE_RULE:
 		printf("rule: %s:%u%s\n", dec.rule->src->loc.file, dec.rule->src->loc.line,
-		       dec.rule->via_mux ? " (through the multiplexer, arguments not visible)" : "");
+		       dec.rule->via_mux ? " (through the multiplexer, arguments not visible)"
+					 : "");
 		break;
 	case DECIDE_DEFAULT:
 		printf("rule: default\n");
@@ -560,8 +566,9 @@ static int do_run(const struct options *o, const struct compiled *c, char **argv
 	int status = EXIT_RUN_FAILED;
 
 	if (uses_notify(c->profile->rs)) {
-		fprintf(stderr, PROG ": error: %s: the 'notify' action needs a supervisor; run mode "
-				"has none\n",
+		fprintf(stderr,
+			PROG ": error: %s: the 'notify' action needs a supervisor; run mode "
+			     "has none\n",
 			c->profile->path);
 		return EXIT_RUN_FAILED;
 	}
@@ -582,8 +589,8 @@ static int do_run(const struct options *o, const struct compiled *c, char **argv
 			diag_error(&d, NULL,
 				   "%s: the filter would stop the execve() of the command itself "
 				   "(%s)",
-				   c->profile->path, action_format_ret(res.ret, o->target, buf,
-								       sizeof(buf)));
+				   c->profile->path,
+				   action_format_ret(res.ret, o->target, buf, sizeof(buf)));
 			diag_hint(&d, NULL, "allow 'execve' in the profile");
 			status = EXIT_RUN_FAILED;
 			goto out;
@@ -686,7 +693,8 @@ int main(int argc, char **argv)
 		return fail_usage("%s", "conflicting modes: give one of --check, --export-bpf, "
 					"--export-pfc, --explain, --resolve, --list-*");
 	if (bad_arch)
-		return fail_usage_in(o.mode, "unknown architecture '%s' (see --list-arches)", bad_arch);
+		return fail_usage_in(o.mode, "unknown architecture '%s' (see --list-arches)",
+				     bad_arch);
 	if (o.mode == MODE_RUN && o.target)
 		return fail_usage_in(o.mode, "%s",
 				     "--target-arch is for --check, --export-* and --explain; "
@@ -705,7 +713,8 @@ int main(int argc, char **argv)
 	case MODE_RESOLVE:
 		return argc ? fail_usage("unexpected argument '%s'", argv[0]) : do_resolve(&o);
 	case MODE_LIST_SYSCALLS:
-		return argc ? fail_usage("unexpected argument '%s'", argv[0]) : do_list_syscalls(&o);
+		return argc ? fail_usage("unexpected argument '%s'", argv[0])
+			    : do_list_syscalls(&o);
 	case MODE_LIST_ARCHES:
 		return argc ? fail_usage("unexpected argument '%s'", argv[0]) : do_list_arches();
 	case MODE_LIST_PROFILES:

@@ -21,8 +21,8 @@
 #define NEST_MAX 32 /* guard for built-in group nesting (the table nests 2 deep) */
 
 enum sect {
-	SECT_NONE,    /* before the first section header */
-	SECT_BAD,     /* after a header already reported as an error */
+	SECT_NONE, /* before the first section header */
+	SECT_BAD,  /* after a header already reported as an error */
 	SECT_PROFILE,
 	SECT_FILTER,
 	SECT_GROUPS,
@@ -36,9 +36,8 @@ static const struct {
 	const char *name;
 	enum sect sect;
 } fixed_sections[] = {
-	{ "profile", SECT_PROFILE },   { "filter", SECT_FILTER },
-	{ "groups", SECT_GROUPS },     { "priority", SECT_PRIORITY },
-	{ "capabilities", SECT_CAPS }, { "credentials", SECT_CREDS },
+	{ "profile", SECT_PROFILE },   { "filter", SECT_FILTER },     { "groups", SECT_GROUPS },
+	{ "priority", SECT_PRIORITY }, { "capabilities", SECT_CAPS }, { "credentials", SECT_CREDS },
 };
 
 /* One physical line of a key's value (continuation lines add more). */
@@ -99,12 +98,12 @@ struct loader {
 	size_t n_groups;
 	const char **known; /* @known: every name of every table */
 	size_t n_known;
-	size_t bytes;     /* read so far, all files */
+	size_t bytes; /* read so far, all files */
 	unsigned key_ids;
-	bool abort;       /* stop reading everything (size limit) */
-	bool cut_short;   /* a file was not read to its end (binary data) */
+	bool abort;	  /* stop reading everything (size limit) */
+	bool cut_short;	  /* a file was not read to its end (binary data) */
 	bool saw_default; /* a default-action key, even a bad one */
-	size_t errors;    /* d->n_errors before this load */
+	size_t errors;	  /* d->n_errors before this load */
 	int oom;
 };
 
@@ -116,11 +115,11 @@ struct frame {
 	dev_t dev;
 	ino_t ino;
 	unsigned depth;
-	unsigned line;   /* physical line last read */
-	bool stop;       /* binary data: read no further */
-	bool has_key;    /* mirrors inih's prev_name: continuations are possible */
-	bool skip_cont;  /* drop continuation lines of a refused line */
-	bool cur_cont;   /* the line handed to inih is a continuation */
+	unsigned line;	/* physical line last read */
+	bool stop;	/* binary data: read no further */
+	bool has_key;	/* mirrors inih's prev_name: continuations are possible */
+	bool skip_cont; /* drop continuation lines of a refused line */
+	bool cur_cont;	/* the line handed to inih is a continuation */
 	enum sect sect;
 	struct action sect_action;
 	struct pending pend;
@@ -790,7 +789,8 @@ static int handler(void *user, const char *section, const char *name, const char
 
 	if (!fr->cur_cont) {
 		flush_pending(fr);
-		*pd = (struct pending){ .active = true, .sect = fr->sect,
+		*pd = (struct pending){ .active = true,
+					.sect = fr->sect,
 					.action = fr->sect_action };
 		pd->key = strdup(name);
 		if (!pd->key)
@@ -1163,8 +1163,7 @@ static int collect_known(struct loader *l)
 		for (size_t i = 0; sc && i < n && r >= 0; i++) {
 			r = strset_add(&set, sc[i].name);
 			if (r > 0) {
-				const char **k = reallocarray(l->known, l->n_known + 1,
-							      sizeof(*k));
+				const char **k = reallocarray(l->known, l->n_known + 1, sizeof(*k));
 
 				if (!k) {
 					r = -ENOMEM;
@@ -1251,8 +1250,8 @@ static void find_cycle(struct loader *l, struct ugroup *g, struct ugroup **path,
 	path[depth] = g;
 	g->mark = 1;
 	for (size_t i = 0; i < g->n_members; i++) {
-		struct ugroup *m = g->members[i].name[0] == '@' ? find_ugroup(l, g->members[i].name)
-								: NULL;
+		struct ugroup *m =
+			g->members[i].name[0] == '@' ? find_ugroup(l, g->members[i].name) : NULL;
 
 		if (!m || m->mark == 2)
 			continue;
@@ -1331,8 +1330,8 @@ static void finish(struct loader *l, const char *top_file)
 			return;
 		}
 		if (r < 0) {
-			diag_error(l->d, &l->ents[i].loc, "cannot expand '%s': %s",
-				   l->ents[i].name, strerror(-r));
+			diag_error(l->d, &l->ents[i].loc, "cannot expand '%s': %s", l->ents[i].name,
+				   strerror(-r));
 			return;
 		}
 	}
@@ -1355,8 +1354,7 @@ static void loader_clear(struct loader *l)
 	free(l->known);
 }
 
-int profile_load(const char *path, const struct arch *native, struct diag *d,
-		 struct profile **ret)
+int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret)
 {
 	struct loader l = { .native = native, .d = d, .errors = d->n_errors };
 	int r = 0;

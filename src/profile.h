@@ -12,14 +12,14 @@
 #include "diag.h"
 #include "rules.h"
 
-#define PROFILE_LINE_MAX 198      /* inih r55 splits longer lines: we refuse them */
+#define PROFILE_LINE_MAX	  198 /* inih r55 splits longer lines: we refuse them */
 #define PROFILE_INCLUDE_DEPTH_MAX 8
-#define PROFILE_KEEP_CAPS_MAX 64
-#define PROFILE_SIZE_MAX (1u << 20) /* bytes read for one profile, includes counted */
+#define PROFILE_KEEP_CAPS_MAX	  64
+#define PROFILE_SIZE_MAX	  (1u << 20) /* bytes read for one profile, includes counted */
 
 struct profile {
-	char *path;          /* the top-level file as opened */
-	char *description;   /* NULL if none */
+	char *path;	   /* the top-level file as opened */
+	char *description; /* NULL if none */
 	struct ruleset *rs;
 	/* [capabilities] */
 	int keep_caps[PROFILE_KEEP_CAPS_MAX]; /* CAP_* numbers */
@@ -27,7 +27,7 @@ struct profile {
 	bool ambient;
 	/* [credentials] */
 	bool has_user, has_group;
-	char *user, *group;  /* as written (name or number) */
+	char *user, *group; /* as written (name or number) */
 	struct src_loc user_loc, group_loc;
 };
 
@@ -36,8 +36,7 @@ struct profile {
  * native. All errors of the pass go to d; on any error returns -EINVAL (or
  * -ENOMEM) and *ret is NULL: nothing of a rejected profile is kept.
  */
-int profile_load(const char *path, const struct arch *native, struct diag *d,
-		 struct profile **ret);
+int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret);
 void profile_free(struct profile *p);
 
 /*

@@ -134,7 +134,6 @@ struct wvalue {
 	uint64_t mag;
 };
 
-
 struct resolve_ctx {
 	const struct arch *arch;
 	const struct rule *rule;
@@ -360,7 +359,8 @@ static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 }
 
 static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
-		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known, struct rcmp *out)
+		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
+		       struct rcmp *out)
 {
 	enum arg_class cls;
 	const char *what;
@@ -388,8 +388,9 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 
 		if ((c->op != CMP_EQ && c->op != CMP_NE) ||
 		    eval_value(ctx, &c->values[0], out->width, false, false, what, &v) < 0 || v) {
-			rerr(ctx, "'%s' of '%s' is a pointer: only '== 0' and '!= 0' can be compared "
-				  "(seccomp cannot see the data it points to)",
+			rerr(ctx,
+			     "'%s' of '%s' is a pointer: only '== 0' and '!= 0' can be compared "
+			     "(seccomp cannot see the data it points to)",
 			     what, ctx->rule->syscall);
 			return -EINVAL;
 		}
@@ -397,7 +398,8 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 
 	if (c->op == CMP_MASKED_EQ || c->op == CMP_MASKED_NE) {
 		out->kind = c->op == CMP_MASKED_EQ ? RCMP_MASK_EQ : RCMP_MASK_NE;
-		if (eval_value(ctx, &c->mask, out->width, out->is_signed, false, what, &out->mask) < 0 ||
+		if (eval_value(ctx, &c->mask, out->width, out->is_signed, false, what, &out->mask) <
+			    0 ||
 		    eval_value(ctx, &c->values[0], out->width, out->is_signed, false, what,
 			       &out->value) < 0)
 			return -ERANGE;
@@ -408,7 +410,8 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 	for (size_t i = 0; i < c->n_values; i++) {
 		uint64_t v;
 
-		if (eval_value(ctx, &c->values[i], out->width, out->is_signed, ordered, what, &v) < 0) {
+		if (eval_value(ctx, &c->values[i], out->width, out->is_signed, ordered, what, &v) <
+		    0) {
 			free(set.iv);
 			return -ERANGE;
 		}
@@ -705,7 +708,8 @@ static ssize_t single_arg_tie(const struct rsys *s, size_t from, size_t to)
 	for (size_t k = 1; k < n && ret == (ssize_t)s->n_rules; k++) {
 		if (all[k].iv.lo <= all[best].iv.hi &&
 		    s->rules[all[k].rule].ret != s->rules[all[best].rule].ret)
-			ret = (ssize_t)(all[k].rule > all[best].rule ? all[k].rule : all[best].rule);
+			ret = (ssize_t)(all[k].rule > all[best].rule ? all[k].rule
+								     : all[best].rule);
 		if (all[k].iv.hi > all[best].iv.hi)
 			best = k;
 	}
@@ -720,7 +724,8 @@ static void tie_warning(const struct rsys *s, const struct rrule *b, struct diag
 
 	/* name the first rule with the same action and other data */
 	for (size_t i = 0; i < s->n_rules && !a; i++)
-		if (s->rules[i].src->action.kind == b->src->action.kind && s->rules[i].ret != b->ret)
+		if (s->rules[i].src->action.kind == b->src->action.kind &&
+		    s->rules[i].ret != b->ret)
 			a = &s->rules[i];
 	if (!a)
 		return;
@@ -782,7 +787,6 @@ static void finish_rsys(struct rsys *s, struct diag *d, bool warn)
 	for (size_t i = keep; i < s->n_rules; i++)
 		rcmps_free(s->rules[i].cmps, s->rules[i].n_cmps);
 	s->n_rules = keep;
-
 }
 
 /*
@@ -810,7 +814,8 @@ static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, enum 
 		bool has_uncond = false;
 
 		for (size_t i = 0; i < rs->n_rules; i++)
-			if (!strcmp(rs->rules[i].syscall, subs[k].name) && !rs->rules[i].conj.n_cmps)
+			if (!strcmp(rs->rules[i].syscall, subs[k].name) &&
+			    !rs->rules[i].conj.n_cmps)
 				has_uncond = true;
 		for (size_t i = 0; i < rs->n_rules; i++) {
 			const struct rule *r = &rs->rules[i];
@@ -821,7 +826,8 @@ static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, enum 
 				continue;
 			if (action_ret(&r->action, a, &rr.ret) < 0)
 				return -ENOENT;
-			if (r->conj.n_cmps && !has_uncond && action_rank(r->action.kind) <= def_rank)
+			if (r->conj.n_cmps && !has_uncond &&
+			    action_rank(r->action.kind) <= def_rank)
 				continue;
 			rr.cmps = calloc(1, sizeof(*rr.cmps));
 			if (!rr.cmps)
@@ -853,7 +859,8 @@ static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool mult
 	    action_ret(rs->attrs.has_unknown_action ? &rs->attrs.unknown_action
 						    : &rs->attrs.default_action,
 		       a, &abi->unknown_ret) < 0) {
-		diag_error(d, NULL, "errno name of the default or unknown-syscall action unknown on %s",
+		diag_error(d, NULL,
+			   "errno name of the default or unknown-syscall action unknown on %s",
 			   a->name);
 		return -EINVAL;
 	}
@@ -882,7 +889,8 @@ static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool mult
 		}
 		if (r == RESOLVED_NEVER) {
 			if (warn)
-				diag_warning(d, &rule->loc, "this condition of '%s' can never be true",
+				diag_warning(d, &rule->loc,
+					     "this condition of '%s' can never be true",
 					     rule->syscall);
 			continue;
 		}
@@ -968,7 +976,8 @@ int rules_build(const struct ruleset *rs, const struct arch *native, struct diag
 	}
 	for (size_t i = 0; i < rs->n_rules; i++)
 		if (!rs->rules[i].optional && !syscalls_known(rs->rules[i].syscall))
-			diag_error(d, &rs->rules[i].loc, "unknown syscall '%s'", rs->rules[i].syscall);
+			diag_error(d, &rs->rules[i].loc, "unknown syscall '%s'",
+				   rs->rules[i].syscall);
 	for (size_t i = 0; i < rs->n_prios; i++)
 		if (!syscalls_known(rs->prios[i].syscall))
 			diag_error(d, &rs->prios[i].loc, "unknown syscall '%s'",

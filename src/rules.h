@@ -20,15 +20,15 @@
 #include "syscalls.h"
 
 #define RULES_PRIORITY_MAX 255u
-#define ARCH_NATIVE_BIT (1u << 31) /* in ruleset attrs.arches: "native" */
+#define ARCH_NATIVE_BIT	   (1u << 31) /* in ruleset attrs.arches: "native" */
 
 struct filter_attrs {
 	struct action default_action;
-	bool has_default_action;     /* required: rules_build() fails without it */
+	bool has_default_action; /* required: rules_build() fails without it */
 	struct action bad_arch_action;
 	struct action unknown_action;
-	bool has_unknown_action;     /* else unknown numbers get default_action */
-	uint32_t arches;             /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
+	bool has_unknown_action; /* else unknown numbers get default_action */
+	uint32_t arches;	 /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
 	bool no_new_privs;
 	bool tsync;
 	bool log;
@@ -37,12 +37,12 @@ struct filter_attrs {
 
 /* One rule as written: one syscall name, one action, one conjunction. */
 struct rule {
-	char *syscall;     /* owned */
-	bool optional;     /* written as "name?" */
+	char *syscall; /* owned */
+	bool optional; /* written as "name?" */
 	struct action action;
-	struct conj conj;  /* n_cmps == 0: unconditional */
+	struct conj conj; /* n_cmps == 0: unconditional */
 	struct src_loc loc;
-	unsigned seq;      /* order written in the profile (ties, stable output) */
+	unsigned seq; /* order written in the profile (ties, stable output) */
 };
 
 struct priority {
@@ -96,9 +96,9 @@ enum rcmp_kind {
 };
 
 struct rcmp {
-	uint8_t arg;         /* slot 0..5 */
-	uint8_t width;       /* 16, 32 or 64: the low bits of the register compared */
-	bool is_signed;      /* keys have the sign bit flipped */
+	uint8_t arg;	/* slot 0..5 */
+	uint8_t width;	/* 16, 32 or 64: the low bits of the register compared */
+	bool is_signed; /* keys have the sign bit flipped */
 	enum rcmp_kind kind;
 	struct interval *ivs;
 	size_t n_ivs;
@@ -108,10 +108,10 @@ struct rcmp {
 /* One candidate rule for one syscall number on one ABI. */
 struct rrule {
 	const struct rule *src; /* the rule as written (loc, seq, action) */
-	uint32_t ret;           /* SECCOMP_RET_* value on this ABI */
-	struct rcmp *cmps;      /* ANDed; n_cmps == 0: always matches */
+	uint32_t ret;		/* SECCOMP_RET_* value on this ABI */
+	struct rcmp *cmps;	/* ANDed; n_cmps == 0: always matches */
 	size_t n_cmps;
-	bool via_mux;           /* synthesised for a multiplexer sub-call */
+	bool via_mux; /* synthesised for a multiplexer sub-call */
 };
 
 /* The rules of one syscall number: in decision order (most restrictive
@@ -154,16 +154,16 @@ int rules_build(const struct ruleset *rs, const struct arch *native, struct diag
 void policy_free(struct policy *p);
 
 enum decision_why {
-	DECIDE_RULE,     /* a rule matched */
-	DECIDE_DEFAULT,  /* no rule matched: default-action */
-	DECIDE_UNKNOWN,  /* the number is not in the table: unknown-syscall-action */
+	DECIDE_RULE,	 /* a rule matched */
+	DECIDE_DEFAULT,	 /* no rule matched: default-action */
+	DECIDE_UNKNOWN,	 /* the number is not in the table: unknown-syscall-action */
 	DECIDE_BAD_ARCH, /* the ABI is not in the filter */
 };
 
 struct decision {
 	uint32_t ret;
 	enum decision_why why;
-	const struct rrule *rule; /* DECIDE_RULE only */
+	const struct rrule *rule;     /* DECIDE_RULE only */
 	const struct abi_policy *abi; /* NULL for DECIDE_BAD_ARCH */
 };
 

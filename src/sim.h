@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 struct sim_result {
-	uint32_t ret;      /* the value the program returned */
+	uint32_t ret;	   /* the value the program returned */
 	size_t executed;   /* instructions executed, the return included */
 	bool touched_args; /* loaded anything but nr and arch before returning */
 };

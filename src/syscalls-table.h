@@ -24,8 +24,8 @@ enum sct_class {
 };
 
 struct sct_table {
-	const char *name;            /* table name, matches struct arch.table */
-	uint32_t base;               /* already added to every nr: the ABIs' nr_base */
+	const char *name;	     /* table name, matches struct arch.table */
+	uint32_t base;		     /* already added to every nr: the ABIs' nr_base */
 	const struct syscall *calls; /* sorted by nr, numbers unique */
 	const uint16_t *by_name;     /* indexes into calls, sorted by name (strcmp) */
 	size_t n;
