@@ -584,17 +584,39 @@ void policy_free(struct policy *p)
 	free(p);
 }
 
-static struct rsys *abi_sys(struct abi_policy *abi, uint32_t nr, const char *name)
+/* Index of nr in abi->known, or SIZE_MAX. */
+static size_t known_index(const struct abi_policy *abi, uint32_t nr)
 {
+	size_t lo = 0, hi = abi->n_known;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (abi->known[mid].nr == nr)
+			return mid;
+		if (abi->known[mid].nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
+/* The rules of nr, created on first use; where[k] remembers the slot of
+ * known number k so that n rules cost O(n log n), not O(n * syscalls). */
+static struct rsys *abi_sys(struct abi_policy *abi, size_t *where, uint32_t nr, const char *name)
+{
+	size_t k = known_index(abi, nr);
 	struct rsys *s;
 
-	for (size_t i = 0; i < abi->n_sys; i++)
-		if (abi->sys[i].nr == nr)
-			return &abi->sys[i];
+	if (k != SIZE_MAX && where[k] != SIZE_MAX)
+		return &abi->sys[where[k]];
 	s = grow(&abi->sys, &abi->n_sys, sizeof(*s));
 	if (s) {
 		s->nr = nr;
 		s->name = name;
+		if (k != SIZE_MAX)
+			where[k] = abi->n_sys - 1;
 	}
 	return s;
 }
@@ -798,7 +820,8 @@ static void finish_rsys(struct rsys *s, struct diag *d, bool warn)
  * make the outcome stricter); otherwise it is dropped, which leaves the
  * stricter default in place.
  */
-static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, enum mux_kind kind)
+static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, size_t *where,
+			 enum mux_kind kind)
 {
 	const struct arch *a = abi->arch;
 	const struct mux_subcall *subs;
@@ -839,7 +862,7 @@ static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, enum 
 				.mask = mask,
 				.value = subs[k].call,
 			};
-			s = abi_sys(abi, mux_nr, a->mux_name[kind]);
+			s = abi_sys(abi, where, mux_nr, a->mux_name[kind]);
 			if (!s || add_rrule(s, &rr) < 0) {
 				free(rr.cmps);
 				return -ENOMEM;
@@ -849,8 +872,8 @@ static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, enum 
 	return 0;
 }
 
-static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool multi, bool warn,
-		     struct diag *d, bool *rule_failed)
+static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, size_t *where,
+			   bool multi, bool warn, struct diag *d, bool *rule_failed)
 {
 	const struct arch *a = abi->arch;
 	int r;
@@ -864,8 +887,6 @@ static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool mult
 			   a->name);
 		return -EINVAL;
 	}
-	abi->known = syscalls_list(a, &abi->n_known);
-
 	for (size_t i = 0; i < rs->n_rules; i++) {
 		const struct rule *rule = &rs->rules[i];
 		struct resolve_ctx ctx = { .arch = a, .rule = rule, .d = d, .multi_abi = multi };
@@ -894,14 +915,14 @@ static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool mult
 					     rule->syscall);
 			continue;
 		}
-		s = abi_sys(abi, nr, syscalls_lookup_nr(a, nr));
+		s = abi_sys(abi, where, nr, syscalls_lookup_nr(a, nr));
 		if (!s || add_rrule(s, &rr) < 0) {
 			rcmps_free(rr.cmps, rr.n_cmps);
 			return -ENOMEM;
 		}
 	}
 	for (int k = 0; k < MUX_COUNT; k++) {
-		r = add_mux_rules(rs, abi, (enum mux_kind)k);
+		r = add_mux_rules(rs, abi, where, (enum mux_kind)k);
 		if (r < 0)
 			return r;
 	}
@@ -929,6 +950,22 @@ static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool mult
 		}
 	}
 	return 0;
+}
+
+static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool multi, bool warn,
+		     struct diag *d, bool *rule_failed)
+{
+	size_t *where;
+	int r;
+
+	abi->known = syscalls_list(abi->arch, &abi->n_known);
+	where = malloc((abi->n_known + 1) * sizeof(*where));
+	if (!where)
+		return -ENOMEM;
+	memset(where, 0xff, (abi->n_known + 1) * sizeof(*where)); /* SIZE_MAX: no slot yet */
+	r = build_abi_rules(rs, abi, where, multi, warn, d, rule_failed);
+	free(where);
+	return r;
 }
 
 /* The ABIs of the filter in program order: the one "native" names first. */
