@@ -154,11 +154,12 @@ static struct target load(struct gen *g, unsigned arg, bool hi, uint32_t xor, st
 /* ---- 32-bit tests: the low half of the register ---- */
 
 /* Is the key in A within ivs? Sorted ascending: below an interval means
- * below every later one too, so that exit goes straight to "no". */
+ * below every later one too, so that exit goes straight to "below"; past
+ * the last interval the chain goes on at "above". */
 static struct target ivs32(struct gen *g, const struct interval *iv, size_t n, uint64_t max,
-			   struct target yes, struct target no)
+			   struct target yes, struct target below, struct target above)
 {
-	struct target next = no;
+	struct target next = above;
 
 	for (size_t i = n; i-- > 0;) {
 		uint32_t lo = (uint32_t)iv[i].lo, hi = (uint32_t)iv[i].hi;
@@ -169,7 +170,7 @@ static struct target ivs32(struct gen *g, const struct interval *iv, size_t n, u
 			continue;
 		}
 		t = hi == max ? yes : jump(g, BPF_JGT, hi, next, yes);
-		next = lo == 0 ? t : jump(g, BPF_JGE, lo, t, no);
+		next = lo == 0 ? t : jump(g, BPF_JGE, lo, t, below);
 	}
 	return next;
 }
@@ -184,33 +185,59 @@ static struct target gt64(struct gen *g, unsigned arg, uint32_t xor, uint64_t k,
 	struct target lo, t;
 
 	lo = klo == UINT32_MAX ? no : load(g, arg, false, 0, jump(g, BPF_JGT, klo, yes, no));
-	t = jump(g, BPF_JEQ, khi, lo, no);
+	/* not above khi: equal to it, certainly so when khi is 0 */
+	t = khi ? jump(g, BPF_JEQ, khi, lo, no) : lo;
 	t = jump(g, BPF_JGT, khi, yes, t);
 	return load(g, arg, true, xor, t);
 }
 
-static struct target eq64(struct gen *g, unsigned arg, uint32_t xor, uint64_t k, struct target yes,
-			  struct target no)
-{
-	struct target lo = load(g, arg, false, 0, jump(g, BPF_JEQ, (uint32_t)k, yes, no));
-
-	return load(g, arg, true, xor, jump(g, BPF_JEQ, (uint32_t)(k >> 32), lo, no));
-}
-
+/*
+ * Is the 64-bit key in iv[0..n)? Intervals that lie within one high word
+ * are tested as a group: one test of the high word, then the low words
+ * with the 32-bit chain. Consecutive groups share the load of the high
+ * word. Sorted ascending, so "below this interval" means "in none after".
+ */
 static struct target ivs64(struct gen *g, unsigned arg, uint32_t xor, const struct interval *iv,
 			   size_t n, struct target yes, struct target no)
 {
-	struct target next = no;
+	struct target next = no, next_hi = no; /* next_hi: A holds the high word */
+	bool next_is_group = false;
 
-	for (size_t i = n; i-- > 0;) {
-		struct target t;
+	for (size_t i = n; i > 0;) {
+		uint64_t hi_word = iv[i - 1].hi >> 32;
+		size_t j = i;
 
-		if (iv[i].lo == iv[i].hi) {
-			next = eq64(g, arg, xor, iv[i].lo, yes, next);
+		while (j > 0 && iv[j - 1].lo >> 32 == hi_word && iv[j - 1].hi >> 32 == hi_word)
+			j--;
+		if (j < i) {
+			struct interval *low = calloc(i - j, sizeof(*low));
+			struct target t;
+
+			if (!low) {
+				g->err = -ENOMEM;
+				return no;
+			}
+			for (size_t k = j; k < i; k++)
+				low[k - j] = (struct interval){ iv[k].lo & UINT32_MAX,
+								iv[k].hi & UINT32_MAX };
+			/* above the group's last interval, a later interval may
+			 * still start in this high word */
+			t = load(g, arg, false, 0, ivs32(g, low, i - j, UINT32_MAX, yes, no, next));
+			free(low);
+
+			next_hi = jump(g, BPF_JEQ, (uint32_t)hi_word, t,
+				       next_is_group ? next_hi : next);
+			next = load(g, arg, true, xor, next_hi);
+			next_is_group = true;
+			i = j;
 			continue;
 		}
-		t = iv[i].hi == UINT64_MAX ? yes : gt64(g, arg, xor, iv[i].hi, next, yes);
+		i--;
+		struct target t =
+			iv[i].hi == UINT64_MAX ? yes : gt64(g, arg, xor, iv[i].hi, next, yes);
+
 		next = iv[i].lo == 0 ? t : gt64(g, arg, xor, iv[i].lo - 1, t, no);
+		next_is_group = false;
 	}
 	return next;
 }
@@ -248,60 +275,134 @@ static int complement(const struct interval *iv, size_t n, uint64_t max, struct 
 	return 0;
 }
 
-static struct target emit_cmp(struct gen *g, const struct rcmp *c, struct target yes,
-			      struct target no)
+/*
+ * A test that needs only the low word of its argument: A is loaded once,
+ * maybe changed by one ALU op (the sign flip of signed keys, a mask, the
+ * 16-bit truncation), then only jumps. Such tests leave A in that state on
+ * every exit, so the next test of the same state needs no load.
+ */
+struct low_state {
+	uint8_t arg;
+	uint16_t op; /* 0, BPF_XOR or BPF_AND */
+	uint32_t k;
+};
+
+/* The intervals to test, and whether yes/no trade places: a set or its
+ * complement, whichever has fewer intervals. A signed 32-bit test of
+ * single values only compares the raw values: no sign flip is needed for
+ * equality (*ret_raw). *ret_free is the caller's. */
+static const struct interval *test_set(const struct rcmp *c, size_t *ret_n, bool *ret_swap,
+				       bool *ret_raw, struct interval **ret_free)
 {
 	uint64_t max = width_max(c->width);
-	uint32_t xor = c->is_signed ? 0x80000000u : 0;
+	const struct interval *iv = c->ivs;
+	bool points = true;
+
+	*ret_free = NULL;
+	*ret_n = c->n_ivs;
+	*ret_swap = false;
+	*ret_raw = false;
+	if (complement_size(c->ivs, c->n_ivs, max) < c->n_ivs &&
+	    complement(c->ivs, c->n_ivs, max, ret_free, ret_n) == 0) {
+		*ret_swap = true;
+		iv = *ret_free;
+	}
+	for (size_t i = 0; i < *ret_n; i++)
+		points &= iv[i].lo == iv[i].hi;
+	if (!points || !c->is_signed || c->width != 32)
+		return iv;
+	if (!*ret_free) {
+		*ret_free = calloc(*ret_n + 1, sizeof(**ret_free));
+		if (!*ret_free)
+			return iv;
+		memcpy(*ret_free, iv, *ret_n * sizeof(*iv));
+	}
+	for (size_t i = 0; i < *ret_n; i++)
+		(*ret_free)[i].lo = (*ret_free)[i].hi = iv[i].lo ^ 0x80000000u;
+	*ret_raw = true;
+	return *ret_free;
+}
+
+static bool low_state(const struct rcmp *c, struct low_state *ret)
+{
+	uint32_t mlo = (uint32_t)c->mask;
+
+	*ret = (struct low_state){ .arg = c->arg };
+	if (c->kind != RCMP_IN) {
+		if (c->width == 64 && c->mask >> 32)
+			return false;
+		if (mlo != UINT32_MAX)
+			*ret = (struct low_state){ c->arg, BPF_AND, mlo };
+		return true;
+	}
+	if (c->width == 16) { /* the kernel truncates the register to 16 bits */
+		*ret = (struct low_state){ c->arg, BPF_AND, 0xffff };
+	} else if (c->width == 32 && c->is_signed) {
+		struct interval *tmp;
+		size_t n;
+		bool swap, raw;
+
+		test_set(c, &n, &swap, &raw, &tmp);
+		free(tmp);
+		if (!raw)
+			*ret = (struct low_state){ c->arg, BPF_XOR, 0x80000000u };
+	}
+	return c->width <= 32;
+}
+
+static bool same_state(const struct low_state *a, const struct low_state *b)
+{
+	return a->arg == b->arg && a->op == b->op && a->k == b->k;
+}
+
+/* Code for one test; with loaded, A already holds its low state. */
+static struct target emit_cmp(struct gen *g, const struct rcmp *c, struct target yes,
+			      struct target no, bool loaded)
+{
+	struct low_state st;
+	struct interval *comp;
+	const struct interval *iv;
+	size_t n;
+	bool swap, raw;
+	struct target t;
 
 	if (c->kind != RCMP_IN) {
 		struct target eq = c->kind == RCMP_MASK_EQ ? yes : no;
 		struct target ne = c->kind == RCMP_MASK_EQ ? no : yes;
 		uint32_t mhi = (uint32_t)(c->mask >> 32), mlo = (uint32_t)c->mask;
-		struct target t = eq;
 
-		if (c->width == 64 && mlo == 0)
-			goto high;
-		t = jump(g, BPF_JEQ, (uint32_t)c->value, t, ne);
-		if (mlo != UINT32_MAX)
-			t = before(g, BPF_ALU | BPF_AND | BPF_K, mlo, t);
-		t = load(g, c->arg, false, 0, t);
-		if (c->width <= 32 || mhi == 0)
-			return t;
-	high:
+		if (low_state(c, &st)) {
+			t = jump(g, BPF_JEQ, (uint32_t)c->value, eq, ne);
+			goto setup;
+		}
+		t = eq;
+		if (mlo) {
+			t = jump(g, BPF_JEQ, (uint32_t)c->value, t, ne);
+			if (mlo != UINT32_MAX)
+				t = before(g, BPF_ALU | BPF_AND | BPF_K, mlo, t);
+			t = load(g, c->arg, false, 0, t);
+		}
 		t = jump(g, BPF_JEQ, (uint32_t)(c->value >> 32), t, ne);
 		if (mhi != UINT32_MAX)
 			t = before(g, BPF_ALU | BPF_AND | BPF_K, mhi, t);
 		return load(g, c->arg, true, 0, t);
 	}
 
-	/* Test the set or its complement, whichever has fewer intervals. */
-	const struct interval *iv = c->ivs;
-	struct interval *comp = NULL;
-	size_t n = c->n_ivs;
-	struct target t;
-
-	if (complement_size(c->ivs, c->n_ivs, max) < c->n_ivs) {
-		struct target swap = yes;
-
-		if (complement(c->ivs, c->n_ivs, max, &comp, &n) < 0) {
-			g->err = -ENOMEM;
-			return no;
-		}
-		iv = comp;
-		yes = no;
-		no = swap;
+	iv = test_set(c, &n, &swap, &raw, &comp);
+	if (!low_state(c, &st)) {
+		t = ivs64(g, c->arg, c->is_signed ? 0x80000000u : 0, iv, n, swap ? no : yes,
+			  swap ? yes : no);
+		free(comp);
+		return t;
 	}
-	if (c->width == 16) /* the kernel truncates the register to 16 bits */
-		t = load(g, c->arg, false, 0,
-			 before(g, BPF_ALU | BPF_AND | BPF_K, 0xffff,
-				ivs32(g, iv, n, max, yes, no)));
-	else if (c->width == 32)
-		t = load(g, c->arg, false, xor, ivs32(g, iv, n, max, yes, no));
-	else
-		t = ivs64(g, c->arg, xor, iv, n, yes, no);
+	t = ivs32(g, iv, n, width_max(c->width), swap ? no : yes, swap ? yes : no, swap ? yes : no);
 	free(comp);
-	return t;
+setup:
+	if (loaded)
+		return t;
+	if (st.op)
+		t = before(g, BPF_ALU | st.op | BPF_K, st.k, t);
+	return load(g, c->arg, false, 0, t);
 }
 
 /* ---- per-syscall blocks ---- */
@@ -328,11 +429,17 @@ static struct target emit_block(struct gen *g, const struct rsys *s, uint32_t de
 	struct target next = T_RET(fall);
 
 	for (size_t i = n; i-- > 0;) {
-		const struct rrule *r = &s->rules[i];
+		const struct rrule *r = &s->rules[i], *prev = i ? &s->rules[i - 1] : NULL;
 		struct target t = T_RET(r->ret);
+		struct low_state a, b;
+		/* Rule i is entered only when rule i - 1 failed: if that was one
+		 * low-word test of the same state, A is already loaded. */
+		bool loaded = prev && prev->n_cmps == 1 && r->n_cmps &&
+			      low_state(&prev->cmps[0], &a) && low_state(&r->cmps[0], &b) &&
+			      same_state(&a, &b);
 
 		for (size_t j = r->n_cmps; j-- > 0;)
-			t = emit_cmp(g, &r->cmps[j], t, next);
+			t = emit_cmp(g, &r->cmps[j], t, next, j == 0 && loaded);
 		next = t;
 	}
 	return next;

@@ -338,7 +338,10 @@ static void pending_clear(struct pending *pd)
 
 static int push_entry(struct loader *l, struct entry *e)
 {
-	struct entry *n = reallocarray(l->ents, l->n_ents + 1, sizeof(*n));
+	/* capacity: the next power of two, so n entries cost O(n) copies */
+	bool full = (l->n_ents & (l->n_ents - 1)) == 0;
+	struct entry *n =
+		full ? reallocarray(l->ents, l->n_ents ? 2 * l->n_ents : 1, sizeof(*n)) : l->ents;
 
 	if (!n) {
 		free(e->name);

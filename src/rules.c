@@ -558,9 +558,10 @@ fail:
 
 /* ---- building the policy ---- */
 
-struct abi_build {
-	struct abi_policy *abi;
-	size_t cap;
+/* What building learnt about each rule of the ruleset. */
+struct rule_mark {
+	bool failed; /* reported once; not tried on further ABIs */
+	bool found;  /* some ABI of the filter has the syscall */
 };
 
 static void rsys_free(struct rsys *s)
@@ -798,7 +799,8 @@ static void finish_rsys(struct rsys *s, struct diag *d, bool warn)
 {
 	size_t keep = s->n_rules;
 
-	qsort(s->rules, s->n_rules, sizeof(*s->rules), cmp_rrule);
+	if (s->n_rules > 1)
+		qsort(s->rules, s->n_rules, sizeof(*s->rules), cmp_rrule);
 	if (warn)
 		warn_ties(s, d);
 	for (size_t i = 0; i < s->n_rules; i++)
@@ -873,7 +875,7 @@ static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, size_
 }
 
 static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, size_t *where,
-			   bool multi, bool warn, struct diag *d, bool *rule_failed)
+			   bool multi, bool warn, struct diag *d, struct rule_mark *marks)
 {
 	const struct arch *a = abi->arch;
 	int r;
@@ -894,16 +896,17 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, siz
 		uint32_t nr;
 		struct rsys *s;
 
-		if (rule_failed[i] || syscalls_lookup_name(a, rule->syscall, &nr) < 0)
+		if (marks[i].failed || syscalls_lookup_name(a, rule->syscall, &nr) < 0)
 			continue;
+		marks[i].found = true;
 		if (action_ret(&rule->action, a, &rr.ret) < 0) {
 			rerr(&ctx, "errno name '%s' unknown", rule->action.errno_name);
-			rule_failed[i] = true;
+			marks[i].failed = true;
 			continue;
 		}
 		r = resolve_conj(&ctx, &rr.cmps, &rr.n_cmps);
 		if (r < 0) {
-			rule_failed[i] = true;
+			marks[i].failed = true;
 			if (r == -ENOMEM)
 				return r;
 			continue;
@@ -915,7 +918,7 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, siz
 					     rule->syscall);
 			continue;
 		}
-		s = abi_sys(abi, where, nr, syscalls_lookup_nr(a, nr));
+		s = abi_sys(abi, where, nr, rule->syscall);
 		if (!s || add_rrule(s, &rr) < 0) {
 			rcmps_free(rr.cmps, rr.n_cmps);
 			return -ENOMEM;
@@ -953,7 +956,7 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, siz
 }
 
 static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool multi, bool warn,
-		     struct diag *d, bool *rule_failed)
+		     struct diag *d, struct rule_mark *marks)
 {
 	size_t *where;
 	int r;
@@ -963,7 +966,7 @@ static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool mult
 	if (!where)
 		return -ENOMEM;
 	memset(where, 0xff, (abi->n_known + 1) * sizeof(*where)); /* SIZE_MAX: no slot yet */
-	r = build_abi_rules(rs, abi, where, multi, warn, d, rule_failed);
+	r = build_abi_rules(rs, abi, where, multi, warn, d, marks);
 	free(where);
 	return r;
 }
@@ -999,7 +1002,7 @@ int rules_build(const struct ruleset *rs, const struct arch *native, struct diag
 {
 	const struct arch *arches[ARCH_COUNT];
 	struct policy *p = NULL;
-	bool *rule_failed = NULL;
+	struct rule_mark *marks = NULL;
 	size_t n_abis, errors_before = d->n_errors;
 	int r;
 
@@ -1011,20 +1014,16 @@ int rules_build(const struct ruleset *rs, const struct arch *native, struct diag
 		diag_error(d, NULL, "no default-action: set one in [filter]");
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < rs->n_rules; i++)
-		if (!rs->rules[i].optional && !syscalls_known(rs->rules[i].syscall))
-			diag_error(d, &rs->rules[i].loc, "unknown syscall '%s'",
-				   rs->rules[i].syscall);
 	for (size_t i = 0; i < rs->n_prios; i++)
 		if (!syscalls_known(rs->prios[i].syscall))
 			diag_error(d, &rs->prios[i].loc, "unknown syscall '%s'",
 				   rs->prios[i].syscall);
 
 	p = calloc(1, sizeof(*p));
-	rule_failed = calloc(rs->n_rules + 1, sizeof(*rule_failed));
+	marks = calloc(rs->n_rules + 1, sizeof(*marks));
 	if (p)
 		p->abis = calloc(n_abis, sizeof(*p->abis));
-	if (!p || !rule_failed || !p->abis) {
+	if (!p || !marks || !p->abis) {
 		r = -ENOMEM;
 		goto fail;
 	}
@@ -1039,19 +1038,25 @@ int rules_build(const struct ruleset *rs, const struct arch *native, struct diag
 	for (size_t i = 0; i < n_abis; i++) {
 		p->abis[i].arch = arches[i];
 		p->n_abis++;
-		r = build_abi(rs, &p->abis[i], n_abis > 1, i == 0, d, rule_failed);
+		r = build_abi(rs, &p->abis[i], n_abis > 1, i == 0, d, marks);
 		if (r < 0)
 			goto fail;
 	}
+	/* A name no ABI of the filter has must exist somewhere (SPEC 2.3). */
+	for (size_t i = 0; i < rs->n_rules; i++)
+		if (!marks[i].found && !rs->rules[i].optional &&
+		    !syscalls_known(rs->rules[i].syscall))
+			diag_error(d, &rs->rules[i].loc, "unknown syscall '%s'",
+				   rs->rules[i].syscall);
 	if (d->n_errors > errors_before) {
 		r = -EINVAL;
 		goto fail;
 	}
-	free(rule_failed);
+	free(marks);
 	*ret = p;
 	return 0;
 fail:
-	free(rule_failed);
+	free(marks);
 	policy_free(p);
 	return r;
 }
