@@ -422,26 +422,106 @@ static size_t block_plan(const struct rsys *s, uint32_t default_ret, uint32_t *r
 	return n;
 }
 
+/* One test of a block: a rule, or a run of rules merged into one. */
+struct unit {
+	const struct rcmp *cmps;
+	size_t n_cmps;
+	uint32_t ret;
+	struct rcmp merged; /* owns its intervals when the unit merges rules */
+};
+
+/* Rules with one result and one interval-set test of the same argument
+ * decide as one test of the union: "if x == 1 allow; if x == 2 allow" is
+ * "if x in {1, 2} allow". */
+static bool mergeable(const struct rrule *a, const struct rrule *b)
+{
+	const struct rcmp *x = a->cmps, *y = b->cmps;
+
+	return a->ret == b->ret && a->n_cmps == 1 && b->n_cmps == 1 && x->kind == RCMP_IN &&
+	       y->kind == RCMP_IN && x->arg == y->arg && x->width == y->width &&
+	       x->is_signed == y->is_signed;
+}
+
+static int cmp_lo(const void *a, const void *b)
+{
+	const struct interval *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The union of the tests of rules r[0..k), sorted and merged, into u. */
+static int merge_rules(const struct rrule *r, size_t k, struct unit *u)
+{
+	size_t n = 0, m = 0;
+	struct interval *iv;
+
+	for (size_t i = 0; i < k; i++)
+		n += r[i].cmps[0].n_ivs;
+	iv = calloc(n + 1, sizeof(*iv));
+	if (!iv)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = 0; j < r[i].cmps[0].n_ivs; j++)
+			iv[m++] = r[i].cmps[0].ivs[j];
+	qsort(iv, n, sizeof(*iv), cmp_lo);
+	m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && (iv[m - 1].hi == UINT64_MAX || iv[m - 1].hi + 1 >= iv[i].lo)) {
+			if (iv[i].hi > iv[m - 1].hi)
+				iv[m - 1].hi = iv[i].hi;
+			continue;
+		}
+		iv[m++] = iv[i];
+	}
+	u->merged = r[0].cmps[0];
+	u->merged.ivs = iv;
+	u->merged.n_ivs = m;
+	u->cmps = &u->merged;
+	u->n_cmps = 1;
+	u->ret = r[0].ret;
+	return 0;
+}
+
 static struct target emit_block(struct gen *g, const struct rsys *s, uint32_t default_ret)
 {
 	uint32_t fall;
-	size_t n = block_plan(s, default_ret, &fall);
+	size_t n = block_plan(s, default_ret, &fall), n_units = 0;
+	struct unit *units = calloc(n + 1, sizeof(*units));
 	struct target next = T_RET(fall);
 
-	for (size_t i = n; i-- > 0;) {
-		const struct rrule *r = &s->rules[i], *prev = i ? &s->rules[i - 1] : NULL;
-		struct target t = T_RET(r->ret);
+	if (!units) {
+		g->err = -ENOMEM;
+		return next;
+	}
+	for (size_t i = 0, k; i < n; i = k) {
+		struct unit *u = &units[n_units++];
+
+		for (k = i + 1; k < n && mergeable(&s->rules[i], &s->rules[k]); k++)
+			;
+		if (k - i > 1 && merge_rules(&s->rules[i], k - i, u) == 0)
+			continue;
+		k = i + 1;
+		*u = (struct unit){ .cmps = s->rules[i].cmps,
+				    .n_cmps = s->rules[i].n_cmps,
+				    .ret = s->rules[i].ret };
+	}
+	for (size_t i = n_units; i-- > 0;) {
+		const struct unit *u = &units[i], *prev = i ? &units[i - 1] : NULL;
+		struct target t = T_RET(u->ret);
 		struct low_state a, b;
-		/* Rule i is entered only when rule i - 1 failed: if that was one
+		/* Test i is entered only when test i - 1 failed: if that was one
 		 * low-word test of the same state, A is already loaded. */
-		bool loaded = prev && prev->n_cmps == 1 && r->n_cmps &&
-			      low_state(&prev->cmps[0], &a) && low_state(&r->cmps[0], &b) &&
+		bool loaded = prev && prev->n_cmps == 1 && u->n_cmps &&
+			      low_state(&prev->cmps[0], &a) && low_state(&u->cmps[0], &b) &&
 			      same_state(&a, &b);
 
-		for (size_t j = r->n_cmps; j-- > 0;)
-			t = emit_cmp(g, &r->cmps[j], t, next, j == 0 && loaded);
+		for (size_t j = u->n_cmps; j-- > 0;)
+			t = emit_cmp(g, &u->cmps[j], t, next, j == 0 && loaded);
 		next = t;
 	}
+	for (size_t i = 0; i < n_units; i++)
+		free(units[i].merged.ivs);
+	free(units);
 	return next;
 }
 

@@ -1,0 +1,1025 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Engine benchmark: the same rule sets compiled by our engine (from the INI
+ * profiles in bench/profiles/) and by libseccomp (through its API, optimize
+ * levels 1 and 2); program length, instructions executed over a recorded
+ * syscall mix, always-allow cache share and compile CPU time.
+ * Usage: bench BENCHDIR [SYSTEM-SERVICE.INI [RESULTS.TSV]]
+ *        bench BENCHDIR --write-profiles
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf.h"
+#include "profile.h"
+#include "rules.h"
+#include "sim.h"
+#include "syscalls.h"
+
+#define MAX_CMPS 3
+#define MAX_ABIS 3
+#define LINE_MAX_INI 180 /* the loader refuses lines over 198 bytes */
+
+/* ---- rule sets, as data both engines are given ---- */
+
+enum bop { B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_MASK };
+
+static const char *const bop_text[] = { "==", "!=", "<", "<=", ">", ">=" };
+static const enum scmp_compare bop_scmp[] = {
+	SCMP_CMP_EQ, SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_GT, SCMP_CMP_GE,
+};
+
+struct bcmp {
+	unsigned arg;
+	enum bop op;
+	uint64_t v, mask;
+	bool narrow; /* a 32-bit type on a 64-bit ABI */
+};
+
+struct brule {
+	const char *name;
+	unsigned act;
+	unsigned n_cmps;
+	struct bcmp c[MAX_CMPS];
+	bool in_group; /* a single "==": written with its neighbours as "in { }" */
+};
+
+struct act {
+	const char *text;
+	uint32_t scmp;
+};
+
+enum { ACT_ALLOW, ACT_EPERM, ACT_EACCES, ACT_KILL, ACT_COUNT };
+
+static const struct act acts[ACT_COUNT] = {
+	[ACT_ALLOW] = { "allow", SCMP_ACT_ALLOW },
+	[ACT_EPERM] = { "errno(EPERM)", SCMP_ACT_ERRNO(EPERM) },
+	[ACT_EACCES] = { "errno(EACCES)", SCMP_ACT_ERRNO(EACCES) },
+	[ACT_KILL] = { "kill-process", SCMP_ACT_KILL_PROCESS },
+};
+
+struct bset {
+	const char *id;
+	const char *desc;
+	const struct arch *abis[MAX_ABIS];
+	uint32_t scmp_arches[MAX_ABIS];
+	unsigned n_abis;
+	unsigned def;
+	struct brule *rules;
+	size_t n_rules, cap;
+	unsigned n_cmps;   /* libseccomp comparisons */
+	unsigned dropped;  /* names one of the two tables lacks */
+	char **owned;      /* names read from files */
+	size_t n_owned;
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "bench: %s\n", what);
+	exit(1);
+}
+
+static struct brule *set_push(struct bset *s)
+{
+	if (s->n_rules == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->rules = reallocarray(s->rules, s->cap, sizeof(*s->rules));
+		if (!s->rules)
+			die("out of memory");
+	}
+	memset(&s->rules[s->n_rules], 0, sizeof(s->rules[0]));
+	return &s->rules[s->n_rules++];
+}
+
+static void set_free(struct bset *s)
+{
+	for (size_t i = 0; i < s->n_owned; i++)
+		free(s->owned[i]);
+	free(s->owned);
+	free(s->rules);
+}
+
+/* True if both tables agree on name for every ABI of s and one has it. */
+enum usable { USABLE, ABSENT, DISAGREE };
+
+/* USABLE if both tables agree on name for every ABI of s and have it on
+ * one; ABSENT if neither has it on these ABIs. */
+static enum usable name_usable(const struct bset *s, const char *name)
+{
+	bool some = false, differ = seccomp_syscall_resolve_name(name) == __NR_SCMP_ERROR;
+
+	for (unsigned k = 0; k < s->n_abis; k++) {
+		int theirs = seccomp_syscall_resolve_name_arch(s->scmp_arches[k], name);
+		uint32_t nr;
+		bool ours = syscalls_lookup_name(s->abis[k], name, &nr) >= 0;
+
+		/* libseccomp names socket and IPC calls of x86 by negative
+		 * pseudo numbers (it adds the socketcall/ipc form and the
+		 * direct one); we know the direct number: both cover both. */
+		if (ours ? theirs == __NR_SCMP_ERROR || (theirs >= 0 && nr != (uint32_t)theirs)
+			 : theirs >= 0)
+			differ = true;
+		some = some || ours || theirs >= 0;
+	}
+	return !some ? ABSENT : differ ? DISAGREE : USABLE;
+}
+
+static void set_abis(struct bset *s, const char *const *names, const uint32_t *scmp, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		s->abis[k] = arch_lookup(names[k]);
+		s->scmp_arches[k] = scmp[k];
+	}
+	s->n_abis = n;
+}
+
+static void add_uncond(struct bset *s, const char *name, unsigned act)
+{
+	struct brule *r;
+
+	switch (name_usable(s, name)) {
+	case USABLE:
+		break;
+	case DISAGREE:
+		s->dropped++;
+		fprintf(stderr, "bench: set %s: left out '%s' (the tables differ)\n", s->id, name);
+		return;
+	case ABSENT:
+		return;
+	}
+	r = set_push(s);
+	r->name = name;
+	r->act = act;
+}
+
+/* A minimal allow-list: what a small static C program needs. */
+static void make_s(struct bset *s)
+{
+	static const char *const names[] = {
+		"read", "write", "close", "fstat", "newfstatat", "mmap", "munmap", "mprotect",
+		"brk", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "exit_group", "futex",
+		"openat", "lseek", "getrandom",
+	};
+
+	s->id = "S";
+	s->desc = "a minimal allow-list (17 syscalls)";
+	set_abis(s, (const char *const[]){ "x86_64" }, (const uint32_t[]){ SCMP_ARCH_X86_64 }, 1);
+	s->def = ACT_EPERM;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		add_uncond(s, names[i], ACT_ALLOW);
+}
+
+static void make_d(struct bset *s, const char *benchdir, bool multi)
+{
+	char path[4096], line[256];
+	FILE *f;
+
+	s->id = multi ? "Dx" : "D";
+	s->desc = multi ? "Docker's default allow-list on x86_64 + x86 + x32"
+			: "Docker's default allow-list";
+	if (multi)
+		set_abis(s, (const char *const[]){ "x86_64", "x86", "x32" },
+			 (const uint32_t[]){ SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_X32 }, 3);
+	else
+		set_abis(s, (const char *const[]){ "x86_64" },
+			 (const uint32_t[]){ SCMP_ARCH_X86_64 }, 1);
+	s->def = ACT_EPERM;
+	snprintf(path, sizeof(path), "%s/data/docker-default-allow.txt", benchdir);
+	f = fopen(path, "re");
+	if (!f)
+		die("cannot open data/docker-default-allow.txt");
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, " \t\r\n")] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		s->owned = reallocarray(s->owned, s->n_owned + 1, sizeof(*s->owned));
+		if (!s->owned || !(s->owned[s->n_owned] = strdup(line)))
+			die("out of memory");
+		add_uncond(s, s->owned[s->n_owned++], ACT_ALLOW);
+	}
+	fclose(f);
+}
+
+struct rng {
+	uint64_t state;
+};
+
+static uint64_t rnd(struct rng *r)
+{
+	/* xorshift64*: the sets must be the same on every run */
+	r->state ^= r->state >> 12;
+	r->state ^= r->state << 25;
+	r->state ^= r->state >> 27;
+	return r->state * 0x2545F4914F6CDD1Dull;
+}
+
+static unsigned pick(struct rng *r, unsigned n)
+{
+	return (unsigned)(rnd(r) % n);
+}
+
+/* An argument slot of a syscall on x86_64 that both engines compare alike. */
+struct slot {
+	bool usable, ptr, is_signed, narrow;
+};
+
+static struct slot slot_of(const char *name, unsigned i)
+{
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	struct slot sl = { 0 };
+	bool known;
+
+	if (syscalls_args(arch_get(ARCH_X86_64), name, args, &known) < 0 || !known)
+		return sl;
+	switch (args[i].cls) {
+	case ARG_PTR:
+		sl.ptr = true;
+		break;
+	case ARG_S32:
+	case ARG_U32:
+		sl.narrow = true;
+		break;
+	case ARG_S64:
+	case ARG_U64:
+		break;
+	default:
+		return sl;
+	}
+	sl.usable = true;
+	sl.is_signed = args[i].cls == ARG_S32 || args[i].cls == ARG_S64;
+	return sl;
+}
+
+/* A plausible argument value: small numbers, flag bits, boundaries. */
+static uint64_t rnd_arg(struct rng *r, bool narrow)
+{
+	static const uint64_t bounds[] = { 0, 1, 2, 3, 0x7fffffff, 0xffffffff, 0x100000000 };
+	uint64_t v;
+
+	switch (pick(r, 4)) {
+	case 0:
+		v = pick(r, 64);
+		break;
+	case 1:
+		v = 1ull << pick(r, narrow ? 31 : 40);
+		break;
+	case 2:
+		v = bounds[pick(r, sizeof(bounds) / sizeof(bounds[0]))];
+		break;
+	default:
+		v = rnd(r) & 0xfffff;
+	}
+	return narrow ? v & UINT32_MAX : v;
+}
+
+static void rnd_cmp(struct rng *r, const struct slot *sl, unsigned arg, struct bcmp *c)
+{
+	c->arg = arg;
+	c->narrow = sl->narrow;
+	if (sl->ptr) {
+		c->op = pick(r, 2) ? B_EQ : B_NE;
+		c->v = 0;
+		return;
+	}
+	c->op = (enum bop)pick(r, B_MASK + 1);
+	c->v = rnd_arg(r, sl->narrow);
+	if (c->op == B_MASK) {
+		c->mask = rnd_arg(r, sl->narrow) | 1;
+		c->v &= c->mask;
+	}
+	/* libseccomp orders unsigned: signed ordered values stay non-negative */
+	if (sl->is_signed && c->op >= B_LT && c->op <= B_GE)
+		c->v &= sl->narrow ? INT32_MAX : INT64_MAX;
+}
+
+/* The x86_64 syscalls both tables know, in a fixed shuffled order. */
+static size_t usable_names(struct bset *s, struct rng *r, const char **out, size_t max)
+{
+	size_t n_all, n = 0;
+	const struct syscall *all = syscalls_list(arch_get(ARCH_X86_64), &n_all);
+
+	for (size_t i = 0; i < n_all && n < max; i++)
+		if (name_usable(s, all[i].name) == USABLE)
+			out[n++] = all[i].name;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = pick(r, (unsigned)i);
+		const char *t = out[i - 1];
+
+		out[i - 1] = out[j];
+		out[j] = t;
+	}
+	return n;
+}
+
+/* ~300 syscalls, ~370 argument comparisons, in the shapes where libseccomp
+ * 2.5.4 is right (see tests/engine/test-libseccomp.c): value sets on one
+ * argument, or one conjunction per syscall. */
+static void make_a(struct bset *s)
+{
+	struct rng r = { 0xa11ce5 };
+	const char *names[512];
+	size_t n;
+
+	s->id = "A";
+	s->desc = "300 syscalls, ~370 argument comparisons";
+	set_abis(s, (const char *const[]){ "x86_64" }, (const uint32_t[]){ SCMP_ARCH_X86_64 }, 1);
+	s->def = ACT_EPERM;
+	n = usable_names(s, &r, names, 512);
+	if (n > 300)
+		n = 300;
+	for (size_t i = 0; i < n; i++) {
+		struct slot sl[SYSCALL_ARGS_MAX];
+		unsigned n_usable = 0, plain[SYSCALL_ARGS_MAX], n_plain = 0;
+
+		for (unsigned k = 0; k < SYSCALL_ARGS_MAX; k++) {
+			sl[k] = slot_of(names[i], k);
+			n_usable += sl[k].usable;
+			if (sl[k].usable && !sl[k].ptr)
+				plain[n_plain++] = k;
+		}
+		if (s->n_cmps >= 370 || !n_usable || !pick(&r, 2)) {
+			add_uncond(s, names[i], pick(&r, 12) ? ACT_ALLOW : ACT_KILL);
+			continue;
+		}
+		if (n_plain && pick(&r, 2)) { /* a value set: "fd in { 0, 1, 2 }" */
+			unsigned arg = plain[pick(&r, n_plain)], k = 2 + pick(&r, 7);
+			uint64_t base = rnd_arg(&r, sl[arg].narrow);
+
+			for (unsigned j = 0; j < k; j++) {
+				struct brule *br = set_push(s);
+
+				br->name = names[i];
+				br->act = ACT_ALLOW;
+				br->in_group = true;
+				br->n_cmps = 1;
+				uint64_t v = base + j * (1 + pick(&r, 4));
+
+				br->c[0] = (struct bcmp){
+					.arg = arg, .op = B_EQ, .narrow = sl[arg].narrow,
+					.v = sl[arg].narrow ? v & UINT32_MAX : v,
+				};
+				s->n_cmps++;
+			}
+		} else { /* one conjunction */
+			struct brule *br = set_push(s);
+			unsigned used = 0, want = 1 + pick(&r, MAX_CMPS);
+
+			br->name = names[i];
+			br->act = pick(&r, 6) ? ACT_ALLOW : ACT_EACCES;
+			for (unsigned t = 0; t < 12 && br->n_cmps < want; t++) {
+				unsigned arg = pick(&r, SYSCALL_ARGS_MAX);
+
+				if (!sl[arg].usable || used & (1u << arg))
+					continue;
+				used |= 1u << arg;
+				rnd_cmp(&r, &sl[arg], arg, &br->c[br->n_cmps++]);
+			}
+			s->n_cmps += br->n_cmps;
+		}
+	}
+}
+
+/* ~5000 rules "argN == value", 20 values on one argument of 250 syscalls,
+ * clustered like ioctl request numbers. */
+static void make_l(struct bset *s)
+{
+	struct rng r = { 0x1a26e };
+	const char *names[512];
+	size_t n, done = 0;
+
+	s->id = "L";
+	s->desc = "250 syscalls x 20 argument values (5000 rules)";
+	set_abis(s, (const char *const[]){ "x86_64" }, (const uint32_t[]){ SCMP_ARCH_X86_64 }, 1);
+	s->def = ACT_EPERM;
+	n = usable_names(s, &r, names, 512);
+	for (size_t i = 0; i < n && done < 250; i++) {
+		unsigned plain[SYSCALL_ARGS_MAX], n_plain = 0, arg;
+		struct slot sl[SYSCALL_ARGS_MAX];
+		uint64_t base;
+
+		for (unsigned k = 0; k < SYSCALL_ARGS_MAX; k++) {
+			sl[k] = slot_of(names[i], k);
+			if (sl[k].usable && !sl[k].ptr)
+				plain[n_plain++] = k;
+		}
+		if (!n_plain)
+			continue;
+		arg = plain[pick(&r, n_plain)];
+		base = (rnd(&r) & 0xffff) << pick(&r, 12);
+		for (unsigned j = 0; j < 20; j++) {
+			struct brule *br = set_push(s);
+
+			br->name = names[i];
+			br->act = ACT_ALLOW;
+			br->n_cmps = 1;
+			base += 1 + pick(&r, 6);
+			br->c[0] = (struct bcmp){ .arg = arg, .op = B_EQ, .v = base & UINT32_MAX,
+						  .narrow = sl[arg].narrow };
+			s->n_cmps++;
+		}
+		done++;
+	}
+}
+
+/* ---- the INI profiles ---- */
+
+static void cond_text(const struct brule *br, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < br->n_cmps && len < size; i++) {
+		const struct bcmp *c = &br->c[i];
+		const char *sep = i ? " && " : "";
+
+		if (c->op == B_MASK)
+			len += (size_t)snprintf(buf + len, size - len,
+						"%sarg%u & 0x%" PRIx64 " == 0x%" PRIx64, sep,
+						c->arg, c->mask, c->v);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%sarg%u %s 0x%" PRIx64,
+						sep, c->arg, bop_text[c->op], c->v);
+	}
+}
+
+static void write_profile(const struct bset *s, FILE *f)
+{
+	fprintf(f, "; SPDX-License-Identifier: LGPL-2.1-or-later\n");
+	fprintf(f, "; Rule set %s of bench/bench: %s.\n", s->id, s->desc);
+	fprintf(f, "; Written by 'bench/bench bench --write-profiles'; do not edit.\n\n");
+	fprintf(f, "[profile]\ndescription = benchmark set %s\n\n", s->id);
+	fprintf(f, "[filter]\ndefault-action = %s\narchitectures =", acts[s->def].text);
+	for (unsigned k = 0; k < s->n_abis; k++)
+		fprintf(f, " %s", s->abis[k]->name);
+	fputc('\n', f);
+	for (unsigned a = 0; a < ACT_COUNT; a++) {
+		size_t col = 0;
+		bool any = false;
+
+		for (size_t i = 0; i < s->n_rules; i++)
+			any = any || s->rules[i].act == a;
+		if (!any)
+			continue;
+		fprintf(f, "\n[%s]\n", acts[a].text);
+		for (size_t i = 0; i < s->n_rules; i++) {
+			const char *name = s->rules[i].name;
+
+			if (s->rules[i].act != a || s->rules[i].n_cmps)
+				continue;
+			if (!col || col + strlen(name) + 1 > 90) {
+				fputs(col ? "\n\t" : "syscalls =", f);
+				col = 8;
+			}
+			fprintf(f, " %s", name);
+			col += strlen(name) + 1;
+		}
+		if (col)
+			fputc('\n', f);
+		for (size_t i = 0; i < s->n_rules;) {
+			const struct brule *br = &s->rules[i];
+			char cond[256];
+			size_t j = i + 1;
+
+			if (br->act != a || !br->n_cmps) {
+				i++;
+				continue;
+			}
+			if (!br->in_group) {
+				cond_text(br, cond, sizeof(cond));
+				fprintf(f, "%s = %s\n", br->name, cond);
+				i++;
+				continue;
+			}
+			/* "name = argN in { v, ... }", split to keep lines short */
+			col = (size_t)fprintf(f, "%s = arg%u in { 0x%" PRIx64, br->name,
+					      br->c[0].arg, br->c[0].v);
+			for (; j < s->n_rules && s->rules[j].in_group && s->rules[j].act == a &&
+			       !strcmp(s->rules[j].name, br->name) &&
+			       s->rules[j].c[0].arg == br->c[0].arg;
+			     j++) {
+				if (col > LINE_MAX_INI - 24) {
+					fputs(" }\n", f);
+					col = (size_t)fprintf(f, "%s = arg%u in { 0x%" PRIx64,
+							      br->name, br->c[0].arg,
+							      s->rules[j].c[0].v);
+					continue;
+				}
+				col += (size_t)fprintf(f, ", 0x%" PRIx64, s->rules[j].c[0].v);
+			}
+			fputs(" }\n", f);
+			i = j;
+		}
+	}
+}
+
+/* ---- compiling ---- */
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct prog {
+	struct sock_filter *insns;
+	size_t len;
+	char err[256]; /* set if the engine refused */
+};
+
+static void prog_clear(struct prog *p)
+{
+	free(p->insns);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Ours: load the profile, build the policy, generate. */
+static int build_ours(const char *path, struct prog *out)
+{
+	struct profile *prof = NULL;
+	struct policy *pol = NULL;
+	struct bpf_prog *bp = NULL;
+	struct diag d;
+	int r;
+
+	diag_init(&d);
+	r = profile_load(path, arch_native(), &d, &prof);
+	if (r >= 0)
+		r = rules_build(prof->rs, arch_native(), &d, &pol);
+	if (r >= 0)
+		r = bpf_generate(pol, &d, &bp);
+	if (r >= 0 && out) {
+		out->len = bp->len;
+		out->insns = malloc(bp->len * sizeof(*bp->insns));
+		if (!out->insns)
+			die("out of memory");
+		memcpy(out->insns, bp->insns, bp->len * sizeof(*bp->insns));
+	} else if (r < 0 && out) {
+		for (size_t i = 0; i < d.n_msgs; i++)
+			if (d.msgs[i].severity == DIAG_ERROR && d.msgs[i].text) {
+				snprintf(out->err, sizeof(out->err), "%s", d.msgs[i].text);
+				break;
+			}
+	}
+	bpf_prog_free(bp);
+	policy_free(pol);
+	profile_free(prof);
+	diag_clear(&d);
+	return r;
+}
+
+static struct scmp_arg_cmp scmp_cmp(const struct bcmp *c)
+{
+	struct scmp_arg_cmp out = { .arg = c->arg };
+
+	if (c->op == B_MASK) {
+		out.op = SCMP_CMP_MASKED_EQ;
+		out.datum_a = c->mask;
+		out.datum_b = c->v;
+	} else if (c->narrow && c->op == B_EQ) {
+		/* exact on the low half whatever the upper half holds */
+		out.op = SCMP_CMP_MASKED_EQ;
+		out.datum_a = UINT32_MAX;
+		out.datum_b = c->v;
+	} else {
+		/* SCMP_CMP32() is this with (uint32_t)v for narrow arguments */
+		out.op = bop_scmp[c->op];
+		out.datum_a = c->v;
+	}
+	return out;
+}
+
+/* libseccomp: the same rules through its API, exported to a memfd. */
+static int build_theirs(const struct bset *s, unsigned opt, struct prog *out)
+{
+	scmp_filter_ctx ctx = seccomp_init(acts[s->def].scmp);
+	bool native = false;
+	int r, fd;
+
+	if (!ctx)
+		return -ENOMEM;
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (r >= 0)
+		r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, opt);
+	for (unsigned k = 0; r >= 0 && k < s->n_abis; k++) {
+		if (s->scmp_arches[k] == seccomp_arch_native())
+			native = true;
+		else
+			r = seccomp_arch_add(ctx, s->scmp_arches[k]);
+	}
+	if (r >= 0 && !native)
+		r = seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE);
+	for (size_t i = 0; r >= 0 && i < s->n_rules; i++) {
+		const struct brule *br = &s->rules[i];
+		struct scmp_arg_cmp cmps[MAX_CMPS];
+
+		for (unsigned k = 0; k < br->n_cmps; k++)
+			cmps[k] = scmp_cmp(&br->c[k]);
+		int nr = seccomp_syscall_resolve_name(br->name);
+
+		r = seccomp_rule_add_array(ctx, acts[br->act].scmp, nr, br->n_cmps, cmps);
+	}
+	fd = r >= 0 ? memfd_create("bpf", MFD_CLOEXEC) : -1;
+	if (r >= 0)
+		r = fd < 0 ? -errno : seccomp_export_bpf(ctx, fd);
+	if (r >= 0 && out) {
+		off_t size = lseek(fd, 0, SEEK_END);
+
+		out->len = (size_t)size / sizeof(struct sock_filter);
+		out->insns = malloc((size_t)size);
+		if (!out->insns || pread(fd, out->insns, (size_t)size, 0) != size)
+			die("cannot read libseccomp's program back");
+	} else if (r < 0 && out) {
+		snprintf(out->err, sizeof(out->err), "libseccomp: %s", strerror(-r));
+	}
+	if (fd >= 0)
+		close(fd);
+	seccomp_release(ctx);
+	return r;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+enum engine { ENG_OURS, ENG_LS1, ENG_LS2, ENG_COUNT };
+
+static const char *const engine_names[] = { "ours", "libseccomp opt=1", "libseccomp opt=2" };
+
+static int build(enum engine e, const struct bset *s, const char *profile, struct prog *out)
+{
+	if (e == ENG_OURS)
+		return build_ours(profile, out);
+	return build_theirs(s, e == ENG_LS1 ? 1 : 2, out);
+}
+
+/* Median CPU seconds of one compile: repeated for ~0.4 s, 5..400 runs
+ * (3 when one run takes over 2 s). */
+static double median_compile(enum engine e, const struct bset *s, const char *profile)
+{
+	double t[400], start = cpu_now(), once;
+	unsigned n = 0, want;
+
+	build(e, s, profile, NULL);
+	once = cpu_now() - start;
+	want = once > 0.08 ? 5 : once < 0.001 ? 400 : (unsigned)(0.4 / once);
+	if (want < 5)
+		want = 5;
+	if (once > 2.0) { /* libseccomp on L: three runs, the first included */
+		t[n++] = once;
+		want = 3;
+	}
+	for (; n < want && n < 400; n++) {
+		double t0 = cpu_now();
+
+		build(e, s, profile, NULL);
+		t[n] = cpu_now() - t0;
+	}
+	qsort(t, n, sizeof(t[0]), cmp_double);
+	return t[n / 2];
+}
+
+/* Median CPU seconds of our rules_build + bpf_generate on a profile that
+ * is already loaded: the work libseccomp does between its first
+ * seccomp_rule_add() and the export, without our INI parsing. */
+static double median_ours_from_ruleset(const char *profile)
+{
+	struct profile *prof = NULL;
+	struct diag d;
+	double t[400];
+	unsigned n = 0;
+
+	diag_init(&d);
+	if (profile_load(profile, arch_native(), &d, &prof) < 0) {
+		diag_clear(&d);
+		return 0;
+	}
+	for (double start = cpu_now(); n < 400 && (n < 5 || cpu_now() - start < 0.4); n++) {
+		struct policy *pol = NULL;
+		struct bpf_prog *bp = NULL;
+		double t0 = cpu_now();
+
+		if (rules_build(prof->rs, arch_native(), &d, &pol) == 0)
+			bpf_generate(pol, &d, &bp);
+		t[n] = cpu_now() - t0;
+		bpf_prog_free(bp);
+		policy_free(pol);
+		diag_clear(&d);
+	}
+	profile_free(prof);
+	qsort(t, n, sizeof(t[0]), cmp_double);
+	return t[n / 2];
+}
+
+/* ---- the syscall mix ---- */
+
+struct call {
+	unsigned long count;
+	uint32_t nr;
+	uint64_t args[6];
+};
+
+struct mix {
+	struct call *calls;
+	size_t n;
+	unsigned long total, unknown;
+};
+
+static void mix_load(const char *benchdir, struct mix *m)
+{
+	char path[4096], line[512], name[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/data/syscall-mix.txt", benchdir);
+	f = fopen(path, "re");
+	if (!f)
+		die("cannot open data/syscall-mix.txt");
+	memset(m, 0, sizeof(*m));
+	while (fgets(line, sizeof(line), f)) {
+		struct call c = { 0 };
+		char *p = line;
+		int used;
+
+		if (line[0] == '#' || sscanf(p, "%lu %63s%n", &c.count, name, &used) != 2)
+			continue;
+		p += used;
+		for (int i = 0; i < 6 && sscanf(p, "%" SCNx64 "%n", &c.args[i], &used) == 1; i++)
+			p += used;
+		m->total += c.count;
+		if (syscalls_lookup_name(arch_get(ARCH_X86_64), name, &c.nr) < 0) {
+			m->unknown += c.count;
+			continue;
+		}
+		m->calls = reallocarray(m->calls, m->n + 1, sizeof(*m->calls));
+		if (!m->calls)
+			die("out of memory");
+		m->calls[m->n++] = c;
+	}
+	fclose(f);
+}
+
+struct figures {
+	size_t len;
+	double mean, cache, compile;
+	size_t max;
+	char err[256];
+};
+
+static void replay(const struct prog *p, const struct mix *m, struct figures *fg, uint32_t *rets)
+{
+	double sum = 0, cached = 0, n = 0;
+
+	fg->max = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		struct seccomp_data sd = { .nr = (int)m->calls[i].nr,
+					   .arch = arch_get(ARCH_X86_64)->audit_arch };
+		struct sim_result res;
+
+		memcpy(sd.args, m->calls[i].args, sizeof(sd.args));
+		if (sim_run(p->insns, p->len, &sd, &res) < 0)
+			die("a program failed in the simulator");
+		rets[i] = res.ret;
+		sum += (double)res.executed * (double)m->calls[i].count;
+		n += (double)m->calls[i].count;
+		if (res.executed > fg->max)
+			fg->max = res.executed;
+		if (sim_is_const_allow(p->insns, p->len, sd.arch, m->calls[i].nr))
+			cached += (double)m->calls[i].count;
+	}
+	fg->mean = n ? sum / n : 0;
+	fg->cache = n ? cached / n : 0;
+}
+
+static void profile_path(const char *benchdir, const char *id, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/profiles/%s.ini", benchdir, id);
+}
+
+static int write_profiles(const char *benchdir, struct bset *sets, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char path[4096];
+		FILE *f;
+
+		profile_path(benchdir, sets[i].id, path, sizeof(path));
+		f = fopen(path, "we");
+		if (!f)
+			die("cannot write a profile");
+		write_profile(&sets[i], f);
+		if (fclose(f) != 0)
+			die("cannot write a profile");
+		printf("wrote %s\n", path);
+	}
+	return 0;
+}
+
+/* The committed profile must say what the generator says. */
+static bool profile_current(const struct bset *s, const char *path)
+{
+	char *want = NULL, *have = NULL;
+	size_t want_len = 0, have_len = 0;
+	FILE *w = open_memstream(&want, &want_len), *h = fopen(path, "re");
+	bool same = false;
+
+	if (w && h) {
+		write_profile(s, w);
+		fclose(w);
+		w = NULL;
+		have = malloc(want_len + 2);
+		if (have) {
+			have_len = fread(have, 1, want_len + 1, h);
+			same = have_len == want_len && !memcmp(want, have, want_len);
+		}
+	}
+	if (w)
+		fclose(w);
+	if (h)
+		fclose(h);
+	free(want);
+	free(have);
+	return same;
+}
+
+/* "r1, r2" for figure k (length, mean, max, compile) of ours against both
+ * libseccomp levels; "-" where a program was refused. */
+static void print_ratios(const struct figures *fg, int k)
+{
+	for (int e = ENG_LS1; e <= ENG_LS2; e++) {
+		double a, b;
+
+		switch (k) {
+		case 0:
+			a = (double)fg[0].len, b = (double)fg[e].len;
+			break;
+		case 1:
+			a = fg[0].mean, b = fg[e].mean;
+			break;
+		case 2:
+			a = (double)fg[0].max, b = (double)fg[e].max;
+			break;
+		default:
+			a = fg[0].compile, b = fg[e].compile;
+		}
+		if ((k < 3 && (fg[0].err[0] || fg[e].err[0])) || b <= 0)
+			printf("-");
+		else
+			printf("%.3g", a / b);
+		printf(e == ENG_LS1 ? ", " : " ");
+	}
+	printf("| ");
+}
+
+int main(int argc, char **argv)
+{
+	const char *benchdir = argc > 1 ? argv[1] : "bench";
+	const char *service = argc > 2 ? argv[2] : "profiles/system-service.ini";
+	const char *tsv = argc > 3 ? argv[3] : NULL;
+	struct bset sets[5] = { 0 };
+	struct mix mix;
+	FILE *out = NULL;
+	double t_load[200], t_all[200];
+
+	make_s(&sets[0]);
+	make_d(&sets[1], benchdir, false);
+	make_d(&sets[2], benchdir, true);
+	make_a(&sets[3]);
+	make_l(&sets[4]);
+	if (argc > 2 && !strcmp(argv[2], "--write-profiles"))
+		return write_profiles(benchdir, sets, 5);
+	mix_load(benchdir, &mix);
+	if (tsv && !(out = fopen(tsv, "we")))
+		die("cannot write the results file");
+	if (out)
+		fprintf(out, "set\tengine\tlength\tmean\tmax\tcache\tcompile_us\terror\n");
+
+	printf("syscall mix: %lu calls (%zu distinct) replayed on x86_64", mix.total, mix.n);
+	if (mix.unknown)
+		printf(", %lu of unknown names left out", mix.unknown);
+	printf("\n\n");
+	printf("| set | rules (arg cmps) | engine | length | mean exec | max exec | "
+	       "cache share | compile (CPU) |\n");
+	printf("|---|---|---|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < 5; i++) {
+		struct bset *s = &sets[i];
+		struct figures fg[ENG_COUNT] = { 0 };
+		uint32_t *rets[ENG_COUNT];
+		unsigned long differ = 0;
+		char path[4096];
+
+		profile_path(benchdir, s->id, path, sizeof(path));
+		if (!profile_current(s, path))
+			fprintf(stderr, "bench: %s is not what the generator writes: "
+					"run 'bench --write-profiles'\n", path);
+		for (int e = 0; e < ENG_COUNT; e++) {
+			struct prog p = { 0 };
+
+			rets[e] = calloc(mix.n + 1, sizeof(uint32_t));
+			if (!rets[e])
+				die("out of memory");
+			if (build((enum engine)e, s, path, &p) < 0) {
+				snprintf(fg[e].err, sizeof(fg[e].err), "%s", p.err);
+				fg[e].compile = median_compile((enum engine)e, s, path);
+				prog_clear(&p);
+				continue;
+			}
+			fg[e].len = p.len;
+			if (p.len > BPF_PROG_MAX) { /* the kernel would refuse it */
+				snprintf(fg[e].err, sizeof(fg[e].err),
+					 "%zu instructions, over the kernel's %u", p.len,
+					 BPF_PROG_MAX);
+				fg[e].compile = median_compile((enum engine)e, s, path);
+				prog_clear(&p);
+				continue;
+			}
+			replay(&p, &mix, &fg[e], rets[e]);
+			fg[e].compile = median_compile((enum engine)e, s, path);
+			prog_clear(&p);
+		}
+		for (size_t k = 0; k < mix.n; k++)
+			for (int e = 1; e < ENG_COUNT; e++)
+				if (!fg[0].err[0] && !fg[e].err[0] && rets[e][k] != rets[0][k]) {
+					differ += mix.calls[k].count;
+					break;
+				}
+		for (int e = 0; e < ENG_COUNT; e++) {
+			printf("| %s | %zu (%u) | %s | ", e ? "" : s->id, s->n_rules, s->n_cmps,
+			       engine_names[e]);
+			if (fg[e].err[0])
+				printf("refused: %s | | | | %.1f us |\n", fg[e].err,
+				       fg[e].compile * 1e6);
+			else
+				printf("%zu | %.2f | %zu | %.1f%% | %.1f us |\n", fg[e].len,
+				       fg[e].mean, fg[e].max, 100 * fg[e].cache,
+				       fg[e].compile * 1e6);
+			if (out)
+				fprintf(out, "%s\t%s\t%zu\t%.3f\t%zu\t%.4f\t%.2f\t%s\n",
+					s->id, engine_names[e], fg[e].len, fg[e].mean, fg[e].max,
+					fg[e].cache, fg[e].compile * 1e6, fg[e].err);
+			free(rets[e]);
+		}
+		if (differ)
+			fprintf(stderr, "bench: set %s: %lu calls of the mix decided differently\n",
+				s->id, differ);
+		printf("| | | ratio ours / opt=1, opt=2 | ");
+		print_ratios(fg, 0);
+		print_ratios(fg, 1);
+		print_ratios(fg, 2);
+		printf("| ");
+		print_ratios(fg, 3);
+		printf("\n");
+		{
+			double c = median_ours_from_ruleset(path);
+
+			printf("| | | ours without INI parsing (ruleset to program) | | | | | "
+			       "%.1f us (%.3g, %.3g) |\n",
+			       c * 1e6, fg[1].compile > 0 ? c / fg[1].compile : 0,
+			       fg[2].compile > 0 ? c / fg[2].compile : 0);
+		}
+		if (s->dropped)
+			printf("| | %u names left out (the two tables differ) | | | | | | |\n",
+			       s->dropped);
+	}
+
+	/* The sample profile: loading alone, and loading + compiling. */
+	for (int k = 0; k < 200; k++) {
+		struct profile *prof = NULL;
+		struct diag d;
+		double t0 = cpu_now();
+
+		diag_init(&d);
+		if (profile_load(service, arch_native(), &d, &prof) < 0) {
+			fprintf(stderr, "bench: %s does not load\n", service);
+			return 1;
+		}
+		t_load[k] = cpu_now() - t0;
+		profile_free(prof);
+		diag_clear(&d);
+		t0 = cpu_now();
+		if (build_ours(service, NULL) < 0)
+			die("the sample profile does not compile");
+		t_all[k] = cpu_now() - t0;
+	}
+	qsort(t_load, 200, sizeof(double), cmp_double);
+	qsort(t_all, 200, sizeof(double), cmp_double);
+	printf("\n%s: load %.1f us, load + compile %.1f us CPU (median of 200; max %.1f us)\n",
+	       service, t_load[100] * 1e6, t_all[100] * 1e6, t_all[199] * 1e6);
+	if (out) {
+		fprintf(out, "system-service\tours\t0\t0\t0\t0\t%.2f\t\n", t_all[100] * 1e6);
+		fclose(out);
+	}
+	for (size_t i = 0; i < 5; i++)
+		set_free(&sets[i]);
+	free(mix.calls);
+	return 0;
+}
