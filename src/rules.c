@@ -642,11 +642,26 @@ static int cmp_rrule(const void *a, const void *b)
 	return (x->src->seq > y->src->seq) - (x->src->seq < y->src->seq);
 }
 
-static int cmp_rsys(const void *a, const void *b)
+/* Put abi->sys in number order: where[] maps the (sorted) known numbers
+ * to their slots, so this is one pass, no sort. Every number with rules is
+ * a known one (rules resolve names through the table). */
+static int sort_sys(struct abi_policy *abi, const size_t *where)
 {
-	const struct rsys *x = a, *y = b;
+	struct rsys *sorted = calloc(abi->n_sys + 1, sizeof(*sorted));
+	size_t n = 0;
 
-	return (x->nr > y->nr) - (x->nr < y->nr);
+	if (!sorted)
+		return -ENOMEM;
+	for (size_t k = 0; k < abi->n_known; k++)
+		if (where[k] != SIZE_MAX)
+			sorted[n++] = abi->sys[where[k]];
+	if (n != abi->n_sys) { /* a rule list outside the table: never drop it */
+		free(sorted);
+		return -EINVAL;
+	}
+	free(abi->sys);
+	abi->sys = sorted;
+	return 0;
 }
 
 /* Could some argument values satisfy both tests? */
@@ -931,8 +946,9 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, siz
 	}
 	for (size_t i = 0; i < abi->n_sys; i++)
 		finish_rsys(&abi->sys[i], d, warn);
-	if (abi->n_sys)
-		qsort(abi->sys, abi->n_sys, sizeof(*abi->sys), cmp_rsys);
+	r = sort_sys(abi, where);
+	if (r < 0)
+		return r;
 
 	/* Priorities: hints for the dispatch tree, per known number. */
 	if (rs->n_prios) {
