@@ -22,6 +22,7 @@
 #include "rules.h"
 #include "sim.h"
 #include "syscalls.h"
+#include "rng.h"
 
 #define MAX_CMPS 3
 #define MAX_ABIS 3
@@ -207,23 +208,6 @@ static void make_d(struct bset *s, const char *benchdir, bool multi)
 	fclose(f);
 }
 
-struct rng {
-	uint64_t state;
-};
-
-static uint64_t rnd(struct rng *r)
-{
-	/* xorshift64*: the sets must be the same on every run */
-	r->state ^= r->state >> 12;
-	r->state ^= r->state << 25;
-	r->state ^= r->state >> 27;
-	return r->state * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pick(struct rng *r, unsigned n)
-{
-	return (unsigned)(rnd(r) % n);
-}
 
 /* An argument slot of a syscall on x86_64 that both engines compare alike. */
 struct slot {

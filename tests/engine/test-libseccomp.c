@@ -69,6 +69,7 @@
 #include "engine-util.h"
 #include "sim.h"
 #include "tap.h"
+#include "rng.h"
 
 #define MAX_ABIS 3
 #define MAX_SYS 24
@@ -79,23 +80,6 @@
 /* the shapes (enum shape bits) where the two agree; argv[3] overrides */
 #define DOMAIN_SHAPES 0xfu
 
-struct rng {
-	uint64_t state;
-};
-
-static uint64_t rnd(struct rng *r)
-{
-	/* xorshift64*: a fixed seed gives the same sequence everywhere */
-	r->state ^= r->state >> 12;
-	r->state ^= r->state << 25;
-	r->state ^= r->state >> 27;
-	return r->state * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pick(struct rng *r, unsigned n)
-{
-	return (unsigned)(rnd(r) % n);
-}
 
 static const uint64_t boundaries[] = {
 	0, 1, 2, 3, 7, 0x7f, 0x80, 0xff, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe,

@@ -14,21 +14,18 @@
 #include "engine-util.h"
 #include "sim.h"
 #include "tap.h"
+#include "rng.h"
 
-static uint64_t rng_state;
+static struct rng rng;
 
-static uint64_t rnd(void)
+static uint64_t rnd_u64(void)
 {
-	/* xorshift64*: fixed seed, same sequence everywhere */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1Dull;
+	return rnd(&rng);
 }
 
-static unsigned pick(unsigned n)
+static unsigned pick_n(unsigned n)
 {
-	return (unsigned)(rnd() % n);
+	return pick(&rng, n);
 }
 
 static const uint64_t boundaries[] = {
@@ -41,13 +38,13 @@ static const uint64_t boundaries[] = {
 
 static uint64_t rnd_value(void)
 {
-	switch (pick(4)) {
+	switch (pick_n(4)) {
 	case 0:
-		return rnd();
+		return rnd_u64();
 	case 1:
-		return boundaries[pick(N_BOUND)] + pick(3) - 1;
+		return boundaries[pick_n(N_BOUND)] + pick_n(3) - 1;
 	default:
-		return boundaries[pick(N_BOUND)];
+		return boundaries[pick_n(N_BOUND)];
 	}
 }
 
@@ -110,13 +107,13 @@ static void rnd_cmp(char *buf, size_t size, unsigned arg, enum arg_class cls, un
 		snprintf(val2, sizeof(val2), "0x%" PRIx64, m);
 	}
 	if (cls == ARG_PTR) {
-		snprintf(buf, size, "arg%u %s 0", arg, pick(2) ? "==" : "!=");
+		snprintf(buf, size, "arg%u %s 0", arg, pick_n(2) ? "==" : "!=");
 		return;
 	}
-	switch (pick(9)) {
+	switch (pick_n(9)) {
 	case 0:
 		snprintf(buf, size, "arg%u & 0x%" PRIx64 " %s 0x%" PRIx64, arg, m,
-			 pick(2) ? "==" : "!=", v & m);
+			 pick_n(2) ? "==" : "!=", v & m);
 		break;
 	case 1:
 		snprintf(buf, size, "arg%u in { %s, %s, 7 }", arg, val, val2);
@@ -128,7 +125,7 @@ static void rnd_cmp(char *buf, size_t size, unsigned arg, enum arg_class cls, un
 		snprintf(buf, size, "arg%u >= %s && arg%u <= %s", arg, val, arg, val2);
 		break;
 	default:
-		snprintf(buf, size, "arg%u %s %s", arg, ops[pick(6)], val);
+		snprintf(buf, size, "arg%u %s %s", arg, ops[pick_n(6)], val);
 	}
 }
 
@@ -145,18 +142,18 @@ static int rnd_ruleset(struct compiled *c, const char *const *acts, size_t n_act
 		if (arch_lookup(abi_sets[set][k])->bits < bits)
 			bits = arch_lookup(abi_sets[set][k])->bits;
 	}
-	action_parse(acts[pick((unsigned)n_acts)], first, &c->rs->attrs.default_action,
+	action_parse(acts[pick_n((unsigned)n_acts)], first, &c->rs->attrs.default_action,
 		     &(const char *){ NULL });
 	c->rs->attrs.has_default_action = true;
-	if (pick(2)) {
+	if (pick_n(2)) {
 		action_parse("errno(ENOSYS)", first, &c->rs->attrs.unknown_action,
 			     &(const char *){ NULL });
 		c->rs->attrs.has_unknown_action = true;
 	}
-	action_parse(acts[pick((unsigned)n_acts)], first, &c->rs->attrs.bad_arch_action,
+	action_parse(acts[pick_n((unsigned)n_acts)], first, &c->rs->attrs.bad_arch_action,
 		     &(const char *){ NULL });
 	for (unsigned i = 0; i < n_rules; i++) {
-		const char *sys = syscalls[pick(N_SYSCALLS)];
+		const char *sys = syscalls[pick_n(N_SYSCALLS)];
 		struct syscall_arg args[SYSCALL_ARGS_MAX];
 		bool known;
 		char cond[160] = "";
@@ -165,8 +162,8 @@ static int rnd_ruleset(struct compiled *c, const char *const *acts, size_t n_act
 			sys = "read";
 			syscalls_args(first, sys, args, &known);
 		}
-		for (unsigned n = pick(3), k = 0; k < n; k++) {
-			unsigned arg = pick(6);
+		for (unsigned n = pick_n(3), k = 0; k < n; k++) {
+			unsigned arg = pick_n(6);
 			char one[192];
 
 			if (args[arg].cls == ARG_NONE || args[arg].cls == ARG_PAIR ||
@@ -176,10 +173,10 @@ static int rnd_ruleset(struct compiled *c, const char *const *acts, size_t n_act
 			if (strlen(cond) + strlen(one) + 5 >= sizeof(cond))
 				break;
 			if (*cond)
-				strcat(cond, pick(4) ? " && " : " || ");
+				strcat(cond, pick_n(4) ? " && " : " || ");
 			strcat(cond, one);
 		}
-		snprintf(texts[i][0], sizeof(texts[i][0]), "%s", acts[pick((unsigned)n_acts)]);
+		snprintf(texts[i][0], sizeof(texts[i][0]), "%s", acts[pick_n((unsigned)n_acts)]);
 		snprintf(texts[i][1], sizeof(texts[i][1]), "%s", sys);
 		snprintf(texts[i][2], sizeof(texts[i][2]), "%s", cond);
 		if (util_add_rule(c->rs, texts[i][0], sys, cond, i + 1) < 0)
@@ -190,24 +187,24 @@ static int rnd_ruleset(struct compiled *c, const char *const *acts, size_t n_act
 
 static void rnd_input(const struct compiled *c, struct seccomp_data *sd)
 {
-	const struct abi_policy *abi = &c->p->abis[pick((unsigned)c->p->n_abis)];
+	const struct abi_policy *abi = &c->p->abis[pick_n((unsigned)c->p->n_abis)];
 
 	memset(sd, 0, sizeof(*sd));
 	sd->arch = abi->arch->audit_arch;
-	if (!pick(20)) /* an ABI that may not be in the filter */
-		sd->arch = arch_get((enum arch_id)pick(ARCH_COUNT))->audit_arch;
-	switch (pick(8)) {
+	if (!pick_n(20)) /* an ABI that may not be in the filter */
+		sd->arch = arch_get((enum arch_id)pick_n(ARCH_COUNT))->audit_arch;
+	switch (pick_n(8)) {
 	case 0:
 		sd->nr = (int)(uint32_t)rnd_value();
 		break;
 	case 1:
-		sd->nr = (int)(abi->arch->nr_base + pick(1100));
+		sd->nr = (int)(abi->arch->nr_base + pick_n(1100));
 		break;
 	default:
-		if (abi->n_sys && pick(2))
-			sd->nr = (int)abi->sys[pick((unsigned)abi->n_sys)].nr;
+		if (abi->n_sys && pick_n(2))
+			sd->nr = (int)abi->sys[pick_n((unsigned)abi->n_sys)].nr;
 		else
-			sd->nr = (int)abi->known[pick((unsigned)abi->n_known)].nr;
+			sd->nr = (int)abi->known[pick_n((unsigned)abi->n_known)].nr;
 	}
 	for (int i = 0; i < 6; i++)
 		sd->args[i] = rnd_value();
@@ -222,9 +219,9 @@ int main(int argc, char **argv)
 		      written_bad = 0;
 	static char texts[64][3][160];
 
-	rng_state = seed;
+	rng.state = seed;
 	for (unsigned s = 0; s < sets; s++) {
-		unsigned set = pick(N_SETS), n_rules = 1 + pick(40);
+		unsigned set = pick_n(N_SETS), n_rules = 1 + pick_n(40);
 		bool untied = s % 2;
 		struct compiled c = { 0 }, c2 = { 0 };
 		unsigned order[64];
@@ -245,7 +242,7 @@ int main(int argc, char **argv)
 			for (unsigned i = 0; i < n_rules; i++)
 				order[i] = i;
 			for (unsigned i = n_rules; i > 1; i--) {
-				unsigned j = pick(i), t = order[i - 1];
+				unsigned j = pick_n(i), t = order[i - 1];
 
 				order[i - 1] = order[j];
 				order[j] = t;
