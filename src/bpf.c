@@ -242,39 +242,6 @@ static struct target ivs64(struct gen *g, unsigned arg, uint32_t xor, const stru
 	return next;
 }
 
-/* Number of intervals of the complement of a normalized set over [0, max]. */
-static size_t complement_size(const struct interval *iv, size_t n, uint64_t max)
-{
-	if (!n)
-		return 1;
-	return n + 1 - (iv[0].lo == 0) - (iv[n - 1].hi == max);
-}
-
-static int complement(const struct interval *iv, size_t n, uint64_t max, struct interval **ret,
-		      size_t *ret_n)
-{
-	struct interval *out = calloc(n + 1, sizeof(*out));
-	size_t k = 0;
-	uint64_t next = 0;
-	bool end = false;
-
-	if (!out)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		if (iv[i].lo > next)
-			out[k++] = (struct interval){ next, iv[i].lo - 1 };
-		if (iv[i].hi == max)
-			end = true;
-		else
-			next = iv[i].hi + 1;
-	}
-	if (!end)
-		out[k++] = (struct interval){ next, max };
-	*ret = out;
-	*ret_n = k;
-	return 0;
-}
-
 /*
  * A test that needs only the low word of its argument: A is loaded once,
  * maybe changed by one ALU op (the sign flip of signed keys, a mask, the
@@ -302,10 +269,20 @@ static const struct interval *test_set(const struct rcmp *c, size_t *ret_n, bool
 	*ret_n = c->n_ivs;
 	*ret_swap = false;
 	*ret_raw = false;
-	if (complement_size(c->ivs, c->n_ivs, max) < c->n_ivs &&
-	    complement(c->ivs, c->n_ivs, max, ret_free, ret_n) == 0) {
-		*ret_swap = true;
-		iv = *ret_free;
+	if (ivset_complement_size(c->ivs, c->n_ivs, max) < c->n_ivs) {
+		struct ivset comp = { calloc(c->n_ivs + 1, sizeof(*c->ivs)), c->n_ivs };
+
+		if (comp.iv) {
+			memcpy(comp.iv, c->ivs, c->n_ivs * sizeof(*c->ivs));
+			if (ivset_complement(&comp, max) == 0) {
+				*ret_swap = true;
+				*ret_free = comp.iv;
+				iv = comp.iv;
+				*ret_n = comp.n;
+			} else {
+				ivset_free(&comp);
+			}
+		}
 	}
 	for (size_t i = 0; i < *ret_n; i++)
 		points &= iv[i].lo == iv[i].hi;
@@ -442,40 +419,24 @@ static bool mergeable(const struct rrule *a, const struct rrule *b)
 	       x->is_signed == y->is_signed;
 }
 
-static int cmp_lo(const void *a, const void *b)
-{
-	const struct interval *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* The union of the tests of rules r[0..k), sorted and merged, into u. */
+/* The union of the tests of rules r[0..k), into u. */
 static int merge_rules(const struct rrule *r, size_t k, struct unit *u)
 {
-	size_t n = 0, m = 0;
-	struct interval *iv;
+	struct ivset set = { 0 };
+	int ret = 0;
 
-	for (size_t i = 0; i < k; i++)
-		n += r[i].cmps[0].n_ivs;
-	iv = calloc(n + 1, sizeof(*iv));
-	if (!iv)
-		return -ENOMEM;
-	for (size_t i = 0; i < k; i++)
-		for (size_t j = 0; j < r[i].cmps[0].n_ivs; j++)
-			iv[m++] = r[i].cmps[0].ivs[j];
-	qsort(iv, n, sizeof(*iv), cmp_lo);
-	m = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (m && (iv[m - 1].hi == UINT64_MAX || iv[m - 1].hi + 1 >= iv[i].lo)) {
-			if (iv[i].hi > iv[m - 1].hi)
-				iv[m - 1].hi = iv[i].hi;
-			continue;
-		}
-		iv[m++] = iv[i];
+	for (size_t i = 0; i < k && ret >= 0; i++)
+		for (size_t j = 0; j < r[i].cmps[0].n_ivs && ret >= 0; j++)
+			ret = ivset_add(&set, r[i].cmps[0].ivs[j].lo, r[i].cmps[0].ivs[j].hi);
+	if (ret >= 0)
+		ret = ivset_normalize(&set);
+	if (ret < 0) {
+		ivset_free(&set);
+		return ret;
 	}
 	u->merged = r[0].cmps[0];
-	u->merged.ivs = iv;
-	u->merged.n_ivs = m;
+	u->merged.ivs = set.iv;
+	u->merged.n_ivs = set.n;
 	u->cmps = &u->merged;
 	u->n_cmps = 1;
 	u->ret = r[0].ret;

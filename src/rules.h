@@ -17,6 +17,7 @@
 #include "arch.h"
 #include "cond.h"
 #include "diag.h"
+#include "ivset.h"
 #include "syscalls.h"
 
 #define RULES_PRIORITY_MAX 255u
@@ -85,10 +86,6 @@ int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
  * are "keys": for signed classes the sign bit of the argument's width is
  * flipped so that unsigned order is the signed order; widths of 32 bits
  * look at the low half of the register only. */
-struct interval {
-	uint64_t lo, hi; /* inclusive keys */
-};
-
 enum rcmp_kind {
 	RCMP_IN,      /* key(arg) lies in one of ivs[] (sorted, disjoint, not adjacent) */
 	RCMP_MASK_EQ, /* (arg & mask) == value, on the argument's width */
