@@ -273,7 +273,8 @@ static const struct interval *test_set(const struct rcmp *c, size_t *ret_n, bool
 		struct ivset comp = { calloc(c->n_ivs + 1, sizeof(*c->ivs)), c->n_ivs };
 
 		if (comp.iv) {
-			memcpy(comp.iv, c->ivs, c->n_ivs * sizeof(*c->ivs));
+			if (c->n_ivs)
+				memcpy(comp.iv, c->ivs, c->n_ivs * sizeof(*c->ivs));
 			if (ivset_complement(&comp, max) == 0) {
 				*ret_swap = true;
 				*ret_free = comp.iv;
@@ -292,7 +293,8 @@ static const struct interval *test_set(const struct rcmp *c, size_t *ret_n, bool
 		*ret_free = calloc(*ret_n + 1, sizeof(**ret_free));
 		if (!*ret_free)
 			return iv;
-		memcpy(*ret_free, iv, *ret_n * sizeof(*iv));
+		if (*ret_n)
+			memcpy(*ret_free, iv, *ret_n * sizeof(*iv));
 	}
 	for (size_t i = 0; i < *ret_n; i++)
 		(*ret_free)[i].lo = (*ret_free)[i].hi = iv[i].lo ^ 0x80000000u;
