@@ -243,6 +243,7 @@ const char *action_format_ret(uint32_t ret, const struct arch *a, char *buf, uns
 			return buf;
 		}
 	}
-	snprintf(buf, size, "0x%08x", ret);
+	/* kernel/seccomp.c: an action it does not know kills the process */
+	snprintf(buf, size, "unknown action, kill-process");
 	return buf;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "action.h"
 #include "bpf.h"
 
 #define BPF_CHECK_MEMWORDS 16 /* BPF_MEMWORDS */
@@ -196,43 +197,6 @@ int bpf_validate(const struct sock_filter *insns, size_t len, char *err, size_t 
 	return 0;
 }
 
-/* The action a return value means, as kernel/seccomp.c's __seccomp_filter() reads it. */
-static void bpf_format_ret(uint32_t v, char *buf, size_t size)
-{
-	uint32_t data = v & SECCOMP_RET_DATA;
-
-	switch (v & SECCOMP_RET_ACTION_FULL) {
-	case SECCOMP_RET_KILL_PROCESS:
-		snprintf(buf, size, "kill-process");
-		break;
-	case SECCOMP_RET_KILL_THREAD:
-		snprintf(buf, size, "kill-thread");
-		break;
-	case SECCOMP_RET_TRAP:
-		snprintf(buf, size, "trap(%" PRIu32 ")", data);
-		break;
-	case SECCOMP_RET_ERRNO:
-		snprintf(buf, size, "errno(%" PRIu32 ")", data);
-		break;
-	case SECCOMP_RET_USER_NOTIF:
-		snprintf(buf, size, "notify");
-		break;
-	case SECCOMP_RET_TRACE:
-		snprintf(buf, size, "trace(%" PRIu32 ")", data);
-		break;
-	case SECCOMP_RET_LOG:
-		snprintf(buf, size, "log");
-		break;
-	case SECCOMP_RET_ALLOW:
-		snprintf(buf, size, "allow");
-		break;
-	default:
-		/* Unknown actions are treated as kill-process. */
-		snprintf(buf, size, "unknown action, kill-process");
-		break;
-	}
-}
-
 /* The name of a 32-bit word of seccomp_data, in host byte order for the 64-bit fields. */
 static void bpf_format_field(uint32_t k, char *buf, size_t size)
 {
@@ -355,7 +319,7 @@ static void bpf_format_insn(const struct sock_filter *in, size_t pc, char *op, s
 	case BPF_RET | BPF_K:
 		snprintf(op, op_size, "ret");
 		snprintf(arg, arg_size, "#0x%08" PRIx32, in->k);
-		bpf_format_ret(in->k, buf, sizeof(buf));
+		action_format_ret(in->k, NULL, buf, (unsigned)sizeof(buf));
 		snprintf(tail, tail_size, "; %s", buf);
 		return;
 	case BPF_JMP | BPF_JA:

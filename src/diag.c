@@ -2,6 +2,7 @@
 /* Diagnostics list: collect located messages, print them in GNU style. */
 #include "diag.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,9 @@ void diag_clear(struct diag *d)
 	diag_init(d);
 }
 
-void diag_addv(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
-	       va_list ap)
+__attribute__((format(printf, 4, 0))) static void diag_addv(struct diag *d, enum diag_severity sev,
+							    const struct src_loc *loc,
+							    const char *fmt, va_list ap)
 {
 	struct diag_msg *m;
 	char *text = NULL, *file = NULL;

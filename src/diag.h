@@ -5,7 +5,6 @@
  */
 #pragma once
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -47,8 +46,6 @@ void diag_clear(struct diag *d);
  * error without text so that a pass still fails closed. */
 void diag_add(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
 	      ...) __attribute__((format(printf, 4, 5)));
-void diag_addv(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
-	       va_list ap) __attribute__((format(printf, 4, 0)));
 
 #define diag_error(d, loc, ...)	  diag_add((d), DIAG_ERROR, (loc), __VA_ARGS__)
 #define diag_warning(d, loc, ...) diag_add((d), DIAG_WARNING, (loc), __VA_ARGS__)
