@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# A tiny TAP producer for the command-line tests (POSIX sh): source it, then
+# A tiny TAP producer for the shell tests (POSIX sh): source it, then
 # use run/ok/is/like/unlike/skip/diag and end with 'done_testing'.
 
 tap_n=0
 tap_failed=0
-TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/scmp-run-cli.XXXXXX") || exit 99
+TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/scmp-run-test.XXXXXX") || exit 99
 trap 'rm -rf "$TAP_TMP"' EXIT
 OUT=$TAP_TMP/out
 ERR=$TAP_TMP/err

@@ -4,7 +4,7 @@
 # tests/profiles/bad and tests/cli/bad must be rejected by 'scmp-run --check'
 # with exit status 1 and each of its '; expect: [FILE:]LINE: TEXT' errors at
 # FILE:LINE (line 0: no line); plus the 4096-instruction limit.
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 cd "$SRCDIR" || exit 99
 
 # check_fixture PATH: one TAP line per fixture.

@@ -3,7 +3,7 @@
 # --export-bpf (exactly len*8 bytes, stable, accepted by the kernel, equal to
 # what run mode loads), --export-pfc against the golden files, --explain.
 # Usage: test-export.sh BPF-TOOL
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 cd "$SRCDIR" || exit 99
 BPF_TOOL=${1:?usage: test-export.sh BPF-TOOL}
 P=tests/cli/profiles

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The options of 'scmp-run --help' and the exit statuses of the modes that
 # do not run a command (SPEC 5: 0 success, 1 profile rejected, 2 usage).
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 cd "$SRCDIR" || exit 99
 P=tests/cli/profiles
 

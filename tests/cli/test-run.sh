@@ -4,7 +4,7 @@
 # parsing that stops at the command, refusals before anything runs, and the
 # sample profiles running real programs and stopping one forbidden call each.
 # Usage: test-run.sh TINY-DYNAMIC [TINY-STATIC]
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 cd "$SRCDIR" || exit 99
 P=tests/cli/profiles
 TINY_DYN=${1:-}

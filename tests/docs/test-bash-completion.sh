@@ -12,8 +12,8 @@ if [ ! -r "$bc" ]; then
 fi
 : "${SCMP_RUN:?}" "${SRCDIR:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$SRCDIR/tests/tap.sh"
+tmp=$TAP_TMP
 mkdir -p "$tmp/bin" "$tmp/profiles"
 ln -s "$SCMP_RUN" "$tmp/bin/scmp-run"
 printf '[filter]\ndefault-action = allow\n' >"$tmp/profiles/alpha-test.ini"
@@ -38,17 +38,9 @@ complete_line() {
 		printf "%s\n" "${COMPREPLY[@]}"' 2>"$tmp/stderr"
 }
 
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-		sed 's/^/# /' "$tmp/out" "$tmp/stderr"
-	fi
+# report STATUS DESCRIPTION: ok, with the completions and errors on failure
+report() {
+	ok "$1" "$2" || diag "$(cat "$tmp/out" "$tmp/stderr")"
 }
 # has LINE WORD...: every WORD is among the completions of LINE.
 has() {
@@ -58,7 +50,7 @@ has() {
 	for w in "$@"; do
 		grep -qxF -- "$w" "$tmp/out" || { echo "# missing '$w'"; r=1; }
 	done
-	ok $r "'$line' offers $*"
+	report $r "'$line' offers $*"
 }
 # lacks LINE WORD...: no WORD is among the completions.
 lacks() {
@@ -68,7 +60,7 @@ lacks() {
 	for w in "$@"; do
 		grep -qxF -- "$w" "$tmp/out" && { echo "# unexpected '$w'"; r=1; }
 	done
-	ok $r "'$line' does not offer $*"
+	report $r "'$line' does not offer $*"
 }
 # exactly LINE WORD...: the completions are exactly these words.
 exactly() {
@@ -79,10 +71,9 @@ exactly() {
 	sort "$tmp/out" | diff -u "$tmp/want" - >"$tmp/diff"
 	local r=$?
 	sed 's/^/# /' "$tmp/diff"
-	ok $r "'$line' offers exactly $*"
+	report $r "'$line' offers exactly $*"
 }
 
-echo "1..17"
 # every long option of --help is offered
 opts=$("$SCMP_RUN" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
 # shellcheck disable=SC2086
@@ -107,4 +98,4 @@ has "scmp-run -p alpha-test -- scmp-" scmp-run
 exactly "scmp-run -p alpha-test scmp-run --target-arch x3" x32
 lacks "scmp-run -p alpha-test true -" --profile --check
 has "scmp-run -p alpha-test ls --colo" --color=
-[ "$fails" -eq 0 ]
+done_testing

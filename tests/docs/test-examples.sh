@@ -5,8 +5,8 @@
 set -u
 : "${SCMP_RUN:?}" "${SRCDIR:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$SRCDIR/tests/tap.sh"
+tmp=$TAP_TMP
 
 # Split the literal blocks (``` or ```ini fences) of each file into
 # tmp/FILE-N.ini, keeping only those that are whole profiles.
@@ -47,37 +47,17 @@ $readme|999|errno(ENOSYS)
 EOC
 # the synopsis includes a base profile: an empty one stands in for it
 : >"$tmp/base.ini"
-echo "1..$((count + 1 + $(wc -l <"$tmp/claims")))"
-n=1
 # at least the two annotated examples of the man page and the README's one
-if [ "$count" -ge 3 ]; then
-	echo "ok 1 - found $count example profiles"
-else
-	echo "not ok 1 - found only $count example profiles"
-fi
-fails=0
+[ "$count" -ge 3 ]
+ok $? "found $count example profiles (at least 3)"
 while read -r f; do
-	n=$((n + 1))
-	if out=$("$SCMP_RUN" -p "$f" --check 2>&1); then
-		echo "ok $n - $(basename "$f") passes --check"
-	else
-		echo "not ok $n - $(basename "$f") passes --check"
-		printf '%s\n' "$out" | sed 's/^/# /'
-		sed 's/^/#   | /' "$f"
-		fails=$((fails + 1))
-	fi
+	out=$("$SCMP_RUN" -p "$f" --check 2>&1)
+	ok $? "$(basename "$f") passes --check" || diag "$out" "$(sed 's/^/  | /' "$f")"
 done <"$tmp/list"
 while IFS='|' read -r prof call want; do
-	n=$((n + 1))
 	# shellcheck disable=SC2086
 	got=$("$SCMP_RUN" -p "${prof:-/nonexistent}" --explain $call 2>"$tmp/err" | head -1 |
 		sed 's/.*: //')
-	if [ "$got" = "$want" ]; then
-		echo "ok $n - $(basename "${prof:-missing}"): $call -> $want"
-	else
-		echo "not ok $n - $(basename "${prof:-missing}"): $call -> $want (got '$got')"
-		sed 's/^/# /' "$tmp/err"
-		fails=$((fails + 1))
-	fi
+	is "$got" "$want" "$(basename "${prof:-missing}"): $call -> $want" || diag "$(cat "$tmp/err")"
 done <"$tmp/claims"
-[ "$fails" -eq 0 ] && [ "$count" -ge 3 ]
+done_testing

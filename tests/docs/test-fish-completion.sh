@@ -10,8 +10,8 @@ if ! command -v fish >/dev/null 2>&1; then
 fi
 : "${SCMP_RUN:?}" "${SRCDIR:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$SRCDIR/tests/tap.sh"
+tmp=$TAP_TMP
 mkdir -p "$tmp/bin" "$tmp/profiles" "$tmp/home"
 ln -s "$SCMP_RUN" "$tmp/bin/scmp-run"
 printf '[filter]\ndefault-action = allow\n' >"$tmp/profiles/alpha-test.ini"
@@ -24,8 +24,6 @@ complete_line() {
 		fish -c 'source $FILE; complete -C $LINE') 2>"$tmp/stderr" | cut -f1
 }
 
-n=0
-fails=0
 # has LINE WORD...: every WORD is among the completions of LINE
 has() {
 	line=$1
@@ -36,14 +34,7 @@ has() {
 		grep -qxF -- "$w" "$tmp/out" || { echo "# missing '$w'"; r=1; }
 	done
 	[ -s "$tmp/stderr" ] && r=1
-	n=$((n + 1))
-	if [ $r -eq 0 ]; then
-		echo "ok $n - '$line' offers $*"
-	else
-		echo "not ok $n - '$line' offers $*"
-		sed 's/^/# /' "$tmp/out" "$tmp/stderr"
-		fails=$((fails + 1))
-	fi
+	ok $r "'$line' offers $*" || diag "$(cat "$tmp/out" "$tmp/stderr")"
 }
 # lacks LINE WORD...: no WORD is among them
 lacks() {
@@ -54,16 +45,9 @@ lacks() {
 	for w in "$@"; do
 		grep -qxF -- "$w" "$tmp/out" && { echo "# unexpected '$w'"; r=1; }
 	done
-	n=$((n + 1))
-	if [ $r -eq 0 ]; then
-		echo "ok $n - '$line' does not offer $*"
-	else
-		echo "not ok $n - '$line' does not offer $*"
-		fails=$((fails + 1))
-	fi
+	ok $r "'$line' does not offer $*"
 }
 
-echo "1..12"
 # shellcheck disable=SC2046
 has "scmp-run --" $("$SCMP_RUN" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
 has "scmp-run -p " alpha-test beta-test
@@ -78,4 +62,4 @@ has "scmp-run -p alpha-test scmp-ru" scmp-run
 # after the command, the command's own completion answers
 has "scmp-run -p alpha-test -- scmp-run --target-arch x3" x32
 lacks "scmp-run -p alpha-test true -" --profile --check
-[ "$fails" -eq 0 ]
+done_testing

@@ -7,30 +7,14 @@ set -u
 : "${BUILDDIR:?}"
 scdoc_found=${SCDOC_FOUND:-true}
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$SRCDIR/tests/tap.sh"
+tmp=$TAP_TMP
 dest=$tmp/dest
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n # SKIP $1"
-}
 # one installed file matching a path pattern (relative to the destdir)
 find_one() {
 	(cd "$dest" && find . -path "./$1" -type f | head -1 | sed 's|^\./|/|')
 }
 
-echo "1..13"
 # meson test rebuilds only what the tests need; the install needs all
 if meson install -C "$BUILDDIR" --destdir "$dest" --quiet >"$tmp/log" 2>&1; then
 	ok 0 "meson install --destdir"
@@ -124,4 +108,4 @@ else
 		[ -n "$warn" ] && printf '%s\n' "$warn" | sed 's/^/# /'
 	done
 fi
-[ "$fails" -eq 0 ]
+done_testing

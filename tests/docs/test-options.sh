@@ -6,19 +6,8 @@
 set -u
 : "${SCMP_RUN:?}" "${SRCDIR:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+. "$SRCDIR/tests/tap.sh"
+tmp=$TAP_TMP
 
 man1=$SRCDIR/docs/scmp-run.1.scd
 man5=$SRCDIR/docs/scmp-run.ini.5.scd
@@ -27,7 +16,6 @@ grep -oE -- '--[a-z][a-z-]*' "$tmp/help" | sort -u >"$tmp/opts"
 # the OPTIONS section of scmp-run(1): from "# OPTIONS" to the next "# "
 sed -n '/^# OPTIONS$/,/^# [A-Z]/p' "$man1" >"$tmp/options-section"
 
-echo "1..7"
 # --help must list something, or every check below passes vacuously
 [ "$(wc -l <"$tmp/opts")" -ge 10 ]
 ok $? "--help lists $(wc -l <"$tmp/opts") long options"
@@ -76,4 +64,4 @@ ok $? "every built-in group ($(wc -l <"$tmp/groups")) is in the table of scmp-ru
 [ -s "$tmp/arches" ] && check_all "$tmp/arches" "$man5" '*' '*' "scmp-run.ini.5 ARCHITECTURES"
 ok $? "every architecture token ($(wc -l <"$tmp/arches")) is in scmp-run.ini(5)"
 
-[ "$fails" -eq 0 ]
+done_testing

@@ -11,7 +11,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP run mode live tests need root (credentials, capabilities)"
 	exit 0
 fi
-. "$SRCDIR/tests/cli/tap.sh"
+. "$SRCDIR/tests/tap.sh"
 
 HELPER=${1:?usage: live-cli.sh LIVE-HELPER}
 S=$SCMP_RUN

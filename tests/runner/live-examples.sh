@@ -8,7 +8,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP run mode live tests need root (credentials, capabilities)"
 	exit 0
 fi
-. "$SRCDIR/tests/cli/tap.sh"
+. "$SRCDIR/tests/tap.sh"
 
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH

@@ -10,7 +10,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP run mode live tests need root (credentials, capabilities)"
 	exit 0
 fi
-. "$SRCDIR/tests/cli/tap.sh"
+. "$SRCDIR/tests/tap.sh"
 
 TCP=${1:?usage: live-profiles.sh LIVE-TCP-SCRIPT}
 S=$SCMP_RUN
