@@ -167,4 +167,32 @@ like "$OUT" "aarch64:" "--target-arch aarch64: native means aarch64"
 run "$SCMP_RUN" -p "$P/small.ini" --target-arch native --check
 status_is 0 "--target-arch native: 0"
 
+# Every usage and output error names what went wrong.
+run "$SCMP_RUN" --target-arch x86 -p "$P/small.ini" true
+status_is 125 "--target-arch in run mode: 125"
+like "$ERR" "run mode always uses this machine's ABI" "--target-arch in run mode: says why"
+run "$SCMP_RUN" --resolve 99999
+status_is 1 "--resolve of an unused number: 1"
+like "$ERR" "no syscall number 99999 on x86_64" "--resolve 99999: says so"
+run "$SCMP_RUN" --list-arches extra
+status_is 2 "--list-arches with an argument: 2"
+like "$ERR" "unexpected argument 'extra'" "unexpected argument: named"
+run "$SCMP_RUN" -p "$P/small.ini" --explain
+status_is 2 "--explain without a syscall: 2"
+like "$ERR" "--explain needs a SYSCALL" "--explain without a syscall: says so"
+run "$SCMP_RUN" -p "$P/small.ini" --explain read 1 2 3 4 5 6 7
+status_is 2 "--explain with 7 arguments: 2"
+like "$ERR" "at most 6 arguments" "--explain with 7 arguments: says so"
+run "$SCMP_RUN" -p "$P/small.ini" --export-bpf "$TAP_TMP/no/such/dir/f"
+status_is 1 "--export-bpf into a missing directory: 1"
+like "$ERR" "opening '$TAP_TMP/no/such/dir/f'" "--export-bpf: names the file"
+if [ -w /dev/full ]; then
+	run "$SCMP_RUN" -p "$P/small.ini" --export-pfc /dev/full
+	status_is 1 "--export-pfc to a full device: 1"
+	like "$ERR" "writing '/dev/full'" "--export-pfc to a full device: says so"
+else
+	skip "/dev/full is not writable here"
+	skip "/dev/full is not writable here"
+fi
+
 done_testing
