@@ -169,9 +169,34 @@ static struct compiled build(const char *const *lines)
 	return c;
 }
 
+/* Whether "int $0x80" reaches the kernel's i386 entry at all: some kernels
+ * (ia32_emulation=0) and hypervisors do not deliver it, the process then
+ * dies of SIGSEGV before any filter is consulted. */
+static bool int80_works(void)
+{
+	static int works = -1;
+	pid_t pid;
+	int st;
+
+	if (works >= 0)
+		return works;
+	pid = fork();
+	if (pid == 0)
+		child_exit(int80(20 /* i386 getpid */, (const unsigned long[6]){ 0 }) == getpid() ? 0 : 1);
+	works = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	return works;
+}
+
 static void expect(const struct compiled *c, const struct call *call, int want, const char *what)
 {
-	int got = child_status(c->prog, call), pred = predicted_status(c, call);
+	int got, pred;
+
+	if (call->abi == 1 && !int80_works()) {
+		tap_skip("%s: int $0x80 does not reach this kernel's i386 entry", what);
+		return;
+	}
+	got = child_status(c->prog, call);
+	pred = predicted_status(c, call);
 
 	tap_ok(got == want && pred == want, "%s (kernel %d, simulator %d, expected %d)", what, got,
 	       pred, want);
