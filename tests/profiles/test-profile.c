@@ -322,6 +322,17 @@ static void test_small(void)
 	profile_free(p);
 	diag_clear(&d);
 
+	f = "good/syntax.ini";
+	p = load_good(f, &d);
+	if (p)
+		tap_ok(p->rs->attrs.default_action.kind == ACTION_ALLOW && p->rs->n_rules == 2 &&
+			       rule_is(p->rs, 0, "ptrace", ACTION_KILL_PROCESS, f, 6, 0, false) &&
+			       rule_is(p->rs, 1, "mount", ACTION_KILL_PROCESS, f, 7, 0, false),
+		       "syntax: blanks in brackets, action case, indented key, comments on "
+		       "continuations");
+	profile_free(p);
+	diag_clear(&d);
+
 	f = "good/crlf-bom.ini";
 	p = load_good(f, &d);
 	if (p)
