@@ -18,6 +18,7 @@
 #include "consts.h"
 #include "groups.h"
 #include "pfc.h"
+#include "profile-path.h"
 #include "profile.h"
 #include "run.h"
 #include "sim.h"
@@ -278,58 +279,19 @@ static int do_list_groups(const char *group)
 	return 0;
 }
 
-static void list_dir(const char *dir, char ***names, size_t *n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		char *name, **grown;
-		bool dup = false;
-
-		if (len < 5 || strcmp(e->d_name + len - 4, ".ini"))
-			continue;
-		name = strndup(e->d_name, len - 4);
-		for (size_t i = 0; name && i < *n; i++)
-			dup |= !strcmp((*names)[i], name);
-		grown = name && !dup ? reallocarray(*names, *n + 1, sizeof(char *)) : NULL;
-		if (!grown) {
-			free(name);
-			continue;
-		}
-		*names = grown;
-		grown[(*n)++] = name;
-	}
-	closedir(d);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int do_list_profiles(void)
 {
-	const char *env = getenv("SCMP_RUN_PROFILE_PATH");
-	char **names = NULL, *copy = env ? strdup(env) : NULL, *save = NULL;
-	size_t n = 0;
+	char **names;
+	size_t n;
 
-	for (char *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir;
-	     dir = strtok_r(NULL, ":", &save))
-		list_dir(dir, &names, &n);
-	list_dir(SCMP_RUN_SYSCONF_PROFILEDIR, &names, &n);
-	list_dir(SCMP_RUN_PROFILEDIR, &names, &n);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		printf("%s\n", names[i]);
-		free(names[i]);
+	if (profile_names_list(getenv("SCMP_RUN_PROFILE_PATH"), SCMP_RUN_PROFILEDIR, &names, &n) <
+	    0) {
+		fprintf(stderr, PROG ": error: listing the profiles: out of memory\n");
+		return EXIT_REJECTED;
 	}
-	free(names);
-	free(copy);
+	for (size_t i = 0; i < n; i++)
+		printf("%s\n", names[i]);
+	profile_names_free(names, n);
 	return 0;
 }
 
