@@ -419,7 +419,7 @@ static void cond_text(const struct drule *dr, char *buf, size_t size)
 	}
 }
 
-static int build_ours(const struct dset *s, struct compiled *c)
+static int build_ours(const struct dset *s, struct tcase *c)
 {
 	const struct arch *first = s->abis[0];
 	const char *err;
@@ -578,7 +578,7 @@ static int build_theirs(const struct dset *s, struct sock_filter **ret, size_t *
 	return r;
 }
 
-static void rnd_input(struct rng *r, const struct dset *s, const struct compiled *c,
+static void rnd_input(struct rng *r, const struct dset *s, const struct tcase *c,
 		      struct seccomp_data *sd)
 {
 	unsigned k = pick(r, s->n_abis);
@@ -586,9 +586,9 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct compiled
 	const struct dsys *sys = NULL;
 	bool low = false;
 
-	for (size_t i = 0; i < c->p->n_abis; i++)
-		if (c->p->abis[i].arch == s->abis[k])
-			abi = &c->p->abis[i];
+	for (size_t i = 0; i < c->out.policy->n_abis; i++)
+		if (c->out.policy->abis[i].arch == s->abis[k])
+			abi = &c->out.policy->abis[i];
 	memset(sd, 0, sizeof(*sd));
 	sd->arch = s->abis[k]->audit_arch;
 	if (!pick(r, 25))
@@ -614,7 +614,7 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct compiled
 	if (sd->arch == arch_get(ARCH_X86_64)->audit_arch && ((uint32_t)sd->nr >> 30) == 2)
 		sd->nr = (int)((uint32_t)sd->nr | 0x40000000u);
 	/* The ABI that really handles the call (x32 numbers on x86_64...). */
-	abi = policy_abi_for(c->p, sd->arch, (uint32_t)sd->nr);
+	abi = policy_abi_for(c->out.policy, sd->arch, (uint32_t)sd->nr);
 	for (unsigned a = 0; abi && a < s->n_abis; a++)
 		if (abi->arch == s->abis[a]) {
 			k = a;
@@ -674,7 +674,7 @@ int main(int argc, char **argv)
 	if (!shapes)
 		shapes = DOMAIN_SHAPES;
 	for (unsigned n = 0; n < sets; n++) {
-		struct compiled c = { 0 };
+		struct tcase c = { 0 };
 		struct sock_filter *theirs = NULL;
 		size_t theirs_len = 0;
 		bool dumped = false;
@@ -721,7 +721,7 @@ int main(int argc, char **argv)
 			got = util_eval(&c, &sd, &agree, NULL);
 			if (!agree)
 				policy_disagree++;
-			abi = policy_abi_for(c.p, sd.arch, (uint32_t)sd.nr);
+			abi = policy_abi_for(c.out.policy, sd.arch, (uint32_t)sd.nr);
 			bpf_abi_data(abi ? abi->arch : s.abis[0], &sd, &raw);
 			if (sim_run(theirs, theirs_len, &raw, &res) < 0)
 				res.ret = 0xdeadbeef;
