@@ -340,11 +340,35 @@ static int set_mode(struct options *o, enum mode m)
 	return 0;
 }
 
+/* The options that select a mode. */
+static const struct {
+	int opt;
+	enum mode mode;
+} mode_options[] = {
+	{ 'h', MODE_HELP },
+	{ OPT_VERSION, MODE_VERSION },
+	{ OPT_CHECK, MODE_CHECK },
+	{ OPT_EXPORT_BPF, MODE_EXPORT_BPF },
+	{ OPT_EXPORT_PFC, MODE_EXPORT_PFC },
+	{ OPT_EXPLAIN, MODE_EXPLAIN },
+	{ OPT_RESOLVE, MODE_RESOLVE },
+	{ OPT_LIST_SYSCALLS, MODE_LIST_SYSCALLS },
+	{ OPT_LIST_ARCHES, MODE_LIST_ARCHES },
+	{ OPT_LIST_GROUPS, MODE_LIST_GROUPS },
+	{ OPT_LIST_PROFILES, MODE_LIST_PROFILES },
+};
+
 /* One option of getopt_long(); false if it was not one of ours. */
 static bool take_option(struct options *o, int opt, const char **bad_arch, bool *conflict)
 {
-	int r = 0;
+	bool is_mode = false;
 
+	for (size_t i = 0; i < sizeof(mode_options) / sizeof(mode_options[0]); i++) {
+		if (mode_options[i].opt == opt) {
+			*conflict |= set_mode(o, mode_options[i].mode) < 0;
+			is_mode = true;
+		}
+	}
 	switch (opt) {
 	case 'p':
 		o->profile = optarg;
@@ -352,38 +376,12 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 	case 'v':
 		o->verbose = true;
 		break;
-	case 'h':
-		r = set_mode(o, MODE_HELP);
-		break;
-	case OPT_VERSION:
-		r = set_mode(o, MODE_VERSION);
-		break;
-	case OPT_CHECK:
-		r = set_mode(o, MODE_CHECK);
-		break;
 	case OPT_EXPORT_BPF:
 	case OPT_EXPORT_PFC:
-		r = set_mode(o, opt == OPT_EXPORT_BPF ? MODE_EXPORT_BPF : MODE_EXPORT_PFC);
 		o->out = optarg;
 		break;
-	case OPT_EXPLAIN:
-		r = set_mode(o, MODE_EXPLAIN);
-		break;
 	case OPT_RESOLVE:
-		r = set_mode(o, MODE_RESOLVE);
 		o->resolve = optarg;
-		break;
-	case OPT_LIST_SYSCALLS:
-		r = set_mode(o, MODE_LIST_SYSCALLS);
-		break;
-	case OPT_LIST_ARCHES:
-		r = set_mode(o, MODE_LIST_ARCHES);
-		break;
-	case OPT_LIST_GROUPS:
-		r = set_mode(o, MODE_LIST_GROUPS);
-		break;
-	case OPT_LIST_PROFILES:
-		r = set_mode(o, MODE_LIST_PROFILES);
 		break;
 	case OPT_TARGET_ARCH:
 		o->target = strcmp(optarg, "native") ? arch_lookup(optarg) : arch_native();
@@ -391,9 +389,8 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 			*bad_arch = optarg;
 		break;
 	default:
-		return false; /* getopt said what */
+		return is_mode; /* else getopt said what is wrong */
 	}
-	*conflict |= r < 0;
 	return true;
 }
 
