@@ -42,11 +42,3 @@ struct profile {
  */
 int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret);
 void profile_free(struct profile *p);
-
-/*
- * Find a profile by -p argument (SPEC 5): a path if it contains '/' or
- * names an existing file; else NAME or NAME.ini in each directory of
- * search_path (colon-separated, may be NULL), then /etc/scmp-run/profiles,
- * then installed_dir. Returns a malloc'ed path or NULL (errno ENOENT).
- */
-char *profile_find(const char *name, const char *search_path, const char *installed_dir);

@@ -48,7 +48,7 @@ static int set_action(struct action *act, const char *text)
 	return action_parse(text, arch_native(), act, &err);
 }
 
-static void check_line(const char *file, unsigned line, struct compiled *c, char *spec)
+static void check_line(const char *file, unsigned line, struct tcase *c, char *spec)
 {
 	char *arrow = strstr(spec, "->"), *want, *at, *tok, *save = NULL;
 	const struct arch *a;
@@ -94,7 +94,7 @@ static void check_line(const char *file, unsigned line, struct compiled *c, char
 		sd.args[argi++] = v;
 	}
 	uint32_t got = util_eval(c, &sd, &agree, NULL);
-	policy_decide(c->p, &sd, &dec);
+	policy_decide(c->out.policy, &sd, &dec);
 	bool where_ok = true;
 	if (at) {
 		if (!strcmp(at, "default"))
@@ -116,7 +116,7 @@ static void run_file(const char *path)
 {
 	FILE *f = fopen(path, "re");
 	const char *file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	struct compiled c = { .rs = ruleset_new() };
+	struct tcase c = { .rs = ruleset_new() };
 	char buf[1024];
 	unsigned line = 0;
 	bool compiled = false, compile_ok = false;

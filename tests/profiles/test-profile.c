@@ -12,6 +12,7 @@
 
 #include "src/arch.h"
 #include "src/groups.h"
+#include "src/profile-path.h"
 #include "src/profile.h"
 #include "src/syscalls.h"
 #include "tests/tap.h"
