@@ -19,7 +19,7 @@
 
 #include "bpf.h"
 #include "profile.h"
-#include "rules.h"
+#include "policy.h"
 #include "sim.h"
 #include "syscalls.h"
 #include "rng.h"
@@ -537,7 +537,7 @@ static int build_ours(const char *path, struct prog *out)
 	diag_init(&d);
 	r = profile_load(path, arch_native(), &d, &prof);
 	if (r >= 0)
-		r = rules_build(prof->rs, arch_native(), &d, &pol);
+		r = policy_build(prof->rs, arch_native(), &d, &pol);
 	if (r >= 0)
 		r = bpf_generate(pol, &d, &bp);
 	if (r >= 0 && out) {
@@ -674,7 +674,7 @@ static double median_compile(enum engine e, const struct bset *s, const char *pr
 	return t[n / 2];
 }
 
-/* Median CPU seconds of our rules_build + bpf_generate on a profile that
+/* Median CPU seconds of our policy_build + bpf_generate on a profile that
  * is already loaded: the work libseccomp does between its first
  * seccomp_rule_add() and the export, without our INI parsing. */
 static double median_ours_from_ruleset(const char *profile)
@@ -694,7 +694,7 @@ static double median_ours_from_ruleset(const char *profile)
 		struct bpf_prog *bp = NULL;
 		double t0 = cpu_now();
 
-		if (rules_build(prof->rs, arch_native(), &d, &pol) == 0)
+		if (policy_build(prof->rs, arch_native(), &d, &pol) == 0)
 			bpf_generate(pol, &d, &bp);
 		t[n] = cpu_now() - t0;
 		bpf_prog_free(bp);

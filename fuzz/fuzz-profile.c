@@ -17,7 +17,7 @@
 #include "diag.h"
 #include "pfc.h"
 #include "profile.h"
-#include "rules.h"
+#include "policy.h"
 #include "sim.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -238,7 +238,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_init(&d);
 	if (profile_load(fuzz_path, native, &d, &prof) < 0)
 		goto out;
-	if (rules_build(prof->rs, native, &d, &pol) < 0)
+	if (policy_build(prof->rs, native, &d, &pol) < 0)
 		goto out;
 	if (bpf_generate(pol, &d, &prog) < 0)
 		goto out;

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "diag.h"
-#include "rules.h"
+#include "policy.h"
 
 #define BPF_PROG_MAX 4096u /* BPF_MAXINSNS: the kernel refuses longer programs */
 

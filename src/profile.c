@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "groups.h"
+#include "syscalls.h"
 
 #define NEST_MAX 32 /* guard for built-in group nesting (the table nests 2 deep) */
 
@@ -474,12 +475,12 @@ static void key_priority(struct loader *l, const struct src_loc *loc, const char
 	v = strtoul(value, &end, 10);
 	if (!isdigit((unsigned char)value[0]) || errno || *end) {
 		diag_error(l->d, &e.loc, "invalid priority '%s' for '%s': expected 0..%u", value,
-			   key, RULES_PRIORITY_MAX);
+			   key, RULESET_PRIORITY_MAX);
 		return;
 	}
-	if (v > RULES_PRIORITY_MAX) {
+	if (v > RULESET_PRIORITY_MAX) {
 		diag_error(l->d, &e.loc, "priority %s for '%s' is out of range 0..%u", value, key,
-			   RULES_PRIORITY_MAX);
+			   RULESET_PRIORITY_MAX);
 		return;
 	}
 	e.prio = (unsigned)v;
@@ -1154,31 +1155,9 @@ out:
 
 static int collect_known(struct loader *l)
 {
-	struct strset set = { 0 };
-	int r = 0;
-
 	if (l->known)
 		return 0;
-	for (int id = 0; id < ARCH_COUNT && r >= 0; id++) {
-		size_t n;
-		const struct syscall *sc = syscalls_list(arch_get((enum arch_id)id), &n);
-
-		for (size_t i = 0; sc && i < n && r >= 0; i++) {
-			r = strset_add(&set, sc[i].name);
-			if (r > 0) {
-				const char **k = reallocarray(l->known, l->n_known + 1, sizeof(*k));
-
-				if (!k) {
-					r = -ENOMEM;
-					break;
-				}
-				l->known = k;
-				l->known[l->n_known++] = sc[i].name;
-			}
-		}
-	}
-	strset_clear(&set);
-	return r < 0 ? r : 0;
+	return syscalls_names(&l->known, &l->n_known);
 }
 
 struct expand_ctx {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "diag.h"
-#include "rules.h"
+#include "ruleset.h"
 
 #define PROFILE_LINE_MAX	  198 /* inih r55 splits longer lines: we refuse them */
 #define PROFILE_INCLUDE_DEPTH_MAX 8

@@ -83,7 +83,7 @@ int util_compile(struct compiled *c)
 	int r;
 
 	diag_init(&c->d);
-	r = rules_build(c->rs, arch_native(), &c->d, &c->p);
+	r = policy_build(c->rs, arch_native(), &c->d, &c->p);
 	if (r < 0)
 		return r;
 	return bpf_generate(c->p, &c->d, &c->prog);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "bpf.h"
-#include "rules.h"
+#include "policy.h"
 
 struct compiled {
 	struct ruleset *rs;
@@ -26,7 +26,7 @@ int util_action_ret(const char *text, const struct arch *a, uint32_t *ret);
 /* A number, "-number" or a constant of ABI a. */
 bool util_parse_value(const char *s, const struct arch *a, uint64_t *ret);
 
-/* rules_build + bpf_generate; diagnostics stay in c->d. */
+/* policy_build + bpf_generate; diagnostics stay in c->d. */
 int util_compile(struct compiled *c);
 void util_compiled_free(struct compiled *c);
 
@@ -37,7 +37,7 @@ uint32_t util_eval(const struct compiled *c, const struct seccomp_data *sd, bool
 
 /*
  * An independent model of SPEC 2.5/2.6 for tests: decides a call on ABI a
- * straight from the rules as written (no rules_build, no interval sets).
+ * straight from the rules as written (no policy_build, no interval sets).
  * Returns 0 and the SECCOMP_RET value, or -EOPNOTSUPP for what it does not
  * model (multiplexer numbers).
  */
