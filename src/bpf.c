@@ -729,7 +729,7 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 			 * bit 30; -1 (a tracer's skipped call) is a normal number. */
 			const struct abi_policy *x64 = policy_abi_for(p, a->audit_arch, 0);
 			const struct abi_policy *x32 =
-				policy_abi_for(p, a->audit_arch, 0x40000000u);
+				policy_abi_for(p, a->audit_arch, ARCH_X32_SYSCALL_BIT);
 			struct target t64 = T_RET(p->bad_arch_ret), t32 = T_RET(p->bad_arch_ret);
 
 			for (size_t k = 0; k < p->n_abis; k++) {
@@ -738,12 +738,12 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 					done[k] = true;
 				}
 				if (&p->abis[k] == x32) {
-					t32 = dispatch(&g, x32, 0x40000000u, UINT32_MAX, &dps[k]);
+					t32 = dispatch(&g, x32, ARCH_X32_SYSCALL_BIT, UINT32_MAX, &dps[k]);
 					done[k] = true;
 				}
 			}
 			t = jump(&g, BPF_JEQ, UINT32_MAX, x64 ? t64 : t32, t32);
-			t = jump(&g, BPF_JSET, 0x40000000u, t, t64);
+			t = jump(&g, BPF_JSET, ARCH_X32_SYSCALL_BIT, t, t64);
 		} else {
 			t = dispatch(&g, &p->abis[i], 0, UINT32_MAX, &dps[i]);
 			done[i] = true;

@@ -253,24 +253,15 @@ static int do_list_groups(const char *group)
 	if (!g)
 		return fail_usage("unknown group '%s'", group);
 	if (!g->members) { /* @known */
-		for (int id = 0; id < ARCH_COUNT; id++) {
-			const struct syscall *l = syscalls_list(arch_get((enum arch_id)id), &n);
+		const char **names;
 
-			for (size_t i = 0; i < n; i++) {
-				uint32_t nr;
-				int first = id;
-
-				/* print each name once: at the first ABI that has it */
-				for (int k = 0; k < id; k++)
-					if (syscalls_lookup_name(arch_get((enum arch_id)k),
-								 l[i].name, &nr) == 0) {
-						first = k;
-						break;
-					}
-				if (first == id)
-					printf("%s\n", l[i].name);
-			}
+		if (syscalls_names(&names, &n) < 0) {
+			fprintf(stderr, PROG ": error: listing @known: %s\n", strerror(ENOMEM));
+			return EXIT_REJECTED;
 		}
+		for (size_t i = 0; i < n; i++)
+			printf("%s\n", names[i]);
+		free(names);
 		return 0;
 	}
 	for (const char *const *m = g->members; *m; m++)
@@ -369,7 +360,7 @@ static int compile(const struct options *o, struct compiled *c)
 	diag_init(&d);
 	r = profile_load(path, o->target, &d, &c->profile);
 	if (r >= 0)
-		r = rules_build(c->profile->rs, o->target, &d, &c->policy);
+		r = policy_build(c->profile->rs, o->target, &d, &c->policy);
 	if (r >= 0)
 		r = bpf_generate(c->policy, &d, &c->prog);
 	if (r >= 0 && diag_failed(&d))

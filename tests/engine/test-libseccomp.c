@@ -601,7 +601,7 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct compiled
 		sd->nr = (int)(s->abis[k]->nr_base + pick(r, 1100));
 		break;
 	case 2:
-		sd->nr = (int)((s->abis[k]->nr_base + pick(r, 1100)) ^ 0x40000000u);
+		sd->nr = (int)((s->abis[k]->nr_base + pick(r, 1100)) ^ ARCH_X32_SYSCALL_BIT);
 		break;
 	case 3:
 	case 4:
@@ -612,7 +612,7 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct compiled
 	}
 	/* Outside the domain: see the top. */
 	if (sd->arch == arch_get(ARCH_X86_64)->audit_arch && ((uint32_t)sd->nr >> 30) == 2)
-		sd->nr = (int)((uint32_t)sd->nr | 0x40000000u);
+		sd->nr = (int)((uint32_t)sd->nr | ARCH_X32_SYSCALL_BIT);
 	/* The ABI that really handles the call (x32 numbers on x86_64...). */
 	abi = policy_abi_for(c->p, sd->arch, (uint32_t)sd->nr);
 	for (unsigned a = 0; abi && a < s->n_abis; a++)
