@@ -427,25 +427,16 @@ static int do_check(const struct options *o, const struct compiled *c)
 	printf("%s\n", rs->n_rules ? "" : " none");
 	printf("program: %zu instructions (limit %u)\n", c->prog->len, BPF_PROG_MAX);
 	for (size_t i = 0; i < p->n_abis; i++) {
-		struct policy one = *p;
-		struct bpf_prog *prog = NULL;
-		struct diag d;
 		size_t cached, total;
 
-		one.abis = &p->abis[i];
-		one.n_abis = 1;
-		diag_init(&d);
-		if (bpf_generate(&one, &d, &prog) < 0) {
+		if (c->prog->abi_len[i] > BPF_PROG_MAX) {
 			printf("  %s: over the limit on its own\n", p->abis[i].arch->name);
-			diag_clear(&d);
 			continue;
 		}
 		count_cache(c->prog, &p->abis[i], &cached, &total);
 		printf("  %s: %zu instructions alone; %zu of %zu syscalls served by the kernel's "
 		       "always-allow cache\n",
-		       p->abis[i].arch->name, prog->len, cached, total);
-		bpf_prog_free(prog);
-		diag_clear(&d);
+		       p->abis[i].arch->name, c->prog->abi_len[i], cached, total);
 	}
 	return 0;
 }
