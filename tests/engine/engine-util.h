@@ -36,7 +36,8 @@ uint32_t util_eval(const struct compiled *c, const struct seccomp_data *sd, bool
 		   size_t *ret_executed);
 
 /*
- * An independent model of SPEC 2.5/2.6 for tests: decides a call on ABI a
+ * An independent model of scmp-run.ini(5) ARGUMENT WIDTHS AND SIGNEDNESS and
+ * MEANING OF A PROFILE for tests: decides a call on ABI a
  * straight from the rules as written (no policy_build, no interval sets).
  * Returns 0 and the SECCOMP_RET value, or -EOPNOTSUPP for what it does not
  * model (multiplexer numbers).

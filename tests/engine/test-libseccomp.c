@@ -5,16 +5,17 @@
  * simulator over random and boundary inputs. They must never disagree.
  * Usage: test-libseccomp [SETS [SEED [SHAPES]]]   (SHAPES: enum shape bits)
  *
- * The domain where SPEC 2.5/2.6 and libseccomp 2.5.4 mean the same thing:
+ * The domain where scmp-run.ini(5) (ARGUMENT WIDTHS AND SIGNEDNESS, MEANING
+ * OF A PROFILE) and libseccomp 2.5.4 mean the same thing:
  *  - ABIs: x86_64, aarch64, x86_64 + x86, x86_64 + x86 + x32. No syscall
- *    that is multiplexed on one of them (socketcall/ipc families): SPEC's
+ *    that is multiplexed on one of them (socketcall/ipc families): our
  *    fail-closed mux rules are not libseccomp's. A syscall is used only if
  *    both tables give it the same number on every ABI of the set.
  *  - x86_64 numbers 0x80000000..0xbfffffff (neither x32 nor -1): the kernel
  *    and we treat them as unknown x86_64 numbers, libseccomp as bad-arch (it
  *    tests nr >= 0x40000000, not the x32 bit). Left out.
  *  - x32: libseccomp treats it as a 32-bit ABI and compares the low halves
- *    only; SPEC (and the kernel, which reads whole registers) compares 64-bit
+ *    only; we (and the kernel, which reads whole registers) compare 64-bit
  *    arguments in full. x32 inputs have a zero upper half.
  *  - Per syscall a single action, and rules of these shapes (DOMAIN_SHAPES):
  *    unconditional; unconditional plus conditional; one conditional rule
@@ -50,7 +51,7 @@
  *  - Ordered comparisons of signed arguments: libseccomp orders unsigned.
  *    Their values are non-negative and their inputs too (0..INT32_MAX for
  *    32-bit arguments, 0..INT64_MAX for 64-bit ones), where the orders agree.
- *  - Pointers: "== 0" and "!= 0" only, as SPEC 2.5 requires.
+ *  - Pointers: "== 0" and "!= 0" only, as ARGUMENT WIDTHS AND SIGNEDNESS requires.
  * libseccomp's program is built with SCMP_FLTATR_CTL_OPTIMIZE 1 and 2 on
  * alternate rule sets (in a child process, with a time limit), exported with
  * seccomp_export_bpf() to a memfd.
