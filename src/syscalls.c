@@ -179,6 +179,16 @@ static const struct sct_proto *find_proto(const char *name, const char *table)
 	return def;
 }
 
+/* The class of each table class on a 32-bit (narrow) and a 64-bit (wide) ABI. */
+static const struct {
+	enum arg_class narrow, wide;
+} classes[] = {
+	[SCT_U16] = { ARG_U16, ARG_U16 },   [SCT_S32] = { ARG_S32, ARG_S32 },
+	[SCT_U32] = { ARG_U32, ARG_U32 },   [SCT_SLONG] = { ARG_S32, ARG_S64 },
+	[SCT_ULONG] = { ARG_U32, ARG_U64 }, [SCT_S64] = { ARG_PAIR, ARG_S64 },
+	[SCT_U64] = { ARG_PAIR, ARG_U64 },  [SCT_PTR] = { ARG_PTR, ARG_PTR },
+};
+
 /*
  * How the kernel reads each class on an ABI: 32-bit classes are the low half
  * of the register on every ABI; long is register-wide; a 64-bit value on a
@@ -213,33 +223,9 @@ int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret
 		const struct sct_param *pp = &p->params[i];
 		enum arg_class cls;
 
-		switch (pp->cls) {
-		case SCT_U16:
-			cls = ARG_U16;
-			break;
-		case SCT_S32:
-			cls = ARG_S32;
-			break;
-		case SCT_U32:
-			cls = ARG_U32;
-			break;
-		case SCT_SLONG:
-			cls = wide ? ARG_S64 : ARG_S32;
-			break;
-		case SCT_ULONG:
-			cls = wide ? ARG_U64 : ARG_U32;
-			break;
-		case SCT_S64:
-			cls = wide ? ARG_S64 : ARG_PAIR;
-			break;
-		case SCT_U64:
-			cls = wide ? ARG_U64 : ARG_PAIR;
-			break;
-		case SCT_PTR:
-		default:
-			cls = ARG_PTR;
-			break;
-		}
+		cls = (size_t)pp->cls < sizeof(classes) / sizeof(classes[0])
+			      ? (wide ? classes[pp->cls].wide : classes[pp->cls].narrow)
+			      : ARG_PTR;
 		if (cls != ARG_PAIR) {
 			ret[slot++] = (struct syscall_arg){ .name = pp->name, .cls = cls };
 			continue;
