@@ -20,7 +20,7 @@
 #include "bpf.h"
 #include "compile.h"
 #include "profile.h"
-#include "rules.h"
+#include "policy.h"
 #include "sim.h"
 #include "syscalls.h"
 #include "rng.h"

@@ -18,7 +18,7 @@
 #include "diag.h"
 #include "pfc.h"
 #include "profile.h"
-#include "rules.h"
+#include "policy.h"
 #include "sim.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

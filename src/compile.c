@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The pipeline: profile_find -> profile_load -> rules_build -> bpf_generate,
+ * The pipeline: profile_find -> profile_load -> policy_build -> bpf_generate,
  * with every diagnostic in the caller's struct diag.
  */
 #include "compile.h"
@@ -18,7 +18,7 @@ static int build(struct compiled *c, const struct arch *native, struct diag *d)
 	size_t errors = d->n_errors;
 	int r;
 
-	r = rules_build(c->rs, native, d, &c->policy);
+	r = policy_build(c->rs, native, d, &c->policy);
 	if (r >= 0)
 		r = bpf_generate(c->policy, d, &c->prog);
 	if (r >= 0 && d->n_errors > errors)
@@ -90,27 +90,4 @@ void compiled_free(struct compiled *c)
 	policy_free(c->policy);
 	profile_free(c->profile);
 	memset(c, 0, sizeof(*c));
-}
-
-int compile_abi_len(const struct compiled *c, size_t i, size_t *ret_len)
-{
-	struct policy one;
-	struct bpf_prog *prog = NULL;
-	struct diag d;
-	int r;
-
-	if (!c->policy || i >= c->policy->n_abis)
-		return -ERANGE;
-	/* A shallow copy that sees one ABI: the generator reads only abis[]. */
-	one = *c->policy;
-	one.abis = &c->policy->abis[i];
-	one.n_abis = 1;
-	diag_init(&d);
-	r = bpf_generate(&one, &d, &prog);
-	diag_clear(&d);
-	if (r < 0)
-		return r;
-	*ret_len = prog->len;
-	bpf_prog_free(prog);
-	return 0;
 }

@@ -11,7 +11,7 @@
 #include "bpf.h"
 #include "diag.h"
 #include "profile.h"
-#include "rules.h"
+#include "policy.h"
 
 /* What a profile compiles to. Every member is NULL until compiled. */
 struct compiled {
@@ -47,10 +47,3 @@ int compile_ruleset(const struct ruleset *rs, const struct arch *native, struct 
 
 /* Free what c owns and clear it (a cleared struct may be freed again). */
 void compiled_free(struct compiled *c);
-
-/*
- * The length of the program for the i-th ABI of c's policy on its own (what
- * --check reports per ABI). Returns 0, -E2BIG if that ABI alone exceeds
- * BPF_PROG_MAX, -ERANGE for a bad index, or -ENOMEM.
- */
-int compile_abi_len(const struct compiled *c, size_t i, size_t *ret_len);

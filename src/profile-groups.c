@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "groups.h"
+#include "syscalls.h"
 
 #define NEST_MAX 32 /* guard for built-in group nesting (the table nests 2 deep) */
 
@@ -222,31 +223,9 @@ void profile_groups_check(struct loader *l)
 /* l->known: every name of every ABI's table, once. */
 static int collect_known(struct loader *l)
 {
-	struct strset set = { 0 };
-	int r = 0;
-
 	if (l->known)
 		return 0;
-	for (int id = 0; id < ARCH_COUNT && r >= 0; id++) {
-		size_t n;
-		const struct syscall *sc = syscalls_list(arch_get((enum arch_id)id), &n);
-
-		for (size_t i = 0; sc && i < n && r >= 0; i++) {
-			r = strset_add(&set, sc[i].name);
-			if (r > 0) {
-				const char **k = reallocarray(l->known, l->n_known + 1, sizeof(*k));
-
-				if (!k) {
-					r = -ENOMEM;
-					break;
-				}
-				l->known = k;
-				l->known[l->n_known++] = sc[i].name;
-			}
-		}
-	}
-	strset_clear(&set);
-	return r < 0 ? r : 0;
+	return syscalls_names(&l->known, &l->n_known);
 }
 
 struct expand_ctx {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "profile-internal.h"
+#include "syscalls.h"
 
 /* ---- words and names ---- */
 
@@ -145,9 +146,9 @@ static int parse_bool(const char *s, bool *ret, const char **reterr)
 }
 
 #define PRIORITY_RANGE "0..255"
-_Static_assert(RULES_PRIORITY_MAX == 255, "PRIORITY_RANGE spells out RULES_PRIORITY_MAX");
+_Static_assert(RULESET_PRIORITY_MAX == 255, "PRIORITY_RANGE spells out RULESET_PRIORITY_MAX");
 
-/* A [priority] value: decimal 0..RULES_PRIORITY_MAX. -EINVAL for what is
+/* A [priority] value: decimal 0..RULESET_PRIORITY_MAX. -EINVAL for what is
  * not such a number, -ERANGE for a number over the maximum. */
 static int parse_priority(const char *s, unsigned *ret, const char **reterr)
 {
@@ -160,7 +161,7 @@ static int parse_priority(const char *s, unsigned *ret, const char **reterr)
 		*reterr = "expected " PRIORITY_RANGE;
 		return -EINVAL;
 	}
-	if (v > RULES_PRIORITY_MAX) {
+	if (v > RULESET_PRIORITY_MAX) {
 		*reterr = "out of range " PRIORITY_RANGE;
 		return -ERANGE;
 	}

@@ -11,7 +11,7 @@
 
 #include "config.h"
 #include "diag.h"
-#include "rules.h"
+#include "ruleset.h"
 
 /* The longest physical line: one line, its "\n" and a NUL fill inih's line
  * buffer (measured by meson); inih would split a longer one, so the

@@ -60,9 +60,9 @@ int summary_print(const struct compiled *c, FILE *f)
 	fprintf(f, "program: %zu instructions (limit %u)\n", c->prog->len, BPF_PROG_MAX);
 	for (size_t i = 0; i < p->n_abis; i++) {
 		const struct abi_policy *abi = &p->abis[i];
-		size_t len;
+		size_t len = c->prog->abi_len[i];
 
-		if (compile_abi_len(c, i, &len) < 0) {
+		if (len > BPF_PROG_MAX) {
 			fprintf(f, "  %s: over the limit on its own\n", abi->arch->name);
 			continue;
 		}

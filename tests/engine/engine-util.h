@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "compile.h"
-#include "rules.h"
+#include "policy.h"
 
 /* A test's rule set, what compile_ruleset() made of it, and the messages. */
 struct tcase {
@@ -37,9 +37,9 @@ uint32_t util_eval(const struct tcase *c, const struct seccomp_data *sd, bool *r
 		   size_t *ret_executed);
 
 /*
- * An independent model for tests of scmp-run.ini(5) ARGUMENT WIDTHS AND
- * SIGNEDNESS and MEANING OF A PROFILE: decides a call on ABI a
- * straight from the rules as written (no rules_build, no interval sets).
+ * An independent model of scmp-run.ini(5) ARGUMENT WIDTHS AND SIGNEDNESS and
+ * MEANING OF A PROFILE for tests: decides a call on ABI a
+ * straight from the rules as written (no policy_build, no interval sets).
  * Returns 0 and the SECCOMP_RET value, or -EOPNOTSUPP for what it does not
  * model (multiplexer numbers).
  */

@@ -9,7 +9,7 @@
  * OF A PROFILE) and libseccomp 2.5.4 mean the same thing:
  *  - ABIs: x86_64, aarch64, x86_64 + x86, x86_64 + x86 + x32. No syscall
  *    that is multiplexed on one of them (socketcall/ipc families): our
- *    fail-closed mux rules (scmp-run.ini(5) Multiplexed calls) are not libseccomp's. A syscall is used only if
+ *    fail-closed mux rules are not libseccomp's. A syscall is used only if
  *    both tables give it the same number on every ABI of the set.
  *  - x86_64 numbers 0x80000000..0xbfffffff (neither x32 nor -1): the kernel
  *    and we treat them as unknown x86_64 numbers, libseccomp as bad-arch (it
@@ -51,8 +51,7 @@
  *  - Ordered comparisons of signed arguments: libseccomp orders unsigned.
  *    Their values are non-negative and their inputs too (0..INT32_MAX for
  *    32-bit arguments, 0..INT64_MAX for 64-bit ones), where the orders agree.
- *  - Pointers: "== 0" and "!= 0" only, as scmp-run.ini(5) ARGUMENT WIDTHS
- *    AND SIGNEDNESS requires.
+ *  - Pointers: "== 0" and "!= 0" only, as ARGUMENT WIDTHS AND SIGNEDNESS requires.
  * libseccomp's program is built with SCMP_FLTATR_CTL_OPTIMIZE 1 and 2 on
  * alternate rule sets (in a child process, with a time limit), exported with
  * seccomp_export_bpf() to a memfd.
@@ -603,7 +602,7 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct tcase *c
 		sd->nr = (int)(s->abis[k]->nr_base + pick(r, 1100));
 		break;
 	case 2:
-		sd->nr = (int)((s->abis[k]->nr_base + pick(r, 1100)) ^ 0x40000000u);
+		sd->nr = (int)((s->abis[k]->nr_base + pick(r, 1100)) ^ ARCH_X32_SYSCALL_BIT);
 		break;
 	case 3:
 	case 4:
@@ -614,7 +613,7 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct tcase *c
 	}
 	/* Outside the domain: see the top. */
 	if (sd->arch == arch_get(ARCH_X86_64)->audit_arch && ((uint32_t)sd->nr >> 30) == 2)
-		sd->nr = (int)((uint32_t)sd->nr | 0x40000000u);
+		sd->nr = (int)((uint32_t)sd->nr | ARCH_X32_SYSCALL_BIT);
 	/* The ABI that really handles the call (x32 numbers on x86_64...). */
 	abi = policy_abi_for(c->out.policy, sd->arch, (uint32_t)sd->nr);
 	for (unsigned a = 0; abi && a < s->n_abis; a++)

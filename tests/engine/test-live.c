@@ -239,7 +239,7 @@ int main(void)
 	if (!c.out.prog)
 		return tap_done();
 	expect(&c, &(struct call){ .abi = 1, .nr = 64 /* i386 getppid */ }, 13, "int $0x80 is bad-arch");
-	expect(&c, &(struct call){ .abi = 0, .nr = 0x40000000 | SYS_getppid }, 13, "x32 number is bad-arch");
+	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | SYS_getppid }, 13, "x32 number is bad-arch");
 	expect(&c, &(struct call){ .abi = 0, .nr = -1 }, 14, "syscall -1 is an unknown number");
 	expect(&c, &(struct call){ .abi = 0, .nr = 9999 }, 14, "a number past the table is unknown");
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getppid }, 15, "native rule applies");
@@ -254,8 +254,8 @@ int main(void)
 	expect(&c, &(struct call){ .abi = 1, .nr = 64 }, 16, "i386 getppid hits the i386 rule");
 	expect(&c, &(struct call){ .abi = 1, .nr = 20 }, 17, "i386 getpid hits the i386 rule");
 	expect(&c, &(struct call){ .abi = 1, .nr = 9999 }, 14, "i386 unknown number");
-	expect(&c, &(struct call){ .abi = 0, .nr = 0x40000000 | SYS_getppid }, 16, "x32 getppid hits the x32 rule");
-	expect(&c, &(struct call){ .abi = 0, .nr = 0x40000000 | 9999 }, 14, "x32 unknown number");
+	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | SYS_getppid }, 16, "x32 getppid hits the x32 rule");
+	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | 9999 }, 14, "x32 unknown number");
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getppid }, 16, "x86_64 getppid");
 	util_compiled_free(&c);
 

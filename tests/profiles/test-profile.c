@@ -13,6 +13,7 @@
 #include "src/arch.h"
 #include "src/groups.h"
 #include "src/profile-path.h"
+#include "src/policy.h"
 #include "src/profile.h"
 #include "src/syscalls.h"
 #include "tests/tap.h"
@@ -281,7 +282,7 @@ static void test_priority_group(void)
 	}
 	tap_ok(read_prio == 255 && !has_llseek,
 	       "priority: a group sets its members, unknown members skipped, later wins");
-	tap_ok(rules_build(p->rs, arch_native(), &d, &pol) == 0,
+	tap_ok(policy_build(p->rs, arch_native(), &d, &pol) == 0,
 	       "priority: a profile with a group in [priority] compiles");
 	policy_free(pol);
 out:

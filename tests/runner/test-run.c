@@ -65,7 +65,7 @@ static void keep(struct profile *p, int cap)
 static struct sock_filter allow_all_insns[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog allow_all = { allow_all_insns, 1 };
+static const struct bpf_prog allow_all = { .insns = allow_all_insns, .len = 1 };
 
 #ifdef NATIVE_AUDIT_ARCH
 /* getppid() -> EPERM on the native ABI, everything else allowed. */
@@ -77,7 +77,7 @@ static struct sock_filter getppid_insns[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog getppid_eperm = { getppid_insns, 6 };
+static const struct bpf_prog getppid_eperm = { .insns = getppid_insns, .len = 6 };
 #endif
 
 /* An opcode seccomp_check_filter() does not know. */
@@ -85,7 +85,7 @@ static struct sock_filter bad_insns[] = {
 	{ 0xffff, 0, 0, 0 },
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog bad_prog = { bad_insns, 2 };
+static const struct bpf_prog bad_prog = { .insns = bad_insns, .len = 2 };
 
 /* BPF_PROG_MAX instructions: loads, then allow. */
 static struct bpf_prog *big_prog(void)
@@ -737,7 +737,7 @@ static void test_filter(void)
 {
 	struct profile *p = profile_make();
 	struct bpf_prog *big = big_prog();
-	struct bpf_prog empty = { allow_all_insns, 0 };
+	struct bpf_prog empty = { .insns = allow_all_insns, .len = 0 };
 	struct outcome o;
 	char notexec[] = "/tmp/test-run-notexec-XXXXXX";
 	int fd;
@@ -826,7 +826,7 @@ static void test_prepare(void)
 	static struct sock_filter kill_insns[] = {
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 	};
-	const struct bpf_prog kill_all = { kill_insns, 1 };
+	const struct bpf_prog kill_all = { .insns = kill_insns, .len = 1 };
 	struct profile *p = profile_make();
 	char *argv_sh[] = { (char *)"sh", NULL },
 	     *argv_none[] = { (char *)"no-such-cmd-xyz", NULL };
@@ -894,7 +894,7 @@ int main(int argc, char **argv)
 	 * read through the same /proc parser. */
 	{
 		struct profile *p = profile_make();
-		struct bpf_prog empty = { allow_all_insns, 0 };
+		struct bpf_prog empty = { .insns = allow_all_insns, .len = 0 };
 
 		run_case(p, &empty, helper, helper_argv, NULL, &o);
 		parent_bnd = o.after ? hexfield(o.after, "CapBnd") : 0;
