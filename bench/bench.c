@@ -291,8 +291,8 @@ static size_t usable_names(struct bset *s, struct rng *r, const char **out, size
 	const struct syscall *all = syscalls_list(arch_get(ARCH_X86_64), &n_all);
 
 	for (size_t i = 0; i < n_all && n < max; i++)
-		if (name_usable(s, all[i].name) == USABLE)
-			out[n++] = all[i].name;
+		if (name_usable(s, syscall_name(&all[i])) == USABLE)
+			out[n++] = syscall_name(&all[i]);
 	for (size_t i = n; i > 1; i--) {
 		size_t j = pick(r, (unsigned)i);
 		const char *t = out[i - 1];
