@@ -1077,8 +1077,12 @@ struct target bpf_args_block(struct gen *g, const struct rsys *s, size_t n_rules
 		root.idx[root.n++] = (uint32_t)i;
 	trim(&ctx, &root);
 	drop_covered(&ctx, &root);
-	/* The tree, unless the rules one by one are shorter: a tree repeats
-	 * the tests of a later rule under every outcome of an earlier one. */
+	if (!(used_vars(&ctx, &root) & (used_vars(&ctx, &root) - 1))) {
+		/* one word: its tree tests each of its values once */
+		ctx.how = CHOOSE_RULES;
+		t = tree(&ctx, &root);
+		goto out;
+	}
 	/* The smallest of: a tree for each way of choosing words, and the
 	 * rules one by one (a tree repeats the tests of a later rule under
 	 * every outcome of an earlier one). Ties go to the tree: it runs fewer
