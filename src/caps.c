@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Setting this process's capability sets directly: capget/capset(2) and
- * prctl(2), without a library's model of the process (scmp-run(1) RUN MODE).
+ * Setting this process's capability sets directly: capset(2) and
+ * prctl(2), without a library's model of the process (scmp-run(1), "Run mode").
  */
 #include "caps.h"
 
