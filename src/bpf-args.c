@@ -7,11 +7,11 @@
 #include "bpf-gen.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define VARS_MAX   64	      /* distinct (argument, half, mask) words of one syscall */
+#define VARS_MAX   1024	      /* distinct (argument, half, mask) words of one syscall */
+#define TREE_VARS  64	      /* words a tree can decide (bits of a uint64_t) */
 #define CRULES_MAX 4096	      /* rules after the 64-bit tests are split into words */
 #define NODES_MAX  4096	      /* decision nodes of one syscall before the plain list is used */
 #define FULL	   UINT32_MAX /* the mask of a whole word */
@@ -85,10 +85,7 @@ struct actx {
 	struct memo *memo;
 	size_t n_memo, cap_memo;
 	size_t nodes;
-	enum {
-		CHOOSE_RULES,
-		CHOOSE_RANGES
-	} how;
+	bool wide; /* over TREE_VARS words: only the plain list */
 	int err;
 };
 
@@ -120,6 +117,8 @@ static int var_index(struct actx *ctx, uint8_t arg, bool hi, uint32_t mask)
 	for (size_t i = 0; i < ctx->n_vars; i++)
 		if (ctx->vars[i].arg == arg && ctx->vars[i].hi == hi && ctx->vars[i].mask == mask)
 			return (int)i;
+	if (ctx->n_vars == TREE_VARS)
+		ctx->wide = true; /* more words than a tree tracks: the plain list */
 	if (ctx->n_vars == VARS_MAX) {
 		ctx->err = -E2BIG;
 		return -1;
@@ -384,7 +383,7 @@ static int expand(struct actx *ctx, const struct rrule *rr, const struct alts *a
 			memmove(&a[j + 1], &a[j], (cr->n_atoms - j) * sizeof(*a));
 			a[j] = x;
 			cr->n_atoms++;
-			cr->vars |= 1ull << x.var;
+			cr->vars |= x.var < TREE_VARS ? 1ull << x.var : 0;
 		}
 		ctx->n_atoms += cr->n_atoms;
 		return 0;
@@ -811,15 +810,14 @@ nomem:
 	return -1;
 }
 
-/* The word to decide next. CHOOSE_RULES: the one most rules test; then
- * one A already holds; then the wider mask (a raw test before a masked
- * one keeps the word in A). CHOOSE_RANGES: the one whose values fall
- * into the fewest ranges, then as CHOOSE_RULES. */
-static int choose(struct actx *ctx, const struct resid *r, const struct astate *st)
+/* The word to decide next: the one most rules test; then one A already
+ * holds; then the wider mask (a raw test before a masked one keeps the
+ * word in A). */
+static int choose(const struct actx *ctx, const struct resid *r, const struct astate *st)
 {
-	unsigned count[VARS_MAX] = { 0 };
+	unsigned count[TREE_VARS] = { 0 };
 	int best = -1;
-	long best_score = LONG_MIN;
+	long best_score = -1;
 
 	for (size_t k = 0; k < r->n; k++) {
 		uint64_t vars = ctx->rules[r->idx[k]].vars & ~r->done;
@@ -836,14 +834,6 @@ static int choose(struct actx *ctx, const struct resid *r, const struct astate *
 		if (!count[v])
 			continue;
 		score = (long)count[v] * 4 + (in_a ? 2 : 0) + (x->mask == FULL);
-		if (ctx->how == CHOOSE_RANGES) {
-			struct parts p;
-
-			if (partition(ctx, r, v, &p) < 0)
-				return -1;
-			score -= (long)p.n_ranges << 20;
-			parts_free(&p);
-		}
 		if (score > best_score) {
 			best_score = score;
 			best = (int)v;
@@ -1063,8 +1053,7 @@ struct target bpf_args_block(struct gen *g, const struct rsys *s, size_t n_rules
 	struct resid root = { .fall = fall };
 	struct target t = T_RET(fall);
 	struct mark m;
-	size_t best_size;
-	int best = -1; /* the plain list */
+	size_t n_list;
 
 	for (size_t i = 0; i < n_rules && !ctx.err; i++)
 		add_rule(&ctx, &s->rules[i]);
@@ -1075,43 +1064,33 @@ struct target bpf_args_block(struct gen *g, const struct rsys *s, size_t n_rules
 		goto out;
 	for (size_t i = 0; i < ctx.n_rules; i++)
 		root.idx[root.n++] = (uint32_t)i;
+	if (ctx.wide) {
+		/* trim() and the tree need a bit per word */
+		t = list(&ctx, &root);
+		goto out;
+	}
 	trim(&ctx, &root);
 	drop_covered(&ctx, &root);
 	if (!(used_vars(&ctx, &root) & (used_vars(&ctx, &root) - 1))) {
 		/* one word: its tree tests each of its values once */
-		ctx.how = CHOOSE_RULES;
 		t = tree(&ctx, &root);
 		goto out;
 	}
-	/* The smallest of: a tree for each way of choosing words, and the
-	 * rules one by one (a tree repeats the tests of a later rule under
-	 * every outcome of an earlier one). Ties go to the tree: it runs fewer
-	 * instructions. */
+	/* The shorter of the rules one by one and the tree (a tree repeats
+	 * the tests of a later rule under every outcome of an earlier one);
+	 * a tie goes to the tree: it runs fewer instructions. */
 	mark_set(g, &m);
 	t = list(&ctx, &root);
 	if (ctx.err)
 		goto out;
-	best_size = g->n - m.n;
-	for (int how = CHOOSE_RANGES; how >= CHOOSE_RULES; how--) {
-		size_t n;
-
-		mark_reset(g, &m);
-		ctx.how = how;
-		t = tree(&ctx, &root);
-		if (ctx.err && ctx.err != -E2BIG)
-			goto out;
-		n = g->n - m.n;
-		if (!ctx.err && n <= best_size) {
-			best_size = n;
-			best = how;
-		}
-		ctx.err = 0;
-	}
-	if (best == CHOOSE_RULES)
-		goto out; /* just emitted */
+	n_list = g->n - m.n;
 	mark_reset(g, &m);
-	ctx.how = best;
-	t = best < 0 ? list(&ctx, &root) : tree(&ctx, &root);
+	t = tree(&ctx, &root);
+	if (ctx.err == -E2BIG || (!ctx.err && g->n - m.n > n_list)) {
+		mark_reset(g, &m);
+		ctx.err = 0;
+		t = list(&ctx, &root);
+	}
 out:
 	if (ctx.err && !g->err)
 		g->err = ctx.err;

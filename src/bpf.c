@@ -446,6 +446,10 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 
 	*ret = NULL;
 	emit_program(&g, p, dps, abi_size);
+	if (g.err == -E2BIG)
+		diag_error(d, NULL,
+			   "the argument rules of one syscall are too complex to compile: over "
+			   "1024 different masks, or over 4096 combinations of alternatives");
 	if (g.err) {
 		r = g.err;
 		goto out;

@@ -96,4 +96,24 @@ for arch in x86_64 x86; do
 	status_is 125 "$arch: over the limit in run mode: 125"
 done
 
+# Over 64 different masked words on one syscall: more than a decision tree
+# tracks, so the rules are compiled one by one; the program still decides
+# as the rules do (--explain checks both).
+wide=$TAP_TMP/wide.ini
+{
+	printf '[filter]\ndefault-action = allow\narchitectures = x86_64\n[errno(EPERM)]\n'
+	i=0
+	while [ $i -lt 70 ]; do
+		m=$(printf '0x%x' $(((1 << (i % 31)) | (1 << (i / 31 + 20)) | 0x80000000)))
+		echo "ioctl = cmd & $m == $m"
+		i=$((i + 1))
+	done
+} >"$wide"
+run "$SCMP_RUN" -p "$wide" --check
+status_is 0 "70 masked words on one syscall: compiled"
+for cmd in 0x80100001 0x80100000 0x80000000 0x1 0xffffffff 0x80300000; do
+	run "$SCMP_RUN" -p "$wide" --explain ioctl 0 "$cmd"
+	status_is 0 "70 masked words: ioctl cmd $cmd decided as the rules say"
+done
+
 done_testing
