@@ -22,6 +22,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "caller.h"
+#include "kernel-check.h"
+
 /* execvp() falls back to confstr(_CS_PATH) ("/bin:/usr/bin" on glibc) when
  * PATH is unset; we use the wider list that shells and systemd use. */
 #define RUN_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
@@ -622,10 +625,45 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 	return (int)r;
 }
 
-int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
+/* ---- (e) caller state and kernel checks: scmp-run(1), CALLER STATE and
+ * KERNEL CHECKS (the steps live in caller.c and kernel-check.c) ---- */
+
+/* May anything be written to fd 2 once the filter is installed? Only if
+ * the filter lets write(2, ...) through for any buffer and length tried:
+ * a message the filter kills or traps would turn the exit status into a
+ * signal. The program is asked (not the policy): it is what the kernel
+ * runs. */
+static bool filter_allows_stderr(const struct bpf_prog *prog)
+{
+	static const uint64_t lens[] = { 1, 4096, 65536 };
+	char probe;
+
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		uint64_t args[6] = { 2, (uint64_t)(uintptr_t)&probe, lens[i] };
+		uint32_t ret;
+
+		if (kcheck_predict(prog, "write", args, &ret) < 0)
+			return false;
+		ret &= SECCOMP_RET_ACTION_FULL;
+		if (ret != SECCOMP_RET_ALLOW && ret != SECCOMP_RET_LOG)
+			return false;
+	}
+	return true;
+}
+
+int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *cmd,
 	     char *const argv[], struct diag *d, int *ret_status)
 {
 	const bool nnp = p->rs->attrs.no_new_privs;
+	/* [process] and [environment]: the defaults until the profile loader
+	 * fills them (then: the profile's settings). */
+	const struct caller_settings caller = CALLER_SETTINGS_INIT;
+	struct caller_user user = { 0 };
+	struct kcheck_readback rb = { .status_fd = -1 };
+	const char *listen_err = NULL;
+	unsigned listen_n = 0;
+	bool may_print;
+	char *path = NULL;
 	struct run_plan plan;
 	int r;
 
@@ -634,35 +672,107 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *p
 	if (r < 0)
 		return r;
 
+	/* Caller state, decided before anything changes: the uid-0 guard,
+	 * socket activation, the target user's passwd entry. */
+	r = caller_check_root(plan.set_uid ? plan.uid == 0 : getuid() == 0 || geteuid() == 0,
+			      plan.set_uid, d);
+	if (r < 0)
+		goto out;
+	r = caller_listen_fds(getenv("LISTEN_PID"), getenv("LISTEN_FDS"), getpid(), &listen_n,
+			      &listen_err);
+	if (r < 0) {
+		diag_error(d, NULL, "socket activation: %s", listen_err);
+		goto out;
+	}
+	if (plan.set_uid) {
+		r = caller_user_lookup(plan.uid, &user, d);
+		if (r < 0)
+			goto out;
+	}
+
+	/* Caller state, applied: descriptors (close-on-exec), signals,
+	 * session, environment (before the lookup below: PATH is the
+	 * command's). */
+	r = caller_close_fds(&caller, listen_n, d);
+	if (r == 0 && caller.reset_signals)
+		r = caller_reset_signals(d);
+	if (r == 0 && caller.new_session)
+		r = caller_new_session(d);
+	if (r == 0)
+		r = caller_env_apply(&caller, plan.set_uid ? &user : NULL, d);
+	if (r < 0)
+		goto out;
+
 	r = switch_credentials(&plan, d);
 	if (r < 0)
-		return r;
+		goto out;
 
 	r = drop_capabilities(&plan, nnp, d);
 	if (r < 0)
-		return r;
+		goto out;
+
+	/* COMMAND is resolved and checked here, with exactly the ids, groups
+	 * and effective capabilities that execve() will check it with (after
+	 * the switch and the drop; no_new_privs and seccomp do not change
+	 * file access): the launcher's own permissions (root's) would find
+	 * files the target user cannot execute. 126 and 127 are decided
+	 * before the filter is installed. */
+	path = run_resolve_command(cmd, d, ret_status);
+	if (!path) {
+		r = *ret_status == 125 ? -ENOMEM : *ret_status == 127 ? -ENOENT : -EACCES;
+		goto out;
+	}
+	*ret_status = 125;
 
 	if (nnp) {
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-			return step_failed(d, "setting no_new_privs", errno);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+			r = step_failed(d, "setting no_new_privs", errno);
+			goto out;
+		}
 		if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
 			diag_error(d, NULL, "setting no_new_privs failed: not set on read-back");
-			return -EPERM;
+			r = -EPERM;
+			goto out;
 		}
 	}
 
+	/* Kernel checks before loading: every action is available; the
+	 * read-back is prepared (it opens /proc/self/status now). */
+	r = kcheck_actions_available(prog, d);
+	if (r == 0)
+		r = kcheck_readback_prepare(prog, &rb, d);
+	if (r < 0)
+		goto out;
+	may_print = filter_allows_stderr(prog);
+
 	r = install_filter(&plan, prog, d);
 	if (r < 0)
-		return r;
+		goto out;
 
+	/* The filter is in place: nothing is printed unless it allows write
+	 * on fd 2, and nothing but the read-back runs before execve(). */
+	r = kcheck_readback_verify(&rb, d);
+	if (r < 0) {
+		if (!may_print)
+			_exit(125);
+		return r;
+	}
 	execve(path, argv, environ);
-	/* The filter is in place: the command never runs unsandboxed. */
+	/* The command never runs unsandboxed. */
 	r = errno;
 	*ret_status = r == ENOENT ? 127 : 126;
+	if (!may_print)
+		_exit(*ret_status);
 	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
 	if (r == EPERM || r == EACCES)
 		diag_hint(d, NULL,
 			  "the seccomp filter, a security module or the mount "
 			  "options (noexec) may refuse execve");
 	return -r;
+
+out:
+	kcheck_readback_close(&rb);
+	caller_user_clear(&user);
+	free(path);
+	return r;
 }
