@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Caller state that must not leak into the command: descriptors, signals,
- * environment, session, uid 0 (scmp-run(1), CALLER STATE).
+ * environment, session, uid 0 (scmp-run(1), Caller state).
  */
 #include "caller.h"
 

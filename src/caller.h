@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The caller's state that must not leak into the command (scmp-run(1),
- * CALLER STATE): file descriptors, signal dispositions and mask,
+ * Caller state): file descriptors, signal dispositions and mask,
  * environment, session, and the uid-0 guard.
  */
 #pragma once

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Kernel checks of run mode (scmp-run(1), KERNEL CHECKS): every action of
+ * Kernel checks of run mode (scmp-run(1), Kernel checks): every action of
  * the program is available, and after loading, the filter is really there.
  */
 #pragma once

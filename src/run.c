@@ -625,8 +625,8 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 	return (int)r;
 }
 
-/* ---- (e) caller state and kernel checks: scmp-run(1), CALLER STATE and
- * KERNEL CHECKS (the steps live in caller.c and kernel-check.c) ---- */
+/* ---- (e) caller state and kernel checks: scmp-run(1), Caller state and
+ * Kernel checks (the steps live in caller.c and kernel-check.c) ---- */
 
 /* May anything be written to fd 2 once the filter is installed? Only if
  * the filter lets write(2, ...) through for any buffer and length tried:

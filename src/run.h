@@ -20,7 +20,7 @@ char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status);
 /*
  * Apply the profile to this process and execve() the command, in the order
  * of scmp-run(1), RUN MODE: uid-0 guard and checks; descriptors, signals,
- * session, environment (CALLER STATE); credentials; capabilities; COMMAND
+ * session, environment (Caller state); credentials; capabilities; COMMAND
  * resolved on PATH (unless cmd contains '/') and checked as the target
  * user; no_new_privs; kernel checks; filter; read-back; execve().
  *

@@ -237,7 +237,7 @@ for t in "$TINY_STATIC" "$TINY_DYN"; do
 	is "$(cat "$ERR")" "tiny" "minimal: $(basename "$t") wrote stderr"
 done
 if [ -n "$TINY_STATIC" ]; then
-	# Descriptors >= 3 are not passed (scmp-run(1), CALLER STATE): with no
+	# Descriptors >= 3 are not passed (scmp-run(1), Caller state): with no
 	# fd 3 open here, the write to fd 3 fails with EBADF (exit 5), so the
 	# launcher's own descriptors (the read-back one) did not leak either.
 	RC=0
