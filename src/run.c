@@ -755,7 +755,7 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	if (r < 0) {
 		if (!may_print)
 			_exit(125);
-		return r;
+		goto out_installed;
 	}
 	execve(path, argv, environ);
 	/* The command never runs unsandboxed. */
@@ -768,10 +768,14 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 		diag_hint(d, NULL,
 			  "the seccomp filter, a security module or the mount "
 			  "options (noexec) may refuse execve");
-	return -r;
+	r = -r;
+	goto out_installed;
 
 out:
 	kcheck_readback_close(&rb);
+out_installed:
+	/* After the filter: memory only; the read-back descriptor is
+	 * close-on-exec and left to the caller's exit. */
 	caller_user_clear(&user);
 	free(path);
 	return r;
