@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Run mode: resolve the command, then switch credentials, drop capabilities
- * (libcap-ng), set NO_NEW_PRIVS, install the seccomp filter and execve().
+ * Run mode: caller state, switch credentials, drop capabilities (libcap-ng),
+ * resolve the command as the target user, set NO_NEW_PRIVS, kernel checks,
+ * install the seccomp filter and execve().
  */
 #include "run.h"
 
@@ -24,6 +25,7 @@
 
 #include "caller.h"
 #include "kernel-check.h"
+#include "sim.h"
 
 /* execvp() falls back to confstr(_CS_PATH) ("/bin:/usr/bin" on glibc) when
  * PATH is unset; we use the wider list that shells and systemd use. */
@@ -63,43 +65,43 @@ static int check_executable(const char *path)
 	return 0;
 }
 
-static char *report_unusable(const char *cmd, int err, struct diag *d, int *ret_status)
+static char *report_unusable(const char *cmd, int err, struct diag *d, enum run_failure *ret_fail)
 {
 	if (err == ENOENT || err == ENOTDIR || err == ENAMETOOLONG || err == ELOOP) {
 		diag_error(d, NULL, "'%s': command not found", cmd);
-		*ret_status = 127;
+		*ret_fail = RUN_FAIL_NOT_FOUND;
 	} else if (err == EISDIR) {
 		diag_error(d, NULL, "'%s': is a directory, not an executable", cmd);
-		*ret_status = 126;
+		*ret_fail = RUN_FAIL_NOT_EXECUTABLE;
 	} else {
 		diag_error(d, NULL, "'%s': cannot execute: %s (%s)", cmd, strerror(err),
 			   errno_name(err));
-		*ret_status = 126;
+		*ret_fail = RUN_FAIL_NOT_EXECUTABLE;
 	}
 	return NULL;
 }
 
-char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status)
+char *run_resolve_command(const char *cmd, struct diag *d, enum run_failure *ret_fail)
 {
 	const char *path_env, *p;
 	size_t cmd_len;
 	int first_err = 0; /* first "found but unusable" error, as execvp() keeps EACCES */
 	char *best = NULL;
 
-	*ret_status = 0;
+	*ret_fail = RUN_FAIL_NONE;
 	if (!cmd || !*cmd)
-		return report_unusable("", ENOENT, d, ret_status);
+		return report_unusable("", ENOENT, d, ret_fail);
 
 	if (strchr(cmd, '/')) {
 		int err = check_executable(cmd);
 		char *r;
 
 		if (err)
-			return report_unusable(cmd, err, d, ret_status);
+			return report_unusable(cmd, err, d, ret_fail);
 		r = strdup(cmd);
 		if (!r) {
 			diag_error(d, NULL, "out of memory");
-			*ret_status = 125;
+			*ret_fail = RUN_FAIL_SETUP;
 		}
 		return r;
 	}
@@ -124,7 +126,7 @@ char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status)
 		if (dir_len + 1 + cmd_len + 1 <= PATH_MAX) {
 			if (asprintf(&cand, "%.*s/%s", (int)dir_len, dir, cmd) < 0) {
 				diag_error(d, NULL, "out of memory");
-				*ret_status = 125;
+				*ret_fail = RUN_FAIL_SETUP;
 				return NULL;
 			}
 			err = check_executable(cand);
@@ -144,7 +146,68 @@ char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status)
 
 	if (best)
 		return best;
-	return report_unusable(cmd, first_err ? first_err : ENOENT, d, ret_status);
+	return report_unusable(cmd, first_err ? first_err : ENOENT, d, ret_fail);
+}
+
+/* ---- checks of the command line against the profile ---- */
+
+/* The notify action hands a call to a supervisor; run mode has none, so a
+ * notified call would fail with ENOSYS (seccomp(2), SECCOMP_RET_USER_NOTIF). */
+static bool uses_notify(const struct ruleset *rs)
+{
+	if (rs->attrs.default_action.kind == ACTION_NOTIFY ||
+	    rs->attrs.bad_arch_action.kind == ACTION_NOTIFY ||
+	    (rs->attrs.has_unknown_action && rs->attrs.unknown_action.kind == ACTION_NOTIFY))
+		return true;
+	for (size_t i = 0; i < rs->n_rules; i++)
+		if (rs->rules[i].action.kind == ACTION_NOTIFY)
+			return true;
+	return false;
+}
+
+/* The filter must let our own execve() of the command through: simulated
+ * on this machine's ABI with the arguments execve() will get. */
+static int check_self_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
+			   char *const argv[], struct diag *d)
+{
+	const struct arch *native = arch_native();
+	struct seccomp_data sd = { .arch = native->audit_arch };
+	struct sim_result res = { 0 };
+	uint32_t nr;
+	char buf[64];
+
+	if (syscalls_lookup_name(native, "execve", &nr) < 0)
+		return 0;
+	sd.nr = (int)nr;
+	sd.args[0] = (uintptr_t)path;
+	sd.args[1] = (uintptr_t)argv;
+	sd.args[2] = (uintptr_t)environ;
+	if (sim_run(prog->insns, prog->len, &sd, &res) < 0) {
+		diag_error(d, NULL,
+			   "the seccomp program is invalid: it fails in the simulator on the "
+			   "execve() of the command");
+		return -EINVAL;
+	}
+	if (res.ret == SECCOMP_RET_ALLOW || res.ret == SECCOMP_RET_LOG)
+		return 0;
+	diag_error(d, NULL, "%s: the filter would stop the execve() of the command itself (%s)",
+		   p->path, action_format_ret(res.ret, native, buf, sizeof(buf)));
+	diag_hint(d, NULL, "allow 'execve' in the profile");
+	return -EPERM;
+}
+
+int run_prepare(const struct profile *p, const struct bpf_prog *prog, char *const argv[],
+		struct diag *d)
+{
+	if (uses_notify(p->rs)) {
+		diag_error(d, NULL, "%s: the 'notify' action needs a supervisor; run mode has none",
+			   p->path);
+		return -EINVAL;
+	}
+	/* The filter sees only the values of the pointers, not the path: a
+	 * profile that stops every execve() is refused here, before anything
+	 * changes; run_exec() checks the final call again. */
+	return check_self_exec(p, prog, argv[0], argv, d);
 }
 
 /* ---- helpers ---- */
@@ -625,8 +688,7 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 	return (int)r;
 }
 
-/* ---- (e) caller state and kernel checks: scmp-run(1), Caller state and
- * Kernel checks (the steps live in caller.c and kernel-check.c) ---- */
+/* ---- (e) kernel checks: scmp-run(1), Kernel checks (kernel-check.c) ---- */
 
 /* May anything be written to fd 2 once the filter is installed? Only if
  * the filter lets write(2, ...) through for any buffer and length tried:
@@ -651,8 +713,47 @@ static bool filter_allows_stderr(const struct bpf_prog *prog)
 	return true;
 }
 
+/* The steps of scmp-run(1) Caller state that are decided before anything
+ * changes: the uid-0 guard, socket activation, the target user's passwd
+ * entry (for the environment). */
+static int caller_plan(const struct run_plan *plan, unsigned *ret_listen_n,
+		       struct caller_user *user, struct diag *d)
+{
+	const char *err = NULL;
+	int r;
+
+	r = caller_check_root(plan->set_uid ? plan->uid == 0 : getuid() == 0 || geteuid() == 0,
+			      plan->set_uid, d);
+	if (r < 0)
+		return r;
+	r = caller_listen_fds(getenv("LISTEN_PID"), getenv("LISTEN_FDS"), getpid(), ret_listen_n,
+			      &err);
+	if (r < 0) {
+		diag_error(d, NULL, "socket activation: %s", err);
+		return r;
+	}
+	return plan->set_uid ? caller_user_lookup(plan->uid, user, d) : 0;
+}
+
+/* The steps of scmp-run(1) Caller state that change the process:
+ * descriptors (close-on-exec), signals, session, environment. */
+static int caller_apply(const struct caller_settings *s, unsigned listen_n,
+			const struct caller_user *user, struct diag *d)
+{
+	int r = caller_close_fds(s, listen_n, d);
+
+	if (r == 0 && s->reset_signals)
+		r = caller_reset_signals(d);
+	if (r == 0 && s->new_session)
+		r = caller_new_session(d);
+	if (r == 0)
+		r = caller_env_apply(s, user, d);
+	return r;
+}
+
 int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *cmd,
-	     char *const argv[], struct diag *d, int *ret_status)
+	     char *const argv[], struct diag *d, enum run_failure *ret_fail,
+	     enum run_state *ret_state)
 {
 	const bool nnp = p->rs->attrs.no_new_privs;
 	/* [process] and [environment]: the defaults until the profile loader
@@ -660,46 +761,27 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	const struct caller_settings caller = CALLER_SETTINGS_INIT;
 	struct caller_user user = { 0 };
 	struct kcheck_readback rb = { .status_fd = -1 };
-	const char *listen_err = NULL;
 	unsigned listen_n = 0;
 	bool may_print;
 	char *path = NULL;
 	struct run_plan plan;
 	int r;
 
-	*ret_status = 125;
+	*ret_fail = RUN_FAIL_SETUP;
+	*ret_state = RUN_STATE_OPEN;
 	r = plan_build(p, prog, d, &plan);
 	if (r < 0)
 		return r;
-
-	/* Caller state, decided before anything changes: the uid-0 guard,
-	 * socket activation, the target user's passwd entry. */
-	r = caller_check_root(plan.set_uid ? plan.uid == 0 : getuid() == 0 || geteuid() == 0,
-			      plan.set_uid, d);
+	r = caller_plan(&plan, &listen_n, &user, d);
 	if (r < 0)
 		goto out;
-	r = caller_listen_fds(getenv("LISTEN_PID"), getenv("LISTEN_FDS"), getpid(), &listen_n,
-			      &listen_err);
-	if (r < 0) {
-		diag_error(d, NULL, "socket activation: %s", listen_err);
-		goto out;
-	}
-	if (plan.set_uid) {
-		r = caller_user_lookup(plan.uid, &user, d);
-		if (r < 0)
-			goto out;
-	}
 
-	/* Caller state, applied: descriptors (close-on-exec), signals,
-	 * session, environment (before the lookup below: PATH is the
-	 * command's). */
-	r = caller_close_fds(&caller, listen_n, d);
-	if (r == 0 && caller.reset_signals)
-		r = caller_reset_signals(d);
-	if (r == 0 && caller.new_session)
-		r = caller_new_session(d);
-	if (r == 0)
-		r = caller_env_apply(&caller, plan.set_uid ? &user : NULL, d);
+	/* [limits] are applied here, and the [landlock] paths opened
+	 * (scmp-run.ini(5) has neither yet). */
+
+	/* Caller state, applied before the lookup below: PATH is the
+	 * command's. */
+	r = caller_apply(&caller, listen_n, plan.set_uid ? &user : NULL, d);
 	if (r < 0)
 		goto out;
 
@@ -716,13 +798,19 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	 * the switch and the drop; no_new_privs and seccomp do not change
 	 * file access): the launcher's own permissions (root's) would find
 	 * files the target user cannot execute. 126 and 127 are decided
-	 * before the filter is installed. */
-	path = run_resolve_command(cmd, d, ret_status);
+	 * before the filter is installed; the filter is asked again about
+	 * this very execve(), with the final path and environment. */
+	path = run_resolve_command(cmd, d, ret_fail);
 	if (!path) {
-		r = *ret_status == 125 ? -ENOMEM : *ret_status == 127 ? -ENOENT : -EACCES;
+		r = *ret_fail == RUN_FAIL_NOT_FOUND	   ? -ENOENT
+		    : *ret_fail == RUN_FAIL_NOT_EXECUTABLE ? -EACCES
+							   : -ENOMEM;
 		goto out;
 	}
-	*ret_status = 125;
+	*ret_fail = RUN_FAIL_SETUP;
+	r = check_self_exec(p, prog, path, argv, d);
+	if (r < 0)
+		goto out;
 
 	if (nnp) {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
@@ -745,37 +833,33 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 		goto out;
 	may_print = filter_allows_stderr(prog);
 
+	/* The Landlock domain is entered here (scmp-run.ini(5) has no
+	 * [landlock] yet). */
+
 	r = install_filter(&plan, prog, d);
 	if (r < 0)
 		goto out;
 
-	/* The filter is in place: nothing is printed unless it allows write
-	 * on fd 2, and nothing but the read-back runs before execve(). */
+	/* The filter is in place: nothing but the read-back runs before
+	 * execve(), and the caller prints nothing unless may_print. */
+	*ret_state = may_print ? RUN_STATE_FILTERED : RUN_STATE_MUTE;
 	r = kcheck_readback_verify(&rb, d);
-	if (r < 0) {
-		if (!may_print)
-			_exit(125);
-		goto out_installed;
-	}
+	if (r < 0)
+		return r;
 	execve(path, argv, environ);
 	/* The command never runs unsandboxed. */
 	r = errno;
-	*ret_status = r == ENOENT ? 127 : 126;
-	if (!may_print)
-		_exit(*ret_status);
+	*ret_fail = r == ENOENT ? RUN_FAIL_NOT_FOUND : RUN_FAIL_NOT_EXECUTABLE;
 	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
 	if (r == EPERM || r == EACCES)
 		diag_hint(d, NULL,
 			  "the seccomp filter, a security module or the mount "
 			  "options (noexec) may refuse execve");
-	r = -r;
-	goto out_installed;
+	/* After the filter nothing is freed: the caller leaves with _exit(). */
+	return -r;
 
 out:
 	kcheck_readback_close(&rb);
-out_installed:
-	/* After the filter: memory only; the read-back descriptor is
-	 * close-on-exec and left to the caller's exit. */
 	caller_user_clear(&user);
 	free(path);
 	return r;

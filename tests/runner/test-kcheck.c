@@ -63,7 +63,7 @@ static void test_prog_actions(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_LOG),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct bpf_prog prog = { insns, 8 };
+	struct bpf_prog prog = { .insns = insns, .len = 8 };
 	uint32_t acts[KCHECK_ACTIONS_MAX];
 	int n = kcheck_prog_actions(&prog, acts);
 
@@ -88,7 +88,7 @@ static void test_available(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_LOG),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct bpf_prog prog = { insns, 8 };
+	struct bpf_prog prog = { .insns = insns, .len = 8 };
 	uint32_t act = SECCOMP_RET_ALLOW;
 	struct diag d;
 	int r;
@@ -152,7 +152,7 @@ static int readback(const struct bpf_prog *prog, bool fake_outer)
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		};
-		struct bpf_prog outer = { f, 4 };
+		struct bpf_prog outer = { .insns = f, .len = 4 };
 
 		if (load(&outer) != 0)
 			return 3;
@@ -182,7 +182,7 @@ static int child(const struct bpf_prog *prog, bool fake)
 
 static void test_readback(void)
 {
-	struct bpf_prog allow = { allow_insns, 1 };
+	struct bpf_prog allow = { .insns = allow_insns, .len = 1 };
 	struct diag d;
 	struct kcheck_readback rb;
 
@@ -213,7 +213,7 @@ static void test_readback(void)
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		};
-		struct bpf_prog errs = { insns, 8 };
+		struct bpf_prog errs = { .insns = insns, .len = 8 };
 
 		tap_ok(child(&errs, false) == 0, "read and prctl answered by errnos: verified");
 		tap_ok(child(&errs, true) == 1, "the same behind a faker: refused");

@@ -45,6 +45,7 @@ static struct profile *profile_make(void)
 
 	if (!p || !(p->rs = calloc(1, sizeof(*p->rs))))
 		abort();
+	p->path = (char *)"test.ini";
 	p->rs->attrs.no_new_privs = true;
 	/* As root, the uid-0 guard wants the user named: user = root. Cases
 	 * about other users or an unprivileged caller change this. */
@@ -69,7 +70,7 @@ static void keep(struct profile *p, int cap)
 static struct sock_filter allow_all_insns[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog allow_all = { allow_all_insns, 1 };
+static const struct bpf_prog allow_all = { .insns = allow_all_insns, .len = 1 };
 
 #ifdef NATIVE_AUDIT_ARCH
 /* getppid() -> EPERM on the native ABI, everything else allowed. */
@@ -81,7 +82,7 @@ static struct sock_filter getppid_insns[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog getppid_eperm = { getppid_insns, 6 };
+static const struct bpf_prog getppid_eperm = { .insns = getppid_insns, .len = 6 };
 
 /* write() -> EPERM on the native ABI, everything else allowed. */
 static struct sock_filter write_insns[] = {
@@ -92,7 +93,7 @@ static struct sock_filter write_insns[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog write_eperm = { write_insns, 6 };
+static const struct bpf_prog write_eperm = { .insns = write_insns, .len = 6 };
 #endif
 
 /* An opcode seccomp_check_filter() does not know. */
@@ -100,7 +101,7 @@ static struct sock_filter bad_insns[] = {
 	{ 0xffff, 0, 0, 0 },
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog bad_prog = { bad_insns, 2 };
+static const struct bpf_prog bad_prog = { .insns = bad_insns, .len = 2 };
 
 /* BPF_PROG_MAX instructions: loads, then allow. */
 static struct bpf_prog *big_prog(void)
@@ -172,21 +173,23 @@ static bool field_is(const char *text, const char *key, const char *want)
 /* ---- running a case ---- */
 
 struct outcome {
-	int status;  /* exit code, or 128 + signal */
-	char *out;   /* all the child wrote to stdout */
-	char *after; /* after a failed run_exec: the child's own status, else NULL */
-	int ret;     /* run_exec()'s return if it returned, else 0 */
+	int status;	       /* exit code, or 128 + signal */
+	char *out;	       /* all the child wrote to stdout */
+	char *after;	       /* after a failed run_exec: the child's own status, else NULL */
+	int ret;	       /* run_exec()'s return if it returned, else 0 */
+	enum run_failure fail; /* and what it said, if it returned */
+	enum run_state state;
 };
 
 typedef void (*pre_fn)(void);
 
-static void child_report(int r, const struct diag *d)
+static void child_report(int r, enum run_failure fail, enum run_state state, const struct diag *d)
 {
 	FILE *f;
 	char buf[4096];
 	size_t n;
 
-	printf("RUNFAIL %d\n", r);
+	printf("RUNFAIL %d %d %d\n", r, (int)fail, (int)state);
 	for (size_t i = 0; i < d->n_msgs; i++)
 		printf("MSG %d %s\n", (int)d->msgs[i].severity,
 		       d->msgs[i].text ? d->msgs[i].text : "(null)");
@@ -216,6 +219,8 @@ static void run_case(const struct profile *p, const struct bpf_prog *prog, const
 	if (pid < 0)
 		abort();
 	if (pid == 0) {
+		enum run_failure fail = RUN_FAIL_NONE;
+		enum run_state state = RUN_STATE_OPEN;
 		struct diag d;
 		int r;
 
@@ -228,8 +233,14 @@ static void run_case(const struct profile *p, const struct bpf_prog *prog, const
 		if (pre)
 			pre();
 		diag_init(&d);
-		r = run_exec(p, prog, path, argv, &d, &(int){ 0 });
-		child_report(r, &d);
+		r = run_exec(p, prog, path, argv, &d, &fail, &state);
+		/* As main.c: a filter that may stop write(2) on fd 2 gets
+		 * nothing but _exit() with the status. */
+		if (state == RUN_STATE_MUTE)
+			_exit(fail == RUN_FAIL_NOT_FOUND	? 127
+			      : fail == RUN_FAIL_NOT_EXECUTABLE ? 126
+								: 125);
+		child_report(r, fail, state, &d);
 		_exit(125);
 	}
 	close(fds[1]);
@@ -255,7 +266,12 @@ static void run_case(const struct profile *p, const struct bpf_prog *prog, const
 		abort();
 	o->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
 	if (!strncmp(o->out, "RUNFAIL ", 8)) {
-		o->ret = atoi(o->out + 8);
+		int fail = 0, state = 0;
+
+		if (sscanf(o->out + 8, "%d %d %d", &o->ret, &fail, &state) != 3)
+			abort();
+		o->fail = (enum run_failure)fail;
+		o->state = (enum run_state)state;
 		a = strstr(o->out, "\nAFTER\n");
 		o->after = a ? a + 7 : NULL;
 	}
@@ -417,7 +433,8 @@ static void test_resolve(void)
 	char d1[600], d2[600];
 	char *old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
 	struct diag d;
-	int st, fd;
+	enum run_failure st;
+	int fd;
 
 	if (!mkdtemp(dir))
 		abort();
@@ -445,45 +462,48 @@ static void test_resolve(void)
 	diag_init(&d);
 	r = run_resolve_command("tool", &d, &st);
 	snprintf(path, sizeof(path), "%s/tool", d2);
-	tap_ok(r && !strcmp(r, path) && st == 0 && !diag_failed(&d),
+	tap_ok(r && !strcmp(r, path) && st == RUN_FAIL_NONE && !diag_failed(&d),
 	       "PATH search skips a non-executable file and finds the next one");
 	free(r);
 	diag_clear(&d);
 
 	r = run_resolve_command("onlyplain", &d, &st);
-	tap_ok(!r && st == 126 && diag_failed(&d), "found but not executable: 126");
+	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE && diag_failed(&d),
+	       "found but not executable: 126");
 	diag_clear(&d);
 
 	r = run_resolve_command("sub", &d, &st);
-	tap_ok(!r && st == 126 && diag_failed(&d) && strstr(d.msgs[0].text, "directory"),
+	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE && diag_failed(&d) &&
+		       strstr(d.msgs[0].text, "directory"),
 	       "a directory on PATH: 126 ('%s')", d.n_msgs ? d.msgs[0].text : "");
 	diag_clear(&d);
 
 	r = run_resolve_command("no-such-command-xyz", &d, &st);
-	tap_ok(!r && st == 127 && diag_failed(&d) && strstr(d.msgs[0].text, "command not found"),
+	tap_ok(!r && st == RUN_FAIL_NOT_FOUND && diag_failed(&d) &&
+		       strstr(d.msgs[0].text, "command not found"),
 	       "not found: 127 ('%s')", d.n_msgs ? d.msgs[0].text : "");
 	diag_clear(&d);
 
 	r = run_resolve_command("", &d, &st);
-	tap_ok(!r && st == 127, "empty command: 127");
+	tap_ok(!r && st == RUN_FAIL_NOT_FOUND, "empty command: 127");
 	diag_clear(&d);
 
 	snprintf(path, sizeof(path), "%s/tool", d1);
 	r = run_resolve_command(path, &d, &st);
-	tap_ok(!r && st == 126, "a path with '/' that is not executable: 126");
+	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE, "a path with '/' that is not executable: 126");
 	diag_clear(&d);
 
 	r = run_resolve_command(d1, &d, &st);
-	tap_ok(!r && st == 126, "a path with '/' that is a directory: 126");
+	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE, "a path with '/' that is a directory: 126");
 	diag_clear(&d);
 
 	r = run_resolve_command("/no/such/file", &d, &st);
-	tap_ok(!r && st == 127, "a path with '/' that does not exist: 127");
+	tap_ok(!r && st == RUN_FAIL_NOT_FOUND, "a path with '/' that does not exist: 127");
 	diag_clear(&d);
 
 	snprintf(path, sizeof(path), "%s/tool", d2);
 	r = run_resolve_command(path, &d, &st);
-	tap_ok(r && !strcmp(r, path) && st == 0, "a path with '/' is used as is");
+	tap_ok(r && !strcmp(r, path) && st == RUN_FAIL_NONE, "a path with '/' is used as is");
 	free(r);
 	diag_clear(&d);
 
@@ -774,18 +794,19 @@ static void test_filter(void)
 {
 	struct profile *p = profile_make();
 	struct bpf_prog *big = big_prog();
-	struct bpf_prog empty = { allow_all_insns, 0 };
+	struct bpf_prog empty = { .insns = allow_all_insns, .len = 0 };
 	struct outcome o;
 	char notexec[] = "/tmp/test-run-notexec-XXXXXX";
 	int fd;
 
 	run_case(p, &bad_prog, helper, helper_argv, NULL, &o);
 	not_ran(&o, -EINVAL, "a program with a bad opcode");
-	/* Refused before loading: the read-back cannot predict its answers. */
-	check_msg(&o, "the program is invalid");
+	/* Refused by the self-check of the execve(), after the drop and
+	 * before no_new_privs. */
+	check_msg(&o, "the seccomp program is invalid");
 	tap_ok(o.after && field_is(o.after, "Seccomp", "0") &&
-		       field_is(o.after, "NoNewPrivs", "1") && hexfield(o.after, "CapEff") == 0,
-	       "bad program: no filter, earlier steps done (nnp, caps)");
+		       field_is(o.after, "NoNewPrivs", "0") && hexfield(o.after, "CapEff") == 0,
+	       "bad program: no filter, no nnp, capabilities dropped");
 	outcome_free(&o);
 
 	run_case(p, &empty, helper, helper_argv, NULL, &o);
@@ -850,6 +871,8 @@ static void test_filter(void)
 	run_case(p, &allow_all, notexec, helper_argv, NULL, &o);
 	not_ran(&o, -EACCES, "a non-executable file");
 	check_msg(&o, "cannot execute");
+	tap_ok(o.fail == RUN_FAIL_NOT_EXECUTABLE && o.state == RUN_STATE_OPEN,
+	       "a non-executable file: not executable (126), no filter yet");
 	tap_ok(o.after && field_is(o.after, "Seccomp", "0"),
 	       "a non-executable file: 126 decided before the filter");
 	outcome_free(&o);
@@ -863,6 +886,8 @@ static void test_filter(void)
 	run_case(p, &allow_all, notexec, helper_argv, NULL, &o);
 	not_ran(&o, -ENOENT, "a missing interpreter");
 	check_msg(&o, "executing '");
+	tap_ok(o.fail == RUN_FAIL_NOT_FOUND && o.state == RUN_STATE_FILTERED,
+	       "a missing interpreter: not found (127), filtered, may report");
 	tap_ok(o.after && field_is(o.after, "Seccomp", "2"),
 	       "execve failure comes after the filter was installed");
 	outcome_free(&o);
@@ -883,6 +908,8 @@ static void test_filter(void)
 	run_case(p, &allow_all, helper, helper_argv, install_seccomp_faker, &o);
 	not_ran(&o, -EPERM, "an outer filter fakes seccomp() success");
 	check_msg(&o, "Seccomp_filters is 1, expected 2");
+	tap_ok(o.fail == RUN_FAIL_SETUP && o.state == RUN_STATE_FILTERED,
+	       "read-back failure: setup failure (125), after the filter");
 	outcome_free(&o);
 	profile_drop(p);
 }
@@ -920,6 +947,8 @@ static void test_resolve_as_user(void)
 	setenv("PATH", a, 1);
 	run_case(p, &allow_all, "tool", argv, NULL, &o);
 	not_ran(&o, -EACCES, "only a root-only tool on PATH, as nobody");
+	tap_ok(o.fail == RUN_FAIL_NOT_EXECUTABLE && o.state == RUN_STATE_OPEN,
+	       "root-only tool as nobody: not executable (126)");
 	check_msg(&o, "'tool': cannot execute: Permission denied");
 	tap_ok(o.after && field_is(o.after, "Seccomp", "0"),
 	       "root-only tool as nobody: refused before the filter");
@@ -941,6 +970,89 @@ static void test_resolve_as_user(void)
 	profile_drop(p);
 }
 
+/* run_prepare(): the checks before anything changes, in their order. The
+ * command is not looked up there: run_exec() does it as the target user. */
+static void test_prepare(void)
+{
+	static struct sock_filter kill_insns[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	};
+	const struct bpf_prog kill_all = { .insns = kill_insns, .len = 1 };
+	struct profile *p = profile_make();
+	char *argv_sh[] = { (char *)"sh", NULL },
+	     *argv_none[] = { (char *)"no-such-cmd-xyz", NULL };
+	struct diag d;
+
+	p->path = (char *)"test.ini";
+	diag_init(&d);
+	tap_ok(run_prepare(p, &allow_all, argv_sh, &d) == 0 && !diag_failed(&d),
+	       "prepare: an allowed execve()");
+	diag_clear(&d);
+
+	tap_ok(run_prepare(p, &kill_all, argv_sh, &d) == -EPERM && d.n_msgs &&
+		       strstr(d.msgs[0].text, "would stop the execve() of the command itself"),
+	       "prepare: a filter that stops the execve() is refused ('%s')",
+	       d.n_msgs ? d.msgs[0].text : "");
+	diag_clear(&d);
+
+	tap_ok(run_prepare(p, &allow_all, argv_none, &d) == 0 && !diag_failed(&d),
+	       "prepare: a missing command is not looked up yet");
+	diag_clear(&d);
+
+	p->rs->attrs.default_action.kind = ACTION_NOTIFY;
+	tap_ok(run_prepare(p, &kill_all, argv_none, &d) == -EINVAL && d.n_msgs == 1 &&
+		       strstr(d.msgs[0].text, "'notify' action needs a supervisor"),
+	       "prepare: notify is refused first, before the self-check");
+	diag_clear(&d);
+	p->path = NULL;
+	profile_drop(p);
+}
+
+#if defined(NATIVE_AUDIT_ARCH) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The self-check of run_exec() asks about the execve() it makes: with the
+ * path found on PATH, not argv[0]. The filter allows execve() only with
+ * argv[0]'s pointer as path, so run_prepare() passes and run_exec() refuses
+ * before the filter. */
+static void test_self_check_final_path(void)
+{
+	char *argv[] = { (char *)"run-helper", NULL };
+	uint64_t ptr = (uint64_t)(uintptr_t)argv[0];
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 4),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)ptr, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]) + 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(ptr >> 32), 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	};
+	const struct bpf_prog prog = { .insns = insns, .len = 8 };
+	struct profile *p = profile_make();
+	struct outcome o;
+	struct diag d;
+
+	p->path = (char *)"test.ini";
+	diag_init(&d);
+	tap_ok(run_prepare(p, &prog, argv, &d) == 0, "self-check: argv[0] passes run_prepare()");
+	diag_clear(&d);
+	run_case(p, &prog, helper, argv, NULL, &o);
+	not_ran(&o, -EPERM, "self-check with the path found");
+	check_msg(&o, "would stop the execve() of the command itself");
+	tap_ok(o.after && field_is(o.after, "Seccomp", "0") && o.state == RUN_STATE_OPEN,
+	       "self-check with the path found: before the filter");
+	outcome_free(&o);
+	p->path = NULL;
+	profile_drop(p);
+}
+#else
+static void test_self_check_final_path(void)
+{
+	for (int i = 0; i < 5; i++)
+		tap_skip("self-check test: needs a little-endian native audit arch");
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	struct passwd *pw;
@@ -954,6 +1066,7 @@ int main(int argc, char **argv)
 	helper_argv[0] = (char *)"run-helper";
 
 	test_resolve();
+	test_prepare();
 
 	if (geteuid() != 0) {
 		tap_skip("live run_exec tests need root (credentials, capabilities)");
@@ -971,7 +1084,7 @@ int main(int argc, char **argv)
 	 * read through the same /proc parser. */
 	{
 		struct profile *p = profile_make();
-		struct bpf_prog empty = { allow_all_insns, 0 };
+		struct bpf_prog empty = { .insns = allow_all_insns, .len = 0 };
 
 		run_case(p, &empty, helper, helper_argv, NULL, &o);
 		parent_bnd = o.after ? hexfield(o.after, "CapBnd") : 0;
@@ -995,5 +1108,6 @@ int main(int argc, char **argv)
 	test_unprivileged();
 	test_filter();
 	test_resolve_as_user();
+	test_self_check_final_path();
 	return tap_done();
 }
