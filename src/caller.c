@@ -58,40 +58,6 @@ void caller_settings_clear(struct caller_settings *s)
 
 /* ---- parsers ---- */
 
-static int parse_bool(const char *v, bool *ret, const char **reterr)
-{
-	static const char *const yes[] = { "yes", "true", "1", "on" };
-	static const char *const no[] = { "no", "false", "0", "off" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (!strcasecmp(v, yes[i])) {
-			*ret = true;
-			return 0;
-		}
-		if (!strcasecmp(v, no[i])) {
-			*ret = false;
-			return 0;
-		}
-	}
-	*reterr = "not a boolean (yes/no, true/false, on/off, 1/0)";
-	return -EINVAL;
-}
-
-int caller_parse_reset_signals(struct caller_settings *s, const char *value, const char **reterr)
-{
-	return parse_bool(value, &s->reset_signals, reterr);
-}
-
-int caller_parse_new_session(struct caller_settings *s, const char *value, const char **reterr)
-{
-	return parse_bool(value, &s->new_session, reterr);
-}
-
-int caller_parse_env_clear(struct caller_settings *s, const char *value, const char **reterr)
-{
-	return parse_bool(value, &s->env_clear, reterr);
-}
-
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t';

@@ -40,23 +40,18 @@ struct caller_settings {
 void caller_settings_clear(struct caller_settings *s);
 
 /*
- * Parsers for the profile keys. Each takes the value as written, returns 0,
- * or -EINVAL / -ERANGE with a static message in *reterr (s is then
- * unchanged), or -ENOMEM. List keys (keep-fds, keep, set) add to what is
- * there; scalar keys replace.
+ * Parsers for the list keys of [process] and [environment] (scmp-run.ini(5)
+ * SECTIONS; the booleans reset-signals, new-session and clear are the
+ * loader's plain booleans). Each takes the value as written, returns 0, or
+ * -EINVAL / -ERANGE with a static message in *reterr (s is then
+ * unchanged), or -ENOMEM. Each assignment adds to what is there.
  *
  * [process] keep-fds = 3 7 ... | all   descriptor numbers >= 3, or 'all'
- * [process] reset-signals = BOOL
- * [process] new-session = BOOL
- * [environment] clear = BOOL
  * [environment] keep = NAME ...
  * [environment] set = NAME=VALUE      one entry per key; VALUE may be empty
  *                                      and may hold blanks and '='
  */
 int caller_parse_keep_fds(struct caller_settings *s, const char *value, const char **reterr);
-int caller_parse_reset_signals(struct caller_settings *s, const char *value, const char **reterr);
-int caller_parse_new_session(struct caller_settings *s, const char *value, const char **reterr);
-int caller_parse_env_clear(struct caller_settings *s, const char *value, const char **reterr);
 int caller_parse_env_keep(struct caller_settings *s, const char *value, const char **reterr);
 int caller_parse_env_set(struct caller_settings *s, const char *value, const char **reterr);
 

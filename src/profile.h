@@ -2,13 +2,14 @@
 /*
  * Profile loader: an INI file (and its includes) read with inih through a
  * reader that counts physical lines, turned into a ruleset plus the run
- * settings (capabilities, credentials).
+ * settings (capabilities, credentials, caller state).
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "caller.h"
 #include "config.h"
 #include "diag.h"
 #include "ruleset.h"
@@ -33,6 +34,8 @@ struct profile {
 	bool has_user, has_group;
 	char *user, *group; /* as written (name or number) */
 	struct src_loc user_loc, group_loc;
+	/* [process], [environment] */
+	struct caller_settings caller;
 };
 
 /*

@@ -756,9 +756,6 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	     enum run_state *ret_state)
 {
 	const bool nnp = p->rs->attrs.no_new_privs;
-	/* [process] and [environment]: the defaults until the profile loader
-	 * fills them (then: the profile's settings). */
-	const struct caller_settings caller = CALLER_SETTINGS_INIT;
 	struct caller_user user = { 0 };
 	struct kcheck_readback rb = { .status_fd = -1 };
 	unsigned listen_n = 0;
@@ -781,7 +778,7 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 
 	/* Caller state, applied before the lookup below: PATH is the
 	 * command's. */
-	r = caller_apply(&caller, listen_n, plan.set_uid ? &user : NULL, d);
+	r = caller_apply(&p->caller, listen_n, plan.set_uid ? &user : NULL, d);
 	if (r < 0)
 		goto out;
 

@@ -251,10 +251,99 @@ if [ -n "$TINY_STATIC" ]; then
 	status_is 125 "minimal with the caller's fd 3 open: 125"
 	like "$ERR" "could not be verified after loading" "minimal with fd 3 open: says why"
 	is "$(cat "$TAP_TMP/fd3")" "" "minimal: the caller's fd 3 got nothing"
+	# [process] keep-fds = 3 passes it; prctl(PR_GET_SECCOMP) allowed
+	# gives the read-back its call (fd 3 is the caller's now).
+	printf '[profile]\ninclude = %s/minimal.ini\n[process]\nkeep-fds = 3\n' \
+		"$(sample_profiles)" >"$TAP_TMP/minimal-fd3.ini"
+	printf '[allow]\nprctl = option == PR_GET_SECCOMP\n' >>"$TAP_TMP/minimal-fd3.ini"
+	RC=0
+	printf 'to fd 3' | "$SCMP_RUN" -p "$TAP_TMP/minimal-fd3.ini" -- "$TINY_STATIC" x \
+		3>"$TAP_TMP/fd3" >/dev/null 2>"$ERR" || RC=$?
+	status_is 0 "minimal with keep-fds = 3: the command ran"
+	is "$(cat "$TAP_TMP/fd3")" "to fd 3" "keep-fds = 3: the command wrote to the caller's fd 3"
 fi
 run_in 'x' "$SCMP_RUN" -p minimal -- cat
 status_is 0 "minimal: cat of stdin runs"
 run "$SCMP_RUN" -p minimal -- ls /
 status_is $((128 + 31)) "minimal: ls / is killed by SIGSYS (getdents64)"
+
+# ---- [process] and [environment] (scmp-run.ini(5)), --user, --group ----
+C=$TAP_TMP/caller
+mkdir -m 755 "$C" && chmod 755 "$TAP_TMP"
+# prof NAME LINE...: an allow-all profile (user = root as root, for the
+# uid-0 guard) with the given lines.
+prof() {
+	_f=$C/$1.ini
+	shift
+	printf '[filter]\ndefault-action = allow\n' >"$_f"
+	[ "$(id -u)" = 0 ] && printf '[credentials]\nuser = root\n' >>"$_f"
+	printf '%s\n' "$@" >>"$_f"
+}
+
+# Bad values: located errors, 125 in run mode, and the command never runs.
+run "$SCMP_RUN" -p tests/profiles/bad/process-bad.ini -- sh -c "touch $marker"
+status_is 125 "bad [process] value in run mode: 125"
+like "$ERR" "process-bad.ini:12: error: invalid keep-fds '2'" "bad keep-fds: FILE:LINE"
+like "$ERR" "process-bad.ini:16: error: invalid boolean 'maybe' for 'reset-signals'" \
+	"bad reset-signals: FILE:LINE"
+run "$SCMP_RUN" -p tests/profiles/bad/environment-bad.ini -- sh -c "touch $marker"
+status_is 125 "bad [environment] value in run mode: 125"
+like "$ERR" "environment-bad.ini:12: error: invalid set 'NOEQUALS': not NAME=VALUE" \
+	"bad set: FILE:LINE"
+run "$SCMP_RUN" -p tests/profiles/bad/environment-bad.ini --check
+status_is 1 "bad [environment] value with --check: 1"
+[ -e "$marker" ]
+ok $((! $?)) "no command with a bad [process] or [environment] ran"
+
+# keep-fds: a listed descriptor reaches the command, the others do not.
+prof keep5 '[process]' 'keep-fds = 5'
+prof plain
+run sh -c 'exec "$0" -p "$1" -- sh -c "echo kept >&5" 5>"$2"' "$SCMP_RUN" "$C/keep5.ini" "$C/fd5"
+status_is 0 "keep-fds = 5: the command wrote to fd 5"
+is "$(cat "$C/fd5")" "kept" "keep-fds = 5: into the caller's file"
+run sh -c 'exec "$0" -p "$1" -- sh -c "echo kept >&5" 5>"$2"' "$SCMP_RUN" "$C/plain.ini" "$C/fd5"
+ok $((RC == 0)) "without keep-fds: fd 5 is closed in the command"
+is "$(cat "$C/fd5")" "" "without keep-fds: the caller's file got nothing"
+prof keepall '[process]' 'keep-fds = all'
+run sh -c 'exec "$0" -p "$1" -- sh -c "echo all >&7" 7>"$2"' "$SCMP_RUN" "$C/keepall.ini" "$C/fd7"
+is "$(cat "$C/fd7")" "all" "keep-fds = all: fd 7 reaches the command"
+
+# reset-signals = no: an ignored signal stays ignored (SIGUSR1: bit 9).
+prof nosig '[process]' 'reset-signals = no'
+run sh -c 'trap "" USR1; exec "$0" -p "$1" -- grep SigIgn /proc/self/status' \
+	"$SCMP_RUN" "$C/nosig.ini"
+like "$OUT" "SigIgn:	0000000000000200" "reset-signals = no: SIGUSR1 stays ignored"
+run sh -c 'trap "" USR1; exec "$0" -p "$1" -- grep SigIgn /proc/self/status' \
+	"$SCMP_RUN" "$C/plain.ini"
+like "$OUT" "SigIgn:	0000000000000000" "reset-signals default: SIGUSR1 reset"
+
+# new-session: the command leads a session of its own (field 6 of stat).
+prof session '[process]' 'new-session = yes'
+sid_script='read -r l </proc/$$/stat; set -- ${l#*) }; echo "$$ $4"'
+run "$SCMP_RUN" -p "$C/session.ini" -- sh -c "$sid_script"
+status_is 0 "new-session = yes: ran"
+set -- $(cat "$OUT")
+is "${2:-}" "${1:-x}" "new-session = yes: the command's session is its own pid"
+run "$SCMP_RUN" -p "$C/plain.ini" -- sh -c "$sid_script"
+set -- $(cat "$OUT")
+[ -n "${2:-}" ] && [ "$1" != "$2" ]
+ok $? "new-session default: the caller's session"
+
+# [environment]: clear, keep, then (user = root as root) the four, then set.
+prof env '[environment]' 'clear = yes' 'keep = PATH KEEPME MISSING' \
+	'set = GREETING=hello world=1' 'set = KEEPME=second' 'set = EMPTY='
+run env KEEPME=first DROPME=x SSH_AUTH_SOCK=/tmp/agent "$SCMP_RUN" -p "$C/env.ini" -- env
+status_is 0 "[environment]: ran"
+sort "$OUT" | grep -v '^PATH=' >"$C/env.got"
+if [ "$(id -u)" = 0 ]; then
+	home=$(getent passwd root | cut -d: -f6)
+	shell=$(getent passwd root | cut -d: -f7)
+	printf '%s\n' "EMPTY=" "GREETING=hello world=1" "HOME=$home" "KEEPME=second" \
+		"LOGNAME=root" "SHELL=${shell:-/bin/sh}" "USER=root" >"$C/env.want"
+else
+	printf '%s\n' "EMPTY=" "GREETING=hello world=1" "KEEPME=second" >"$C/env.want"
+fi
+is "$(cat "$C/env.got")" "$(cat "$C/env.want")" "[environment]: clear, keep, set in order"
+like "$OUT" "PATH=" "[environment]: PATH kept"
 
 done_testing

@@ -47,6 +47,7 @@ static struct profile *profile_make(void)
 		abort();
 	p->path = (char *)"test.ini";
 	p->rs->attrs.no_new_privs = true;
+	p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
 	/* As root, the uid-0 guard wants the user named: user = root. Cases
 	 * about other users or an unprivileged caller change this. */
 	p->has_user = true;
