@@ -55,6 +55,7 @@ struct options {
 	const char *out;     /* --export-* FILE */
 	const char *resolve; /* --resolve NAME|NUMBER */
 	const struct arch *target;
+	const char *user, *group; /* --user, --group */
 	bool verbose;
 };
 
@@ -69,6 +70,8 @@ enum {
 	OPT_LIST_GROUPS,
 	OPT_LIST_PROFILES,
 	OPT_TARGET_ARCH,
+	OPT_USER,
+	OPT_GROUP,
 	OPT_VERSION,
 };
 
@@ -84,6 +87,8 @@ static const struct option long_options[] = {
 	{ "list-groups", no_argument, NULL, OPT_LIST_GROUPS },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "target-arch", required_argument, NULL, OPT_TARGET_ARCH },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -118,6 +123,8 @@ static void usage(FILE *f)
 	      "      --list-groups      list the syscall groups, or the members of @GROUP\n"
 	      "      --list-profiles    list the profiles found by name\n"
 	      "      --target-arch ARCH compile for ARCH ('native' means ARCH; not in run mode)\n"
+	      "      --user USER        run as USER (name or number), instead of [credentials] user\n"
+	      "      --group GROUP      run as GROUP, instead of [credentials] group\n"
 	      "  -v, --verbose          more detail\n"
 	      "  -h, --help             show this help\n"
 	      "      --version          show the version and the syscall table's kernel version\n",
@@ -302,6 +309,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 {
 	struct compiled c;
 	enum outcome ret;
+	int r;
 
 	if (!o->profile)
 		return usage_error(d, "%s", "no profile: use -p PROFILE");
@@ -312,6 +320,13 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 
 	if (compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, d, &c) < 0)
 		return OUTCOME_REJECTED;
+	r = profile_set_credentials(c.profile, o->user, o->group, d);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			diag_error(d, NULL, "out of memory");
+		compiled_free(&c);
+		return r == -EINVAL ? OUTCOME_USAGE : OUTCOME_REJECTED;
+	}
 	/* Warnings cannot weaken a filter: show them when asked to check, or
 	 * when verbose; a service log gets only what stopped it. */
 	if (o->mode == MODE_RUN && !o->verbose)
@@ -396,6 +411,12 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 		if (!o->target)
 			*bad_arch = optarg;
 		break;
+	case OPT_USER:
+		o->user = optarg;
+		break;
+	case OPT_GROUP:
+		o->group = optarg;
+		break;
 	default:
 		return is_mode; /* else getopt said what is wrong */
 	}
@@ -431,6 +452,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 		return usage_error(d, "%s",
 				   "--target-arch is for --check, --export-* and --explain; "
 				   "run mode always uses this machine's ABI");
+	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
+		return usage_error(d, "%s", "--user and --group are for run mode and --check");
 	if (!o->target)
 		o->target = arch_native();
 	return OUTCOME_OK;

@@ -790,3 +790,34 @@ void profile_free(struct profile *p)
 	caller_settings_clear(&p->caller);
 	free(p);
 }
+
+/* One name or number, as [credentials] takes it: a copy in *dst. */
+static int set_credential(const char *option, const char *value, char **dst,
+			  struct src_loc *dst_loc, bool *has, struct diag *d)
+{
+	char *copy;
+
+	if (!*value || strpbrk(value, " \t")) {
+		diag_error(d, NULL, "%s '%s': expected one name or number", option, value);
+		return -EINVAL;
+	}
+	copy = strdup(value);
+	if (!copy)
+		return -ENOMEM;
+	free(*dst);
+	*dst = copy;
+	*dst_loc = (struct src_loc){ .file = option };
+	*has = true;
+	return 0;
+}
+
+int profile_set_credentials(struct profile *p, const char *user, const char *group, struct diag *d)
+{
+	int r = 0;
+
+	if (user)
+		r = set_credential("--user", user, &p->user, &p->user_loc, &p->has_user, d);
+	if (r == 0 && group)
+		r = set_credential("--group", group, &p->group, &p->group_loc, &p->has_group, d);
+	return r;
+}

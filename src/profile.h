@@ -45,3 +45,12 @@ struct profile {
  */
 int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret);
 void profile_free(struct profile *p);
+
+/*
+ * --user and --group (scmp-run(1)): replace [credentials] user or group as
+ * if written at the end of the profile, located at the option's name
+ * ("--user", "--group"). NULL leaves that key as it is; the other key stays
+ * as the profile says. Returns 0, -EINVAL for an empty value or one with
+ * blanks (reported in d), or -ENOMEM.
+ */
+int profile_set_credentials(struct profile *p, const char *user, const char *group, struct diag *d);

@@ -12,13 +12,15 @@ run "$SCMP_RUN" --help
 status_is 0 "--help exits 0"
 for opt in -p --profile --check --export-bpf --export-pfc --explain --resolve \
 	--list-syscalls --list-arches --list-groups --list-profiles --target-arch \
-	-v --verbose -h --version; do
+	--user --group -v --verbose -h --version; do
 	like "$OUT" " $opt" "--help mentions $opt"
 done
 opts=$(grep -o -- '--[a-z][a-z-]*' "$OUT" | sort -u)
 for opt in $opts; do
 	case $opt in
-	--profile | --export-bpf | --export-pfc | --resolve | --target-arch) continue ;;
+	--profile | --export-bpf | --export-pfc | --resolve | --target-arch | --user | --group)
+		continue
+		;;
 	esac
 	run "$SCMP_RUN" "$opt" --bogus-option
 	unlike "$ERR" "unrecognized option '$opt'" "getopt knows $opt"

@@ -346,4 +346,47 @@ fi
 is "$(cat "$C/env.got")" "$(cat "$C/env.want")" "[environment]: clear, keep, set in order"
 like "$OUT" "PATH=" "[environment]: PATH kept"
 
+# --user and --group override [credentials]; --user root counts as
+# user = root for the uid-0 guard.
+if [ "$(id -u)" = 0 ]; then
+	printf '[filter]\ndefault-action = allow\n' >"$C/nouser.ini"
+	run "$SCMP_RUN" -p "$C/nouser.ini" -- sh -c "touch $marker"
+	status_is 125 "root without [credentials] or --user: 125"
+	run "$SCMP_RUN" --user root -p "$C/nouser.ini" -- id -u
+	status_is 0 "--user root: runs"
+	is "$(cat "$OUT")" 0 "--user root: as uid 0"
+	run "$SCMP_RUN" --user nobody -p "$C/plain.ini" -- sh -c 'id -u; id -g; echo $USER'
+	status_is 0 "--user nobody over user = root: runs"
+	is "$(cat "$OUT")" "$(id -u nobody)
+$(id -g nobody)
+nobody" "--user nobody: its ids and USER"
+	run "$SCMP_RUN" --user nobody --group 4242 -p "$C/plain.ini" -- id -G
+	is "$(cat "$OUT")" 4242 "--group 4242: the group, alone"
+	run "$SCMP_RUN" --group 4242 -p "$C/plain.ini" -- sh -c 'id -u; id -G'
+	is "$(cat "$OUT")" "0
+4242" "--group alone: user = root of the profile stays"
+	run "$SCMP_RUN" --user no-such-user-xyz -p "$C/plain.ini" -- sh -c "touch $marker"
+	status_is 125 "--user of an unknown user: 125"
+	like "$ERR" "scmp-run: --user: error: unknown user 'no-such-user-xyz'" \
+		"--user of an unknown user: located at the option"
+	run "$SCMP_RUN" --group no-such-group-xyz -p "$C/plain.ini" -- sh -c "touch $marker"
+	status_is 125 "--group of an unknown group: 125"
+	like "$ERR" "scmp-run: --group: error: unknown group 'no-such-group-xyz'" \
+		"--group of an unknown group: located at the option"
+else
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do
+		skip "the uid-0 guard and --user/--group need root"
+	done
+fi
+run "$SCMP_RUN" --user "" -p "$C/plain.ini" -- sh -c "touch $marker"
+status_is 125 "--user '': 125"
+like "$ERR" "--user '': expected one name or number" "--user '': says why"
+run "$SCMP_RUN" --user "a b" -p "$C/plain.ini" --check
+status_is 2 "--user 'a b' with --check: 2"
+run "$SCMP_RUN" --user root -p "$C/plain.ini" --export-pfc -
+status_is 2 "--user with --export-pfc: 2"
+like "$ERR" "--user and --group are for run mode and --check" "--user with --export-pfc: says why"
+[ -e "$marker" ]
+ok $((! $?)) "no refused command ran"
+
 done_testing
