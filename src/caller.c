@@ -258,6 +258,74 @@ int caller_parse_env_set(struct caller_settings *s, const char *value, const cha
 	return strv_add(&s->env_set, &s->n_env_set, value, strlen(value));
 }
 
+/* ---- what the settings do ---- */
+
+static void describe_fds(const struct caller_settings *s, long listen_n, FILE *f)
+{
+	const char *sep = ", except";
+	bool any = false;
+
+	if (s->keep_all_fds) {
+		fputs("descriptors: all passed on (keep-fds = all)\n", f);
+		return;
+	}
+	fputs("descriptors: closed from 3 up", f);
+	if (listen_n < 0)
+		fputs(", except those of socket activation (LISTEN_FDS)", f);
+	else if (listen_n == 1)
+		fputs(", except 3 (socket activation)", f);
+	else if (listen_n > 1)
+		fprintf(f, ", except 3..%ld (socket activation)", 2 + listen_n);
+	if (listen_n)
+		sep = " and";
+	/* In ascending order, each once: the next larger number each time. */
+	for (long last = -1;;) {
+		long next = LONG_MAX;
+
+		for (size_t i = 0; i < s->n_keep_fds; i++)
+			if (s->keep_fds[i] > last && s->keep_fds[i] < next)
+				next = s->keep_fds[i];
+		if (next == LONG_MAX)
+			break;
+		fprintf(f, "%s %ld", any ? "" : sep, next);
+		any = true;
+		last = next;
+	}
+	fputs(any ? " (keep-fds)\n" : " (default)\n", f);
+}
+
+static void describe_env(const struct caller_settings *s, const char *user, FILE *f)
+{
+	bool dflt = !s->env_clear && !user && !s->n_env_set;
+
+	fputs("environment: ", f);
+	if (s->env_clear) {
+		fputs("cleared", f);
+		for (size_t i = 0; i < s->n_env_keep; i++)
+			fprintf(f, "%s%s", i ? " " : " except ", s->env_keep[i]);
+	} else {
+		fputs("passed on", f);
+	}
+	if (user)
+		fprintf(f, "; HOME USER LOGNAME SHELL of user '%s'", user);
+	for (size_t i = 0; i < s->n_env_set; i++)
+		fprintf(f, "%s%.*s", i ? " " : "; set ", (int)strcspn(s->env_set[i], "="),
+			s->env_set[i]);
+	fprintf(f, "%s\n", dflt ? " (default)" : "");
+}
+
+void caller_describe(const struct caller_settings *s, long listen_n, const char *user, FILE *f)
+{
+	describe_fds(s, listen_n, f);
+	fputs(s->reset_signals ? "signals: dispositions and mask reset (default)\n"
+			       : "signals: passed on (reset-signals = no)\n",
+	      f);
+	fputs(s->new_session ? "session: a new one (new-session = yes)\n"
+			     : "session: the caller's (default)\n",
+	      f);
+	describe_env(s, user, f);
+}
+
 /* ---- descriptors ---- */
 
 int caller_listen_fds(const char *listen_pid, const char *listen_fds, pid_t self, unsigned *ret_n,
@@ -636,7 +704,6 @@ int caller_check_root(bool runs_as_root, bool explicit_user, struct diag *d)
 		return 0;
 	diag_error(d, NULL,
 		   "the command would run as root (uid 0), and the profile does not say so");
-	diag_hint(d, NULL,
-		  "running as root: add [credentials] user = ..., or user = root to keep root");
+	diag_hint(d, NULL, CALLER_ROOT_HINT);
 	return -EPERM;
 }

@@ -8,12 +8,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "diag.h"
 
 #define CALLER_KEEP_FDS_MAX 256	 /* entries in [process] keep-fds */
 #define CALLER_ENV_MAX	    1024 /* entries in [environment] keep and set, each */
+
+/* What the uid-0 guard says (caller_check_root(), --check). */
+#define CALLER_ROOT_HINT \
+	"running as root: add [credentials] user = ..., or user = root to keep root"
 
 /* [process] and [environment]: what the profile asks for. */
 struct caller_settings {
@@ -58,6 +63,16 @@ int caller_parse_env_set(struct caller_settings *s, const char *value, const cha
 /* True if name can be an environment variable name here: not empty, no
  * '=', no blanks or control characters. */
 bool caller_env_name_valid(const char *name);
+
+/*
+ * What s does with the caller's state, for --check and -v: four lines,
+ * "descriptors: ...", "signals: ...", "session: ...", "environment: ...",
+ * each ending in a newline, written to f; "(default)" marks a built-in
+ * default. listen_n: the socket-activation descriptors run mode keeps
+ * (caller_listen_fds()), or -1 where that is not known (--check). user: the
+ * target user as written when credentials change, else NULL.
+ */
+void caller_describe(const struct caller_settings *s, long listen_n, const char *user, FILE *f);
 
 /*
  * systemd socket activation (sd_listen_fds(3)): the number of descriptors

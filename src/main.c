@@ -291,8 +291,13 @@ static enum outcome run(const struct options *o, const struct compiled *c, char 
 
 	if (run_prepare(c->profile, c->prog, argv, d) < 0)
 		return OUTCOME_REJECTED;
-	if (o->verbose)
+	if (o->verbose) {
 		note_running(c, argv[0], d);
+		if (run_describe(c->profile, d) < 0)
+			diag_error(d, NULL, "out of memory");
+	}
+	if (diag_failed(d))
+		return OUTCOME_REJECTED;
 	/* What is said before execve() must be out before it: it does not return. */
 	diag_print(d, PROG, stderr);
 	diag_clear(d);
@@ -333,7 +338,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		diag_clear(d);
 	switch (o->mode) {
 	case MODE_CHECK:
-		ret = outcome_of(summary_print(&c, stdout));
+		ret = outcome_of(summary_print(&c, stdout, d));
 		break;
 	case MODE_EXPORT_BPF:
 		ret = outcome_of(export_bpf(&c, o->out, d));

@@ -210,6 +210,41 @@ int run_prepare(const struct profile *p, const struct bpf_prog *prog, char *cons
 	return check_self_exec(p, prog, argv[0], argv, d);
 }
 
+/* ---- caller state: scmp-run(1) Caller state (the steps live in caller.c) ---- */
+
+int run_describe(const struct profile *p, struct diag *d)
+{
+	const struct src_loc loc = { .file = p->path };
+	const char *err;
+	unsigned listen_n = 0;
+	char *text = NULL, *line, *next;
+	size_t size = 0;
+	FILE *f;
+
+	/* A LISTEN_FDS that run_exec() will refuse is reported there. */
+	if (caller_listen_fds(getenv("LISTEN_PID"), getenv("LISTEN_FDS"), getpid(), &listen_n,
+			      &err) < 0)
+		listen_n = 0;
+	f = open_memstream(&text, &size);
+	if (!f)
+		return -ENOMEM;
+	caller_describe(&p->caller, listen_n, p->has_user ? p->user : NULL, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	for (line = text; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		diag_note(d, &loc, "%s", line);
+	}
+	if (p->has_user)
+		diag_note(d, &p->user_loc, "the command runs as user '%s'", p->user);
+	free(text);
+	return 0;
+}
+
 /* ---- helpers ---- */
 
 struct run_caps {

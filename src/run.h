@@ -46,6 +46,14 @@ int run_prepare(const struct profile *p, const struct bpf_prog *prog, char *cons
 		struct diag *d);
 
 /*
+ * What run mode will do with the caller's state (scmp-run(1) Caller state),
+ * as notes located at the profile, one per line of caller_describe(): the
+ * descriptors kept (socket activation included), signals, session,
+ * environment. For -v; changes nothing. Returns 0 or -ENOMEM.
+ */
+int run_describe(const struct profile *p, struct diag *d);
+
+/*
  * Apply the profile to this process and execve() the command, in the order
  * of scmp-run(1) Run mode: checks that change nothing (program, uid-0
  * guard, socket activation, user and group lookup, capabilities);

@@ -346,10 +346,57 @@ fi
 is "$(cat "$C/env.got")" "$(cat "$C/env.want")" "[environment]: clear, keep, set in order"
 like "$OUT" "PATH=" "[environment]: PATH kept"
 
-# --user and --group override [credentials]; --user root counts as
-# user = root for the uid-0 guard.
+# --check and -v say what the settings do.
+run "$SCMP_RUN" -p "$C/plain.ini" --check
+like "$OUT" "descriptors: closed from 3 up, except those of socket activation (LISTEN_FDS) (default)" \
+	"--check: descriptors"
+like "$OUT" "signals: dispositions and mask reset (default)" "--check: signals"
+like "$OUT" "session: the caller's (default)" "--check: session"
+prof all '[process]' 'keep-fds = 9 5' 'reset-signals = no' 'new-session = yes' \
+	'[environment]' 'clear = yes' 'keep = TERM' 'set = A=1'
+run "$SCMP_RUN" -p "$C/all.ini" --check
+status_is 0 "--check with [process] and [environment]: 0"
+like "$OUT" "descriptors: closed from 3 up, except those of socket activation (LISTEN_FDS) and 5 9 (keep-fds)" \
+	"--check: keep-fds"
+like "$OUT" "signals: passed on (reset-signals = no)" "--check: reset-signals = no"
+like "$OUT" "session: a new one (new-session = yes)" "--check: new-session"
+if [ "$(id -u)" = 0 ]; then
+	like "$OUT" "environment: cleared except TERM; HOME USER LOGNAME SHELL of user 'root'; set A" \
+		"--check: environment"
+else
+	like "$OUT" "environment: cleared except TERM; set A" "--check: environment"
+fi
+run sh -c 'LISTEN_PID=$$ LISTEN_FDS=2 exec "$0" -v -p "$1" -- true' "$SCMP_RUN" "$C/keep5.ini"
+status_is 0 "-v: ran"
+like "$ERR" "keep5.ini: note: descriptors: closed from 3 up, except 3..4 (socket activation) and 5 (keep-fds)" \
+	"-v: the descriptors kept, socket activation's counted"
+like "$ERR" "keep5.ini: note: environment: " "-v: environment"
+run "$SCMP_RUN" -p "$C/keep5.ini" -- true
+is "$(cat "$ERR")" "" "without -v: nothing said"
+
+# The uid-0 guard in --check: a warning (a fact of this process), exit 0.
 if [ "$(id -u)" = 0 ]; then
 	printf '[filter]\ndefault-action = allow\n' >"$C/nouser.ini"
+	run "$SCMP_RUN" -p "$C/nouser.ini" --check
+	status_is 0 "--check as root without [credentials]: 0"
+	like "$ERR" "nouser.ini: warning: run mode would refuse this profile here" \
+		"--check as root without [credentials]: a warning"
+	like "$ERR" "hint: running as root: add [credentials] user = ..., or user = root to keep root" \
+		"--check as root without [credentials]: the hint"
+	run "$SCMP_RUN" -p "$C/nouser.ini" --user root --check
+	is "$(cat "$ERR")" "" "--check --user root: no warning"
+	if command -v setpriv >/dev/null; then
+		run setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$SCMP_RUN" -p "$C/nouser.ini" --check
+		status_is 0 "--check as uid 65534: 0"
+		is "$(cat "$ERR")" "" "--check as uid 65534: no warning"
+	else
+		skip "no setpriv: --check unprivileged"
+		skip "no setpriv: --check unprivileged"
+	fi
+
+	# --user and --group override [credentials]; --user root counts as
+	# user = root.
 	run "$SCMP_RUN" -p "$C/nouser.ini" -- sh -c "touch $marker"
 	status_is 125 "root without [credentials] or --user: 125"
 	run "$SCMP_RUN" --user root -p "$C/nouser.ini" -- id -u
@@ -374,7 +421,7 @@ nobody" "--user nobody: its ids and USER"
 	like "$ERR" "scmp-run: --group: error: unknown group 'no-such-group-xyz'" \
 		"--group of an unknown group: located at the option"
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
 		skip "the uid-0 guard and --user/--group need root"
 	done
 fi

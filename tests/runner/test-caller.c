@@ -86,6 +86,94 @@ static void test_parsers(void)
 	tap_ok(s.reset_signals && s.n_env_set == 0 && !s.keep_fds, "clear: back to the defaults");
 }
 
+/* caller_describe() into a string. */
+static char *describe(const struct caller_settings *s, long listen_n, const char *user)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		abort();
+	caller_describe(s, listen_n, user, f);
+	if (fclose(f) != 0)
+		abort();
+	return text;
+}
+
+static void check_describe(const struct caller_settings *s, long listen_n, const char *user,
+			   const char *want, const char *what)
+{
+	char *got = describe(s, listen_n, user);
+
+	if (!tap_ok(!strcmp(got, want), "describe: %s", what))
+		tap_diag("got:\n%swant:\n%s", got, want);
+	free(got);
+}
+
+static void test_describe(void)
+{
+	struct caller_settings s = CALLER_SETTINGS_INIT;
+	const char *err;
+
+	check_describe(&s, -1, NULL,
+		       "descriptors: closed from 3 up, except those of socket activation "
+		       "(LISTEN_FDS) (default)\n"
+		       "signals: dispositions and mask reset (default)\n"
+		       "session: the caller's (default)\n"
+		       "environment: passed on (default)\n",
+		       "the defaults, as --check says them");
+	check_describe(&s, 0, NULL,
+		       "descriptors: closed from 3 up (default)\n"
+		       "signals: dispositions and mask reset (default)\n"
+		       "session: the caller's (default)\n"
+		       "environment: passed on (default)\n",
+		       "the defaults without socket activation");
+	if (caller_parse_keep_fds(&s, "9 7 9", &err) < 0 ||
+	    caller_parse_env_keep(&s, "PATH TERM", &err) < 0 ||
+	    caller_parse_env_set(&s, "LANG=C.UTF-8", &err) < 0 ||
+	    caller_parse_env_set(&s, "A=b=c", &err) < 0)
+		abort();
+	s.reset_signals = false;
+	s.new_session = true;
+	s.env_clear = true;
+	check_describe(&s, 2, "nobody",
+		       "descriptors: closed from 3 up, except 3..4 (socket activation) and 7 9 "
+		       "(keep-fds)\n"
+		       "signals: passed on (reset-signals = no)\n"
+		       "session: a new one (new-session = yes)\n"
+		       "environment: cleared except PATH TERM; HOME USER LOGNAME SHELL of user "
+		       "'nobody'; set LANG A\n",
+		       "every setting changed, two socket-activation descriptors");
+	check_describe(&s, 1, NULL,
+		       "descriptors: closed from 3 up, except 3 (socket activation) and 7 9 "
+		       "(keep-fds)\n"
+		       "signals: passed on (reset-signals = no)\n"
+		       "session: a new one (new-session = yes)\n"
+		       "environment: cleared except PATH TERM; set LANG A\n",
+		       "one socket-activation descriptor, no user change");
+	caller_settings_clear(&s);
+	if (caller_parse_keep_fds(&s, "all", &err) < 0)
+		abort();
+	check_describe(&s, 0, NULL,
+		       "descriptors: all passed on (keep-fds = all)\n"
+		       "signals: dispositions and mask reset (default)\n"
+		       "session: the caller's (default)\n"
+		       "environment: passed on (default)\n",
+		       "keep-fds = all");
+	caller_settings_clear(&s);
+	if (caller_parse_keep_fds(&s, "5", &err) < 0)
+		abort();
+	s.env_clear = true;
+	check_describe(&s, 0, "root",
+		       "descriptors: closed from 3 up, except 5 (keep-fds)\n"
+		       "signals: dispositions and mask reset (default)\n"
+		       "session: the caller's (default)\n"
+		       "environment: cleared; HOME USER LOGNAME SHELL of user 'root'\n",
+		       "keep-fds only, clear without keep");
+	caller_settings_clear(&s);
+}
+
 static void test_listen(void)
 {
 	const char *err = NULL;
@@ -386,6 +474,7 @@ static void test_live(void)
 int main(void)
 {
 	test_parsers();
+	test_describe();
 	test_listen();
 	test_live();
 	return tap_done();
