@@ -13,10 +13,15 @@
 
 #define SYSCALL_ARGS_MAX 6
 
+/* A syscall of a table. The name is an offset into the table's string
+ * block (the table holds no pointers): read it with syscall_name(). */
 struct syscall {
-	const char *name;
+	uint32_t name_at;
 	uint32_t nr; /* the number seccomp sees: table number + arch->nr_base */
 };
+
+/* The name of a table entry; static storage. */
+const char *syscall_name(const struct syscall *s);
 
 /* Class of one argument slot (seccomp_data.args[i]) on one ABI. */
 enum arg_class {
