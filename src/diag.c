@@ -50,7 +50,7 @@ __attribute__((format(printf, 4, 0))) static void diag_addv(struct diag *d, enum
 	d->msgs = m;
 	m[d->n_msgs++] = (struct diag_msg){
 		.severity = sev,
-		.loc = { .file = file, .line = loc ? loc->line : 0 },
+		.loc = { .file = file, .line = loc ? loc->line : 0, .col = loc ? loc->col : 0 },
 		.text = text,
 		.file = file,
 	};
@@ -79,7 +79,9 @@ void diag_print(const struct diag *d, const char *prog, FILE *f)
 		const struct diag_msg *m = &d->msgs[i];
 
 		fprintf(f, "%s: ", prog);
-		if (m->loc.file && m->loc.line)
+		if (m->loc.file && m->loc.line && m->loc.col)
+			fprintf(f, "%s:%u:%u: ", m->loc.file, m->loc.line, m->loc.col);
+		else if (m->loc.file && m->loc.line)
 			fprintf(f, "%s:%u: ", m->loc.file, m->loc.line);
 		else if (m->loc.file)
 			fprintf(f, "%s: ", m->loc.file);

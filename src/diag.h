@@ -18,10 +18,12 @@ enum diag_severity {
 };
 
 /* A source location. file is borrowed (rulesets intern their file names);
- * diagnostics keep a copy. line 0 means "whole file" or none. */
+ * diagnostics keep a copy. line 0 means "whole file" or none; col 0 means
+ * no column (INI profiles), else the character column (JSON profiles). */
 struct src_loc {
 	const char *file;
 	unsigned line;
+	unsigned col;
 };
 
 struct diag_msg {
@@ -57,7 +59,7 @@ static inline bool diag_failed(const struct diag *d)
 	return d->n_errors > 0;
 }
 
-/* Print every message as "PROG: FILE:LINE: SEVERITY: TEXT" to f, then a
+/* Print every message as "PROG: FILE:LINE[:COL]: SEVERITY: TEXT" to f, then a
  * line "PROG: N more errors not shown" if the cap was hit. */
 #include <stdio.h>
 void diag_print(const struct diag *d, const char *prog, FILE *f);

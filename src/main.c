@@ -17,6 +17,7 @@
 #include "config.h"
 #include "consts.h"
 #include "groups.h"
+#include "oci.h"
 #include "pfc.h"
 #include "profile.h"
 #include "run.h"
@@ -24,6 +25,12 @@
 #include "syscalls.h"
 
 #define PROG "scmp-run"
+
+#if SCMP_RUN_OCI
+#define OCI_NOTE ""
+#else
+#define OCI_NOTE " (built without OCI support)"
+#endif
 
 /* Exit codes (SPEC 5). */
 enum {
@@ -37,6 +44,8 @@ enum mode {
 	MODE_CHECK,
 	MODE_EXPORT_BPF,
 	MODE_EXPORT_PFC,
+	MODE_EXPORT_OCI,
+	MODE_IMPORT_OCI,
 	MODE_EXPLAIN,
 	MODE_RESOLVE,
 	MODE_LIST_SYSCALLS,
@@ -53,6 +62,8 @@ struct options {
 	const char *profile;
 	const char *out;     /* --export-* FILE */
 	const char *resolve; /* --resolve NAME|NUMBER */
+	const char *import;  /* --import-oci FILE */
+	struct oci_options oci;
 	const struct arch *target;
 	bool verbose;
 };
@@ -69,6 +80,9 @@ enum {
 	OPT_LIST_PROFILES,
 	OPT_TARGET_ARCH,
 	OPT_VERSION,
+	OPT_EXPORT_OCI,
+	OPT_IMPORT_OCI,
+	OPT_OCI_CAPS,
 };
 
 static const struct option long_options[] = {
@@ -76,6 +90,9 @@ static const struct option long_options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "export-bpf", required_argument, NULL, OPT_EXPORT_BPF },
 	{ "export-pfc", required_argument, NULL, OPT_EXPORT_PFC },
+	{ "export-oci", required_argument, NULL, OPT_EXPORT_OCI },
+	{ "import-oci", required_argument, NULL, OPT_IMPORT_OCI },
+	{ "oci-caps", required_argument, NULL, OPT_OCI_CAPS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "resolve", required_argument, NULL, OPT_RESOLVE },
 	{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
@@ -96,6 +113,8 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --check                         validate, print a summary\n"
 	      "  " PROG " -p PROFILE --export-bpf FILE|-             write the raw BPF program\n"
 	      "  " PROG " -p PROFILE --export-pfc FILE|-             write pseudo filter code\n"
+	      "  " PROG " -p PROFILE --export-oci FILE|-             write OCI seccomp JSON\n"
+	      "  " PROG " --import-oci FILE.json                     print it as an INI profile\n"
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
 	      "  " PROG
@@ -109,6 +128,12 @@ static void usage(FILE *f)
 	      "      --check            validate the profile and print a summary\n"
 	      "      --export-bpf FILE  write the program run mode would load ('-': stdout)\n"
 	      "      --export-pfc FILE  write readable pseudo filter code ('-': stdout)\n"
+	      "      --export-oci FILE  write the profile as OCI runtime-spec seccomp JSON\n"
+	      "                         ('-': stdout)" OCI_NOTE "\n"
+	      "      --import-oci FILE  print an OCI/Docker seccomp JSON file as an INI profile" OCI_NOTE
+	      "\n"
+	      "      --oci-caps CAPS    capabilities the process keeps, for the includes/excludes\n"
+	      "                         of a JSON profile (CAP_A,CAP_B; default none)" OCI_NOTE "\n"
 	      "      --explain          print the action for SYSCALL [ARG...], the deciding rule\n"
 	      "                         and the instructions executed\n"
 	      "      --resolve NAME     print the number of a syscall name, or the name of a number\n"
@@ -367,7 +392,10 @@ static int compile(const struct options *o, struct compiled *c)
 		return -ENOENT;
 	}
 	diag_init(&d);
-	r = profile_load(path, o->target, &d, &c->profile);
+	if (oci_is_json(path))
+		r = oci_load(path, o->target, &o->oci, &d, &c->profile);
+	else
+		r = profile_load(path, o->target, &d, &c->profile);
 	if (r >= 0)
 		r = rules_build(c->profile->rs, o->target, &d, &c->policy);
 	if (r >= 0)
@@ -481,6 +509,44 @@ static int do_export_pfc(const struct options *o, const struct compiled *c)
 	}
 	pfc_print(c->policy, f);
 	return close_out(f, o->out) < 0 ? EXIT_REJECTED : 0;
+}
+
+static int do_export_oci(const struct options *o, const struct compiled *c)
+{
+	struct diag d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len), *f;
+	int r;
+
+	if (!m)
+		return EXIT_REJECTED;
+	diag_init(&d);
+	r = oci_export(c->policy, &d, m);
+	fclose(m);
+	diag_print(&d, PROG, stderr);
+	diag_clear(&d);
+	f = r < 0 ? NULL : open_out(o->out);
+	if (r >= 0 && !f)
+		fprintf(stderr, PROG ": error: opening '%s': %s\n", o->out, strerror(errno));
+	if (f) {
+		fwrite(text, 1, len, f);
+		r = close_out(f, o->out);
+	}
+	free(text);
+	return r < 0 || !f ? EXIT_REJECTED : 0;
+}
+
+static int do_import_oci(const struct options *o)
+{
+	struct diag d;
+	int r;
+
+	diag_init(&d);
+	r = oci_import(o->import, o->target, &o->oci, &d, stdout);
+	diag_print(&d, PROG, stderr);
+	diag_clear(&d);
+	return r < 0 ? EXIT_REJECTED : 0;
 }
 
 static int do_explain(const struct options *o, const struct compiled *c, int argc, char **argv)
@@ -654,6 +720,17 @@ int main(int argc, char **argv)
 		case OPT_EXPLAIN:
 			r = set_mode(&o, MODE_EXPLAIN);
 			break;
+		case OPT_EXPORT_OCI:
+			r = set_mode(&o, MODE_EXPORT_OCI);
+			o.out = optarg;
+			break;
+		case OPT_IMPORT_OCI:
+			r = set_mode(&o, MODE_IMPORT_OCI);
+			o.import = optarg;
+			break;
+		case OPT_OCI_CAPS:
+			o.oci.caps = optarg;
+			break;
 		case OPT_RESOLVE:
 			r = set_mode(&o, MODE_RESOLVE);
 			o.resolve = optarg;
@@ -690,8 +767,10 @@ int main(int argc, char **argv)
 		return o.mode == MODE_RUN ? EXIT_RUN_FAILED : EXIT_USAGE;
 	}
 	if (conflict)
-		return fail_usage("%s", "conflicting modes: give one of --check, --export-bpf, "
-					"--export-pfc, --explain, --resolve, --list-*");
+		return fail_usage(
+			"%s",
+			"conflicting modes: give one of --check, --export-bpf, "
+			"--export-pfc, --export-oci, --import-oci, --explain, --resolve, --list-*");
 	if (bad_arch)
 		return fail_usage_in(o.mode, "unknown architecture '%s' (see --list-arches)",
 				     bad_arch);
@@ -719,6 +798,8 @@ int main(int argc, char **argv)
 		return argc ? fail_usage("unexpected argument '%s'", argv[0]) : do_list_arches();
 	case MODE_LIST_PROFILES:
 		return argc ? fail_usage("unexpected argument '%s'", argv[0]) : do_list_profiles();
+	case MODE_IMPORT_OCI:
+		return argc ? fail_usage("unexpected argument '%s'", argv[0]) : do_import_oci(&o);
 	case MODE_LIST_GROUPS:
 		if (argc > 1)
 			return fail_usage("unexpected argument '%s'", argv[1]);
@@ -746,6 +827,9 @@ int main(int argc, char **argv)
 		break;
 	case MODE_EXPORT_PFC:
 		r = do_export_pfc(&o, &c);
+		break;
+	case MODE_EXPORT_OCI:
+		r = do_export_oci(&o, &c);
 		break;
 	case MODE_EXPLAIN:
 		r = do_explain(&o, &c, argc, argv);

@@ -46,8 +46,8 @@ static struct profile *profile_make(void)
 	if (!p || !(p->rs = calloc(1, sizeof(*p->rs))))
 		abort();
 	p->rs->attrs.no_new_privs = true;
-	p->user_loc = (struct src_loc){ "test.ini", 10 };
-	p->group_loc = (struct src_loc){ "test.ini", 11 };
+	p->user_loc = (struct src_loc){ .file = "test.ini", .line = 10 };
+	p->group_loc = (struct src_loc){ .file = "test.ini", .line = 11 };
 	return p;
 }
 
