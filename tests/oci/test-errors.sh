@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Malformed OCI JSON: every fixture of tests/oci/bad is rejected with its
+# error at FILE:LINE:COLUMN (bad/EXPECT: "FILE LINE:COLUMN TEXT"), by --check,
+# --import-oci (nothing printed) and run mode (exit 125, nothing runs).
+. "$(dirname "$0")/../tap.sh"
+cd "$SRCDIR/tests/oci/bad" || exit 99
+
+n=0
+while read -r file pos text; do
+	n=$((n + 1))
+	want="scmp-run: ./$file:$pos: error: $text"
+	run "$SCMP_RUN" -p "./$file" --check
+	if [ "$RC" -eq 1 ] && grep -qxF -- "$want" "$ERR" && [ ! -s "$OUT" ]; then
+		ok 0 "$file: --check says $pos"
+	else
+		ok 1 "$file: --check says $pos"
+		diag "exit $RC; want: $want" "stderr:" "$(cat "$ERR")"
+	fi
+	run "$SCMP_RUN" --import-oci "./$file"
+	[ "$RC" -eq 1 ] && [ ! -s "$OUT" ] && grep -qxF -- "$want" "$ERR"
+	ok $? "$file: --import-oci fails, prints nothing"
+	rm -f "$TAP_TMP/ran"
+	run "$SCMP_RUN" -p "./$file" -- /bin/sh -c ": > '$TAP_TMP/ran'"
+	[ "$RC" -eq 125 ] && [ ! -e "$TAP_TMP/ran" ]
+	ok $? "$file: run mode exits 125, the command never runs"
+done <EXPECT
+is "$n" "$(ls ./*.json | wc -l)" "every fixture has an EXPECT line"
+
+cd "$SRCDIR/tests/oci" || exit 99
+# Unknown syscall names are skipped with a located warning, as runc does.
+run "$SCMP_RUN" -p ./unknown-name.json --check
+is "$RC" 0 "unknown syscall name: the profile loads"
+like "$ERR" "scmp-run: ./unknown-name.json:4:16: warning: unknown syscall 'no_such_call' skipped (as runc does)" \
+	"unknown syscall name: warning at its LINE:COLUMN"
+run "$SCMP_RUN" --import-oci ./unknown-name.json
+like "$OUT" "# unknown syscall 'no_such_call' skipped (as runc does)" "--import-oci says so too"
+
+run "$SCMP_RUN" -p ./unknown-name.json --oci-caps CAP_SYS_ADMIN,CAP_NO_SUCH --check
+is "$RC" 1 "--oci-caps with an unknown capability is rejected"
+like "$ERR" "scmp-run: error: --oci-caps: unknown capability 'CAP_NO_SUCH'" "... naming it"
+
+done_testing
