@@ -522,7 +522,7 @@ static int do_export_oci(const struct options *o, const struct compiled *c)
 	if (!m)
 		return EXIT_REJECTED;
 	diag_init(&d);
-	r = oci_export(c->policy, &d, m);
+	r = oci_export(c->policy, o->target, &d, m);
 	fclose(m);
 	diag_print(&d, PROG, stderr);
 	diag_clear(&d);

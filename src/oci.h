@@ -45,10 +45,11 @@ int oci_import(const char *path, const struct arch *native, const struct oci_opt
 	       struct diag *d, FILE *f);
 
 /*
- * Write a compiled policy as runtime-spec linux.seccomp JSON to f, such
+ * Write a compiled policy (whose native ABI is native) as runtime-spec
+ * linux.seccomp JSON to f, such
  * that libseccomp's compilation of it decides like p on every input.
  * What OCI cannot say is a warning in d; rules it cannot match exactly
  * are errors (with their locations), and then nothing is written.
  * Returns 0 or a negative errno.
  */
-int oci_export(const struct policy *p, struct diag *d, FILE *f);
+int oci_export(const struct policy *p, const struct arch *native, struct diag *d, FILE *f);
