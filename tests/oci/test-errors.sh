@@ -40,4 +40,19 @@ run "$SCMP_RUN" -p ./unknown-name.json --oci-caps CAP_SYS_ADMIN,CAP_NO_SUCH --ch
 is "$RC" 1 "--oci-caps with an unknown capability is rejected"
 like "$ERR" "scmp-run: error: --oci-caps: unknown capability 'CAP_NO_SUCH'" "... naming it"
 
+# A JSON profile in run mode and --explain: the errno of the entry.
+run "$SCMP_RUN" -p ./json/deny-mkdir.json -- mkdir "$TAP_TMP/made"
+[ "$RC" -ne 0 ] && [ ! -e "$TAP_TMP/made" ]
+ok $? "run mode: mkdir is denied by the JSON profile"
+like "$ERR" "Permission denied" "... with errnoRet 13 (EACCES)"
+run "$SCMP_RUN" -p ./json/deny-mkdir.json -- sh -c "echo ran"
+is "$RC:$(cat "$OUT")" "0:ran" "run mode: an allowed program runs"
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --explain mkdirat
+like "$OUT" "errno(EACCES)" "--explain: the JSON entry's errno"
+like "$OUT" "rule: ./json/deny-mkdir.json:4" "--explain: the rule's JSON line"
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --explain socket 40
+like "$OUT" "errno(EAFNOSUPPORT)" "--explain: a JSON condition decides (AF_VSOCK)"
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --explain socket 0x100000028
+like "$OUT" "errno(EAFNOSUPPORT)" "--explain: garbage in the upper half of an int does not bypass it"
+
 done_testing
