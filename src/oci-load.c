@@ -599,23 +599,20 @@ static void arg_type(const struct conv *cv, const char *name, unsigned index, st
 		const struct arch *a = cv->abis[i];
 		struct syscall_arg args[SYSCALL_ARGS_MAX];
 		unsigned w;
-		bool known, sgn = false;
+		bool known, sgn;
 
 		if (index >= SYSCALL_ARGS_MAX || syscalls_args(a, name, args, &known) < 0)
 			continue;
+		sgn = args[index].cls == ARG_S32 || args[index].cls == ARG_S64;
 		switch (args[index].cls) {
 		case ARG_U16:
 			w = 16;
 			break;
 		case ARG_S32:
-			sgn = true;
-			/* fall through */
 		case ARG_U32:
 			w = 32;
 			break;
 		case ARG_S64:
-			sgn = true;
-			/* fall through */
 		case ARG_U64:
 		case ARG_UNKNOWN:
 		case ARG_PTR:
