@@ -1076,12 +1076,16 @@ static int parse_entry(struct conv *cv, size_t index, json_t *e)
 		return -EINVAL;
 	}
 	if (!keep) {
+		diag_note(cv->d, &cv->doc->entry_loc[index], "entry %zu left out: %s", index, why);
 		add_note(cv, index, "left out: %s", why);
 		free(conds);
 		return 0;
 	}
 	if (action_same(&act, &cv->def)) {
 		/* runc skips these: they decide nothing under this default */
+		diag_note(cv->d, &cv->doc->entry_loc[index],
+			  "entry %zu dropped: its action is the defaultAction (as runc does)",
+			  index);
 		add_note(cv, index, "dropped: its action is the defaultAction (as runc does)");
 		free(conds);
 		return 0;
