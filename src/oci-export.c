@@ -596,10 +596,23 @@ static void warnings(struct exporter *x, const struct arch *native)
 		diag_warning(x->d, NULL,
 			     "--export-oci: bad-arch-action has no OCI form: runtimes kill the "
 			     "thread (libseccomp's SCMP_ACT_KILL)");
-	for (size_t i = 0; i < p->n_abis; i++)
-		for (size_t k = 0; k < p->abis[i].n_sys; k++)
-			for (size_t j = 0; j < p->abis[i].sys[k].n_rules; j++)
-				mux |= p->abis[i].sys[k].rules[j].via_mux;
+	/* rules on a sub-call or on the multiplexer of an ABI that has one */
+	for (size_t i = 0; i < p->n_abis && p->rs; i++)
+		for (int k = 0; k < MUX_COUNT; k++) {
+			const struct mux_subcall *subs;
+			size_t n_subs;
+
+			if (!p->abis[i].arch->mux_name[k])
+				continue;
+			subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
+			for (size_t j = 0; j < p->rs->n_rules; j++) {
+				const char *name = p->rs->rules[j].syscall;
+
+				mux |= !strcmp(name, p->abis[i].arch->mux_name[k]);
+				for (size_t m = 0; m < n_subs; m++)
+					mux |= !strcmp(name, subs[m].name);
+			}
+		}
 	if (mux)
 		diag_warning(x->d, NULL,
 			     "--export-oci: the multiplexer handling (socketcall, ipc) has no OCI "

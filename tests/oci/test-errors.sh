@@ -40,6 +40,65 @@ run "$SCMP_RUN" -p ./unknown-name.json --oci-caps CAP_SYS_ADMIN,CAP_NO_SUCH --ch
 is "$RC" 1 "--oci-caps with an unknown capability is rejected"
 like "$ERR" "scmp-run: error: --oci-caps: unknown capability 'CAP_NO_SUCH'" "... naming it"
 
+# --export-oci: what cannot be matched is a located error, and nothing is
+# written; what has no OCI form is a warning.
+cat >"$TAP_TMP/no-native.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+architectures = x86
+[allow]
+syscalls = read
+EOI
+cat >"$TAP_TMP/trap-data.ini" <<'EOI'
+[filter]
+default-action = allow
+[trap(5)]
+syscalls = ptrace
+EOI
+cat >"$TAP_TMP/per-abi.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+architectures = native x86
+[allow]
+lseek = offset > 5
+EOI
+cat >"$TAP_TMP/warnings.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+unknown-syscall-action = errno(ENOSYS)
+bad-arch-action = kill-process
+architectures = native x86
+[allow]
+syscalls = read write
+[priority]
+read = 200
+[errno(EACCES)]
+socket = family == AF_INET
+EOI
+# export_fails PROFILE MESSAGE DESCRIPTION
+export_fails() {
+	rm -f "$TAP_TMP/out.json"
+	run "$SCMP_RUN" -p "$TAP_TMP/$1" --export-oci "$TAP_TMP/out.json"
+	[ "$RC" -eq 1 ] && [ ! -e "$TAP_TMP/out.json" ] && grep -qF -- "$2" "$ERR"
+	ok $? "$3"
+	[ "$RC" -eq 1 ] || diag "exit $RC" "$(cat "$ERR")"
+}
+export_fails no-native.ini \
+	"scmp-run: error: --export-oci: the filter does not cover $(uname -m | sed 's/amd64/x86_64/'), the native ABI" \
+	"--export-oci: a profile without the native ABI is an error"
+export_fails trap-data.ini "$TAP_TMP/trap-data.ini:4: error: --export-oci: trap(5) has no OCI form" \
+	"--export-oci: trap with data is a located error"
+export_fails per-abi.ini "$TAP_TMP/per-abi.ini:5: note: this rule of 'lseek'" \
+	"--export-oci: a rule deciding differently per ABI is named"
+run "$SCMP_RUN" -p "$TAP_TMP/warnings.ini" --export-oci -
+is "$RC" 0 "--export-oci: what OCI cannot say does not stop the export"
+like "$ERR" "warning: --export-oci: unknown-syscall-action has no OCI form" "... unknown-syscall-action"
+like "$ERR" "warning: --export-oci: bad-arch-action has no OCI form" "... bad-arch-action"
+like "$ERR" "$TAP_TMP/warnings.ini:9: warning: --export-oci: priorities have no OCI form" "... priorities"
+like "$ERR" "warning: --export-oci: the multiplexer handling (socketcall, ipc) has no OCI form" \
+	"... multiplexers"
+like "$OUT" '"defaultErrnoRet": 1,' "... and the JSON is written"
+
 # A JSON profile in run mode and --explain: the errno of the entry.
 run "$SCMP_RUN" -p ./json/deny-mkdir.json -- mkdir "$TAP_TMP/made"
 [ "$RC" -ne 0 ] && [ ! -e "$TAP_TMP/made" ]
