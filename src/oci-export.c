@@ -17,10 +17,11 @@
 #include "oci.h"
 #include "syscalls.h"
 
-#define EXPORT_CTX_MAX	   64	 /* tests along one path of the region tree */
-#define EXPORT_LEAVES_MAX  4096	 /* regions of one syscall */
-#define EXPORT_CUBES_MAX   4096	 /* alternatives of one region */
-#define EXPORT_ENTRIES_MAX 65536 /* entries of the whole file */
+#define EXPORT_CTX_MAX	   64	      /* tests along one path of the region tree */
+#define EXPORT_LEAVES_MAX  4096	      /* regions of one syscall */
+#define EXPORT_CUBES_MAX   4096	      /* alternatives of one region */
+#define EXPORT_ENTRIES_MAX 65536      /* entries of the whole file */
+#define EXPORT_VISITS_MAX  (1u << 20) /* region tree nodes looked at per syscall */
 
 /* "(arg & mask) == value" on the register, as libseccomp compares it. */
 struct cube {
@@ -59,6 +60,7 @@ struct exporter {
 	bool owned[EXPORT_CTX_MAX];
 	size_t n_ctx;
 	size_t leaves;
+	size_t visits;
 	/* this syscall's entries on this ABI (indices into a scratch list) */
 	struct xentry *scratch;
 	size_t n_scratch;
@@ -339,46 +341,97 @@ static void pop(struct exporter *x)
 		free(x->ctx[x->n_ctx].ivs);
 }
 
-/* The decision over the context: the first rule (in decision order) that
- * holds everywhere decides; a rule that holds somewhere splits it. */
-static int split(struct exporter *x, size_t from)
+/* The first rule from `from` on that can match in the context: its index,
+ * and in *ret_open a test it leaves undecided (NULL: it matches everywhere).
+ * s->n_rules if none can: the default decides. */
+static size_t first_rule(const struct exporter *x, size_t from, const struct rcmp **ret_open)
 {
 	const struct rsys *s = x->sys;
-	int r;
 
 	for (size_t i = from; i < s->n_rules; i++) {
 		const struct rrule *rr = &s->rules[i];
-		const struct rcmp *open = NULL;
 		bool never = false;
 
+		*ret_open = NULL;
 		if (rr->via_mux)
 			continue;
 		for (size_t k = 0; k < rr->n_cmps && !never; k++) {
 			int v = decide(x, &rr->cmps[k]);
 
 			never = v == 0;
-			if (v < 0 && !open)
-				open = &rr->cmps[k];
+			if (v < 0 && !*ret_open)
+				*ret_open = &rr->cmps[k];
 		}
-		if (never)
-			continue;
-		if (!open) {
-			if (++x->leaves > EXPORT_LEAVES_MAX)
-				return -E2BIG;
-			return leaf(x, rr->ret);
-		}
-		for (int neg = 0; neg < 2; neg++) {
-			r = push(x, open, neg);
-			if (r < 0)
-				return r;
-			r = split(x, i);
-			pop(x);
-			if (r < 0)
-				return r;
-		}
-		return 0;
+		if (!never)
+			return i;
 	}
-	return 0; /* nothing matches: the default */
+	*ret_open = NULL;
+	return s->n_rules;
+}
+
+/*
+ * The one decision of every input of the context, from rule `from` on:
+ * >= 0 the SECCOMP_RET value, -1 if inputs decide differently, < -1 a
+ * negative errno - 1. Lets split() write a region whose parts all decide
+ * alike as one region, not as the product of every test on the way.
+ */
+static int64_t uniform(struct exporter *x, size_t from)
+{
+	const struct rcmp *open;
+	size_t i = first_rule(x, from, &open);
+	int64_t res[2];
+
+	if (i == x->sys->n_rules)
+		return x->abi->default_ret;
+	if (!open)
+		return x->sys->rules[i].ret;
+	if (++x->visits > EXPORT_VISITS_MAX)
+		return -1 - E2BIG;
+	for (int neg = 0; neg < 2; neg++) {
+		int r = push(x, open, neg);
+
+		if (r < 0)
+			return -1 + r;
+		res[neg] = uniform(x, i);
+		pop(x);
+		if (res[neg] < -1)
+			return res[neg];
+		if (res[neg] == -1)
+			return -1;
+	}
+	return res[0] == res[1] ? res[0] : -1;
+}
+
+/* The decision over the context: the first rule (in decision order) that
+ * holds everywhere decides; a rule that holds somewhere splits it, unless
+ * both parts decide alike. */
+static int split(struct exporter *x, size_t from)
+{
+	const struct rcmp *open;
+	size_t i = first_rule(x, from, &open);
+	int64_t same;
+	int r;
+
+	if (i == x->sys->n_rules)
+		return 0; /* nothing matches: the default */
+	same = open ? uniform(x, i) : (int64_t)x->sys->rules[i].ret;
+	if (same < -1)
+		return (int)(same + 1);
+	if (same >= 0) {
+		if (++x->leaves > EXPORT_LEAVES_MAX)
+			return -E2BIG;
+		return leaf(x, (uint32_t)same);
+	}
+	for (int neg = 0; neg < 2; neg++) {
+		r = push(x, open, neg);
+		if (r < 0)
+			return r;
+		r = split(x, i);
+		pop(x);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 /* ---- output ---- */
@@ -527,6 +580,7 @@ static int split_sys(struct exporter *x, const struct abi_policy *abi, const str
 	x->sys = s;
 	x->n_ctx = 0;
 	x->leaves = 0;
+	x->visits = 0;
 	r = split(x, 0);
 	while (x->n_ctx)
 		pop(x);

@@ -3,7 +3,7 @@
  * OCI JSON against libseccomp, both directions.
  *
  *   test-libseccomp json [--caps CAPS] FILE.json...   -p FILE.json
- *   test-libseccomp export PROFILE.ini...             --export-oci round trip
+ *   test-libseccomp export PROFILE.ini|FILE.json...   --export-oci round trip
  *
  * The libseccomp side is built here, independently of src/oci-*.c: the JSON
  * is read with jansson and handed to libseccomp the way moby and runc do
@@ -818,7 +818,10 @@ static void test_export(const char *path)
 
 	snprintf(what, sizeof(what), "%s exported", path);
 	diag_init(&d);
-	r = profile_load(path, arch_native(), &d, &prof);
+	if (oci_is_json(path))
+		r = oci_load(path, arch_native(), NULL, &d, &prof);
+	else
+		r = profile_load(path, arch_native(), &d, &prof);
 	if (r >= 0)
 		r = rules_build(prof->rs, arch_native(), &d, &p);
 	if (r >= 0)
