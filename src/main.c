@@ -811,6 +811,10 @@ int main(int argc, char **argv)
 	if (!o.profile) {
 		return fail_usage_in(o.mode, "%s", "no profile: use -p PROFILE");
 	}
+	if (o.oci.caps && !oci_is_json(o.profile))
+		return fail_usage_in(
+			o.mode, "%s",
+			"--oci-caps is for JSON profiles (-p FILE.json, --import-oci)");
 	if (o.mode == MODE_RUN && !argc)
 		return fail_usage_in(o.mode, "%s", "no command to run");
 	if (o.mode != MODE_RUN && o.mode != MODE_EXPLAIN && argc)

@@ -40,6 +40,10 @@ run "$SCMP_RUN" -p ./unknown-name.json --oci-caps CAP_SYS_ADMIN,CAP_NO_SUCH --ch
 is "$RC" 1 "--oci-caps with an unknown capability is rejected"
 like "$ERR" "scmp-run: error: --oci-caps: unknown capability 'CAP_NO_SUCH'" "... naming it"
 
+run "$SCMP_RUN" -p "$SRCDIR/profiles/minimal.ini" --oci-caps CAP_SYS_ADMIN --check
+is "$RC" 2 "--oci-caps with an INI profile is a usage error"
+like "$ERR" "--oci-caps is for JSON profiles" "... saying so"
+
 # --export-oci: what cannot be matched is a located error, and nothing is
 # written; what has no OCI form is a warning.
 cat >"$TAP_TMP/no-native.ini" <<'EOI'
