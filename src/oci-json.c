@@ -14,14 +14,23 @@
 
 void ojson_path_key(char *buf, const char *base, const char *key)
 {
-	size_t n = strlen(base);
+	size_t n;
 
+	/* an invalid base stays invalid; buf may be base */
+	if (base[0] == OJSON_PATH_INVALID[0] || strlen(base) >= OJSON_PATH_MAX) {
+		strcpy(buf, OJSON_PATH_INVALID);
+		return;
+	}
 	if (buf != base)
-		snprintf(buf, OJSON_PATH_MAX, "%s", base);
+		strcpy(buf, base);
 	n = strlen(buf);
-	if (n + 1 < OJSON_PATH_MAX)
-		buf[n++] = '/';
-	for (const char *k = key; *k && n + 2 < OJSON_PATH_MAX; k++) {
+	buf[n++] = '/';
+	for (const char *k = key; *k; k++) {
+		if (n + 3 > OJSON_PATH_MAX) {
+			/* never a truncated path: it could name another value */
+			strcpy(buf, OJSON_PATH_INVALID);
+			return;
+		}
 		if (*k == '~' || *k == '/') {
 			buf[n++] = '~';
 			buf[n++] = *k == '~' ? '0' : '1';
@@ -29,7 +38,7 @@ void ojson_path_key(char *buf, const char *base, const char *key)
 			buf[n++] = *k;
 		}
 	}
-	buf[n < OJSON_PATH_MAX ? n : OJSON_PATH_MAX - 1] = '\0';
+	buf[n] = '\0';
 }
 
 void ojson_path_index(char *buf, const char *base, size_t index)
@@ -124,11 +133,14 @@ static void scan_value(struct scan *sc, const char *path, unsigned kl, unsigned 
 	char c;
 
 	skip_ws(sc);
-	if (sc->err || !add_pos(sc, path, kl, kc)) {
-		sc->err = sc->err ? sc->err : -ENOMEM;
+	if (sc->err)
+		return;
+	/* the value of an invalid (too long) path is scanned, not recorded */
+	slot = path[0] == OJSON_PATH_INVALID[0] ? SIZE_MAX : sc->j->n_pos;
+	if (slot != SIZE_MAX && !add_pos(sc, path, kl, kc)) {
+		sc->err = -ENOMEM;
 		return;
 	}
-	slot = sc->j->n_pos - 1;
 	c = peek(sc);
 	if (c == '{' || c == '[') {
 		char close = c == '{' ? '}' : ']';
@@ -194,7 +206,8 @@ static void scan_value(struct scan *sc, const char *path, unsigned kl, unsigned 
 			adv(sc);
 	}
 done:
-	sc->j->pos[slot].end = sc->i;
+	if (slot != SIZE_MAX)
+		sc->j->pos[slot].end = sc->i;
 }
 
 static int cmp_pos(const void *a, const void *b)

@@ -56,8 +56,12 @@ void ojson_loc(const struct ojson *j, const char *path, bool key, struct src_loc
 int ojson_uint(const struct ojson *j, const char *path, const char *what, uint64_t max,
 	       struct diag *d, uint64_t *ret);
 
-/* Append "/KEY" (escaped as RFC 6901 says) or "/INDEX" to a pointer held in
- * buf of size OJSON_PATH_MAX; truncates safely (a truncated path only loses
- * its location). */
+/* A path too long for OJSON_PATH_MAX: it names no value (never a truncated
+ * path, which could name another one), so lookups fail closed. */
+#define OJSON_PATH_INVALID "\x7f"
+
+/* Append "/KEY" (escaped as RFC 6901 says) or "/INDEX" to the pointer base,
+ * into buf of size OJSON_PATH_MAX (buf may be base); OJSON_PATH_INVALID if
+ * it does not fit or base is invalid. */
 void ojson_path_key(char *buf, const char *base, const char *key);
 void ojson_path_index(char *buf, const char *base, size_t index);

@@ -40,6 +40,14 @@ run "$SCMP_RUN" -p ./unknown-name.json --oci-caps CAP_SYS_ADMIN,CAP_NO_SUCH --ch
 is "$RC" 1 "--oci-caps with an unknown capability is rejected"
 like "$ERR" "scmp-run: error: --oci-caps: unknown capability 'CAP_NO_SUCH'" "... naming it"
 
+# A path longer than the position index keeps (a very long unknown key):
+# still rejected, located at the file only, never at another value.
+long=$(printf 'k%.0s' $(seq 300))
+printf '{ "defaultAction": "SCMP_ACT_ALLOW",\n  "%s": { "x": 1 } }\n' "$long" >"$TAP_TMP/long.json"
+run "$SCMP_RUN" -p "$TAP_TMP/long.json" --check
+is "$RC" 1 "a very long unknown key is rejected"
+like "$ERR" "scmp-run: $TAP_TMP/long.json: error: unknown field 'kkk" "... located at the file (the documented limit)"
+
 run "$SCMP_RUN" -p "$SRCDIR/profiles/minimal.ini" --oci-caps CAP_SYS_ADMIN --check
 is "$RC" 2 "--oci-caps with an INI profile is a usage error"
 like "$ERR" "--oci-caps is for JSON profiles" "... saying so"
