@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bpf.h"
-#include "oci.h"
+#include "bpf-check.h"
+#include "compile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -37,9 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct arch *native = arch_get(ARCH_X86_64);
 	struct oci_options opts = { .caps = "CAP_SYS_ADMIN", .kernel_release = "6.1" };
-	struct profile *prof = NULL;
-	struct policy *pol = NULL;
-	struct bpf_prog *prog = NULL;
+	struct compiled c = { 0 };
 	struct diag d;
 	char err[128];
 	FILE *f = fopen(fuzz_path, "we");
@@ -53,22 +51,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_init(&d);
 	(void)oci_import(fuzz_path, native, &opts, &d, devnull);
 	diag_clear(&d);
-	if (oci_load(fuzz_path, native, &opts, &d, &prof) < 0)
+	if (compile_file(fuzz_path, native, &opts, &d, &c) < 0)
 		goto out;
-	if (rules_build(prof->rs, native, &d, &pol) < 0)
-		goto out;
-	if (bpf_generate(pol, &d, &prog) < 0)
-		goto out;
-	if (bpf_validate(prog->insns, prog->len, err, sizeof(err)) < 0) {
+	if (bpf_validate(c.prog->insns, c.prog->len, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fuzz-oci: generated program is invalid: %s\n", err);
 		abort();
 	}
-	(void)oci_export(pol, native, &d, devnull);
+	(void)oci_export(c.policy, c.rs, native, &d, devnull);
 out:
 	diag_print(&d, "fuzz-oci", devnull);
 	diag_clear(&d);
-	bpf_prog_free(prog);
-	policy_free(pol);
-	profile_free(prof);
+	compiled_free(&c);
 	return 0;
 }

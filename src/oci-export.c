@@ -50,6 +50,7 @@ struct xname {
 
 struct exporter {
 	const struct policy *p;
+	const struct ruleset *rs; /* what p was built from */
 	struct diag *d;
 	struct xentry *entries;
 	size_t n_entries;
@@ -636,6 +637,7 @@ static const char *scmp_arch_name(const struct arch *a)
 static void warnings(struct exporter *x, const struct arch *native)
 {
 	const struct policy *p = x->p;
+	const struct ruleset *rs = x->rs;
 	bool mux = false;
 
 	if (p->abis[0].unknown_ret != p->abis[0].default_ret)
@@ -643,15 +645,15 @@ static void warnings(struct exporter *x, const struct arch *native)
 			x->d, NULL,
 			"--export-oci: unknown-syscall-action has no OCI form: libseccomp gives "
 			"numbers it does not know the defaultAction");
-	if (p->rs && p->rs->n_prios)
-		diag_warning(x->d, &p->rs->prios[0].loc,
+	if (rs->n_prios)
+		diag_warning(x->d, &rs->prios[0].loc,
 			     "--export-oci: priorities have no OCI form: left out");
 	if ((p->bad_arch_ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_KILL_THREAD)
 		diag_warning(x->d, NULL,
 			     "--export-oci: bad-arch-action has no OCI form: runtimes kill the "
 			     "thread (libseccomp's SCMP_ACT_KILL)");
 	/* rules on a sub-call or on the multiplexer of an ABI that has one */
-	for (size_t i = 0; i < p->n_abis && p->rs; i++)
+	for (size_t i = 0; i < p->n_abis; i++)
 		for (int k = 0; k < MUX_COUNT; k++) {
 			const struct mux_subcall *subs;
 			size_t n_subs;
@@ -659,8 +661,8 @@ static void warnings(struct exporter *x, const struct arch *native)
 			if (!p->abis[i].arch->mux_name[k])
 				continue;
 			subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
-			for (size_t j = 0; j < p->rs->n_rules; j++) {
-				const char *name = p->rs->rules[j].syscall;
+			for (size_t j = 0; j < rs->n_rules; j++) {
+				const char *name = rs->rules[j].syscall;
 
 				mux |= !strcmp(name, p->abis[i].arch->mux_name[k]);
 				for (size_t m = 0; m < n_subs; m++)
@@ -677,6 +679,7 @@ static void warnings(struct exporter *x, const struct arch *native)
 static void write_json(const struct exporter *x, FILE *f)
 {
 	const struct policy *p = x->p;
+	const struct filter_attrs *at = &x->rs->attrs;
 	uint32_t def = p->abis[0].default_ret;
 
 	fprintf(f, "{\n  \"defaultAction\": \"%s\",\n", oci_action_name(def));
@@ -686,19 +689,19 @@ static void write_json(const struct exporter *x, FILE *f)
 	for (size_t i = 0; i < p->n_abis; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : " ", scmp_arch_name(p->abis[i].arch));
 	fputs(" ],\n", f);
-	if (p->attrs.log || p->attrs.spec_allow || p->attrs.tsync) {
+	if (at->log || at->spec_allow || at->tsync) {
 		const char *sep = " ";
 
 		fputs("  \"flags\": [", f);
-		if (p->attrs.tsync) {
+		if (at->tsync) {
 			fprintf(f, "%s\"SECCOMP_FILTER_FLAG_TSYNC\"", sep);
 			sep = ", ";
 		}
-		if (p->attrs.log) {
+		if (at->log) {
 			fprintf(f, "%s\"SECCOMP_FILTER_FLAG_LOG\"", sep);
 			sep = ", ";
 		}
-		if (p->attrs.spec_allow)
+		if (at->spec_allow)
 			fprintf(f, "%s\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"", sep);
 		fputs(" ],\n", f);
 	}
@@ -725,9 +728,10 @@ static void write_json(const struct exporter *x, FILE *f)
 	fputs("\n  ]\n}\n", f);
 }
 
-int oci_export(const struct policy *p, const struct arch *native, struct diag *d, FILE *f)
+int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
+	       struct diag *d, FILE *f)
 {
-	struct exporter x = { .p = p, .d = d };
+	struct exporter x = { .p = p, .rs = rs, .d = d };
 	struct xname *names = NULL;
 	size_t n_names = 0, errs = d->n_errors;
 	int r = 0;

@@ -168,7 +168,7 @@ int oci_import(const char *path, const struct arch *native, const struct oci_opt
 	if (r < 0)
 		return r;
 	/* what the printed profile would refuse is refused here, before printing */
-	r = rules_build(doc->profile->rs, native, d, &pol);
+	r = policy_build(doc->profile->rs, native, d, &pol);
 	policy_free(pol);
 	if (r >= 0)
 		print_profile(f, doc, native);

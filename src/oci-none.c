@@ -34,7 +34,8 @@ int oci_import(const char *path, const struct arch *native, const struct oci_opt
 	return unsupported(d);
 }
 
-int oci_export(const struct policy *p, const struct arch *native, struct diag *d, FILE *f)
+int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
+	       struct diag *d, FILE *f)
 {
 	return unsupported(d);
 }

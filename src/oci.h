@@ -11,8 +11,9 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "policy.h"
 #include "profile.h"
-#include "rules.h"
+#include "ruleset.h"
 
 /* How includes/excludes of a Docker profile are decided for the launched
  * process. */
@@ -45,11 +46,12 @@ int oci_import(const char *path, const struct arch *native, const struct oci_opt
 	       struct diag *d, FILE *f);
 
 /*
- * Write a compiled policy (whose native ABI is native) as runtime-spec
- * linux.seccomp JSON to f, such
- * that libseccomp's compilation of it decides like p on every input.
+ * Write a policy p built from rs (whose native ABI is native) as
+ * runtime-spec linux.seccomp JSON to f, such that libseccomp's compilation
+ * of it decides like p on every input.
  * What OCI cannot say is a warning in d; rules it cannot match exactly
  * are errors (with their locations), and then nothing is written.
  * Returns 0 or a negative errno.
  */
-int oci_export(const struct policy *p, const struct arch *native, struct diag *d, FILE *f);
+int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
+	       struct diag *d, FILE *f);

@@ -40,9 +40,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bpf.h"
+#include "compile.h"
 #include "oci.h"
-#include "profile.h"
 #include "rng.h"
 #include "sim.h"
 #include "syscalls.h"
@@ -777,9 +776,7 @@ static void run_compare(const char *what, const char *json_text, const struct po
 static void test_json(const char *path)
 {
 	struct oci_options opts = { .caps = caps_list };
-	struct profile *prof = NULL;
-	struct policy *p = NULL;
-	struct bpf_prog *prog = NULL;
+	struct compiled c = { 0 };
 	struct diag d;
 	char *text = read_text(path), what[300];
 	int r;
@@ -787,29 +784,21 @@ static void test_json(const char *path)
 	snprintf(what, sizeof(what), "%s%s%s", path, caps_list ? " with " : "",
 		 caps_list ? caps_list : "");
 	diag_init(&d);
-	r = text ? oci_load(path, arch_native(), &opts, &d, &prof) : -ENOENT;
-	if (r >= 0)
-		r = rules_build(prof->rs, arch_native(), &d, &p);
-	if (r >= 0)
-		r = bpf_generate(p, &d, &prog);
+	r = text ? compile_file(path, arch_native(), &opts, &d, &c) : -ENOENT;
 	if (r < 0) {
 		tap_ok(false, "%s: loads and compiles", what);
 		diag_print(&d, "test", stdout);
 	} else {
-		run_compare(what, text, p, prog, &d, false);
+		run_compare(what, text, c.policy, c.prog, &d, false);
 	}
-	bpf_prog_free(prog);
-	policy_free(p);
-	profile_free(prof);
+	compiled_free(&c);
 	diag_clear(&d);
 	free(text);
 }
 
 static void test_export(const char *path)
 {
-	struct profile *prof = NULL;
-	struct policy *p = NULL;
-	struct bpf_prog *prog = NULL;
+	struct compiled c = { 0 };
 	struct diag d;
 	char *text = NULL, what[300];
 	size_t len = 0;
@@ -818,26 +807,17 @@ static void test_export(const char *path)
 
 	snprintf(what, sizeof(what), "%s exported", path);
 	diag_init(&d);
-	if (oci_is_json(path))
-		r = oci_load(path, arch_native(), NULL, &d, &prof);
-	else
-		r = profile_load(path, arch_native(), &d, &prof);
+	r = compile_file(path, arch_native(), NULL, &d, &c);
 	if (r >= 0)
-		r = rules_build(prof->rs, arch_native(), &d, &p);
-	if (r >= 0)
-		r = bpf_generate(p, &d, &prog);
-	if (r >= 0)
-		r = oci_export(p, arch_native(), &d, m);
+		r = oci_export(c.policy, c.rs, arch_native(), &d, m);
 	fclose(m);
 	if (r < 0) {
 		tap_ok(false, "%s: compiles and exports", what);
 		diag_print(&d, "test", stdout);
 	} else {
-		run_compare(what, text, p, prog, NULL, true);
+		run_compare(what, text, c.policy, c.prog, NULL, true);
 	}
-	bpf_prog_free(prog);
-	policy_free(p);
-	profile_free(prof);
+	compiled_free(&c);
 	diag_clear(&d);
 	free(text);
 }
