@@ -22,9 +22,8 @@ void diag_clear(struct diag *d)
 	diag_init(d);
 }
 
-__attribute__((format(printf, 4, 0))) static void diag_addv(struct diag *d, enum diag_severity sev,
-							    const struct src_loc *loc,
-							    const char *fmt, va_list ap)
+void diag_vadd(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
+	       va_list ap)
 {
 	struct diag_msg *m;
 	char *text = NULL, *file = NULL;
@@ -62,7 +61,7 @@ void diag_add(struct diag *d, enum diag_severity sev, const struct src_loc *loc,
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_addv(d, sev, loc, fmt, ap);
+	diag_vadd(d, sev, loc, fmt, ap);
 	va_end(ap);
 }
 

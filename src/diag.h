@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -48,6 +49,10 @@ void diag_clear(struct diag *d);
  * error without text so that a pass still fails closed. */
 void diag_add(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
 	      ...) __attribute__((format(printf, 4, 5)));
+
+/* The same with a va_list, for functions that add a location of their own. */
+void diag_vadd(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
+	       va_list ap) __attribute__((format(printf, 4, 0)));
 
 #define diag_error(d, loc, ...)	  diag_add((d), DIAG_ERROR, (loc), __VA_ARGS__)
 #define diag_warning(d, loc, ...) diag_add((d), DIAG_WARNING, (loc), __VA_ARGS__)

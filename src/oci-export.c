@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "ivset.h"
 #include "oci.h"
 #include "syscalls.h"
@@ -30,15 +31,15 @@ struct cube {
 
 struct cubes {
 	struct cube *c;
-	size_t n;
+	size_t n, cap;
 };
 
 /* One entry of the output: an action and at most one cube per argument. */
 struct xentry {
 	uint32_t ret;
 	struct cube arg[SYSCALL_ARGS_MAX];
-	char **names;
-	size_t n_names;
+	const char **names; /* borrowed from the policy */
+	size_t n_names, cap_names;
 };
 
 /* One name's entries on one ABI, as canonical text, to compare ABIs. */
@@ -53,7 +54,7 @@ struct exporter {
 	const struct ruleset *rs; /* what p was built from */
 	struct diag *d;
 	struct xentry *entries;
-	size_t n_entries;
+	size_t n_entries, cap_entries;
 	/* the syscall being split */
 	const struct abi_policy *abi;
 	const struct rsys *sys;
@@ -64,14 +65,13 @@ struct exporter {
 	size_t visits;
 	/* this syscall's entries on this ABI (indices into a scratch list) */
 	struct xentry *scratch;
-	size_t n_scratch;
+	size_t n_scratch, cap_scratch;
 };
 
 static void cubes_free(struct cubes *c)
 {
 	free(c->c);
-	c->c = NULL;
-	c->n = 0;
+	*c = (struct cubes){ 0 };
 }
 
 static int cubes_add(struct cubes *c, uint64_t mask, uint64_t value)
@@ -83,11 +83,10 @@ static int cubes_add(struct cubes *c, uint64_t mask, uint64_t value)
 			return 0;
 	if (c->n >= EXPORT_CUBES_MAX)
 		return -E2BIG;
-	g = reallocarray(c->c, c->n + 1, sizeof(*g));
+	g = array_grow(&c->c, &c->n, &c->cap, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	c->c = g;
-	c->c[c->n++] = (struct cube){ mask, value };
+	*g = (struct cube){ mask, value };
 	return 0;
 }
 
@@ -291,13 +290,12 @@ static int leaf(struct exporter *x, uint32_t ret)
 			e.arg[a] = per[a].c[rest % per[a].n];
 			rest /= per[a].n;
 		}
-		g = reallocarray(x->scratch, x->n_scratch + 1, sizeof(*g));
+		g = array_grow(&x->scratch, &x->n_scratch, &x->cap_scratch, sizeof(*g));
 		if (!g) {
 			r = -ENOMEM;
 			break;
 		}
-		x->scratch = g;
-		g[x->n_scratch++] = e;
+		*g = e;
 	}
 	for (int a = 0; a < SYSCALL_ARGS_MAX; a++)
 		cubes_free(&per[a]);
@@ -533,39 +531,31 @@ static void rules_error(struct exporter *x, const struct abi_policy *abi, const 
 			diag_note(x->d, &s->rules[i].src->loc, "this rule of '%s'", s->name);
 }
 
+/* Add name to the output entry that decides like e, made if there is none. */
 static int add_names_entry(struct exporter *x, const struct xentry *e, const char *name)
 {
-	struct xentry *g;
-	char **names;
+	struct xentry *have = NULL;
+	const char **slot;
 
-	for (size_t i = 0; i < x->n_entries; i++) {
-		struct xentry *have = &x->entries[i];
-
-		if (cmp_ent(have, e))
-			continue;
-		for (size_t k = 0; k < have->n_names; k++)
-			if (!strcmp(have->names[k], name))
-				return 0;
-		names = reallocarray(have->names, have->n_names + 1, sizeof(*names));
-		if (!names)
+	for (size_t i = 0; i < x->n_entries && !have; i++)
+		if (!cmp_ent(&x->entries[i], e))
+			have = &x->entries[i];
+	if (!have) {
+		if (x->n_entries >= EXPORT_ENTRIES_MAX)
+			return -E2BIG;
+		have = array_grow(&x->entries, &x->n_entries, &x->cap_entries, sizeof(*have));
+		if (!have)
 			return -ENOMEM;
-		have->names = names;
-		names[have->n_names++] = (char *)name;
-		return 0;
+		*have = (struct xentry){ .ret = e->ret };
+		memcpy(have->arg, e->arg, sizeof(have->arg));
 	}
-	if (x->n_entries >= EXPORT_ENTRIES_MAX)
-		return -E2BIG;
-	g = reallocarray(x->entries, x->n_entries + 1, sizeof(*g));
-	if (!g)
+	for (size_t k = 0; k < have->n_names; k++)
+		if (!strcmp(have->names[k], name))
+			return 0;
+	slot = array_grow(&have->names, &have->n_names, &have->cap_names, sizeof(*slot));
+	if (!slot)
 		return -ENOMEM;
-	x->entries = g;
-	g[x->n_entries] = *e;
-	g[x->n_entries].names = malloc(sizeof(char *));
-	if (!g[x->n_entries].names)
-		return -ENOMEM;
-	g[x->n_entries].names[0] = (char *)name;
-	g[x->n_entries].n_names = 1;
-	x->n_entries++;
+	*slot = name;
 	return 0;
 }
 
@@ -576,7 +566,7 @@ static int split_sys(struct exporter *x, const struct abi_policy *abi, const str
 
 	free(x->scratch);
 	x->scratch = NULL;
-	x->n_scratch = 0;
+	x->n_scratch = x->cap_scratch = 0;
 	x->abi = abi;
 	x->sys = s;
 	x->n_ctx = 0;
@@ -733,7 +723,7 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 {
 	struct exporter x = { .p = p, .rs = rs, .d = d };
 	struct xname *names = NULL;
-	size_t n_names = 0, errs = d->n_errors;
+	size_t n_names = 0, cap_names = 0, errs = d->n_errors;
 	int r = 0;
 
 	if (!p->n_abis || p->abis[0].arch != native) {
@@ -803,15 +793,13 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 				free(text);
 				continue;
 			}
-			xn = reallocarray(names, n_names + 1, sizeof(*names));
+			xn = array_grow(&names, &n_names, &cap_names, sizeof(*names));
 			if (!xn) {
 				free(text);
 				r = -ENOMEM;
 				break;
 			}
-			names = xn;
-			names[n_names++] =
-				(struct xname){ .name = s->name, .text = text, .first = abi->arch };
+			*xn = (struct xname){ .name = s->name, .text = text, .first = abi->arch };
 			for (size_t j = 0; j < x.n_scratch && r >= 0; j++)
 				r = add_names_entry(&x, &x.scratch[j], s->name);
 		}

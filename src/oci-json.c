@@ -7,6 +7,7 @@
 #include "oci-json.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,7 @@ int ojson_load(const char *path, const char *file, size_t max, struct diag *d, s
 
 	memset(ret, 0, sizeof(*ret));
 	ret->file = file;
+	ret->d = d;
 	r = read_all(path, max, d, &where, &ret->text, &ret->len);
 	if (r < 0)
 		return r;
@@ -330,10 +332,12 @@ void ojson_loc(const struct ojson *j, const char *path, bool key, struct src_loc
 	ret->col = key && p->key_line ? p->key_col : p->col;
 }
 
-int ojson_uint(const struct ojson *j, const char *path, const char *what, uint64_t max,
-	       struct diag *d, uint64_t *ret)
+/* The exact unsigned integer at path, read from the token text. */
+static int read_uint(const struct ojson *j, const char *path, const char *what, uint64_t max,
+		     uint64_t *ret)
 {
 	const struct ojson_pos *p = find_pos(j, path);
+	struct diag *d = j->d;
 	struct src_loc at;
 	uint64_t v = 0;
 	size_t i;
@@ -366,5 +370,91 @@ int ojson_uint(const struct ojson *j, const char *path, const char *what, uint64
 		return -EINVAL;
 	}
 	*ret = v;
+	return 0;
+}
+
+/* ---- accessors ---- */
+
+void ojson_error(const struct ojson *j, const char *path, const char *fmt, ...)
+{
+	struct src_loc at;
+	va_list ap;
+
+	ojson_loc(j, path, false, &at);
+	va_start(ap, fmt);
+	diag_vadd(j->d, DIAG_ERROR, &at, fmt, ap);
+	va_end(ap);
+}
+
+void ojson_check_fields(const struct ojson *j, const char *path, json_t *obj, const char *what,
+			const char *const *allowed)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(obj, key, v)
+	{
+		const char *const *a = allowed;
+		char p[OJSON_PATH_MAX];
+		struct src_loc at;
+
+		while (*a && strcmp(*a, key))
+			a++;
+		if (*a)
+			continue;
+		ojson_path_key(p, path, key);
+		ojson_loc(j, p, true, &at);
+		diag_error(j->d, &at, "unknown field '%s' in %s", key, what);
+	}
+}
+
+const char *ojson_get_string(const struct ojson *j, const char *path, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char p[OJSON_PATH_MAX];
+
+	if (!v)
+		return NULL;
+	if (!json_is_string(v)) {
+		ojson_path_key(p, path, key);
+		ojson_error(j, p, "'%s' must be a string", key);
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+json_t *ojson_get_array(const struct ojson *j, const char *path, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char p[OJSON_PATH_MAX];
+
+	if (!v || json_is_null(v))
+		return NULL;
+	if (!json_is_array(v)) {
+		ojson_path_key(p, path, key);
+		ojson_error(j, p, "'%s' must be an array", key);
+		return NULL;
+	}
+	return v;
+}
+
+int ojson_get_uint(const struct ojson *j, const char *path, json_t *obj, const char *key,
+		   uint64_t max, bool *has, uint64_t *ret)
+{
+	json_t *v = json_object_get(obj, key);
+	char p[OJSON_PATH_MAX];
+
+	*has = false;
+	*ret = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	ojson_path_key(p, path, key);
+	if (!json_is_number(v)) {
+		ojson_error(j, p, "'%s' must be a non-negative integer", key);
+		return -EINVAL;
+	}
+	if (read_uint(j, p, key, max, ret) < 0)
+		return -EINVAL;
+	*has = true;
 	return 0;
 }

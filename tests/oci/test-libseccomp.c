@@ -471,10 +471,7 @@ static bool dirty(const struct arch *a, const char *name, const struct seccomp_d
 	if (!name || syscalls_args(a, name, args, &known) < 0)
 		return false;
 	for (int i = 0; i < SYSCALL_ARGS_MAX; i++) {
-		unsigned w = args[i].cls == ARG_U16				? 16
-			     : args[i].cls == ARG_S32 || args[i].cls == ARG_U32 ? 32
-			     : a->bits == 32					? 32
-										: 64;
+		unsigned w = syscalls_arg_width(a, args[i].cls);
 
 		if (args[i].cls != ARG_NONE && w < 64 && (sd->args[i] >> w))
 			return true;
@@ -494,9 +491,7 @@ static bool agrees_extended(const struct compare *c, const struct arch *a, const
 	if (a->bits != 64 || a->id == ARCH_X32 || syscalls_args(a, name, args, &known) < 0)
 		return false;
 	for (int i = 0; i < SYSCALL_ARGS_MAX; i++)
-		width[i] = args[i].cls == ARG_U16			      ? 16
-			   : args[i].cls == ARG_S32 || args[i].cls == ARG_U32 ? 32
-									      : 64;
+		width[i] = syscalls_arg_width(a, args[i].cls);
 	for (unsigned mask = 0; mask < (1u << SYSCALL_ARGS_MAX); mask++) {
 		struct seccomp_data v = *sd, raw;
 		struct sim_result res;

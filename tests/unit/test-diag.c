@@ -24,6 +24,32 @@ static char *printed(const struct diag *d)
 	return buf;
 }
 
+/* A wrapper that adds its own location, as the OCI loader's do. */
+__attribute__((format(printf, 2, 3))) static void error_at_line_9(struct diag *d, const char *fmt,
+								  ...)
+{
+	const struct src_loc at = { .file = "b.json", .line = 9, .col = 4 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, DIAG_ERROR, &at, fmt, ap);
+	va_end(ap);
+}
+
+static void test_vadd(void)
+{
+	struct diag d;
+	char *out;
+
+	diag_init(&d);
+	error_at_line_9(&d, "unknown op '%s'", "SCMP_CMP_XX");
+	out = printed(&d);
+	tap_ok(diag_failed(&d) && !strcmp(out, "prog: b.json:9:4: error: unknown op 'SCMP_CMP_XX'\n"),
+	       "diag_vadd: a va_list message with a column");
+	free(out);
+	diag_clear(&d);
+}
+
 static void test_forms(void)
 {
 	struct diag d;
@@ -84,6 +110,7 @@ static void test_cap(void)
 int main(void)
 {
 	test_forms();
+	test_vadd();
 	test_cap();
 	return tap_done();
 }
