@@ -15,7 +15,7 @@
 
 #include "array.h"
 #include "ivset.h"
-#include "oci.h"
+#include "oci-int.h"
 #include "syscalls.h"
 
 #define EXPORT_CTX_MAX	   64	      /* tests along one path of the region tree */
@@ -166,24 +166,33 @@ static int cubes_and(struct cubes *a, const struct cubes *b)
 	return r;
 }
 
-/* ---- deciding tests under a context ---- */
+/* ---- deciding tests in a region ---- */
 
-/* The values the context allows on t's argument, in t's key space; false if
- * the context says nothing usable about it. */
-static bool ctx_set(const struct exporter *x, const struct rcmp *t, struct ivset *ret)
+/* The values the region (tests ctx[0..n)) allows on t's argument, in t's
+ * key space; false if it says nothing usable about it. */
+static bool region_set(const struct rcmp *ctx, size_t n, const struct rcmp *t, struct ivset *ret)
 {
+	uint64_t wmax = width_max(t->width);
 	bool any = false;
 
 	*ret = (struct ivset){ 0 };
-	for (size_t i = 0; i < x->n_ctx; i++) {
-		const struct rcmp *c = &x->ctx[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct rcmp *c = &ctx[i];
 		struct ivset b = { c->ivs, c->n_ivs };
+		struct interval point;
 
-		if (c->kind != RCMP_IN || c->arg != t->arg || c->width != t->width ||
-		    c->is_signed != t->is_signed)
+		if (c->arg != t->arg || c->width != t->width)
 			continue;
+		if (c->kind == RCMP_MASK_EQ && (c->mask & wmax) == wmax) {
+			/* every bit compared: one value, or none if it has bits
+			 * outside the mask */
+			point.lo = point.hi = c->value ^ (t->is_signed ? width_sign(t->width) : 0);
+			b = (struct ivset){ &point, (c->value & ~wmax) ? 0 : 1 };
+		} else if (c->kind != RCMP_IN || c->is_signed != t->is_signed) {
+			continue;
+		}
 		if (!any) {
-			if (ivset_add(ret, 0, width_max(t->width)) < 0)
+			if (ivset_add(ret, 0, wmax) < 0)
 				return false;
 			any = true;
 		}
@@ -195,14 +204,13 @@ static bool ctx_set(const struct exporter *x, const struct rcmp *t, struct ivset
 	return any;
 }
 
-/* 1: t holds everywhere in the context; 0: nowhere; -1: undecided. */
-static int decide(const struct exporter *x, const struct rcmp *t)
+int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t)
 {
 	struct ivset s;
 	int res = -1;
 
-	for (size_t i = 0; i < x->n_ctx; i++) {
-		const struct rcmp *c = &x->ctx[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct rcmp *c = &ctx[i];
 
 		if (c->kind == RCMP_IN || t->kind == RCMP_IN || c->arg != t->arg ||
 		    c->width != t->width || c->mask != t->mask)
@@ -214,7 +222,7 @@ static int decide(const struct exporter *x, const struct rcmp *t)
 		if (c->kind == RCMP_MASK_EQ && c->value != t->value)
 			return t->kind == RCMP_MASK_NE;
 	}
-	if (!ctx_set(x, t, &s))
+	if (!region_set(ctx, n, t, &s))
 		return -1;
 	if (!s.n) {
 		res = 0; /* an empty region: nothing to decide */
@@ -355,7 +363,7 @@ static size_t first_rule(const struct exporter *x, size_t from, const struct rcm
 		if (rr->via_mux)
 			continue;
 		for (size_t k = 0; k < rr->n_cmps && !never; k++) {
-			int v = decide(x, &rr->cmps[k]);
+			int v = oci_region_decide(x->ctx, x->n_ctx, &rr->cmps[k]);
 
 			never = v == 0;
 			if (v < 0 && !*ret_open)

@@ -92,3 +92,10 @@ int oci_add_name(struct oci_conv *cv, const char *name, const struct src_loc *lo
 /* Warn (and note) where entries with other actions can match one call:
  * the strictest wins here, libseccomp's rule order decides for runc. */
 void oci_warn_overlaps(struct oci_conv *cv);
+
+/*
+ * Whether test t holds in the region where every test of ctx[0..n) holds
+ * (of one ABI's policy): 1 everywhere, 0 nowhere (or the region is empty),
+ * -1 undecided (in part, or not known). Never wrong when it decides.
+ */
+int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t);
