@@ -12,6 +12,17 @@
 
 #define IMPORT_WRAP 90 /* wrap lists here: far below the loader's line limit */
 
+/* Where the policy builder locates its built-in rules: "built-in:NAME"
+ * (scmp-run.ini(5) BUILT-IN RULES). */
+#define BUILTIN_PREFIX "built-in:"
+
+/* What is printed of the document. */
+struct import {
+	const struct oci_doc *doc;
+	const struct arch *native;
+	const struct rule **restates; /* per rule: the built-in it restates, or NULL */
+};
+
 /* A comment, wrapped so that no line exceeds the profile line limit. */
 static void comment(FILE *f, const char *text)
 {
@@ -39,6 +50,83 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* ---- rules that restate a built-in rule ---- */
+
+static bool is_builtin(const struct rule *r)
+{
+	return r->loc.file && !strncmp(r->loc.file, BUILTIN_PREFIX, strlen(BUILTIN_PREFIX));
+}
+
+/* Every test of q holds (all = true) or can hold (all = false) everywhere in
+ * the region of rr's tests. */
+static bool holds(const struct rrule *q, const struct rrule *rr, bool all)
+{
+	for (size_t k = 0; k < q->n_cmps; k++) {
+		int v = oci_region_decide(rr->cmps, rr->n_cmps, &q->cmps[k]);
+
+		if (all ? v != 1 : v == 0)
+			return false;
+	}
+	return true;
+}
+
+/* The built-in rule of s that decides every call rr matches as rr does, so
+ * that rr can go; NULL if there is none, or if a rule of the same action
+ * with other data could match there (rr wins that tie by being written
+ * first, the built-in would lose it). */
+static const struct rule *covering_builtin(const struct rsys *s, const struct rrule *rr)
+{
+	const struct rule *found = NULL;
+
+	for (size_t i = 0; i < s->n_rules; i++) {
+		const struct rrule *q = &s->rules[i];
+
+		if (q == rr)
+			continue;
+		if (q->ret != rr->ret) {
+			if (action_ret_rank(q->ret) == action_ret_rank(rr->ret) &&
+			    holds(q, rr, false))
+				return NULL;
+		} else if (!found && is_builtin(q->src) && holds(q, rr, true)) {
+			found = q->src;
+		}
+	}
+	return found;
+}
+
+/*
+ * For each rule of rs, the built-in rule it only restates (on every ABI of p,
+ * wherever it matches, the built-in decides alike), or NULL, into
+ * restates[] (rs->n_rules entries). An export carries the built-in rules as
+ * entries; printed back they would stay in the profile even where
+ * [hardening] drops the built-in. Returns 0 or -ENOMEM.
+ */
+static int find_restated(const struct policy *p, const struct ruleset *rs,
+			 const struct rule **restates)
+{
+	bool *kept = calloc(rs->n_rules + 1, sizeof(*kept));
+
+	if (!kept)
+		return -ENOMEM;
+	for (size_t a = 0; a < p->n_abis; a++)
+		for (size_t k = 0; k < p->abis[a].n_sys; k++) {
+			const struct rsys *s = &p->abis[a].sys[k];
+
+			for (size_t i = 0; i < s->n_rules; i++) {
+				const struct rule *r = s->rules[i].src;
+				size_t n = r->seq;
+
+				/* a rule of rs: rule.seq is its index */
+				if (n >= rs->n_rules || &rs->rules[n] != r || kept[n])
+					continue;
+				restates[n] = covering_builtin(s, &s->rules[i]);
+				kept[n] = !restates[n];
+			}
+		}
+	free(kept);
+	return 0;
+}
+
 static void print_entry_notes(FILE *f, const struct oci_doc *doc, size_t entry)
 {
 	for (size_t i = 0; i < doc->n_notes; i++)
@@ -47,18 +135,32 @@ static void print_entry_notes(FILE *f, const struct oci_doc *doc, size_t entry)
 }
 
 /* The rules [from, to) of one entry: all have its action. */
-static void print_rules(FILE *f, const struct oci_doc *doc, size_t from, size_t to)
+static void print_rules(FILE *f, const struct import *im, size_t from, size_t to)
 {
+	const struct oci_doc *doc = im->doc;
 	const struct ruleset *rs = doc->profile->rs;
 	const char *last_note = NULL;
-	size_t col = 0;
+	size_t col = 0, kept = 0;
 	char buf[64];
 
+	for (size_t i = from; i < to; i++) {
+		const struct rule *b = im->restates[i];
+
+		if (!b) {
+			kept++;
+		} else if (i == from || im->restates[i - 1] != b ||
+			   strcmp(rs->rules[i - 1].syscall, rs->rules[i].syscall)) {
+			fprintf(f, "# '%s' left out: the built-in rule %s says the same\n",
+				rs->rules[i].syscall, b->loc.file + strlen(BUILTIN_PREFIX));
+		}
+	}
+	if (!kept)
+		return;
 	fprintf(f, "[%s]\n", action_format(&rs->rules[from].action, buf, sizeof(buf)));
 	for (size_t i = from; i < to; i++) {
 		const struct rule *r = &rs->rules[i];
 
-		if (r->conj.n_cmps)
+		if (r->conj.n_cmps || im->restates[i])
 			continue;
 		if (!col) {
 			fputs("syscalls =", f);
@@ -79,7 +181,7 @@ static void print_rules(FILE *f, const struct oci_doc *doc, size_t from, size_t 
 		size_t len = 0;
 		FILE *m;
 
-		if (!r->conj.n_cmps)
+		if (!r->conj.n_cmps || im->restates[i])
 			continue;
 		if (note && (!last_note || strcmp(note, last_note)))
 			comment(f, note);
@@ -105,8 +207,10 @@ static void print_rules(FILE *f, const struct oci_doc *doc, size_t from, size_t 
 	}
 }
 
-static void print_profile(FILE *f, const struct oci_doc *doc, const struct arch *native)
+static void print_profile(FILE *f, const struct import *im)
 {
+	const struct oci_doc *doc = im->doc;
+	const struct arch *native = im->native;
 	const struct profile *p = doc->profile;
 	const struct ruleset *rs = p->rs;
 	const struct filter_attrs *at = &rs->attrs;
@@ -117,7 +221,10 @@ static void print_profile(FILE *f, const struct oci_doc *doc, const struct arch 
 	comment(f, "Each rule follows the comment naming its entry of \"syscalls\" (counted from "
 		   "0) and the line the entry starts on. Meaning kept: libseccomp's decisions as "
 		   "runc drives it, except where a comment says otherwise; argument compares use "
-		   "the kernel's argument widths (see scmp-run.ini(5), OCI AND DOCKER PROFILES).");
+		   "the kernel's argument widths (see scmp-run.ini(5), OCI AND DOCKER PROFILES). "
+		   "The built-in rules are added when this profile is loaded, as when the JSON "
+		   "is: rules that only restate them are left out (see scmp-run.ini(5), "
+		   "BUILT-IN RULES).");
 	print_entry_notes(f, doc, SIZE_MAX);
 	fputs("\n[profile]\ndescription = imported from an OCI seccomp profile\n\n[filter]\n", f);
 	fprintf(f, "default-action = %s\n", action_format(&at->default_action, buf, sizeof(buf)));
@@ -152,7 +259,7 @@ static void print_profile(FILE *f, const struct oci_doc *doc, const struct arch 
 		fprintf(f, "\n# entry %zu, line %u\n", e, doc->entry_loc[e].line);
 		print_entry_notes(f, doc, e);
 		if (to > next)
-			print_rules(f, doc, next, to);
+			print_rules(f, im, next, to);
 		next = to;
 	}
 }
@@ -162,6 +269,7 @@ int oci_import(const char *path, const struct arch *native, const struct oci_opt
 {
 	struct oci_doc *doc;
 	struct policy *pol = NULL;
+	struct import im;
 	int r;
 
 	r = oci_doc_load(path, native, opts, d, &doc);
@@ -169,9 +277,17 @@ int oci_import(const char *path, const struct arch *native, const struct oci_opt
 		return r;
 	/* what the printed profile would refuse is refused here, before printing */
 	r = policy_build(doc->profile->rs, native, d, &pol);
-	policy_free(pol);
+	im = (struct import){ .doc = doc, .native = native };
+	if (r >= 0) {
+		im.restates = calloc(doc->profile->rs->n_rules + 1, sizeof(*im.restates));
+		r = im.restates ? 0 : -ENOMEM;
+	}
 	if (r >= 0)
-		print_profile(f, doc, native);
+		r = find_restated(pol, doc->profile->rs, im.restates);
+	if (r >= 0)
+		print_profile(f, &im);
+	free(im.restates);
+	policy_free(pol);
 	oci_doc_free(doc);
 	return r;
 }

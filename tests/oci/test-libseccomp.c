@@ -23,7 +23,10 @@
  *  - unknown to libseccomp: a name libseccomp 2.5.4 cannot resolve;
  *  - refused by libseccomp: a rule seccomp_rule_add_array() refused (runc
  *    would not start the container);
- *  - unknown-syscall-action, bad-arch-action (export only): no OCI form.
+ *  - unknown-syscall-action, bad-arch-action (export only): no OCI form;
+ *  - built-in rule (JSON import only): a rule located at "built-in:NAME"
+ *    decided (scmp-run.ini(5) BUILT-IN RULES: every profile gets them; an
+ *    export carries them, so there they must agree).
  * x32 inputs have a zero upper half (libseccomp compares x32 arguments as
  * 32-bit), and so do inputs of 32-bit ABIs (the kernel zero-extends them).
  */
@@ -60,6 +63,7 @@ enum cause {
 	REFUSED,
 	UNKNOWN_NR,
 	BAD_ARCH,
+	BUILTIN,
 	REAL,
 	N_CAUSES,
 };
@@ -73,6 +77,7 @@ static const char *const cause_names[N_CAUSES] = {
 	"refused by libseccomp",
 	"unknown-syscall-action",
 	"bad-arch-action",
+	"built-in rule",
 	"unexplained",
 };
 
@@ -552,6 +557,9 @@ static void compare_one(struct compare *c, const struct arch *a, const struct se
 	}
 	if (dec.why == DECIDE_BAD_ARCH && c->exported)
 		why = BAD_ARCH;
+	else if (dec.why == DECIDE_RULE && !c->exported && dec.rule->src->loc.file &&
+		 !strncmp(dec.rule->src->loc.file, "built-in:", strlen("built-in:")))
+		why = BUILTIN;
 	else if (!name)
 		why = dec.why == DECIDE_UNKNOWN && c->exported ? UNKNOWN_NR : REAL;
 	else if (is_mux(a, name) || (dec.why == DECIDE_RULE && dec.rule->via_mux))
@@ -591,6 +599,8 @@ static const uint64_t boundaries[] = {
 	1001,
 	0x12,
 	0x3f,
+	0x5412, /* TIOCSTI and TIOCLINUX: the built-in rule tty-injection */
+	0x541c,
 	131072,
 	131080,
 	0x7e020000,
