@@ -652,12 +652,8 @@ int oci_doc_load(const char *path, const struct arch *native, const struct oci_o
 	cv.doc = calloc(1, sizeof(*cv.doc));
 	if (!cv.doc)
 		return -ENOMEM;
-	cv.doc->profile = calloc(1, sizeof(*cv.doc->profile));
-	if (cv.doc->profile) {
-		cv.doc->profile->path = strdup(path);
-		cv.doc->profile->rs = ruleset_new();
-	}
-	if (!cv.doc->profile || !cv.doc->profile->path || !cv.doc->profile->rs) {
+	cv.doc->profile = profile_new(path);
+	if (!cv.doc->profile) {
 		r = -ENOMEM;
 		goto fail;
 	}

@@ -62,7 +62,7 @@ check() {
 	inside=$(grep -F "$3" "$ERR")
 	ok $? "$1: 'busybox $2' fails inside with '$3'"
 	[ -n "$inside" ] || diag "$(cat "$ERR")"
-	run "$SCMP_RUN" -p "$profile" "$busybox" $2
+	run "$SCMP_RUN" -p "$profile" --user root "$busybox" $2
 	outside=$(grep -F "$3" "$ERR")
 	is "$inside" "$outside" "$1: the same error under scmp-run"
 }

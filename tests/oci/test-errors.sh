@@ -5,6 +5,7 @@
 # --import-oci (nothing printed) and run mode (exit 125, nothing runs).
 . "$(dirname "$0")/../tap.sh"
 cd "$SRCDIR/tests/oci/bad" || exit 99
+me=$(id -un)
 
 n=0
 while read -r file pos text; do
@@ -21,7 +22,7 @@ while read -r file pos text; do
 	[ "$RC" -eq 1 ] && [ ! -s "$OUT" ] && grep -qxF -- "$want" "$ERR"
 	ok $? "$file: --import-oci fails, prints nothing"
 	rm -f "$TAP_TMP/ran"
-	run "$SCMP_RUN" -p "./$file" -- /bin/sh -c ": > '$TAP_TMP/ran'"
+	run "$SCMP_RUN" -p "./$file" --user "$me" -- /bin/sh -c ": > '$TAP_TMP/ran'"
 	[ "$RC" -eq 125 ] && [ ! -e "$TAP_TMP/ran" ]
 	ok $? "$file: run mode exits 125, the command never runs"
 done <EXPECT
@@ -111,13 +112,24 @@ like "$ERR" "warning: --export-oci: the multiplexer handling (socketcall, ipc) h
 	"... multiplexers"
 like "$OUT" '"defaultErrnoRet": 1,' "... and the JSON is written"
 
-# A JSON profile in run mode and --explain: the errno of the entry.
-run "$SCMP_RUN" -p ./json/deny-mkdir.json -- mkdir "$TAP_TMP/made"
+# A JSON profile in run mode and --explain: the errno of the entry. JSON
+# names no user: --user names the one the tests run as (the uid-0 guard).
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --user "$me" -- mkdir "$TAP_TMP/made"
 [ "$RC" -ne 0 ] && [ ! -e "$TAP_TMP/made" ]
 ok $? "run mode: mkdir is denied by the JSON profile"
 like "$ERR" "Permission denied" "... with errnoRet 13 (EACCES)"
-run "$SCMP_RUN" -p ./json/deny-mkdir.json -- sh -c "echo ran"
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --user "$me" -- sh -c "echo ran"
 is "$RC:$(cat "$OUT")" "0:ran" "run mode: an allowed program runs"
+if [ "$(id -u)" -eq 0 ]; then
+	run "$SCMP_RUN" -p ./json/deny-mkdir.json -- sh -c "echo ran"
+	is "$RC:$(cat "$OUT")" "125:" "run mode as root: a JSON profile names no user, the uid-0 guard refuses"
+	like "$ERR" "hint: running as root" "... with its hint"
+else
+	skip "the uid-0 guard needs root"
+fi
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --check
+like "$OUT" "signals: dispositions and mask reset (default)" \
+	"--check: a JSON profile has the caller-state defaults"
 run "$SCMP_RUN" -p ./json/deny-mkdir.json --explain mkdirat
 like "$OUT" "errno(EACCES)" "--explain: the JSON entry's errno"
 like "$OUT" "rule: ./json/deny-mkdir.json:4" "--explain: the rule's JSON line"
