@@ -224,7 +224,8 @@ static void print_profile(FILE *f, const struct import *im)
 		   "the kernel's argument widths (see scmp-run.ini(5), OCI AND DOCKER PROFILES). "
 		   "The built-in rules are added when this profile is loaded, as when the JSON "
 		   "is: rules that only restate them are left out (see scmp-run.ini(5), "
-		   "BUILT-IN RULES).");
+		   "BUILT-IN RULES). JSON names no user: as root, run mode needs [credentials] "
+		   "user or --user (see scmp-run(1), Caller state).");
 	print_entry_notes(f, doc, SIZE_MAX);
 	fputs("\n[profile]\ndescription = imported from an OCI seccomp profile\n\n[filter]\n", f);
 	fprintf(f, "default-action = %s\n", action_format(&at->default_action, buf, sizeof(buf)));
