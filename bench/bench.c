@@ -756,7 +756,7 @@ static int build_ours(const char *path, struct prog *out)
 	int r;
 
 	diag_init(&d);
-	r = compile_file(path, arch_native(), &d, &c);
+	r = compile_file(path, arch_native(), NULL, &d, &c);
 	if (r >= 0 && out) {
 		out->len = c.prog->len;
 		out->insns = malloc(c.prog->len * sizeof(*c.prog->insns));

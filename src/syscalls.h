@@ -42,6 +42,22 @@ struct syscall_arg {
 	enum arg_class cls;
 };
 
+/* The low bits of the register that an argument of class cls holds on ABI a,
+ * and whether they are signed (scmp-run.ini(5) ARGUMENT WIDTHS AND
+ * SIGNEDNESS). For the classes a condition can test: not ARG_PAIR, ARG_PAD
+ * or ARG_NONE. */
+static inline unsigned syscalls_arg_width(const struct arch *a, enum arg_class cls)
+{
+	if (cls == ARG_U16)
+		return 16;
+	return cls == ARG_S32 || cls == ARG_U32 ? 32 : a->bits;
+}
+
+static inline bool syscalls_arg_signed(enum arg_class cls)
+{
+	return cls == ARG_S32 || cls == ARG_S64;
+}
+
 /* The kernel version the table was generated from, e.g. "6.12.57". */
 const char *syscalls_kernel_version(void);
 
