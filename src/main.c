@@ -21,6 +21,7 @@
 #include "profile.h"
 #include "run.h"
 #include "sim.h"
+#include "supervise.h"
 #include "syscalls.h"
 
 #define PROG "scmp-run"
@@ -55,6 +56,7 @@ struct options {
 	const char *resolve; /* --resolve NAME|NUMBER */
 	const struct arch *target;
 	bool verbose;
+	struct supervise_opts sup; /* --report, --permissive, --learn */
 };
 
 enum {
@@ -69,6 +71,9 @@ enum {
 	OPT_LIST_PROFILES,
 	OPT_TARGET_ARCH,
 	OPT_VERSION,
+	OPT_REPORT,
+	OPT_PERMISSIVE,
+	OPT_LEARN,
 };
 
 static const struct option long_options[] = {
@@ -86,6 +91,9 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "report", optional_argument, NULL, OPT_REPORT },
+	{ "permissive", no_argument, NULL, OPT_PERMISSIVE },
+	{ "learn", required_argument, NULL, OPT_LEARN },
 	{ 0 },
 };
 
@@ -117,6 +125,11 @@ static void usage(FILE *f)
 	      "      --list-groups      list the syscall groups, or the members of @GROUP\n"
 	      "      --list-profiles    list the profiles found by name\n"
 	      "      --target-arch ARCH compile for ARCH ('native' means ARCH; not in run mode)\n"
+	      "      --report[=FILE]    run supervised: report each denied call and its rule\n"
+	      "                         to stderr (or FILE), then enact the profile's action\n"
+	      "      --permissive       run supervised: report what would be denied, deny nothing\n"
+	      "      --learn FILE       run supervised: write a profile allowing what the command\n"
+	      "                         did (-p: the base it includes); not a sandbox\n"
 	      "  -v, --verbose          more detail\n"
 	      "  -h, --help             show this help\n"
 	      "      --version          show the version and the syscall table's kernel version\n",
@@ -356,6 +369,19 @@ static int compile(const struct options *o, struct compiled *c)
 	int r;
 
 	memset(c, 0, sizeof(*c));
+	if (!o->profile) { /* --learn without a base */
+		diag_init(&d);
+		r = supervise_learn_base(&c->profile);
+		if (r >= 0)
+			r = rules_build(c->profile->rs, o->target, &d, &c->policy);
+		if (r >= 0)
+			r = bpf_generate(c->policy, &d, &c->prog);
+		diag_print(&d, PROG, stderr);
+		diag_clear(&d);
+		if (r < 0)
+			compiled_free(c);
+		return r;
+	}
 	path = profile_find(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), SCMP_RUN_PROFILEDIR);
 	if (!path) {
 		fprintf(stderr, PROG ": error: profile '%s' not found\n", o->profile);
@@ -565,7 +591,7 @@ static int do_run(const struct options *o, const struct compiled *c, char **argv
 	char *path;
 	int status = EXIT_RUN_FAILED;
 
-	if (uses_notify(c->profile->rs)) {
+	if (o->sup.mode == SUPERVISE_NONE && uses_notify(c->profile->rs)) {
 		fprintf(stderr,
 			PROG ": error: %s: the 'notify' action needs a supervisor; run mode "
 			     "has none\n",
@@ -573,6 +599,8 @@ static int do_run(const struct options *o, const struct compiled *c, char **argv
 		return EXIT_RUN_FAILED;
 	}
 	diag_init(&d);
+	if (o->sup.mode != SUPERVISE_NONE && supervise_check(c->profile, &d) < 0)
+		goto out;
 	path = run_resolve_command(argv[0], &d, &status);
 	if (!path)
 		goto out;
@@ -603,7 +631,10 @@ static int do_run(const struct options *o, const struct compiled *c, char **argv
 		fprintf(stderr, "; running %s\n", path);
 	}
 	status = EXIT_RUN_FAILED;
-	run_exec(c->profile, c->prog, path, argv, &d, &status);
+	if (o->sup.mode != SUPERVISE_NONE)
+		status = supervise_run(&o->sup, c->profile, c->policy, path, argv, &d);
+	else
+		run_exec(c->profile, c->prog, path, argv, &d, &status);
 out:
 	diag_print(&d, PROG, stderr);
 	diag_clear(&d);
@@ -625,7 +656,7 @@ int main(int argc, char **argv)
 	struct options o = { .mode = MODE_RUN };
 	struct compiled c;
 	const char *bad_arch = NULL;
-	bool bad_option = false, conflict = false;
+	bool bad_option = false, conflict = false, conflict_sup = false;
 	int opt, r;
 
 	while ((opt = getopt_long(argc, argv, "+p:vh", long_options, NULL)) != -1) {
@@ -670,6 +701,22 @@ int main(int argc, char **argv)
 		case OPT_LIST_PROFILES:
 			r = set_mode(&o, MODE_LIST_PROFILES);
 			break;
+		case OPT_REPORT:
+			if (o.sup.mode == SUPERVISE_NONE)
+				o.sup.mode = SUPERVISE_REPORT;
+			o.sup.report_path = optarg;
+			conflict_sup |= o.sup.mode == SUPERVISE_LEARN;
+			break;
+		case OPT_PERMISSIVE:
+			conflict_sup |= o.sup.mode == SUPERVISE_LEARN;
+			o.sup.mode = SUPERVISE_PERMISSIVE;
+			break;
+		case OPT_LEARN:
+			conflict_sup |=
+				o.sup.mode != SUPERVISE_NONE && o.sup.mode != SUPERVISE_LEARN;
+			o.sup.mode = SUPERVISE_LEARN;
+			o.sup.learn_path = optarg;
+			break;
 		case OPT_TARGET_ARCH:
 			o.target = strcmp(optarg, "native") ? arch_lookup(optarg) : arch_native();
 			if (!o.target)
@@ -692,6 +739,14 @@ int main(int argc, char **argv)
 	if (conflict)
 		return fail_usage("%s", "conflicting modes: give one of --check, --export-bpf, "
 					"--export-pfc, --explain, --resolve, --list-*");
+	if (conflict_sup)
+		return fail_usage_in(o.mode, "%s",
+				     "--learn cannot be combined with --report or "
+				     "--permissive");
+	if (o.sup.mode != SUPERVISE_NONE && o.mode != MODE_RUN)
+		return fail_usage("%s", "--report, --permissive and --learn are for run mode");
+	o.sup.has_base = o.profile != NULL;
+	o.sup.verbose = o.verbose;
 	if (bad_arch)
 		return fail_usage_in(o.mode, "unknown architecture '%s' (see --list-arches)",
 				     bad_arch);
@@ -727,7 +782,7 @@ int main(int argc, char **argv)
 		break;
 	}
 
-	if (!o.profile) {
+	if (!o.profile && o.sup.mode != SUPERVISE_LEARN) {
 		return fail_usage_in(o.mode, "%s", "no profile: use -p PROFILE");
 	}
 	if (o.mode == MODE_RUN && !argc)

@@ -564,15 +564,30 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 
 /* ---- (d) seccomp ---- */
 
-static int install_filter(const struct run_plan *plan, const struct bpf_prog *prog, struct diag *d)
+static int install_filter(const struct run_plan *plan, const struct bpf_prog *prog,
+			  const struct run_hook *hook, struct diag *d)
 {
 	struct sock_fprog fprog = {
 		.len = (unsigned short)prog->len,
 		.filter = prog->insns,
 	};
-	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, plan->seccomp_flags, &fprog);
-	int err = errno;
+	unsigned long flags = plan->seccomp_flags;
+	long r;
+	int err;
 
+	if (hook) {
+		/* TSYNC and NEW_LISTENER both use the return value: the
+		 * kernel takes them together only with TSYNC_ESRCH (5.7). */
+		flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+		if (flags & SECCOMP_FILTER_FLAG_TSYNC)
+			flags |= SECCOMP_FILTER_FLAG_TSYNC_ESRCH;
+	}
+	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
+	err = errno;
+	if (hook && r >= 0) {
+		hook->installed(hook->data, (int)r);
+		return 0;
+	}
 	if (r > 0) {
 		/* TSYNC: the id of a thread that could not be synchronised (it
 		 * has a diverging filter or no_new_privs state). */
@@ -625,6 +640,13 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
 	     char *const argv[], struct diag *d, int *ret_status)
 {
+	return run_exec_hooked(p, prog, path, argv, NULL, d, ret_status);
+}
+
+int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const char *path,
+		    char *const argv[], const struct run_hook *hook, struct diag *d,
+		    int *ret_status)
+{
 	const bool nnp = p->rs->attrs.no_new_privs;
 	struct run_plan plan;
 	int r;
@@ -651,7 +673,7 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *p
 		}
 	}
 
-	r = install_filter(&plan, prog, d);
+	r = install_filter(&plan, prog, hook, d);
 	if (r < 0)
 		return r;
 

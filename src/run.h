@@ -33,3 +33,20 @@ char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status);
  */
 int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
 	     char *const argv[], struct diag *d, int *ret_status);
+
+/*
+ * A supervisor's hook into run_exec() (scmp-run(1), FINDING WHAT WAS DENIED):
+ * the filter is installed with SECCOMP_FILTER_FLAG_NEW_LISTENER (and
+ * TSYNC_ESRCH when the profile asks for tsync), and installed() is called
+ * with the listener between the install and execve(). It must make no
+ * system call: the filter is in force and the profile may deny any of them.
+ */
+struct run_hook {
+	void (*installed)(void *data, int listener);
+	void *data;
+};
+
+/* run_exec() with a supervisor's hook; hook NULL is run_exec(). */
+int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const char *path,
+		    char *const argv[], const struct run_hook *hook, struct diag *d,
+		    int *ret_status);

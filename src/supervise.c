@@ -1,0 +1,802 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The supervisor: fork, listener handoff, signal forwarding, the
+ * notification loop of --report, --permissive and --learn (scmp-run(1),
+ * FINDING WHAT WAS DENIED).
+ *
+ * Handoff. The child does the whole run-mode sequence and installs the
+ * filter with SECCOMP_FILTER_FLAG_NEW_LISTENER; from then on every system
+ * call it makes is filtered, and the profile may deny any of them but
+ * execve (run mode checks that one). So the child makes none: it stores the
+ * listener's number in memory shared with the parent (MAP_SHARED, mapped
+ * before fork) and spins on a flag in that memory. The parent takes the
+ * descriptor with pidfd_getfd(2) and sets the flag; the child goes on to
+ * execve(), which closes its own copy (the listener is O_CLOEXEC). No
+ * sendmsg, no read, no futex: it works for every profile. Should the
+ * parent never take it, the child gives up after a bounded spin and execs
+ * without a listener: the kernel then fails every notified call with
+ * ENOSYS, as it does when the supervisor dies later. Never unfiltered.
+ */
+#include "supervise.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "callfmt.h"
+#include "learn.h"
+#include "run.h"
+#include "syscalls.h"
+
+#define PROG "scmp-run"
+
+#define HANDOFF_SPIN_MAX (1ull << 34) /* pause iterations before the child gives up */
+#define FOLD_MAX	 4096	      /* distinct report lines counted */
+
+enum {
+	HANDOFF_SETUP,
+	HANDOFF_INSTALLED,
+	HANDOFF_TAKEN
+};
+
+struct handoff {
+	int state;
+	int fd;
+};
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
+
+/* ---- the policy transform ---- */
+
+static bool is_act(uint32_t ret, uint32_t act)
+{
+	return (ret & SECCOMP_RET_ACTION_FULL) == act;
+}
+
+static uint32_t transform_ret(uint32_t ret, enum supervise_mode mode, bool outcome_of_rule)
+{
+	switch (mode) {
+	case SUPERVISE_REPORT:
+		if (is_act(ret, SECCOMP_RET_ERRNO) || is_act(ret, SECCOMP_RET_KILL_PROCESS) ||
+		    is_act(ret, SECCOMP_RET_LOG))
+			return SECCOMP_RET_USER_NOTIF;
+		return ret;
+	case SUPERVISE_PERMISSIVE:
+		return is_act(ret, SECCOMP_RET_ALLOW) ? ret : SECCOMP_RET_USER_NOTIF;
+	case SUPERVISE_LEARN:
+		return is_act(ret, SECCOMP_RET_ALLOW) && outcome_of_rule ? ret
+									 : SECCOMP_RET_USER_NOTIF;
+	case SUPERVISE_NONE:
+		break;
+	}
+	return ret;
+}
+
+void supervise_transform(struct policy *p, enum supervise_mode mode)
+{
+	p->bad_arch_ret = transform_ret(p->bad_arch_ret, mode, false);
+	for (size_t i = 0; i < p->n_abis; i++) {
+		struct abi_policy *abi = &p->abis[i];
+
+		abi->default_ret = transform_ret(abi->default_ret, mode, false);
+		abi->unknown_ret = transform_ret(abi->unknown_ret, mode, false);
+		for (size_t s = 0; s < abi->n_sys; s++)
+			for (size_t r = 0; r < abi->sys[s].n_rules; r++)
+				abi->sys[s].rules[r].ret =
+					transform_ret(abi->sys[s].rules[r].ret, mode, true);
+	}
+}
+
+int supervise_check(const struct profile *prof, struct diag *d)
+{
+	const struct ruleset *rs = prof->rs;
+
+	if (rs->attrs.default_action.kind == ACTION_NOTIFY ||
+	    rs->attrs.bad_arch_action.kind == ACTION_NOTIFY ||
+	    (rs->attrs.has_unknown_action && rs->attrs.unknown_action.kind == ACTION_NOTIFY)) {
+		diag_error(d, NULL,
+			   "%s: the profile's notify action cannot be used with --report, "
+			   "--permissive or --learn: the listener is scmp-run's own",
+			   prof->path);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < rs->n_rules; i++)
+		if (rs->rules[i].action.kind == ACTION_NOTIFY) {
+			diag_error(d, &rs->rules[i].loc,
+				   "the notify action cannot be used with --report, "
+				   "--permissive or --learn: the listener is scmp-run's own");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+int supervise_learn_base(struct profile **ret)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+
+	*ret = NULL;
+	if (!p)
+		return -ENOMEM;
+	p->path = strdup("(no base profile)");
+	p->rs = ruleset_new();
+	if (!p->path || !p->rs) {
+		profile_free(p);
+		return -ENOMEM;
+	}
+	p->rs->attrs.default_action = (struct action){ .kind = ACTION_ALLOW };
+	p->rs->attrs.has_default_action = true;
+	*ret = p;
+	return 0;
+}
+
+/* ---- the child ---- */
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+	__asm__ volatile("yield" ::: "memory");
+#else
+	__asm__ volatile("" ::: "memory");
+#endif
+}
+
+/* Called between the install and execve(): no system call (see the top). */
+static void handoff_installed(void *data, int listener)
+{
+	struct handoff *h = data;
+
+	__atomic_store_n(&h->fd, listener, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->state, HANDOFF_INSTALLED, __ATOMIC_RELEASE);
+	for (unsigned long long i = 0; i < HANDOFF_SPIN_MAX; i++) {
+		if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HANDOFF_TAKEN)
+			return;
+		cpu_relax();
+	}
+}
+
+static __attribute__((noreturn)) void child_main(const struct profile *prof,
+						 const struct bpf_prog *prog, const char *path,
+						 char *const argv[], struct handoff *h,
+						 const sigset_t *oldmask)
+{
+	struct run_hook hook = { .installed = handoff_installed, .data = h };
+	const char *listen_pid = getenv("LISTEN_PID");
+	struct diag d;
+	int status = 125;
+
+	sigprocmask(SIG_SETMASK, oldmask, NULL);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		signal(forwarded[i], SIG_DFL);
+	/* socket activation: the descriptors are meant for the command, which
+	 * is this process now (as systemd-socket-activate does) */
+	if (listen_pid && (pid_t)strtol(listen_pid, NULL, 10) == getppid()) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%d", (int)getpid());
+		setenv("LISTEN_PID", buf, 1);
+	}
+	diag_init(&d);
+	run_exec_hooked(prof, prog, path, argv, &hook, &d, &status);
+	diag_print(&d, PROG, stderr);
+	fflush(stderr);
+	_exit(status);
+}
+
+/* ---- the parent ---- */
+
+struct fold {
+	const struct arch *abi;
+	uint32_t nr;
+	const void *rule; /* the deciding rrule, or NULL with why */
+	int why;
+	uint32_t ret;
+	unsigned long count;
+	char *text; /* "uname -> errno(EPERM) [x86_64 63] by p.ini:4" */
+};
+
+struct sup {
+	const struct supervise_opts *o;
+	const struct policy *policy;
+	int listener;
+	pid_t child;
+	FILE *report;
+	struct fold *folds;
+	size_t n_folds;
+	unsigned long reported, dropped_folds;
+	pid_t killed_tgid; /* a kill-process decision was enacted on it */
+	struct learn *learn;
+	int learn_err;
+};
+
+static ssize_t read_mem(void *data, uint64_t addr, char *buf, size_t size)
+{
+	const pid_t *tid = data;
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)*tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, buf, size, (off_t)addr);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n;
+}
+
+static void read_comm(pid_t tid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(buf, size, "?");
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+static pid_t read_tgid(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			tgid = (pid_t)strtol(line + 5, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return tgid;
+}
+
+static void why_text(const struct decision *dec, char *buf, size_t size)
+{
+	switch (dec->why) {
+	case DECIDE_RULE:
+		snprintf(buf, size, "%s:%u%s", dec->rule->src->loc.file, dec->rule->src->loc.line,
+			 dec->rule->via_mux ? " (through the multiplexer)" : "");
+		break;
+	case DECIDE_DEFAULT:
+		snprintf(buf, size, "default-action");
+		break;
+	case DECIDE_UNKNOWN:
+		snprintf(buf, size, "unknown-syscall-action");
+		break;
+	case DECIDE_BAD_ARCH:
+		snprintf(buf, size, "bad-arch-action");
+		break;
+	}
+}
+
+/* Count a line; true if it is the first of its kind (to be printed). */
+static bool fold(struct sup *s, const struct arch *abi, const struct seccomp_data *sd,
+		 const struct decision *dec, const char *name, const char *why)
+{
+	const void *rule = dec->why == DECIDE_RULE ? (const void *)dec->rule : NULL;
+	struct fold *f;
+	char text[256];
+
+	for (size_t i = 0; i < s->n_folds; i++) {
+		f = &s->folds[i];
+		if (f->abi == abi && f->nr == (uint32_t)sd->nr && f->rule == rule &&
+		    f->why == (int)dec->why && f->ret == dec->ret) {
+			f->count++;
+			return false;
+		}
+	}
+	if (s->n_folds >= FOLD_MAX) {
+		s->dropped_folds++;
+		return true;
+	}
+	f = reallocarray(s->folds, s->n_folds + 1, sizeof(*f));
+	if (!f) {
+		s->dropped_folds++;
+		return true;
+	}
+	s->folds = f;
+	f = &s->folds[s->n_folds];
+	{
+		char act[64];
+
+		snprintf(text, sizeof(text), "%s -> %s [%s %" PRIu32 "] by %s", name ? name : "?",
+			 action_format_ret(dec->ret, abi, act, sizeof(act)), abi ? abi->name : "?",
+			 (uint32_t)sd->nr, why);
+	}
+	*f = (struct fold){ abi, (uint32_t)sd->nr, rule, (int)dec->why, dec->ret, 1, strdup(text) };
+	s->n_folds++;
+	return true;
+}
+
+static void reply(struct sup *s, const struct seccomp_notif *req, int error, bool cont)
+{
+	struct seccomp_notif_resp resp = { .id = req->id };
+
+	if (cont)
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else
+		resp.error = error;
+	/* ENOENT: the caller died or was interrupted meanwhile */
+	(void)ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+static const struct arch *arch_of(const struct policy *p, const struct seccomp_data *sd)
+{
+	const struct abi_policy *abi = policy_abi_for(p, sd->arch, (uint32_t)sd->nr);
+
+	if (abi)
+		return abi->arch;
+	for (int id = 0; id < ARCH_COUNT; id++) {
+		const struct arch *a = arch_get((enum arch_id)id);
+
+		if (a->audit_arch == sd->arch)
+			return a;
+	}
+	return NULL;
+}
+
+static void handle(struct sup *s)
+{
+	struct seccomp_notif req;
+	struct decision dec;
+	const struct arch *abi;
+	const char *name, *verb;
+	uint32_t act;
+	bool cont = false, kill_it = false;
+	uint64_t args[SYSCALL_ARGS_MAX];
+	int error = 0;
+
+	memset(&req, 0, sizeof(req));
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+		return; /* EINTR, or ENOENT: the caller went away */
+	policy_decide(s->policy, &req.data, &dec);
+	act = dec.ret & SECCOMP_RET_ACTION_FULL;
+	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+		args[i] = req.data.args[i];
+	abi = arch_of(s->policy, &req.data);
+	name = abi ? syscalls_lookup_nr(abi, (uint32_t)req.data.nr) : NULL;
+
+	if (s->o->mode == SUPERVISE_LEARN) {
+		if (abi && s->learn_err == 0) {
+			int r = learn_record(s->learn, abi, (uint32_t)req.data.nr, args);
+
+			if (r < 0)
+				s->learn_err = r;
+		}
+		reply(s, &req, 0, true);
+		return;
+	}
+
+	switch (act) {
+	case SECCOMP_RET_ALLOW:
+		reply(s, &req, 0, true);
+		return;
+	case SECCOMP_RET_LOG:
+		verb = s->o->mode == SUPERVISE_PERMISSIVE ? "would log" : "logged";
+		cont = true;
+		break;
+	case SECCOMP_RET_ERRNO:
+		verb = s->o->mode == SUPERVISE_PERMISSIVE ? "would deny" : "denied";
+		error = -(int)(dec.ret & SECCOMP_RET_DATA);
+		cont = s->o->mode == SUPERVISE_PERMISSIVE;
+		break;
+	case SECCOMP_RET_KILL_PROCESS:
+		verb = s->o->mode == SUPERVISE_PERMISSIVE ? "would deny" : "denied";
+		kill_it = s->o->mode != SUPERVISE_PERMISSIVE;
+		cont = !kill_it;
+		break;
+	default:
+		/* trap, trace, kill-thread: notified only in permissive mode */
+		verb = "would deny";
+		cont = s->o->mode == SUPERVISE_PERMISSIVE;
+		error = -ENOSYS; /* never reached in report mode: fail closed */
+		break;
+	}
+
+	s->reported++;
+	char why[PATH_MAX + 64];
+
+	why_text(&dec, why, sizeof(why));
+	if (fold(s, abi, &req.data, &dec, name, why)) {
+		char call[512], comm[32], act_text[64];
+		pid_t tid = (pid_t)req.pid;
+
+		if (abi)
+			callfmt_format(abi, name, (uint32_t)req.data.nr, args, read_mem, &tid, call,
+				       sizeof(call));
+		else
+			snprintf(call, sizeof(call), "syscall_%d(...)", req.data.nr);
+		read_comm(tid, comm, sizeof(comm));
+		/* what was read belongs to the caller only if it is still
+		 * waiting: its pid cannot have been reused meanwhile */
+		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
+			return;
+		fprintf(s->report, PROG ": %s: %s -> %s [%s %d] pid %d (%s) by %s\n", verb, call,
+			action_format_ret(dec.ret, abi, act_text, sizeof(act_text)),
+			abi ? abi->name : "?", req.data.nr, (int)tid, comm, why);
+		fflush(s->report);
+	}
+	if (kill_it) {
+		pid_t tgid = read_tgid((pid_t)req.pid);
+
+		/* The thread still waits in the notification: its ids are
+		 * live. SIGKILL cannot be caught: the call never runs. */
+		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0) {
+			if (tgid == s->child)
+				s->killed_tgid = tgid;
+			kill(tgid, SIGKILL);
+		}
+		return;
+	}
+	reply(s, &req, error, cont);
+}
+
+static void summary(struct sup *s)
+{
+	if (!s->reported || s->o->mode == SUPERVISE_LEARN)
+		return;
+	fprintf(s->report, PROG ": summary: %lu call%s %s, %zu distinct:\n", s->reported,
+		s->reported == 1 ? "" : "s",
+		s->o->mode == SUPERVISE_PERMISSIVE ? "would have been denied or logged"
+						   : "denied or logged",
+		s->n_folds);
+	for (size_t i = 0; i < s->n_folds; i++)
+		fprintf(s->report, PROG ":   %6lu  %s\n", s->folds[i].count,
+			s->folds[i].text ? s->folds[i].text : "?");
+	if (s->dropped_folds)
+		fprintf(s->report, PROG ":   %lu more calls not counted by kind\n",
+			s->dropped_folds);
+	fflush(s->report);
+}
+
+static int exit_status(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	if (WIFSIGNALED(wstatus))
+		return 128 + WTERMSIG(wstatus);
+	return 125;
+}
+
+/* Wait for the child's handoff: HANDOFF_INSTALLED, or the child ended
+ * before (its run-mode sequence failed). */
+static bool wait_handoff(struct handoff *h, pid_t child)
+{
+	struct timespec ts = { 0, 20000 };
+
+	for (;;) {
+		siginfo_t si = { 0 };
+
+		if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HANDOFF_INSTALLED)
+			return true;
+		if (waitid(P_PID, (id_t)child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == child)
+			return false;
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 1000000)
+			ts.tv_nsec *= 2;
+	}
+}
+
+static char *join_argv(char *const argv[])
+{
+	size_t len = 0;
+	char *s;
+
+	for (size_t i = 0; argv[i]; i++)
+		len += strlen(argv[i]) + 1;
+	s = malloc(len + 1);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	for (char *c = s; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	if (strlen(s) > 160)
+		strcpy(s + 157, "...");
+	return s;
+}
+
+/* Open a temporary file next to path, for an atomic rename at the end. */
+static int learn_open(const char *path, char **ret_tmp, struct diag *d)
+{
+	char *tmp = NULL;
+	int fd;
+
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+
+		diag_error(d, NULL, "--learn: cannot write '%s': %s", path, strerror(err));
+		free(tmp);
+		return -err;
+	}
+	*ret_tmp = tmp;
+	return fd;
+}
+
+static int learn_finish(struct sup *s, const struct profile *prof, char *const argv[], int fd,
+			const char *tmp, struct diag *d)
+{
+	const char *path = s->o->learn_path;
+	char *base = s->o->has_base ? realpath(prof->path, NULL) : NULL;
+	char *cmd = join_argv(argv);
+	struct learn_header h = {
+		.base = base,
+		.user = prof->has_user ? prof->user : NULL,
+		.group = prof->has_group ? prof->group : NULL,
+		.command = cmd,
+		.native = arch_native(),
+	};
+	FILE *f = fdopen(fd, "w");
+	int r = 0;
+
+	if (s->o->has_base && !base)
+		r = -errno;
+	if (!f && r == 0)
+		r = -errno;
+	if (r == 0 && s->learn_err)
+		r = s->learn_err;
+	if (r == 0)
+		r = learn_write(s->learn, &h, f);
+	if (f && fflush(f) != 0 && r == 0)
+		r = -errno;
+	if (f && fchmod(fd, 0644) < 0 && r == 0)
+		r = -errno;
+	if (f && fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (!f)
+		close(fd);
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		diag_error(d, NULL, "--learn: writing '%s' failed: %s", path, strerror(-r));
+	} else {
+		fprintf(stderr, PROG ": learned %zu distinct calls into %s\n",
+			learn_count(s->learn), path);
+	}
+	free(base);
+	free(cmd);
+	return r;
+}
+
+int supervise_run(const struct supervise_opts *o, const struct profile *prof,
+		  const struct policy *policy, const char *path, char *const argv[], struct diag *d)
+{
+	struct sup s = { .o = o, .policy = policy, .listener = -1, .report = stderr };
+	struct policy *notif_policy = NULL;
+	struct bpf_prog *prog = NULL;
+	struct handoff *h = MAP_FAILED;
+	sigset_t mask, oldmask;
+	bool masked = false;
+	char *learn_tmp = NULL;
+	int learn_fd = -1, sfd = -1, pidfd = -1, status = 125, wstatus = 0, r;
+	pid_t child = -1;
+
+	if (supervise_check(prof, d) < 0)
+		return 125;
+	/* the program loaded: the profile with its denials sent to us */
+	r = rules_build(prof->rs, arch_native(), d, &notif_policy);
+	if (r >= 0) {
+		supervise_transform(notif_policy, o->mode);
+		r = bpf_generate(notif_policy, d, &prog);
+	}
+	if (r < 0)
+		goto out;
+
+	if (o->mode == SUPERVISE_LEARN) {
+		FILE *old = fopen(o->learn_path, "re");
+
+		s.learn = learn_new();
+		if (!s.learn)
+			goto oom;
+		if (old) {
+			r = learn_load(s.learn, old, o->learn_path, d);
+			fclose(old);
+			if (r < 0)
+				goto out;
+		} else if (errno != ENOENT) {
+			diag_error(d, NULL, "--learn: cannot read '%s': %s", o->learn_path,
+				   strerror(errno));
+			goto out;
+		}
+		learn_fd = learn_open(o->learn_path, &learn_tmp, d);
+		if (learn_fd < 0)
+			goto out;
+	} else if (o->report_path) {
+		s.report = fopen(o->report_path, "we");
+		if (!s.report) {
+			diag_error(d, NULL, "--report: cannot write '%s': %s", o->report_path,
+				   strerror(errno));
+			s.report = stderr;
+			goto out;
+		}
+	}
+
+	h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (h == MAP_FAILED) {
+		diag_error(d, NULL, "mapping the handoff page failed: %s", strerror(errno));
+		goto out;
+	}
+	h->state = HANDOFF_SETUP;
+	h->fd = -1;
+
+	/* Forwarded signals are taken through a signalfd; blocked before the
+	 * fork, so none is lost in between. */
+	sigemptyset(&mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(&mask, forwarded[i]);
+	if (sigprocmask(SIG_BLOCK, &mask, &oldmask) < 0)
+		goto sys_fail;
+	masked = true;
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0)
+		goto sys_fail;
+
+	if (o->mode == SUPERVISE_PERMISSIVE)
+		fprintf(stderr, PROG ": --permissive: nothing is denied, this is not a sandbox\n");
+	else if (o->mode == SUPERVISE_LEARN)
+		fprintf(stderr, PROG ": --learn: nothing is denied, this is not a sandbox\n");
+	fflush(NULL);
+
+	child = fork();
+	if (child < 0)
+		goto sys_fail;
+	if (child == 0)
+		child_main(prof, prog, path, argv, h, &oldmask);
+	s.child = child;
+
+	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	if (pidfd < 0) {
+		diag_error(d, NULL, "pidfd_open of the command failed: %s", strerror(errno));
+		diag_hint(d, NULL, "the supervised modes need Linux 5.6 or later");
+		goto kill_child;
+	}
+	if (!wait_handoff(h, child)) {
+		/* the child failed before the filter, and said why */
+		waitpid(child, &wstatus, 0);
+		child = -1;
+		status = exit_status(wstatus);
+		goto out;
+	}
+	s.listener =
+		(int)syscall(SYS_pidfd_getfd, pidfd, __atomic_load_n(&h->fd, __ATOMIC_RELAXED), 0);
+	if (s.listener < 0) {
+		diag_error(d, NULL, "taking the seccomp listener from the command failed: %s",
+			   strerror(errno));
+		diag_hint(d, NULL,
+			  "pidfd_getfd(2) needs Linux 5.6 and ptrace access to the child "
+			  "(kernel.yama.ptrace_scope <= 1, or CAP_SYS_PTRACE)");
+		goto kill_child;
+	}
+	__atomic_store_n(&h->state, HANDOFF_TAKEN, __ATOMIC_RELEASE);
+
+	for (;;) {
+		struct pollfd pfd[3] = {
+			{ .fd = pidfd, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+			{ .fd = s.listener, .events = POLLIN },
+		};
+
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			diag_error(d, NULL, "poll failed: %s", strerror(errno));
+			goto kill_child;
+		}
+		if (pfd[2].revents & POLLIN)
+			handle(&s);
+		else if (pfd[2].revents & (POLLHUP | POLLERR | POLLNVAL))
+			s.listener = -s.listener - 2; /* nobody uses the filter any more */
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == sizeof(si))
+				/* A terminal's signals reach the whole foreground
+				 * group, the command included: sent once. */
+				if (si.ssi_code != SI_KERNEL)
+					kill(child, (int)si.ssi_signo);
+		}
+		if (pfd[0].revents & POLLIN)
+			break;
+	}
+	if (s.listener < -1)
+		s.listener = -s.listener - 2;
+	if (waitpid(child, &wstatus, 0) < 0) {
+		diag_error(d, NULL, "waiting for the command failed: %s", strerror(errno));
+		goto out;
+	}
+	child = -1;
+	status = exit_status(wstatus);
+	if (s.killed_tgid && WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL)
+		status = SUPERVISE_KILL_STATUS;
+	summary(&s);
+	if (o->mode == SUPERVISE_LEARN) {
+		if (learn_finish(&s, prof, argv, learn_fd, learn_tmp, d) < 0 && status == 0)
+			status = 125;
+		learn_fd = -1;
+		free(learn_tmp);
+		learn_tmp = NULL;
+	}
+	goto out;
+
+oom:
+	diag_error(d, NULL, "out of memory");
+	goto out;
+sys_fail:
+	diag_error(d, NULL, "starting the supervisor failed: %s", strerror(errno));
+kill_child:
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		child = -1;
+	}
+	status = 125;
+out:
+	if (s.listener >= 0)
+		close(s.listener);
+	if (pidfd >= 0)
+		close(pidfd);
+	if (sfd >= 0)
+		close(sfd);
+	if (masked)
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	if (h != MAP_FAILED)
+		munmap(h, sizeof(*h));
+	if (learn_fd >= 0) {
+		close(learn_fd);
+		unlink(learn_tmp);
+	}
+	free(learn_tmp);
+	if (s.report && s.report != stderr)
+		fclose(s.report);
+	for (size_t i = 0; i < s.n_folds; i++)
+		free(s.folds[i].text);
+	free(s.folds);
+	learn_free(s.learn);
+	bpf_prog_free(prog);
+	policy_free(notif_policy);
+	return status;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Supervised run mode (scmp-run(1), FINDING WHAT WAS DENIED and WRITING A
+ * PROFILE FOR A PROGRAM): scmp-run stays the parent of the command, takes
+ * the filter's user-notification listener and reports, enacts or learns
+ * the calls the filter hands it.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "bpf.h"
+#include "diag.h"
+#include "profile.h"
+#include "rules.h"
+
+enum supervise_mode {
+	SUPERVISE_NONE,
+	SUPERVISE_REPORT,     /* --report: denials reported, then enacted */
+	SUPERVISE_PERMISSIVE, /* --permissive: reported as "would deny", continued */
+	SUPERVISE_LEARN,      /* --learn: recorded, continued, written as a profile */
+};
+
+#define SUPERVISE_KILL_STATUS 159 /* 128 + SIGSYS: what the kernel's kill-process shows */
+
+struct supervise_opts {
+	enum supervise_mode mode;
+	const char *report_path; /* --report=FILE; NULL: stderr */
+	const char *learn_path;	 /* --learn FILE */
+	bool has_base;		 /* --learn with -p: the profile is the base */
+	bool verbose;
+};
+
+/*
+ * Rewrite the outcomes of a policy for a mode: report turns errno,
+ * kill-process and log into SECCOMP_RET_USER_NOTIF; permissive turns every
+ * non-allow outcome into it; learn turns every outcome but an allow rule
+ * into it (the default and unknown-syscall outcomes included: the learned
+ * profile replaces them). Allow, and in report mode trap, trace and
+ * kill-thread, are left alone: the program keeps its shape and the
+ * kernel's always-allow cache.
+ */
+void supervise_transform(struct policy *p, enum supervise_mode mode);
+
+/*
+ * Refuse what a supervised mode cannot do: a profile that uses notify (the
+ * listener is scmp-run's own). Returns 0 or -EINVAL with an error in d.
+ */
+int supervise_check(const struct profile *prof, struct diag *d);
+
+/*
+ * The base of --learn without -p: a profile that allows everything by
+ * default (so every call is notified and recorded). Returns 0 or -ENOMEM.
+ */
+int supervise_learn_base(struct profile **ret);
+
+/*
+ * Run path/argv under prof as a supervised child and return its exit
+ * status (128+N for a signal N, SUPERVISE_KILL_STATUS when a kill-process
+ * decision ended it). policy is prof's policy (the decisions reported);
+ * the program loaded is a transformed copy. Failures before the command
+ * runs go to d and return 125 (or the child's 126/127); the child prints
+ * its own run-mode errors to stderr (it cannot hand them back).
+ */
+int supervise_run(const struct supervise_opts *o, const struct profile *prof,
+		  const struct policy *policy, const char *path, char *const argv[],
+		  struct diag *d);
