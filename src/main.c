@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "audit.h"
 #include "config.h"
 #include "consts.h"
 #include "groups.h"
@@ -39,6 +40,7 @@ enum mode {
 	MODE_EXPORT_BPF,
 	MODE_EXPORT_PFC,
 	MODE_EXPLAIN,
+	MODE_EXPLAIN_AUDIT,
 	MODE_RESOLVE,
 	MODE_LIST_SYSCALLS,
 	MODE_LIST_ARCHES,
@@ -74,6 +76,7 @@ enum {
 	OPT_REPORT,
 	OPT_PERMISSIVE,
 	OPT_LEARN,
+	OPT_EXPLAIN_AUDIT,
 };
 
 static const struct option long_options[] = {
@@ -94,6 +97,7 @@ static const struct option long_options[] = {
 	{ "report", optional_argument, NULL, OPT_REPORT },
 	{ "permissive", no_argument, NULL, OPT_PERMISSIVE },
 	{ "learn", required_argument, NULL, OPT_LEARN },
+	{ "explain-audit", optional_argument, NULL, OPT_EXPLAIN_AUDIT },
 	{ 0 },
 };
 
@@ -105,6 +109,8 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --export-bpf FILE|-             write the raw BPF program\n"
 	      "  " PROG " -p PROFILE --export-pfc FILE|-             write pseudo filter code\n"
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
+	      "  " PROG
+	      " -p PROFILE --explain-audit [FILE|-]        explain seccomp audit records\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
 	      "  " PROG
 	      " --list-syscalls | --list-arches | --list-groups [@GROUP] | --list-profiles\n"
@@ -130,6 +136,9 @@ static void usage(FILE *f)
 	      "      --permissive       run supervised: report what would be denied, deny nothing\n"
 	      "      --learn FILE       run supervised: write a profile allowing what the command\n"
 	      "                         did (-p: the base it includes); not a sandbox\n"
+	      "      --explain-audit [FILE|-]\n"
+	      "                         explain the kernel's seccomp audit records (type=1326)\n"
+	      "                         of FILE, stdin or the kernel log against the profile\n"
 	      "  -v, --verbose          more detail\n"
 	      "  -h, --help             show this help\n"
 	      "      --version          show the version and the syscall table's kernel version\n",
@@ -701,6 +710,10 @@ int main(int argc, char **argv)
 		case OPT_LIST_PROFILES:
 			r = set_mode(&o, MODE_LIST_PROFILES);
 			break;
+		case OPT_EXPLAIN_AUDIT:
+			r = set_mode(&o, MODE_EXPLAIN_AUDIT);
+			o.out = optarg;
+			break;
 		case OPT_REPORT:
 			if (o.sup.mode == SUPERVISE_NONE)
 				o.sup.mode = SUPERVISE_REPORT;
@@ -787,6 +800,10 @@ int main(int argc, char **argv)
 	}
 	if (o.mode == MODE_RUN && !argc)
 		return fail_usage_in(o.mode, "%s", "no command to run");
+	if (o.mode == MODE_EXPLAIN_AUDIT && !o.out && argc == 1) {
+		o.out = argv[0]; /* --explain-audit FILE */
+		argc--;
+	}
 	if (o.mode != MODE_RUN && o.mode != MODE_EXPLAIN && argc)
 		return fail_usage("unexpected argument '%s'", argv[0]);
 
@@ -805,6 +822,21 @@ int main(int argc, char **argv)
 	case MODE_EXPLAIN:
 		r = do_explain(&o, &c, argc, argv);
 		break;
+	case MODE_EXPLAIN_AUDIT: {
+		struct diag d;
+
+		diag_init(&d);
+		r = audit_explain_file(c.policy, o.out, stdout, &d);
+		diag_print(&d, PROG, stderr);
+		diag_clear(&d);
+		if (r == 0)
+			fprintf(stderr, PROG ": no seccomp audit record (type=1326) in %s\n",
+				!o.out		     ? "the kernel log"
+				: strcmp(o.out, "-") ? o.out
+						     : "the input");
+		r = r > 0 ? 0 : EXIT_REJECTED;
+		break;
+	}
 	default:
 		r = do_run(&o, &c, argv);
 		break;
