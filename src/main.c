@@ -597,7 +597,7 @@ static int do_run(const struct options *o, const struct compiled *c, char **argv
 	struct sim_result res;
 	struct diag d;
 	uint32_t nr;
-	char *path;
+	char *path = NULL;
 	int status = EXIT_RUN_FAILED;
 
 	if (o->sup.mode == SUPERVISE_NONE && uses_notify(c->profile->rs)) {

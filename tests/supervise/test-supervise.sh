@@ -1,0 +1,154 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Supervised run mode, live: the report line and the enacted decision,
+# folding, signals and exit statuses, the handoff under a profile that
+# denies sendmsg/recvmsg, the supervisor's death (ENOSYS, never unfiltered),
+# --permissive, --explain-audit on the kernel's own records, bad input.
+# shellcheck disable=SC2016
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP supervised live tests run as root"
+	exit 0
+fi
+. "$SRCDIR/tests/tap.sh"
+
+S=$SCMP_RUN
+P=$SRCDIR/tests/supervise/profiles
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+LC_ALL=C
+export LC_ALL
+T=$TAP_TMP
+ABI=$("$S" --list-arches | sed -n 2p)
+[ "$(uname -m)" = x86_64 ] && ABI=x86_64
+UNAME_NR=$("$S" --resolve uname)
+MKDIR_NR=$("$S" --resolve mkdir)
+
+# ---- --report: errno, then kill-process ----
+
+run "$S" --report -p "$P/deny.ini" sh -c 'uname; echo after=$?'
+status_is 0 "report: the command goes on after EPERM"
+like "$OUT" "after=1" "report: uname failed in the command"
+like "$ERR" "scmp-run: denied: uname(0x" "report: names the call"
+like "$ERR" "-> errno(EPERM) [$ABI $UNAME_NR] pid " "report: the action and [ABI NR]"
+like "$ERR" "by $P/deny.ini:6" "report: the deciding rule as FILE:LINE"
+grep -qE "\] pid [0-9]+ \(uname\) by" "$ERR"
+ok $? "report: the pid and the command name"
+
+run "$S" --report -p "$P/deny.ini" mkdir "$T/killed"
+status_is 159 "report: kill-process ends in status 159"
+like "$ERR" "denied: mkdir(\"$T/killed\", 0777) -> kill-process [$ABI $MKDIR_NR]" \
+	"report: the kill-process line with the path read from the caller"
+[ ! -e "$T/killed" ]
+ok $? "report: the killed call never ran"
+
+run "$S" --report -p "$P/deny.ini" sh -c 'for i in 1 2 3 4 5; do uname 2>/dev/null; done; true'
+status_is 0 "folding: ran"
+is "$(grep -c 'denied: uname' "$ERR")" 1 "folding: five denials, one line"
+grep -qE "^scmp-run: +5  uname -> errno\(EPERM\)" "$ERR"
+ok $? "folding: the summary counts them"
+
+run "$S" --report="$T/report.txt" -p "$P/deny.ini" sh -c 'uname 2>/dev/null; exit 7'
+status_is 7 "report=FILE: the command's own status"
+like "$T/report.txt" "denied: uname(" "report=FILE: the line is in FILE"
+unlike "$ERR" "denied:" "report=FILE: not on stderr"
+
+"$S" --report -p "$P/deny.ini" sleep 30 >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+is $? 143 "SIGTERM is forwarded: 128 + 15"
+
+run "$S" --report -p "$P/deny.ini" sh -c 'kill -USR1 $$'
+status_is 138 "a command killed by a signal: 128 + N"
+
+# ---- a profile that denies the calls a socket handoff would need ----
+
+run "$S" --report -p "$P/no-sendmsg.ini" sh -c 'uname; echo after=$?'
+status_is 0 "no sendmsg/recvmsg: ran"
+like "$OUT" "after=1" "no sendmsg/recvmsg: the command went on"
+like "$ERR" "denied: uname(" "no sendmsg/recvmsg: reported"
+
+# ---- the supervisor dies: ENOSYS, never unfiltered ----
+
+"$S" --report -p "$P/deny.ini" sh -c "sleep 1; uname 2>&1; mkdir '$T/dead' 2>&1; echo end" \
+	>"$T/dead.out" 2>&1 &
+pid=$!
+sleep 0.4
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+sleep 1.5
+like "$T/dead.out" "uname: cannot get system name: Function not implemented" \
+	"supervisor dead: a notified call fails with ENOSYS"
+like "$T/dead.out" "Function not implemented" "supervisor dead: mkdir too"
+[ ! -e "$T/dead" ]
+ok $? "supervisor dead: the denied mkdir never ran"
+like "$T/dead.out" "end" "supervisor dead: the command went on"
+
+# ---- --permissive ----
+
+run "$S" --permissive -p "$P/deny.ini" sh -c "uname -s; mkdir '$T/made' && echo made"
+status_is 0 "permissive: ran"
+like "$OUT" "made" "permissive: the denied mkdir succeeded"
+[ -d "$T/made" ]
+ok $? "permissive: the directory exists"
+like "$ERR" "would deny: mkdir(" "permissive: reported as 'would deny'"
+like "$ERR" "would deny: uname(" "permissive: uname reported"
+like "$ERR" "this is not a sandbox" "permissive: says it is not a sandbox"
+
+# ---- bad input ----
+
+run "$S" --report -p "$P/notify.ini" true
+status_is 125 "--report with a notify profile: refused"
+like "$ERR" "notify action cannot be used with --report" "--report with notify: says why"
+like "$ERR" "notify.ini:5" "--report with notify: located"
+
+run "$S" --learn "$T/l.ini" --report -p "$P/deny.ini" true
+status_is 125 "--learn with --report: usage error"
+
+run "$S" --report -p "$P/deny.ini" --check
+status_is 2 "--report outside run mode: usage error"
+
+# ---- --explain-audit ----
+
+printf 'hello\nworld\n' >"$T/noaudit"
+run "$S" -p "$P/deny.ini" --explain-audit "$T/noaudit"
+status_is 1 "--explain-audit on lines without records: exit 1"
+like "$ERR" "no seccomp audit record" "--explain-audit: says so"
+
+printf 'audit: type=1326 audit(1.2:3): pid=1 comm="x arch=c000003e syscall=83 code=0x80000000\n' \
+	>"$T/bad-audit"
+run "$S" -p "$P/deny.ini" --explain-audit "$T/bad-audit"
+status_is 1 "--explain-audit on a malformed record: exit 1"
+like "$ERR" "malformed seccomp audit record" "--explain-audit: malformed record warned"
+
+# real records, from the kernel: a kill-process profile with log = yes
+if dmesg >/dev/null 2>&1; then
+	sh -c "echo \$\$ >'$T/pid'; exec '$S' -p '$P/kill-log.ini' mkdir '$T/audit-dir'" \
+		>/dev/null 2>&1
+	rc=$?
+	is "$rc" 159 "audit: the kernel killed mkdir"
+	apid=$(cat "$T/pid")
+	sleep 0.2
+	dmesg | grep "type=1326" | grep " pid=$apid " >"$T/audit.log"
+	if [ -s "$T/audit.log" ]; then
+		run "$S" -p "$P/kill-log.ini" --explain-audit "$T/audit.log"
+		status_is 0 "--explain-audit on the kernel's record"
+		like "$OUT" "mkdir [$ABI $MKDIR_NR] pid $apid (mkdir): the kernel took kill-process" \
+			"--explain-audit: the syscall, pid and action"
+		like "$OUT" "decision: kill-process by $P/kill-log.ini:7" \
+			"--explain-audit: the decision and its rule"
+		run "$S" -p "$P/deny.ini" --explain-audit - <"$T/audit.log"
+		RC=0
+		"$S" -p "$P/deny.ini" --explain-audit - <"$T/audit.log" >"$OUT" 2>"$ERR" || RC=$?
+		status_is 0 "--explain-audit from stdin"
+		like "$OUT" "decision: kill-process by $P/deny.ini:9" \
+			"--explain-audit: another profile's decision"
+	else
+		skip "the kernel logged no seccomp record (audit rate limit or printk off)"
+	fi
+else
+	skip "dmesg is not readable here: no kernel records to explain"
+fi
+
+done_testing
