@@ -16,7 +16,7 @@ function __scmp_run_command_index
                     return 0
                 end
                 return 1
-            case -p --profile --export-bpf --export-pfc --resolve --target-arch
+            case -p --profile --export-bpf --export-pfc --resolve --target-arch --learn
                 set i (math $i + 2)
             case '--*'
                 set i (math $i + 1)
@@ -100,6 +100,13 @@ complete -c scmp-run -n __scmp_run_before_command -l list-groups -d 'list the sy
 complete -c scmp-run -n __scmp_run_before_command -l list-profiles -d 'list the profiles found by name'
 complete -c scmp-run -n __scmp_run_before_command -l target-arch -x \
     -a '(__scmp_run_call --list-arches)' -d 'compile for ARCH (not in run mode)'
+complete -c scmp-run -n __scmp_run_before_command -l report -F \
+    -d 'run supervised: report denied calls (--report=FILE)'
+complete -c scmp-run -n __scmp_run_before_command -l permissive -d 'run supervised: deny nothing, report'
+complete -c scmp-run -n __scmp_run_before_command -l learn -r -F \
+    -d 'run supervised: write a profile allowing what the command did'
+complete -c scmp-run -n __scmp_run_before_command -l explain-audit -F \
+    -d 'explain seccomp audit records (FILE, - or the kernel log)'
 complete -c scmp-run -n __scmp_run_before_command -s v -l verbose -d 'more detail'
 complete -c scmp-run -n __scmp_run_before_command -s h -l help -d 'show the help'
 complete -c scmp-run -n __scmp_run_before_command -l version -d 'show the version'

@@ -15,10 +15,10 @@
 
 /* Second names of a value; the first name is shown. */
 static const char *const aliases[] = {
-	"MAP_ANON",  "MAP_FILE",   "MAP_TYPE", "O_NDELAY", "O_FSYNC",	  "O_RSYNC",
-	"O_ACCMODE", "SIGIOT",	   "SIGCLD",   "SIGPOLL",  "SIGUNUSED",	  "F_GETLK64",
-	"F_SETLK64", "F_SETLKW64", "F_EXLCK",  "F_SHLCK",  "F_RDLCK",	  "F_WRLCK",
-	"F_UNLCK",   "PER_MASK",   "SIGSTKSZ", "CSIGNAL",  "IPPROTO_MAX", NULL,
+	"MAP_ANON", "MAP_FILE",	   "MAP_TYPE", "O_NDELAY",  "O_FSYNC",	 "O_RSYNC",   "O_ACCMODE",
+	"SIGIOT",   "SIGCLD",	   "SIGPOLL",  "SIGUNUSED", "F_GETLK64", "F_SETLK64", "F_SETLKW64",
+	"F_EXLCK",  "F_SHLCK",	   "F_RDLCK",  "F_WRLCK",   "F_UNLCK",	 "PER_MASK",  "SIGSTKSZ",
+	"CSIGNAL",  "IPPROTO_MAX", "AF_FILE",  "AF_LOCAL",  NULL,
 };
 
 static bool is_alias(const char *name)

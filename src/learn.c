@@ -412,6 +412,8 @@ static void write_value(FILE *f, const struct rec *r, unsigned t)
 	} else if (prefix) {
 		name = callfmt_const_name(r->abi, prefix, (int64_t)v);
 	}
+	if (r->mask[t] == PROT_EXEC_)
+		name = v ? "PROT_EXEC" : NULL;
 	if (name)
 		fputs(name, f);
 	else if (v < 10)
@@ -438,7 +440,9 @@ static void write_cond(FILE *f, const struct rec *r)
 			fputs(types[i].name, f);
 		else
 			fprintf(f, "arg%u", i);
-		if (!full)
+		if (r->mask[t] == PROT_EXEC_)
+			fputs(" & PROT_EXEC", f);
+		else if (!full)
 			fprintf(f, " & %#" PRIx64, r->mask[t]);
 		fputs(" == ", f);
 		write_value(f, r, t);
