@@ -506,8 +506,10 @@ static bool wait_handoff(struct handoff *h, pid_t child)
 		if (waitid(P_PID, (id_t)child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    si.si_pid == child)
 			return false;
+		/* the child's setup takes about a millisecond; it spins
+		 * while we sleep, so the sleeps stay short */
 		nanosleep(&ts, NULL);
-		if (ts.tv_nsec < 1000000)
+		if (ts.tv_nsec < 160000)
 			ts.tv_nsec *= 2;
 	}
 }
