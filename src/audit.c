@@ -157,7 +157,7 @@ int audit_parse(const char *line, size_t len, struct audit_rec *ret)
 			i++;
 
 #define KEY(s) (key_len == sizeof(s) - 1 && !memcmp(f.key, s, sizeof(s) - 1))
-		uint64_t v;
+		uint64_t v = 0;
 
 		if (KEY("type")) {
 			if ((f.val_len == 4 && !memcmp(f.val, "1326", 4)) ||

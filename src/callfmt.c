@@ -295,7 +295,7 @@ void callfmt_format(const struct arch *a, const char *name, uint32_t nr,
 			break;
 		case ARG_U32:
 			v &= UINT32_MAX;
-			/* fall through */
+			__attribute__((fallthrough));
 		default:
 			if (v < 0x10000)
 				put(&o, "%" PRIu64, v);
