@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "diag.h"
-#include "rules.h"
+#include "policy.h"
 
 #define AUDIT_LINE_MAX 8192 /* longer lines are not records */
 #define AUDIT_COMM_MAX 64   /* bytes of comm kept (the kernel's is 16) */

@@ -49,14 +49,16 @@
 #define FOLD_MAX	 4096	      /* distinct report lines counted */
 
 enum {
-	HANDOFF_SETUP,
-	HANDOFF_INSTALLED,
-	HANDOFF_TAKEN
+	HANDOFF_SETUP,	   /* the child runs run mode's steps */
+	HANDOFF_INSTALLED, /* the filter is in place; fd is the listener */
+	HANDOFF_TAKEN,	   /* the parent holds the listener */
+	HANDOFF_EXEC,	   /* the child calls execve(): from here on, the command's calls */
 };
 
 struct handoff {
 	int state;
 	int fd;
+	int fail; /* enum run_failure: why the command did not run */
 };
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
@@ -125,23 +127,47 @@ int supervise_check(const struct profile *prof, struct diag *d)
 	return 0;
 }
 
-int supervise_learn_base(struct profile **ret)
+int supervise_program(const struct compiled *c, enum supervise_mode mode, struct diag *d,
+		      struct bpf_prog **ret)
 {
-	struct profile *p = calloc(1, sizeof(*p));
+	struct policy *copy = NULL;
+	int r;
 
 	*ret = NULL;
+	r = policy_build(c->rs, arch_native(), d, &copy);
+	if (r >= 0) {
+		supervise_transform(copy, mode);
+		r = bpf_generate(copy, d, ret);
+	}
+	policy_free(copy);
+	return r;
+}
+
+int supervise_learn_base(const struct arch *native, struct diag *d, struct compiled *ret)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	int r = -ENOMEM;
+
+	memset(ret, 0, sizeof(*ret));
 	if (!p)
-		return -ENOMEM;
+		goto oom;
 	p->path = strdup("(no base profile)");
 	p->rs = ruleset_new();
-	if (!p->path || !p->rs) {
-		profile_free(p);
-		return -ENOMEM;
-	}
+	if (!p->path || !p->rs)
+		goto oom;
 	p->rs->attrs.default_action = (struct action){ .kind = ACTION_ALLOW };
 	p->rs->attrs.has_default_action = true;
-	*ret = p;
+	r = compile_ruleset(p->rs, native, d, ret);
+	if (r < 0) {
+		profile_free(p);
+		return r;
+	}
+	ret->profile = p;
 	return 0;
+oom:
+	profile_free(p);
+	diag_error(d, NULL, "out of memory");
+	return r;
 }
 
 /* ---- the child ---- */
@@ -157,7 +183,7 @@ static void cpu_relax(void)
 #endif
 }
 
-/* Called between the install and execve(): no system call (see the top). */
+/* Called right after the install: no system call (see the top). */
 static void handoff_installed(void *data, int listener)
 {
 	struct handoff *h = data;
@@ -171,15 +197,28 @@ static void handoff_installed(void *data, int listener)
 	}
 }
 
+/* Called right before execve(): what is notified from here on is the
+ * command's (the parent continues run mode's own calls unreported). */
+static void handoff_executing(void *data)
+{
+	struct handoff *h = data;
+
+	__atomic_store_n(&h->state, HANDOFF_EXEC, __ATOMIC_RELEASE);
+}
+
 static __attribute__((noreturn)) void child_main(const struct profile *prof,
 						 const struct bpf_prog *prog, const char *path,
 						 char *const argv[], struct handoff *h,
 						 const sigset_t *oldmask)
 {
-	struct run_hook hook = { .installed = handoff_installed, .data = h };
+	struct run_hook hook = {
+		.installed = handoff_installed,
+		.executing = handoff_executing,
+		.data = h,
+	};
 	const char *listen_pid = getenv("LISTEN_PID");
+	enum run_failure fail = RUN_FAIL_SETUP;
 	struct diag d;
-	int status = 125;
 
 	sigprocmask(SIG_SETMASK, oldmask, NULL);
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
@@ -193,10 +232,16 @@ static __attribute__((noreturn)) void child_main(const struct profile *prof,
 		setenv("LISTEN_PID", buf, 1);
 	}
 	diag_init(&d);
-	run_exec_hooked(prof, prog, path, argv, &hook, &d, &status);
+	run_exec_hooked(prof, prog, path, argv, &hook, &d, &fail);
+	/* The command did not run; the parent tells why from fail (its exit
+	 * status is decided where every other one is), this process says how. */
+	__atomic_store_n(&h->fail, (int)(fail == RUN_FAIL_NONE ? RUN_FAIL_SETUP : fail),
+			 __ATOMIC_RELAXED);
+	if (__atomic_load_n(&h->state, __ATOMIC_RELAXED) == HANDOFF_EXEC)
+		__atomic_store_n(&h->state, HANDOFF_TAKEN, __ATOMIC_RELEASE);
 	diag_print(&d, PROG, stderr);
 	fflush(stderr);
-	_exit(status);
+	_exit(125);
 }
 
 /* ---- the parent ---- */
@@ -214,6 +259,7 @@ struct fold {
 struct sup {
 	const struct supervise_opts *o;
 	const struct policy *policy;
+	const struct handoff *h;
 	int listener;
 	pid_t child;
 	FILE *report;
@@ -383,6 +429,14 @@ static void handle(struct sup *s)
 	memset(&req, 0, sizeof(req));
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
 		return; /* EINTR, or ENOENT: the caller went away */
+	if (__atomic_load_n(&s->h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC &&
+	    (pid_t)req.pid == s->child) {
+		/* run mode's own calls between the install and execve() (the
+		 * filter's read-back, a message after a failed execve): they
+		 * are not the command's, so neither reported nor learned */
+		reply(s, &req, 0, true);
+		return;
+	}
 	policy_decide(s->policy, &req.data, &dec);
 	act = dec.ret & SECCOMP_RET_ACTION_FULL;
 	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
@@ -483,13 +537,23 @@ static void summary(struct sup *s)
 	fflush(s->report);
 }
 
-static int exit_status(int wstatus)
+/* The command's status as a shell shows it: 128+N for a signal N. */
+static int command_status(int wstatus)
 {
 	if (WIFEXITED(wstatus))
 		return WEXITSTATUS(wstatus);
-	if (WIFSIGNALED(wstatus))
-		return 128 + WTERMSIG(wstatus);
-	return 125;
+	return 128 + WTERMSIG(wstatus);
+}
+
+/* The child ended without executing the command: why, from the handoff. */
+static int not_run(const struct handoff *h, enum run_failure *ret_fail)
+{
+	int fail = __atomic_load_n(&h->fail, __ATOMIC_RELAXED);
+
+	*ret_fail = fail == RUN_FAIL_NOT_FOUND || fail == RUN_FAIL_NOT_EXECUTABLE
+			    ? (enum run_failure)fail
+			    : RUN_FAIL_SETUP;
+	return -ECHILD;
 }
 
 /* Wait for the child's handoff: HANDOFF_INSTALLED, or the child ended
@@ -604,29 +668,26 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 	return r;
 }
 
-int supervise_run(const struct supervise_opts *o, const struct profile *prof,
-		  const struct policy *policy, const char *path, char *const argv[], struct diag *d)
+int supervise_run(const struct supervise_opts *o, const struct compiled *c, const char *path,
+		  char *const argv[], struct diag *d, enum run_failure *ret_fail)
 {
-	struct sup s = { .o = o, .policy = policy, .listener = -1, .report = stderr };
-	struct policy *notif_policy = NULL;
+	const struct profile *prof = c->profile;
+	struct sup s = { .o = o, .policy = c->policy, .listener = -1, .report = stderr };
 	struct bpf_prog *prog = NULL;
 	struct handoff *h = MAP_FAILED;
 	sigset_t mask, oldmask;
 	bool masked = false;
 	char *learn_tmp = NULL;
-	int learn_fd = -1, sfd = -1, pidfd = -1, status = 125, wstatus = 0, r;
+	int learn_fd = -1, sfd = -1, pidfd = -1, status = -EINVAL, wstatus = 0, r;
 	pid_t child = -1;
 
+	*ret_fail = RUN_FAIL_SETUP;
 	if (supervise_check(prof, d) < 0)
-		return 125;
+		return -EINVAL;
 	/* the program loaded: the profile with its denials sent to us */
-	r = rules_build(prof->rs, arch_native(), d, &notif_policy);
-	if (r >= 0) {
-		supervise_transform(notif_policy, o->mode);
-		r = bpf_generate(notif_policy, d, &prog);
-	}
+	r = supervise_program(c, o->mode, d, &prog);
 	if (r < 0)
-		goto out;
+		return r;
 
 	if (o->mode == SUPERVISE_LEARN) {
 		FILE *old = fopen(o->learn_path, "re");
@@ -664,6 +725,8 @@ int supervise_run(const struct supervise_opts *o, const struct profile *prof,
 	}
 	h->state = HANDOFF_SETUP;
 	h->fd = -1;
+	h->fail = RUN_FAIL_NONE;
+	s.h = h;
 
 	/* Forwarded signals are taken through a signalfd; blocked before the
 	 * fork, so none is lost in between. */
@@ -698,9 +761,9 @@ int supervise_run(const struct supervise_opts *o, const struct profile *prof,
 	}
 	if (!wait_handoff(h, child)) {
 		/* the child failed before the filter, and said why */
-		waitpid(child, &wstatus, 0);
+		waitpid(child, NULL, 0);
 		child = -1;
-		status = exit_status(wstatus);
+		status = not_run(h, ret_fail);
 		goto out;
 	}
 	s.listener =
@@ -751,13 +814,18 @@ int supervise_run(const struct supervise_opts *o, const struct profile *prof,
 		goto out;
 	}
 	child = -1;
-	status = exit_status(wstatus);
+	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC) {
+		status = not_run(h, ret_fail);
+		goto out;
+	}
+	status = command_status(wstatus);
 	if (s.killed_tgid && WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL)
 		status = SUPERVISE_KILL_STATUS;
 	summary(&s);
 	if (o->mode == SUPERVISE_LEARN) {
-		if (learn_finish(&s, prof, argv, learn_fd, learn_tmp, d) < 0 && status == 0)
-			status = 125;
+		r = learn_finish(&s, prof, argv, learn_fd, learn_tmp, d);
+		if (r < 0 && status == 0)
+			status = r; /* the command succeeded, the learning did not */
 		learn_fd = -1;
 		free(learn_tmp);
 		learn_tmp = NULL;
@@ -766,8 +834,10 @@ int supervise_run(const struct supervise_opts *o, const struct profile *prof,
 
 oom:
 	diag_error(d, NULL, "out of memory");
+	status = -ENOMEM;
 	goto out;
 sys_fail:
+	status = -errno;
 	diag_error(d, NULL, "starting the supervisor failed: %s", strerror(errno));
 kill_child:
 	if (child > 0) {
@@ -775,7 +845,6 @@ kill_child:
 		waitpid(child, NULL, 0);
 		child = -1;
 	}
-	status = 125;
 out:
 	if (s.listener >= 0)
 		close(s.listener);
@@ -799,6 +868,5 @@ out:
 	free(s.folds);
 	learn_free(s.learn);
 	bpf_prog_free(prog);
-	policy_free(notif_policy);
 	return status;
 }

@@ -9,10 +9,11 @@
 
 #include <stdbool.h>
 
-#include "bpf.h"
+#include "compile.h"
 #include "diag.h"
+#include "policy.h"
 #include "profile.h"
-#include "rules.h"
+#include "run.h"
 
 enum supervise_mode {
 	SUPERVISE_NONE,
@@ -49,19 +50,31 @@ void supervise_transform(struct policy *p, enum supervise_mode mode);
 int supervise_check(const struct profile *prof, struct diag *d);
 
 /*
- * The base of --learn without -p: a profile that allows everything by
- * default (so every call is notified and recorded). Returns 0 or -ENOMEM.
+ * The program a supervised mode loads: c's rules built again for this
+ * machine's ABI, transformed for mode (supervise_transform()), generated.
+ * Returns 0 and *ret (free with bpf_prog_free()), or a negative errno with
+ * the reason in d.
  */
-int supervise_learn_base(struct profile **ret);
+int supervise_program(const struct compiled *c, enum supervise_mode mode, struct diag *d,
+		      struct bpf_prog **ret);
 
 /*
- * Run path/argv under prof as a supervised child and return its exit
- * status (128+N for a signal N, SUPERVISE_KILL_STATUS when a kill-process
- * decision ended it). policy is prof's policy (the decisions reported);
- * the program loaded is a transformed copy. Failures before the command
- * runs go to d and return 125 (or the child's 126/127); the child prints
- * its own run-mode errors to stderr (it cannot hand them back).
+ * The base of --learn without -p, compiled for native: a profile that
+ * allows everything by default (so every call is notified and recorded).
+ * Returns 0 and *ret (free with compiled_free()), or a negative errno
+ * with the reason in d.
  */
-int supervise_run(const struct supervise_opts *o, const struct profile *prof,
-		  const struct policy *policy, const char *path, char *const argv[],
-		  struct diag *d);
+int supervise_learn_base(const struct arch *native, struct diag *d, struct compiled *ret);
+
+/*
+ * Run path/argv under c->profile as a supervised child and wait for it.
+ * The child does run_exec()'s whole sequence with a transformed program
+ * (supervise_program()); the parent takes its listener and decides each
+ * notification with c->policy. Returns the command's exit status (128+N
+ * for a signal N, SUPERVISE_KILL_STATUS when a kill-process decision ended
+ * it), or a negative errno and *ret_fail when the command did not run:
+ * the supervisor's own failures are in d; the child's (the run-mode steps)
+ * it printed itself, to stderr: it cannot hand them back.
+ */
+int supervise_run(const struct supervise_opts *o, const struct compiled *c, const char *path,
+		  char *const argv[], struct diag *d, enum run_failure *ret_fail);
