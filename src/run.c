@@ -642,6 +642,9 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 	int err;
 
 	if (hook) {
+		r = hook->installing(hook->data);
+		if (r < 0)
+			return step_failed(d, "preparing the supervisor's listener", (int)-r);
 		/* TSYNC and NEW_LISTENER both use the return value: the
 		 * kernel takes them together only with TSYNC_ESRCH (5.7). */
 		flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;

@@ -58,12 +58,15 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *p
 /*
  * A supervisor's hook into run_exec() (scmp-run(1), FINDING WHAT WAS DENIED):
  * the filter is installed with SECCOMP_FILTER_FLAG_NEW_LISTENER (and
- * TSYNC_ESRCH when the profile asks for tsync); installed() is called with
- * the listener right after the install, and executing() right before
- * execve(). Neither may make a system call: the filter is in force and the
- * profile may deny any of them. Calls between the two are run mode's own.
+ * TSYNC_ESRCH when the profile asks for tsync). installing() is called
+ * right before the install (a negative errno from it fails the step);
+ * installed() with the listener right after it, and executing() right
+ * before execve(). These two may make no system call: the filter is in
+ * force and the profile may deny any of them. Calls between them are run
+ * mode's own.
  */
 struct run_hook {
+	int (*installing)(void *data);
 	void (*installed)(void *data, int listener);
 	void (*executing)(void *data);
 	void *data;

@@ -4,18 +4,24 @@
  * notification loop of --report, --permissive and --learn (scmp-run(1),
  * FINDING WHAT WAS DENIED).
  *
- * Handoff. The child does the whole run-mode sequence and installs the
- * filter with SECCOMP_FILTER_FLAG_NEW_LISTENER; from then on every system
- * call it makes is filtered, and the profile may deny any of them but
- * execve (run mode checks that one). So the child makes none: it stores the
- * listener's number in memory shared with the parent (MAP_SHARED, mapped
- * before fork) and spins on a flag in that memory. The parent takes the
- * descriptor with pidfd_getfd(2) and sets the flag; the child goes on to
- * execve(), which closes its own copy (the listener is O_CLOEXEC). No
- * sendmsg, no read, no futex: it works for every profile. Should the
- * parent never take it, the child gives up after a bounded spin and execs
- * without a listener: the kernel then fails every notified call with
- * ENOSYS, as it does when the supervisor dies later. Never unfiltered.
+ * Handoff. The child shares the parent's descriptor table (clone3(2) with
+ * CLONE_FILES) until its execve(). It does the whole run-mode sequence;
+ * right before the install it wakes the parent (an eventfd write, still
+ * unfiltered), then installs the filter with SECCOMP_FILTER_FLAG_NEW_LISTENER:
+ * the listener lands in the shared table, so the parent holds it without a
+ * transfer. From the install on, every system call of the child is
+ * filtered and the profile may deny any of them but execve (run mode
+ * checks that one), so the child only stores the listener's number in
+ * memory shared with the parent (MAP_SHARED) and goes on: execve()
+ * unshares the table before it closes the close-on-exec descriptors, so
+ * the command never holds the listener and the parent keeps it. No
+ * sendmsg, no waiting for the parent: it works for every profile and costs
+ * a fork. If the supervisor dies, the listener closes with it and the
+ * kernel fails every notified call with ENOSYS. Never unfiltered.
+ *
+ * While the table is shared the child sees the parent's descriptors, so the
+ * parent keeps its own at SUPERVISE_FD_MIN and above: the child finds the
+ * caller's descriptors, and the lowest free numbers, where run mode would.
  */
 #include "supervise.h"
 
@@ -23,12 +29,15 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
@@ -45,20 +54,23 @@
 
 #define PROG "scmp-run"
 
-#define HANDOFF_SPIN_MAX (1ull << 34) /* pause iterations before the child gives up */
-#define FOLD_MAX	 4096	      /* distinct report lines counted */
+#define FOLD_MAX	 4096 /* distinct report lines counted */
+#define SUPERVISE_FD_MIN 256  /* the supervisor's own descriptors (see the top) */
 
 enum {
-	HANDOFF_SETUP,	   /* the child runs run mode's steps */
-	HANDOFF_INSTALLED, /* the filter is in place; fd is the listener */
-	HANDOFF_TAKEN,	   /* the parent holds the listener */
-	HANDOFF_EXEC,	   /* the child calls execve(): from here on, the command's calls */
+	HANDOFF_SETUP,	    /* the child runs run mode's steps */
+	HANDOFF_INSTALLING, /* it woke the parent and calls seccomp() */
+	HANDOFF_INSTALLED,  /* the filter is in place; fd is the listener */
+	HANDOFF_EXEC,	    /* the child calls execve(): from here on, the command's calls */
+	HANDOFF_NOT_RUN,    /* run mode failed in the child; fail says how */
 };
 
+/* Memory shared by the parent and the child (MAP_SHARED). */
 struct handoff {
 	int state;
-	int fd;
-	int fail; /* enum run_failure: why the command did not run */
+	int fd;	     /* the listener, in the shared descriptor table */
+	int fail;    /* enum run_failure: why the command did not run */
+	int wake_fd; /* the eventfd the child writes before the install */
 };
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
@@ -172,15 +184,16 @@ oom:
 
 /* ---- the child ---- */
 
-static void cpu_relax(void)
+/* Called right before the install, still unfiltered: wake the parent. */
+static int handoff_installing(void *data)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-	__asm__ volatile("yield" ::: "memory");
-#else
-	__asm__ volatile("" ::: "memory");
-#endif
+	struct handoff *h = data;
+	const uint64_t one = 1;
+
+	__atomic_store_n(&h->state, HANDOFF_INSTALLING, __ATOMIC_RELEASE);
+	if (write(h->wake_fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
 /* Called right after the install: no system call (see the top). */
@@ -190,11 +203,6 @@ static void handoff_installed(void *data, int listener)
 
 	__atomic_store_n(&h->fd, listener, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->state, HANDOFF_INSTALLED, __ATOMIC_RELEASE);
-	for (unsigned long long i = 0; i < HANDOFF_SPIN_MAX; i++) {
-		if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HANDOFF_TAKEN)
-			return;
-		cpu_relax();
-	}
 }
 
 /* Called right before execve(): what is notified from here on is the
@@ -206,23 +214,31 @@ static void handoff_executing(void *data)
 	__atomic_store_n(&h->state, HANDOFF_EXEC, __ATOMIC_RELEASE);
 }
 
-static __attribute__((noreturn)) void child_main(const struct profile *prof,
-						 const struct bpf_prog *prog, const char *path,
-						 char *const argv[], struct handoff *h,
-						 const sigset_t *oldmask)
+struct child_args {
+	const struct profile *prof;
+	const struct bpf_prog *prog;
+	const char *path;
+	char *const *argv;
+	struct handoff *h;
+	sigset_t oldmask;	      /* the caller's signal mask */
+	struct sigaction old_sigchld; /* and its SIGCHLD disposition */
+};
+
+static __attribute__((noreturn)) void child_main(const struct child_args *a)
 {
 	struct run_hook hook = {
+		.installing = handoff_installing,
 		.installed = handoff_installed,
 		.executing = handoff_executing,
-		.data = h,
+		.data = a->h,
 	};
 	const char *listen_pid = getenv("LISTEN_PID");
 	enum run_failure fail = RUN_FAIL_SETUP;
 	struct diag d;
 
-	sigprocmask(SIG_SETMASK, oldmask, NULL);
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		signal(forwarded[i], SIG_DFL);
+	/* the caller's signal state, as run mode would find it */
+	sigaction(SIGCHLD, &a->old_sigchld, NULL);
+	sigprocmask(SIG_SETMASK, &a->oldmask, NULL);
 	/* socket activation: the descriptors are meant for the command, which
 	 * is this process now (as systemd-socket-activate does) */
 	if (listen_pid && (pid_t)strtol(listen_pid, NULL, 10) == getppid()) {
@@ -232,16 +248,42 @@ static __attribute__((noreturn)) void child_main(const struct profile *prof,
 		setenv("LISTEN_PID", buf, 1);
 	}
 	diag_init(&d);
-	run_exec_hooked(prof, prog, path, argv, &hook, &d, &fail);
+	run_exec_hooked(a->prof, a->prog, a->path, a->argv, &hook, &d, &fail);
 	/* The command did not run; the parent tells why from fail (its exit
-	 * status is decided where every other one is), this process says how. */
-	__atomic_store_n(&h->fail, (int)(fail == RUN_FAIL_NONE ? RUN_FAIL_SETUP : fail),
+	 * status is decided where every other one is), this process says how.
+	 * What it prints now is run mode's own again. */
+	__atomic_store_n(&a->h->fail, (int)(fail == RUN_FAIL_NONE ? RUN_FAIL_SETUP : fail),
 			 __ATOMIC_RELAXED);
-	if (__atomic_load_n(&h->state, __ATOMIC_RELAXED) == HANDOFF_EXEC)
-		__atomic_store_n(&h->state, HANDOFF_TAKEN, __ATOMIC_RELEASE);
+	__atomic_store_n(&a->h->state, HANDOFF_NOT_RUN, __ATOMIC_RELEASE);
 	diag_print(&d, PROG, stderr);
 	fflush(stderr);
 	_exit(125);
+}
+
+/* A fork that shares the descriptor table until execve() (see the top). */
+static pid_t clone_files(void)
+{
+	struct clone_args args = {
+		.flags = CLONE_FILES,
+		.exit_signal = SIGCHLD,
+	};
+
+	return (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+}
+
+/* Move a descriptor of the supervisor above SUPERVISE_FD_MIN, out of the
+ * child's way (see the top); under a lower descriptor limit it stays. */
+static int fd_high(int fd)
+{
+	int high;
+
+	if (fd < 0 || fd >= SUPERVISE_FD_MIN)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, SUPERVISE_FD_MIN);
+	if (high < 0)
+		return fd;
+	close(fd);
+	return high;
 }
 
 /* ---- the parent ---- */
@@ -556,26 +598,41 @@ static int not_run(const struct handoff *h, enum run_failure *ret_fail)
 	return -ECHILD;
 }
 
-/* Wait for the child's handoff: HANDOFF_INSTALLED, or the child ended
- * before (its run-mode sequence failed). */
-static bool wait_handoff(struct handoff *h, pid_t child)
+/* The child woke us right before its install: wait out the seccomp() call
+ * (microseconds) and return the listener's number, or -1 if the child
+ * ended first or the install failed. */
+static int take_listener(const struct handoff *h, pid_t child)
 {
-	struct timespec ts = { 0, 20000 };
-
-	for (;;) {
+	while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HANDOFF_INSTALLING) {
 		siginfo_t si = { 0 };
 
-		if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HANDOFF_INSTALLED)
-			return true;
 		if (waitid(P_PID, (id_t)child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    si.si_pid == child)
-			return false;
-		/* the child's setup takes about a millisecond; it spins
-		 * while we sleep, so the sleeps stay short */
-		nanosleep(&ts, NULL);
-		if (ts.tv_nsec < 160000)
-			ts.tv_nsec *= 2;
+			break;
+		sched_yield();
 	}
+	return __atomic_load_n(&h->fd, __ATOMIC_RELAXED);
+}
+
+/* Read the signals that arrived: forward them, and reap the child on
+ * SIGCHLD. True once the child is reaped (*wstatus set). */
+static bool take_signals(int sfd, pid_t child, int *wstatus)
+{
+	struct signalfd_siginfo si;
+	bool reaped = false;
+
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			/* one SIGCHLD may stand for several changes: ask */
+			if (!reaped && waitpid(child, wstatus, WNOHANG) == child)
+				reaped = true;
+		} else if (si.ssi_code != SI_KERNEL && !reaped) {
+			/* A terminal's signals reach the whole foreground
+			 * group, the command included: sent once. */
+			kill(child, (int)si.ssi_signo);
+		}
+	}
+	return reaped;
 }
 
 static char *join_argv(char *const argv[])
@@ -668,75 +725,122 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 	return r;
 }
 
+/* The report's stream: --report=FILE or stderr. Returns 0 or -errno. */
+static int report_open(struct sup *s, struct diag *d)
+{
+	int fd;
+
+	if (!s->o->report_path)
+		return 0;
+	fd = fd_high(open(s->o->report_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+	s->report = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!s->report) {
+		int err = errno;
+
+		if (fd >= 0)
+			close(fd);
+		s->report = stderr;
+		diag_error(d, NULL, "--report: cannot write '%s': %s", s->o->report_path,
+			   strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+/* --learn: what earlier runs learned, and the temporary file for this one. */
+static int learn_start(struct sup *s, int *ret_fd, char **ret_tmp, struct diag *d)
+{
+	const char *path = s->o->learn_path;
+	FILE *old = fopen(path, "re");
+	int r;
+
+	s->learn = learn_new();
+	if (!s->learn) {
+		if (old)
+			fclose(old);
+		diag_error(d, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	if (old) {
+		r = learn_load(s->learn, old, path, d);
+		fclose(old);
+		if (r < 0)
+			return r;
+	} else if (errno != ENOENT) {
+		r = -errno;
+		diag_error(d, NULL, "--learn: cannot read '%s': %s", path, strerror(-r));
+		return r;
+	}
+	r = learn_open(path, ret_tmp, d);
+	if (r < 0)
+		return r;
+	*ret_fd = fd_high(r);
+	return 0;
+}
+
 int supervise_run(const struct supervise_opts *o, const struct compiled *c, const char *path,
 		  char *const argv[], struct diag *d, enum run_failure *ret_fail)
 {
-	const struct profile *prof = c->profile;
 	struct sup s = { .o = o, .policy = c->policy, .listener = -1, .report = stderr };
+	struct child_args a = { .prof = c->profile, .path = path, .argv = argv };
+	const struct sigaction dfl = { .sa_handler = SIG_DFL };
 	struct bpf_prog *prog = NULL;
 	struct handoff *h = MAP_FAILED;
-	sigset_t mask, oldmask;
-	bool masked = false;
+	sigset_t mask;
+	bool masked = false, chld_set = false, reaped = false;
 	char *learn_tmp = NULL;
-	int learn_fd = -1, sfd = -1, pidfd = -1, status = -EINVAL, wstatus = 0, r;
+	int learn_fd = -1, sfd = -1, wake_fd = -1, listen_poll = -1;
+	int status = -EINVAL, wstatus = 0, r;
 	pid_t child = -1;
 
 	*ret_fail = RUN_FAIL_SETUP;
-	if (supervise_check(prof, d) < 0)
+	if (supervise_check(c->profile, d) < 0)
 		return -EINVAL;
 	/* the program loaded: the profile with its denials sent to us */
 	r = supervise_program(c, o->mode, d, &prog);
 	if (r < 0)
 		return r;
+	a.prog = prog;
 
-	if (o->mode == SUPERVISE_LEARN) {
-		FILE *old = fopen(o->learn_path, "re");
-
-		s.learn = learn_new();
-		if (!s.learn)
-			goto oom;
-		if (old) {
-			r = learn_load(s.learn, old, o->learn_path, d);
-			fclose(old);
-			if (r < 0)
-				goto out;
-		} else if (errno != ENOENT) {
-			diag_error(d, NULL, "--learn: cannot read '%s': %s", o->learn_path,
-				   strerror(errno));
-			goto out;
-		}
-		learn_fd = learn_open(o->learn_path, &learn_tmp, d);
-		if (learn_fd < 0)
-			goto out;
-	} else if (o->report_path) {
-		s.report = fopen(o->report_path, "we");
-		if (!s.report) {
-			diag_error(d, NULL, "--report: cannot write '%s': %s", o->report_path,
-				   strerror(errno));
-			s.report = stderr;
-			goto out;
-		}
+	if (o->mode == SUPERVISE_LEARN)
+		r = learn_start(&s, &learn_fd, &learn_tmp, d);
+	else
+		r = report_open(&s, d);
+	if (r < 0) {
+		status = r;
+		goto out;
 	}
 
 	h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (h == MAP_FAILED) {
-		diag_error(d, NULL, "mapping the handoff page failed: %s", strerror(errno));
-		goto out;
-	}
-	h->state = HANDOFF_SETUP;
-	h->fd = -1;
-	h->fail = RUN_FAIL_NONE;
+	if (h == MAP_FAILED)
+		goto sys_fail;
+	*h = (struct handoff){
+		.state = HANDOFF_SETUP,
+		.fd = -1,
+		.fail = RUN_FAIL_NONE,
+		.wake_fd = -1,
+	};
 	s.h = h;
+	a.h = h;
+	wake_fd = fd_high(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+	if (wake_fd < 0)
+		goto sys_fail;
+	h->wake_fd = wake_fd;
 
-	/* Forwarded signals are taken through a signalfd; blocked before the
-	 * fork, so none is lost in between. */
+	/* Forwarded signals and SIGCHLD are taken through a signalfd; blocked
+	 * before the clone, so none is lost in between. SIGCHLD must not be
+	 * ignored, or the kernel reaps the child for us. */
 	sigemptyset(&mask);
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		sigaddset(&mask, forwarded[i]);
-	if (sigprocmask(SIG_BLOCK, &mask, &oldmask) < 0)
+	sigaddset(&mask, SIGCHLD);
+	if (sigaction(SIGCHLD, &dfl, &a.old_sigchld) < 0)
+		goto sys_fail;
+	chld_set = true;
+	if (sigprocmask(SIG_BLOCK, &mask, &a.oldmask) < 0)
 		goto sys_fail;
 	masked = true;
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	sfd = fd_high(signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK));
 	if (sfd < 0)
 		goto sys_fail;
 
@@ -746,72 +850,41 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, cons
 		fprintf(stderr, PROG ": --learn: nothing is denied, this is not a sandbox\n");
 	fflush(NULL);
 
-	child = fork();
-	if (child < 0)
+	child = clone_files();
+	if (child < 0) {
+		if (errno == ENOSYS)
+			diag_hint(d, NULL, "the supervised modes need Linux 5.3 or later (clone3)");
 		goto sys_fail;
+	}
 	if (child == 0)
-		child_main(prof, prog, path, argv, h, &oldmask);
+		child_main(&a);
 	s.child = child;
 
-	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
-	if (pidfd < 0) {
-		diag_error(d, NULL, "pidfd_open of the command failed: %s", strerror(errno));
-		diag_hint(d, NULL, "the supervised modes need Linux 5.6 or later");
-		goto kill_child;
-	}
-	if (!wait_handoff(h, child)) {
-		/* the child failed before the filter, and said why */
-		waitpid(child, NULL, 0);
-		child = -1;
-		status = not_run(h, ret_fail);
-		goto out;
-	}
-	s.listener =
-		(int)syscall(SYS_pidfd_getfd, pidfd, __atomic_load_n(&h->fd, __ATOMIC_RELAXED), 0);
-	if (s.listener < 0) {
-		diag_error(d, NULL, "taking the seccomp listener from the command failed: %s",
-			   strerror(errno));
-		diag_hint(d, NULL,
-			  "pidfd_getfd(2) needs Linux 5.6 and ptrace access to the child "
-			  "(kernel.yama.ptrace_scope <= 1, or CAP_SYS_PTRACE)");
-		goto kill_child;
-	}
-	__atomic_store_n(&h->state, HANDOFF_TAKEN, __ATOMIC_RELEASE);
-
-	for (;;) {
+	while (!reaped) {
 		struct pollfd pfd[3] = {
-			{ .fd = pidfd, .events = POLLIN },
 			{ .fd = sfd, .events = POLLIN },
-			{ .fd = s.listener, .events = POLLIN },
+			{ .fd = wake_fd, .events = POLLIN },
+			{ .fd = listen_poll, .events = POLLIN },
 		};
 
 		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			diag_error(d, NULL, "poll failed: %s", strerror(errno));
+			diag_error(d, NULL, "waiting for the command failed: poll: %s",
+				   strerror(errno));
 			goto kill_child;
+		}
+		if (pfd[1].revents) {
+			s.listener = take_listener(h, child);
+			listen_poll = s.listener;
+			pfd[1].fd = wake_fd = -1; /* woken once: it stays readable */
 		}
 		if (pfd[2].revents & POLLIN)
 			handle(&s);
-		else if (pfd[2].revents & (POLLHUP | POLLERR | POLLNVAL))
-			s.listener = -s.listener - 2; /* nobody uses the filter any more */
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(sfd, &si, sizeof(si)) == sizeof(si))
-				/* A terminal's signals reach the whole foreground
-				 * group, the command included: sent once. */
-				if (si.ssi_code != SI_KERNEL)
-					kill(child, (int)si.ssi_signo);
-		}
-		if (pfd[0].revents & POLLIN)
-			break;
-	}
-	if (s.listener < -1)
-		s.listener = -s.listener - 2;
-	if (waitpid(child, &wstatus, 0) < 0) {
-		diag_error(d, NULL, "waiting for the command failed: %s", strerror(errno));
-		goto out;
+		else if (pfd[2].revents)
+			listen_poll = -1; /* POLLHUP: nobody uses the filter any more */
+		if (pfd[0].revents)
+			reaped = take_signals(sfd, child, &wstatus);
 	}
 	child = -1;
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC) {
@@ -823,19 +896,13 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, cons
 		status = SUPERVISE_KILL_STATUS;
 	summary(&s);
 	if (o->mode == SUPERVISE_LEARN) {
-		r = learn_finish(&s, prof, argv, learn_fd, learn_tmp, d);
+		r = learn_finish(&s, c->profile, argv, learn_fd, learn_tmp, d);
+		learn_fd = -1;
 		if (r < 0 && status == 0)
 			status = r; /* the command succeeded, the learning did not */
-		learn_fd = -1;
-		free(learn_tmp);
-		learn_tmp = NULL;
 	}
 	goto out;
 
-oom:
-	diag_error(d, NULL, "out of memory");
-	status = -ENOMEM;
-	goto out;
 sys_fail:
 	status = -errno;
 	diag_error(d, NULL, "starting the supervisor failed: %s", strerror(errno));
@@ -848,12 +915,14 @@ kill_child:
 out:
 	if (s.listener >= 0)
 		close(s.listener);
-	if (pidfd >= 0)
-		close(pidfd);
+	if (h != MAP_FAILED && h->wake_fd >= 0)
+		close(h->wake_fd);
 	if (sfd >= 0)
 		close(sfd);
 	if (masked)
-		sigprocmask(SIG_SETMASK, &oldmask, NULL);
+		sigprocmask(SIG_SETMASK, &a.oldmask, NULL);
+	if (chld_set)
+		sigaction(SIGCHLD, &a.old_sigchld, NULL);
 	if (h != MAP_FAILED)
 		munmap(h, sizeof(*h));
 	if (learn_fd >= 0) {

@@ -62,6 +62,62 @@ is $? 143 "SIGTERM is forwarded: 128 + 15"
 run "$S" --report -p "$P/deny.ini" sh -c 'kill -USR1 $$'
 status_is 138 "a command killed by a signal: 128 + N"
 
+# Every forwarded signal reaches the command, and only the command: it
+# traps it and exits with its own status (scmp-run dying of the signal
+# would show 128 + N instead). A background job of a non-interactive
+# shell ignores SIGINT and SIGQUIT, so the dispositions are reset first.
+# A signal not forwarded ends the wait after 20 s with status 99.
+code=40
+for sig in INT HUP QUIT USR1 USR2 WINCH; do
+	code=$((code + 1))
+	rm -f "$T/ready"
+	env --default-signal "$S" --report -p "$P/deny.ini" sh -c \
+		"trap 'exit $code' $sig; : >'$T/ready'; i=0
+		while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; exit 99" \
+		>/dev/null 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -e "$T/ready" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -"$sig" "$pid"
+	wait "$pid"
+	is $? $code "SIG$sig is forwarded to the command, which handles it"
+done
+
+# kill-process on a process the command started: that process dies with
+# SIGKILL (its parent sees 137), the command goes on (scmp-run(1))
+run "$S" --report -p "$P/deny.ini" sh -c "mkdir '$T/gc'; echo child=\$?; exit 5"
+status_is 5 "kill-process on a grandchild: the command's own status"
+like "$OUT" "child=137" "kill-process on a grandchild: it died of SIGKILL"
+like "$ERR" "denied: mkdir(\"$T/gc\", 0777) -> kill-process" "kill-process on a grandchild: reported"
+[ ! -e "$T/gc" ]
+ok $? "kill-process on a grandchild: the call never ran"
+
+# the command sees none of the supervisor's descriptors (nor the
+# listener): the same as in run mode
+run "$S" -p "$P/deny.ini" sh -c 'cd /proc/$$/fd && echo *'
+plain_fds=$(cat "$OUT")
+run "$S" --report -p "$P/deny.ini" sh -c 'cd /proc/$$/fd && echo *'
+status_is 0 "descriptors: ran"
+is "$(cat "$OUT")" "$plain_fds" "descriptors: the command's are those of run mode"
+
+# socket activation: LISTEN_PID names the command
+exec 3</dev/null
+run env LISTEN_FDS=1 sh -c "LISTEN_PID=\$\$ exec '$S' --report -p '$P/deny.ini' \
+	sh -c 'echo \"\$LISTEN_PID \$\$\"'"
+exec 3<&-
+status_is 0 "socket activation: ran"
+read -r lp self <"$OUT"
+is "$lp" "$self" "socket activation: LISTEN_PID is the command's pid"
+
+run "$S" --report="$T/no/such/dir/report" -p "$P/deny.ini" sh -c ": >'$T/ran'"
+status_is 125 "--report=FILE unwritable: 125"
+like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwritable: says so"
+[ ! -e "$T/ran" ]
+ok $? "--report=FILE unwritable: the command did not run"
+
 # ---- a profile that denies the calls a socket handoff would need ----
 
 run "$S" --report -p "$P/no-sendmsg.ini" sh -c 'uname; echo after=$?'
