@@ -206,7 +206,7 @@ static void handoff_installed(void *data, int listener)
 }
 
 /* Called right before execve(): what is notified from here on is the
- * command's (the parent continues run mode's own calls unreported). */
+ * command's (run mode's own calls before it are decided unreported). */
 static void handoff_executing(void *data)
 {
 	struct handoff *h = data;
@@ -457,6 +457,30 @@ static const struct arch *arch_of(const struct policy *p, const struct seccomp_d
 	return NULL;
 }
 
+/*
+ * A call of run mode itself between the install and execve() (the filter's
+ * read-back, a message after a failed execve): not the command's, so
+ * neither reported nor learned, and answered as the profile answers it
+ * unsupervised, which is what run mode predicted. What would stop the
+ * call there ends the child: the command has not started.
+ */
+static void run_mode_call(struct sup *s, const struct seccomp_notif *req,
+			  const struct decision *dec)
+{
+	switch (dec->ret & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_ALLOW:
+	case SECCOMP_RET_LOG:
+		reply(s, req, 0, true);
+		break;
+	case SECCOMP_RET_ERRNO:
+		reply(s, req, -(int)(dec->ret & SECCOMP_RET_DATA), false);
+		break;
+	default:
+		kill(s->child, SIGKILL);
+		break;
+	}
+}
+
 static void handle(struct sup *s)
 {
 	struct seccomp_notif req;
@@ -471,15 +495,12 @@ static void handle(struct sup *s)
 	memset(&req, 0, sizeof(req));
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
 		return; /* EINTR, or ENOENT: the caller went away */
+	policy_decide(s->policy, &req.data, &dec);
 	if (__atomic_load_n(&s->h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC &&
 	    (pid_t)req.pid == s->child) {
-		/* run mode's own calls between the install and execve() (the
-		 * filter's read-back, a message after a failed execve): they
-		 * are not the command's, so neither reported nor learned */
-		reply(s, &req, 0, true);
+		run_mode_call(s, &req, &dec);
 		return;
 	}
-	policy_decide(s->policy, &req.data, &dec);
 	act = dec.ret & SECCOMP_RET_ACTION_FULL;
 	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
 		args[i] = req.data.args[i];

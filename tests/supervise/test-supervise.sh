@@ -118,6 +118,19 @@ like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwr
 [ ! -e "$T/ran" ]
 ok $? "--report=FILE unwritable: the command did not run"
 
+# ---- run mode's own calls after the filter are not the command's ----
+
+printf '#!/nonexistent/interpreter\n' >"$T/noint"
+chmod +x "$T/noint"
+run "$S" --report -p "$P/deny.ini" "$T/noint"
+status_is 127 "missing interpreter: 127, as in run mode"
+like "$ERR" "executing '$T/noint' failed" "missing interpreter: run mode's message"
+unlike "$ERR" "summary:" "missing interpreter: nothing reported"
+run "$S" --report -p "$P/no-write.ini" "$T/noint"
+status_is 127 "missing interpreter, write denied: 127"
+unlike "$ERR" "denied: write" "missing interpreter, write denied: run mode's write is not reported"
+unlike "$ERR" "executing" "missing interpreter, write denied: the message failed as in run mode"
+
 # ---- a profile that denies the calls a socket handoff would need ----
 
 run "$S" --report -p "$P/no-sendmsg.ini" sh -c 'uname; echo after=$?'
