@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "audit.h"
 #include "compile.h"
@@ -58,6 +59,7 @@ struct options {
 	const char *out;     /* --export-* FILE */
 	const char *resolve; /* --resolve NAME|NUMBER */
 	const struct arch *target;
+	const char *user, *group; /* --user, --group */
 	bool verbose;
 	struct supervise_opts sup; /* --report, --permissive, --learn */
 	bool sup_conflict;	   /* --learn with --report or --permissive */
@@ -74,6 +76,8 @@ enum {
 	OPT_LIST_GROUPS,
 	OPT_LIST_PROFILES,
 	OPT_TARGET_ARCH,
+	OPT_USER,
+	OPT_GROUP,
 	OPT_VERSION,
 	OPT_REPORT,
 	OPT_PERMISSIVE,
@@ -93,6 +97,8 @@ static const struct option long_options[] = {
 	{ "list-groups", no_argument, NULL, OPT_LIST_GROUPS },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "target-arch", required_argument, NULL, OPT_TARGET_ARCH },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -133,6 +139,8 @@ static void usage(FILE *f)
 	      "      --list-groups      list the syscall groups, or the members of @GROUP\n"
 	      "      --list-profiles    list the profiles found by name\n"
 	      "      --target-arch ARCH compile for ARCH ('native' means ARCH; not in run mode)\n"
+	      "      --user USER        run as USER (name or number), instead of [credentials] user\n"
+	      "      --group GROUP      run as GROUP, instead of [credentials] group\n"
 	      "      --report[=FILE]    run supervised: report each denied call and its rule\n"
 	      "                         to stderr (or FILE), then enact the profile's action\n"
 	      "      --permissive       run supervised: report what would be denied, deny nothing\n"
@@ -272,8 +280,8 @@ static enum outcome explain(const struct options *o, const struct compiled *c, i
 	return outcome_of(explain_call(c, o->target, &sd, stdout, d));
 }
 
-/* "12 instructions for x86_64 x86; running /bin/true" */
-static void note_running(const struct compiled *c, const char *path, struct diag *d)
+/* "12 instructions for x86_64 x86; running true" */
+static void note_running(const struct compiled *c, const char *cmd, struct diag *d)
 {
 	const struct src_loc loc = { .file = c->profile->path };
 	char abis[256] = "";
@@ -282,7 +290,7 @@ static void note_running(const struct compiled *c, const char *path, struct diag
 	for (size_t i = 0; i < c->policy->n_abis && len < sizeof(abis); i++)
 		len += (size_t)snprintf(abis + len, sizeof(abis) - len, " %s",
 					c->policy->abis[i].arch->name);
-	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, path);
+	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, cmd);
 }
 
 static enum outcome outcome_of_run(enum run_failure fail)
@@ -297,23 +305,35 @@ static enum outcome outcome_of_run(enum run_failure fail)
 	}
 }
 
-/* Run mode (scmp-run(1) Run mode): every check before anything about the
- * process changes, then run_exec(), which returns only on failure. */
+/* Run mode (scmp-run(1) Run mode): the checks that change nothing, then
+ * run_exec(), which returns only on failure. Once the filter is installed,
+ * nothing but the report (if the filter lets it through) runs before
+ * _exit(): whatever else the filter stops would turn the exit status into a
+ * signal. */
 static enum outcome run(const struct options *o, const struct compiled *c, char **argv,
 			struct diag *d)
 {
 	enum run_failure fail = RUN_FAIL_SETUP;
-	char *path = run_prepare(c->profile, c->prog, argv, d, &fail);
+	enum run_state state = RUN_STATE_OPEN;
 
-	if (!path)
-		return outcome_of_run(fail);
-	if (o->verbose)
-		note_running(c, path, d);
+	if (run_prepare(c->profile, c->prog, argv, d) < 0)
+		return OUTCOME_REJECTED;
+	if (o->verbose) {
+		note_running(c, argv[0], d);
+		if (run_describe(c->profile, d) < 0)
+			diag_error(d, NULL, "out of memory");
+	}
+	if (diag_failed(d))
+		return OUTCOME_REJECTED;
 	/* What is said before execve() must be out before it: it does not return. */
 	diag_print(d, PROG, stderr);
 	diag_clear(d);
-	run_exec(c->profile, c->prog, path, argv, d, &fail);
-	free(path);
+	run_exec(c->profile, c->prog, argv[0], argv, d, &fail, &state);
+	if (state != RUN_STATE_OPEN) {
+		if (state == RUN_STATE_FILTERED)
+			diag_print(d, PROG, stderr);
+		_exit(exit_status(MODE_RUN, outcome_of_run(fail), 0));
+	}
 	return outcome_of_run(fail);
 }
 
@@ -323,21 +343,21 @@ static enum outcome run_supervised(const struct options *o, const struct compile
 				   struct diag *d, int *ret_status)
 {
 	enum run_failure fail = RUN_FAIL_SETUP;
-	char *path;
 	int r;
 
-	if (supervise_check(c->profile, d) < 0)
+	if (supervise_check(c->profile, d) < 0 || run_prepare(c->profile, c->prog, argv, d) < 0)
 		return OUTCOME_REJECTED;
-	path = run_prepare(c->profile, c->prog, argv, d, &fail);
-	if (!path)
-		return outcome_of_run(fail);
-	if (o->verbose)
-		note_running(c, path, d);
-	/* The child gets a copy of d: what is said is out before the fork. */
+	if (o->verbose) {
+		note_running(c, argv[0], d);
+		if (run_describe(c->profile, d) < 0)
+			diag_error(d, NULL, "out of memory");
+	}
+	if (diag_failed(d))
+		return OUTCOME_REJECTED;
+	/* The child gets a copy of d: what is said is out before the clone. */
 	diag_print(d, PROG, stderr);
 	diag_clear(d);
-	r = supervise_run(&o->sup, c, path, argv, d, &fail);
-	free(path);
+	r = supervise_run(&o->sup, c, argv, d, &fail);
 	if (r < 0)
 		return outcome_of_run(fail);
 	*ret_status = r;
@@ -385,13 +405,20 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		r = compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, d, &c);
 	if (r < 0)
 		return OUTCOME_REJECTED;
+	r = profile_set_credentials(c.profile, o->user, o->group, d);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			diag_error(d, NULL, "out of memory");
+		compiled_free(&c);
+		return r == -EINVAL ? OUTCOME_USAGE : OUTCOME_REJECTED;
+	}
 	/* Warnings cannot weaken a filter: show them when asked to check, or
 	 * when verbose; a service log gets only what stopped it. */
 	if (o->mode == MODE_RUN && !o->verbose)
 		diag_clear(d);
 	switch (o->mode) {
 	case MODE_CHECK:
-		ret = outcome_of(summary_print(&c, stdout));
+		ret = outcome_of(summary_print(&c, stdout, d));
 		break;
 	case MODE_EXPORT_BPF:
 		ret = outcome_of(export_bpf(&c, o->out, d));
@@ -494,6 +521,12 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 		if (!o->target)
 			*bad_arch = optarg;
 		break;
+	case OPT_USER:
+		o->user = optarg;
+		break;
+	case OPT_GROUP:
+		o->group = optarg;
+		break;
 	default:
 		return is_mode; /* else getopt said what is wrong */
 	}
@@ -536,6 +569,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 		return usage_error(d, "%s",
 				   "--target-arch is for --check, --export-* and --explain; "
 				   "run mode always uses this machine's ABI");
+	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
+		return usage_error(d, "%s", "--user and --group are for run mode and --check");
 	if (!o->target)
 		o->target = arch_native();
 	return OUTCOME_OK;

@@ -167,6 +167,7 @@ int supervise_learn_base(const struct arch *native, struct diag *d, struct compi
 	p->rs = ruleset_new();
 	if (!p->path || !p->rs)
 		goto oom;
+	p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
 	p->rs->attrs.default_action = (struct action){ .kind = ACTION_ALLOW };
 	p->rs->attrs.has_default_action = true;
 	r = compile_ruleset(p->rs, native, d, ret);
@@ -183,6 +184,19 @@ oom:
 }
 
 /* ---- the child ---- */
+
+/* The answer of --permissive and --learn to every call: let it run (read
+ * only: struct bpf_prog has no const view). */
+static const struct sock_filter allow_all_insn = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+static const struct bpf_prog allow_all = { .insns = (struct sock_filter *)&allow_all_insn,
+					   .len = 1 };
+
+/* The program whose answers the supervisor gives to run mode's own calls
+ * after the install (run_mode_call()): run mode predicts them from it. */
+static const struct bpf_prog *answers_of(const struct compiled *c, enum supervise_mode mode)
+{
+	return mode == SUPERVISE_REPORT ? c->prog : &allow_all;
+}
 
 /* Called right before the install, still unfiltered: wake the parent. */
 static int handoff_installing(void *data)
@@ -216,8 +230,8 @@ static void handoff_executing(void *data)
 
 struct child_args {
 	const struct profile *prof;
-	const struct bpf_prog *prog;
-	const char *path;
+	const struct bpf_prog *prog; /* answers_of(): what run mode's own calls get */
+	const struct bpf_prog *load; /* transformed: the one installed */
 	char *const *argv;
 	struct handoff *h;
 	sigset_t oldmask;	      /* the caller's signal mask */
@@ -227,6 +241,7 @@ struct child_args {
 static __attribute__((noreturn)) void child_main(const struct child_args *a)
 {
 	struct run_hook hook = {
+		.load = a->load,
 		.installing = handoff_installing,
 		.installed = handoff_installed,
 		.executing = handoff_executing,
@@ -234,6 +249,7 @@ static __attribute__((noreturn)) void child_main(const struct child_args *a)
 	};
 	const char *listen_pid = getenv("LISTEN_PID");
 	enum run_failure fail = RUN_FAIL_SETUP;
+	enum run_state state = RUN_STATE_OPEN;
 	struct diag d;
 
 	/* the caller's signal state, as run mode would find it */
@@ -248,15 +264,17 @@ static __attribute__((noreturn)) void child_main(const struct child_args *a)
 		setenv("LISTEN_PID", buf, 1);
 	}
 	diag_init(&d);
-	run_exec_hooked(a->prof, a->prog, a->path, a->argv, &hook, &d, &fail);
+	run_exec_hooked(a->prof, a->prog, a->argv[0], a->argv, &hook, &d, &fail, &state);
 	/* The command did not run; the parent tells why from fail (its exit
-	 * status is decided where every other one is), this process says how.
-	 * What it prints now is run mode's own again. */
+	 * status is decided where every other one is), this process says how,
+	 * unless the filter may stop the message (run mode's own rule). */
 	__atomic_store_n(&a->h->fail, (int)(fail == RUN_FAIL_NONE ? RUN_FAIL_SETUP : fail),
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&a->h->state, HANDOFF_NOT_RUN, __ATOMIC_RELEASE);
-	diag_print(&d, PROG, stderr);
-	fflush(stderr);
+	if (state != RUN_STATE_MUTE) {
+		diag_print(&d, PROG, stderr);
+		fflush(stderr);
+	}
 	_exit(125);
 }
 
@@ -460,13 +478,18 @@ static const struct arch *arch_of(const struct policy *p, const struct seccomp_d
 /*
  * A call of run mode itself between the install and execve() (the filter's
  * read-back, a message after a failed execve): not the command's, so
- * neither reported nor learned, and answered as the profile answers it
- * unsupervised, which is what run mode predicted. What would stop the
- * call there ends the child: the command has not started.
+ * neither reported nor learned, and answered as the mode answers every
+ * call, which is what run mode predicted (answers_of()): --report as the
+ * profile does, where what would stop the call ends the child (the command
+ * has not started); --permissive and --learn let it run.
  */
 static void run_mode_call(struct sup *s, const struct seccomp_notif *req,
 			  const struct decision *dec)
 {
+	if (s->o->mode != SUPERVISE_REPORT) {
+		reply(s, req, 0, true);
+		return;
+	}
 	switch (dec->ret & SECCOMP_RET_ACTION_FULL) {
 	case SECCOMP_RET_ALLOW:
 	case SECCOMP_RET_LOG:
@@ -799,11 +822,11 @@ static int learn_start(struct sup *s, int *ret_fd, char **ret_tmp, struct diag *
 	return 0;
 }
 
-int supervise_run(const struct supervise_opts *o, const struct compiled *c, const char *path,
-		  char *const argv[], struct diag *d, enum run_failure *ret_fail)
+int supervise_run(const struct supervise_opts *o, const struct compiled *c, char *const argv[],
+		  struct diag *d, enum run_failure *ret_fail)
 {
 	struct sup s = { .o = o, .policy = c->policy, .listener = -1, .report = stderr };
-	struct child_args a = { .prof = c->profile, .path = path, .argv = argv };
+	struct child_args a = { .prof = c->profile, .prog = answers_of(c, o->mode), .argv = argv };
 	const struct sigaction dfl = { .sa_handler = SIG_DFL };
 	struct bpf_prog *prog = NULL;
 	struct handoff *h = MAP_FAILED;
@@ -821,7 +844,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, cons
 	r = supervise_program(c, o->mode, d, &prog);
 	if (r < 0)
 		return r;
-	a.prog = prog;
+	a.load = prog;
 
 	if (o->mode == SUPERVISE_LEARN)
 		r = learn_start(&s, &learn_fd, &learn_tmp, d);

@@ -67,14 +67,16 @@ int supervise_program(const struct compiled *c, enum supervise_mode mode, struct
 int supervise_learn_base(const struct arch *native, struct diag *d, struct compiled *ret);
 
 /*
- * Run path/argv under c->profile as a supervised child and wait for it.
- * The child does run_exec()'s whole sequence with a transformed program
- * (supervise_program()); the parent takes its listener and decides each
- * notification with c->policy. Returns the command's exit status (128+N
- * for a signal N, SUPERVISE_KILL_STATUS when a kill-process decision ended
- * it), or a negative errno and *ret_fail when the command did not run:
- * the supervisor's own failures are in d; the child's (the run-mode steps)
- * it printed itself, to stderr: it cannot hand them back.
+ * Run argv under c->profile as a supervised child and wait for it. The
+ * child does run_exec()'s whole sequence (argv[0] resolved there) with the
+ * transformed program of supervise_program() installed; the parent takes
+ * its listener and decides each notification with c->policy (run mode's
+ * own calls before execve() as c->prog would answer them). Returns the
+ * command's exit status (128+N for a signal N, SUPERVISE_KILL_STATUS when a
+ * kill-process decision ended it), or a negative errno and *ret_fail when
+ * the command did not run (or, with --learn, ran but its profile could not
+ * be written): the supervisor's own failures are in d; the child's (the
+ * run-mode steps) it printed itself, to stderr, as run mode prints them.
  */
-int supervise_run(const struct supervise_opts *o, const struct compiled *c, const char *path,
-		  char *const argv[], struct diag *d, enum run_failure *ret_fail);
+int supervise_run(const struct supervise_opts *o, const struct compiled *c, char *const argv[],
+		  struct diag *d, enum run_failure *ret_fail);

@@ -90,6 +90,10 @@ has "scmp-run -p alpha-test --explain opena" openat openat2
 exactly "scmp-run --target-arch x86 -p alpha-test --explain socketc" socketcall
 lacks "scmp-run -p alpha-test --explain socketc" socketcall
 has "scmp-run --resolve clock_get" clock_gettime clock_getres
+has "scmp-run --user roo" root
+has "scmp-run --group roo" root
+# --user and --group take a word: the next one is not the command
+has "scmp-run --user root -p alpha-test --chec" --check
 # the command word: commands on PATH, and after it the command's own completion
 has "scmp-run -p alpha-test scmp-" scmp-run
 has "scmp-run -p alpha-test -- scmp-" scmp-run

@@ -59,6 +59,9 @@ has "scmp-run -p alpha-test --explain opena" openat openat2
 has "scmp-run --target-arch x86 -p alpha-test --explain socketc" socketcall
 lacks "scmp-run -p alpha-test --explain socketc" socketcall
 has "scmp-run -p alpha-test scmp-ru" scmp-run
+has "scmp-run --user roo" root
+has "scmp-run --group roo" root
+has "scmp-run --user root -p alpha-test --chec" --check
 # after the command, the command's own completion answers
 has "scmp-run -p alpha-test -- scmp-run --target-arch x3" x32
 lacks "scmp-run -p alpha-test true -" --profile --check

@@ -19,14 +19,16 @@ LC_ALL=C
 export LC_ALL
 T=$TAP_TMP
 
-# learned NAME WHAT [-p BASE] -- COMMAND...: learn, check, run again
+# learned NAME WHAT [-p BASE] -- COMMAND...: learn, check, run again (as
+# root, so --user root: the learned profile keeps it for the uid-0 guard)
 learned() {
 	_f=$T/$1.ini
 	_what=$2
 	shift 2
-	run "$S" --learn "$_f" "$@"
+	run "$S" --learn "$_f" --user root "$@"
 	status_is 0 "$_what: the learning run succeeded"
 	like "$ERR" "not a sandbox" "$_what: says it is not a sandbox"
+	like "$_f" "user = root" "$_what: the learned profile keeps the user of the run"
 	run "$S" -p "$_f" --check
 	status_is 0 "$_what: --check passes on the learned profile"
 	# drop the options before the command: -p BASE, --
@@ -101,10 +103,10 @@ unlike "$T/based.ini" "syscalls = brk" "with a base: what the base allows is not
 
 # ---- two runs merge ----
 
-run "$S" --learn "$T/m.ini" sh -c 'echo one'
+run "$S" --learn "$T/m.ini" --user root sh -c 'echo one'
 status_is 0 "merge: first run"
 n1=$(grep -c '^;@learned' "$T/m.ini")
-run "$S" --learn "$T/m.ini" sh -c "mkdir '$T/m1'"
+run "$S" --learn "$T/m.ini" --user root sh -c "mkdir '$T/m1'"
 status_is 0 "merge: second run"
 n2=$(grep -c '^;@learned' "$T/m.ini")
 [ "$n2" -gt "$n1" ]
@@ -113,6 +115,14 @@ run "$S" -p "$T/m.ini" sh -c "echo one; mkdir '$T/m2'"
 status_is 0 "merge: both runs' calls are allowed"
 
 # ---- bad targets, refused before the command runs ----
+
+run "$S" --learn "$T/root.ini" sh -c "touch '$T/ran'"
+status_is 125 "--learn as root without --user: refused (uid-0 guard)"
+like "$ERR" "the command would run as root" "--learn as root without --user: says so"
+[ ! -e "$T/ran" ]
+ok $? "--learn as root without --user: the command did not run"
+[ ! -e "$T/root.ini" ]
+ok $? "--learn as root without --user: nothing learned, nothing written"
 
 run "$S" --learn /proc/learned.ini sh -c "touch '$T/ran'"
 status_is 125 "unwritable --learn FILE: 125"

@@ -131,6 +131,39 @@ status_is 127 "missing interpreter, write denied: 127"
 unlike "$ERR" "denied: write" "missing interpreter, write denied: run mode's write is not reported"
 unlike "$ERR" "executing" "missing interpreter, write denied: the message failed as in run mode"
 
+# the read-back after the install goes through the supervisor
+run "$S" --report -p "$P/readback.ini" sh -c 'echo ran'
+status_is 0 "read-back answered with errno, supervised: ran"
+like "$OUT" "ran" "read-back answered with errno, supervised: the command ran"
+unlike "$ERR" "prctl" "read-back answered with errno, supervised: run mode's own call not reported"
+if command -v python3 >/dev/null; then
+	run "$S" --report -p "$P/readback.ini" python3 -c \
+		'import ctypes; print(ctypes.CDLL(None).prctl(21, 0, 0, 0, 0))'
+	like "$ERR" "denied: prctl(PR_GET_SECCOMP" \
+		"read-back profile: the command's own prctl is reported"
+else
+	skip "python3 is not installed"
+fi
+
+# the uid-0 guard holds supervised too
+sed '/^\[credentials\]/,$d' "$P/deny.ini" >"$T/no-user.ini"
+run "$S" --report -p "$T/no-user.ini" sh -c ": >'$T/ran-root'"
+status_is 125 "--report as root, no [credentials] user: refused"
+like "$ERR" "the command would run as root" "--report as root: the uid-0 guard's message"
+[ ! -e "$T/ran-root" ]
+ok $? "--report as root: the command did not run"
+run "$S" --report -p "$T/no-user.ini" --user root sh -c 'echo ran'
+status_is 0 "--report as root with --user root: ran"
+
+# --permissive lets run mode's own calls run: a base that kills every call
+# but a few (unusable in run mode: nothing can verify the filter) runs
+run "$S" -p "$P/base.ini" --user root true
+status_is 125 "kill-everything base: refused in run mode"
+run "$S" --permissive -p "$P/base.ini" --user root sh -c 'echo ran'
+status_is 0 "kill-everything base, --permissive: ran"
+like "$OUT" "ran" "kill-everything base, --permissive: the command's output"
+like "$ERR" "would deny: " "kill-everything base, --permissive: reported"
+
 # ---- a profile that denies the calls a socket handoff would need ----
 
 run "$S" --report -p "$P/no-sendmsg.ini" sh -c 'uname; echo after=$?'
