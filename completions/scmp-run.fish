@@ -16,7 +16,7 @@ function __scmp_run_command_index
                     return 0
                 end
                 return 1
-            case -p --profile --export-bpf --export-pfc --export-oci --import-oci --oci-caps --resolve --target-arch --user --group
+            case -p --profile --export-bpf --export-pfc --export-oci --import-oci --oci-caps --resolve --target-arch --user --group --learn
                 set i (math $i + 2)
             case '--*'
                 set i (math $i + 1)
@@ -107,6 +107,13 @@ complete -c scmp-run -n __scmp_run_before_command -l user -x -a '(__fish_complet
     -d 'run as USER instead of the user of the profile'
 complete -c scmp-run -n __scmp_run_before_command -l group -x -a '(__fish_complete_groups)' \
     -d 'run as GROUP instead of the group of the profile'
+complete -c scmp-run -n __scmp_run_before_command -l report -F \
+    -d 'run supervised: report denied calls (--report=FILE)'
+complete -c scmp-run -n __scmp_run_before_command -l permissive -d 'run supervised: deny nothing, report'
+complete -c scmp-run -n __scmp_run_before_command -l learn -r -F \
+    -d 'run supervised: write a profile allowing what the command did'
+complete -c scmp-run -n __scmp_run_before_command -l explain-audit -F \
+    -d 'explain seccomp audit records (FILE, - or the kernel log)'
 complete -c scmp-run -n __scmp_run_before_command -s v -l verbose -d 'more detail'
 complete -c scmp-run -n __scmp_run_before_command -s h -l help -d 'show the help'
 complete -c scmp-run -n __scmp_run_before_command -l version -d 'show the version'

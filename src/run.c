@@ -635,15 +635,33 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 
 /* ---- (d) seccomp ---- */
 
-static int install_filter(const struct run_plan *plan, const struct bpf_prog *prog, struct diag *d)
+static int install_filter(const struct run_plan *plan, const struct bpf_prog *prog,
+			  const struct run_hook *hook, struct diag *d)
 {
 	struct sock_fprog fprog = {
 		.len = (unsigned short)prog->len,
 		.filter = prog->insns,
 	};
-	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, plan->seccomp_flags, &fprog);
-	int err = errno;
+	unsigned long flags = plan->seccomp_flags;
+	long r;
+	int err;
 
+	if (hook) {
+		r = hook->installing(hook->data);
+		if (r < 0)
+			return step_failed(d, "preparing the supervisor's listener", (int)-r);
+		/* TSYNC and NEW_LISTENER both use the return value: the
+		 * kernel takes them together only with TSYNC_ESRCH (5.7). */
+		flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+		if (flags & SECCOMP_FILTER_FLAG_TSYNC)
+			flags |= SECCOMP_FILTER_FLAG_TSYNC_ESRCH;
+	}
+	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
+	err = errno;
+	if (hook && r >= 0) {
+		hook->installed(hook->data, (int)r);
+		return 0;
+	}
 	if (r > 0) {
 		/* TSYNC: the id of a thread that could not be synchronised (it
 		 * has a diverging filter or no_new_privs state). */
@@ -686,6 +704,11 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 		diag_hint(d, NULL,
 			  "the kernel was built without seccomp filter support "
 			  "(CONFIG_SECCOMP_FILTER)");
+		break;
+	case ESRCH:
+		diag_hint(d, NULL,
+			  "tsync: a thread could not be synchronised (it has a diverging "
+			  "filter or no_new_privs state)");
 		break;
 	default:
 		break;
@@ -760,6 +783,14 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	     char *const argv[], struct diag *d, enum run_failure *ret_fail,
 	     enum run_state *ret_state)
 {
+	return run_exec_hooked(p, prog, cmd, argv, NULL, d, ret_fail, ret_state);
+}
+
+int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const char *cmd,
+		    char *const argv[], const struct run_hook *hook, struct diag *d,
+		    enum run_failure *ret_fail, enum run_state *ret_state)
+{
+	const struct bpf_prog *load = hook ? hook->load : prog;
 	const bool nnp = p->rs->attrs.no_new_privs;
 	struct caller_user user = { 0 };
 	struct kcheck_readback rb = { .status_fd = -1 };
@@ -771,7 +802,7 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 
 	*ret_fail = RUN_FAIL_SETUP;
 	*ret_state = RUN_STATE_OPEN;
-	r = plan_build(p, prog, d, &plan);
+	r = plan_build(p, load, d, &plan);
 	if (r < 0)
 		return r;
 	r = caller_plan(&plan, &listen_n, &user, d);
@@ -826,9 +857,10 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 		}
 	}
 
-	/* Kernel checks before loading: every action is available; the
-	 * read-back is prepared (it opens /proc/self/status now). */
-	r = kcheck_actions_available(prog, d);
+	/* Kernel checks before loading: every action of the program loaded
+	 * is available; the read-back is prepared (it opens
+	 * /proc/self/status now). */
+	r = kcheck_actions_available(load, d);
 	if (r == 0)
 		r = kcheck_readback_prepare(prog, &rb, d);
 	if (r < 0)
@@ -838,7 +870,7 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	/* The Landlock domain is entered here (scmp-run.ini(5) has no
 	 * [landlock] yet). */
 
-	r = install_filter(&plan, prog, d);
+	r = install_filter(&plan, load, hook, d);
 	if (r < 0)
 		goto out;
 
@@ -848,6 +880,8 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	r = kcheck_readback_verify(&rb, d);
 	if (r < 0)
 		return r;
+	if (hook)
+		hook->executing(hook->data);
 	execve(path, argv, environ);
 	/* The command never runs unsandboxed. */
 	r = errno;
