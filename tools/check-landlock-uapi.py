@@ -25,13 +25,26 @@ UAPI = 'include/uapi/linux/landlock.h'
 FS_C = 'security/landlock/fs.c'
 
 
-def read_source(source, rel):
+def read_sources(source, rels):
+    """The text of each file in rels; a tarball is read once, up to the last one."""
     if os.path.isdir(source):
-        with open(os.path.join(source, rel), encoding='utf-8') as f:
-            return f.read()
-    with tarfile.open(source) as tar:
-        top = tar.next().name.split('/')[0]
-        return tar.extractfile('%s/%s' % (top, rel)).read().decode('utf-8')
+        out = {}
+        for rel in rels:
+            with open(os.path.join(source, rel), encoding='utf-8') as f:
+                out[rel] = f.read()
+        return out
+    out = {}
+    with tarfile.open(source, 'r|*') as tar:
+        for member in tar:
+            rel = member.name.split('/', 1)[-1]
+            if rel in rels:
+                out[rel] = tar.extractfile(member).read().decode('utf-8')
+                if len(out) == len(rels):
+                    break
+    missing = [rel for rel in rels if rel not in out]
+    if missing:
+        sys.exit('%s: not found in %s' % (', '.join(missing), source))
+    return out
 
 
 def strip_comments(text):
@@ -87,7 +100,8 @@ def compare(what, want, got, problems):
 def main(argv):
     source = argv[1] if len(argv) > 1 else DEFAULT_SOURCE
     header = argv[2] if len(argv) > 2 else DEFAULT_HEADER
-    uapi = read_source(source, UAPI)
+    texts = read_sources(source, [UAPI, FS_C])
+    uapi = texts[UAPI]
     with open(header, encoding='utf-8') as f:
         ours = f.read()
     problems = []
@@ -96,7 +110,7 @@ def main(argv):
     compare('macro', want_macros, got_macros, problems)
     compare('enum constant', enums(uapi), enums(ours), problems)
     compare('struct', structs(uapi), structs(ours), problems)
-    want_file = access_file(read_source(source, FS_C))
+    want_file = access_file(texts[FS_C])
     m = re.search(r'#define\s+LANDLOCK_ACCESS_FS_FILE\s*\((.*?)\)\s*\n', strip_comments(ours), re.S)
     got_file = sorted(x.strip() for x in m.group(1).split('|')) if m else None
     if want_file is None or want_file != got_file:
