@@ -27,7 +27,7 @@ static void line(unsigned n, const char *key, const char *value)
 static void expect(const char *path, enum landlock_access a, int want, unsigned want_line)
 {
 	const struct landlock_path_rule *pr;
-	int r = landlock_explain(&c, "/home/u/work", path, a, &pr);
+	int r = landlock_explain(&c, "/home/u/proj", path, a, &pr);
 	unsigned got_line = pr ? pr->loc.line : 0;
 
 	if (!tap_ok(r == want && got_line == want_line, "%s %s -> %d by line %u", path,
@@ -94,9 +94,9 @@ int main(void)
 	expect("/dev/null", LANDLOCK_ACCESS_EXEC, LANDLOCK_DENIED, 0);
 	expect("/dev/zero", LANDLOCK_ACCESS_WRITE, LANDLOCK_DENIED, 0);
 	/* '.' is the working directory, a relative path is relative to it */
-	expect("/home/u/work/out.txt", LANDLOCK_ACCESS_WRITE, LANDLOCK_ALLOWED, 5);
+	expect("/home/u/proj/out.txt", LANDLOCK_ACCESS_WRITE, LANDLOCK_ALLOWED, 5);
 	expect("out/a.txt", LANDLOCK_ACCESS_WRITE, LANDLOCK_ALLOWED, 5);
-	expect("/home/u/workshop", LANDLOCK_ACCESS_WRITE, LANDLOCK_DENIED, 0);
+	expect("/home/u/projshop", LANDLOCK_ACCESS_WRITE, LANDLOCK_DENIED, 0);
 	expect("/home/u", LANDLOCK_ACCESS_WRITE, LANDLOCK_DENIED, 0);
 	/* '?' paths decide like any other */
 	expect("/var/cache/app/db", LANDLOCK_ACCESS_WRITE, LANDLOCK_ALLOWED, 5);
@@ -110,19 +110,19 @@ int main(void)
 	       "a relative path without a working directory cannot be explained");
 	tap_is(landlock_explain(&c, "/", "/usr/../etc", LANDLOCK_ACCESS_READ, &pr), -EINVAL,
 	       "a path with '..' cannot be explained");
-	tap_is(landlock_explain(&c, NULL, "/home/u/work/x", LANDLOCK_ACCESS_WRITE, &pr),
+	tap_is(landlock_explain(&c, NULL, "/home/u/proj/x", LANDLOCK_ACCESS_WRITE, &pr),
 	       LANDLOCK_DENIED, "without a working directory '.' matches nothing");
 
-	out = printed("/home/u/work", "/usr/bin/ls", LANDLOCK_ACCESS_EXEC, &r);
+	out = printed("/home/u/proj", "/usr/bin/ls", LANDLOCK_ACCESS_EXEC, &r);
 	tap_ok(r == LANDLOCK_ALLOWED && !strcmp(out, "/usr/bin/ls: exec allowed by t.ini:3\n"),
 	       "printed: allowed by FILE:LINE: %s", out);
 	free(out);
-	out = printed("/home/u/work", "/etc/shadow", LANDLOCK_ACCESS_WRITE, &r);
+	out = printed("/home/u/proj", "/etc/shadow", LANDLOCK_ACCESS_WRITE, &r);
 	tap_ok(r == LANDLOCK_DENIED &&
 		       !strcmp(out, "/etc/shadow: write denied (no rule covers it)\n"),
 	       "printed: denied: %s", out);
 	free(out);
-	out = printed("/home/u/work", "/opt/tool/x", LANDLOCK_ACCESS_READ, &r);
+	out = printed("/home/u/proj", "/opt/tool/x", LANDLOCK_ACCESS_READ, &r);
 	tap_ok(r == LANDLOCK_ALLOWED &&
 		       !strcmp(out, "/opt/tool/x: read allowed by t.ini:8 (an optional path: if it "
 				    "exists at launch)\n"),
