@@ -18,8 +18,9 @@
 #include <unistd.h>
 
 #include "bpf.h"
+#include "compile.h"
 #include "profile.h"
-#include "rules.h"
+#include "policy.h"
 #include "sim.h"
 #include "syscalls.h"
 #include "rng.h"
@@ -528,24 +529,18 @@ static void prog_clear(struct prog *p)
 /* Ours: load the profile, build the policy, generate. */
 static int build_ours(const char *path, struct prog *out)
 {
-	struct profile *prof = NULL;
-	struct policy *pol = NULL;
-	struct bpf_prog *bp = NULL;
+	struct compiled c;
 	struct diag d;
 	int r;
 
 	diag_init(&d);
-	r = profile_load(path, arch_native(), &d, &prof);
-	if (r >= 0)
-		r = rules_build(prof->rs, arch_native(), &d, &pol);
-	if (r >= 0)
-		r = bpf_generate(pol, &d, &bp);
+	r = compile_file(path, arch_native(), &d, &c);
 	if (r >= 0 && out) {
-		out->len = bp->len;
-		out->insns = malloc(bp->len * sizeof(*bp->insns));
+		out->len = c.prog->len;
+		out->insns = malloc(c.prog->len * sizeof(*c.prog->insns));
 		if (!out->insns)
 			die("out of memory");
-		memcpy(out->insns, bp->insns, bp->len * sizeof(*bp->insns));
+		memcpy(out->insns, c.prog->insns, c.prog->len * sizeof(*c.prog->insns));
 	} else if (r < 0 && out) {
 		for (size_t i = 0; i < d.n_msgs; i++)
 			if (d.msgs[i].severity == DIAG_ERROR && d.msgs[i].text) {
@@ -553,9 +548,7 @@ static int build_ours(const char *path, struct prog *out)
 				break;
 			}
 	}
-	bpf_prog_free(bp);
-	policy_free(pol);
-	profile_free(prof);
+	compiled_free(&c);
 	diag_clear(&d);
 	return r;
 }
@@ -674,7 +667,7 @@ static double median_compile(enum engine e, const struct bset *s, const char *pr
 	return t[n / 2];
 }
 
-/* Median CPU seconds of our rules_build + bpf_generate on a profile that
+/* Median CPU seconds of our compile_ruleset() on a profile that
  * is already loaded: the work libseccomp does between its first
  * seccomp_rule_add() and the export, without our INI parsing. */
 static double median_ours_from_ruleset(const char *profile)
@@ -690,15 +683,12 @@ static double median_ours_from_ruleset(const char *profile)
 		return 0;
 	}
 	for (double start = cpu_now(); n < 400 && (n < 5 || cpu_now() - start < 0.4); n++) {
-		struct policy *pol = NULL;
-		struct bpf_prog *bp = NULL;
+		struct compiled c;
 		double t0 = cpu_now();
 
-		if (rules_build(prof->rs, arch_native(), &d, &pol) == 0)
-			bpf_generate(pol, &d, &bp);
+		compile_ruleset(prof->rs, arch_native(), &d, &c);
 		t[n] = cpu_now() - t0;
-		bpf_prog_free(bp);
-		policy_free(pol);
+		compiled_free(&c);
 		diag_clear(&d);
 	}
 	profile_free(prof);

@@ -12,12 +12,13 @@
 #include <unistd.h>
 
 #include "arch.h"
-#include "cond.h"
 #include "bpf.h"
+#include "compile.h"
+#include "cond.h"
 #include "diag.h"
 #include "pfc.h"
 #include "profile.h"
-#include "rules.h"
+#include "policy.h"
 #include "sim.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -218,9 +219,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* the first byte picks the ABI "native" stands for */
 	const struct arch *native = arch_get((enum arch_id)(size ? data[0] % ARCH_COUNT : 0));
-	struct profile *prof = NULL;
-	struct policy *pol = NULL;
-	struct bpf_prog *prog = NULL;
+	struct compiled c;
 	struct diag d;
 	char err[128];
 	FILE *f;
@@ -236,26 +235,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	diag_init(&d);
-	if (profile_load(fuzz_path, native, &d, &prof) < 0)
+	if (compile_file(fuzz_path, native, &d, &c) < 0)
 		goto out;
-	if (rules_build(prof->rs, native, &d, &pol) < 0)
-		goto out;
-	if (bpf_generate(pol, &d, &prog) < 0)
-		goto out;
-	if (bpf_validate(prog->insns, prog->len, err, sizeof(err)) < 0) {
+	if (bpf_validate(c.prog->insns, c.prog->len, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fuzz-profile: generated program is invalid: %s\n", err);
 		abort();
 	}
-	if (prog->len > BPF_PROG_MAX)
+	if (c.prog->len > BPF_PROG_MAX)
 		abort();
-	simulate(pol, prog);
-	pfc_print(pol, devnull);
-	bpf_disasm(prog->insns, prog->len, devnull);
+	simulate(c.policy, c.prog);
+	if (pfc_print(c.policy, devnull) < 0)
+		abort();
+	bpf_disasm(c.prog->insns, c.prog->len, devnull);
 out:
 	diag_print(&d, "fuzz-profile", devnull);
 	diag_clear(&d);
-	bpf_prog_free(prog);
-	policy_free(pol);
-	profile_free(prof);
+	compiled_free(&c);
 	return 0;
 }

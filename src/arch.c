@@ -10,7 +10,7 @@
 
 /* AUDIT_ARCH_* = EM_* | __AUDIT_ARCH_64BIT (0x80000000) | __AUDIT_ARCH_LE
  * (0x40000000) [| __AUDIT_ARCH_CONVENTION_MIPS64_N32 (0x20000000)]. */
-/* The ABI table is laid out by hand. */
+/* The constants are aligned by hand. */
 /* clang-format off */
 #define AA_64 0x80000000u
 #define AA_LE 0x40000000u
@@ -26,10 +26,6 @@
 #define EM_RISCV_ 243u
 #define EM_LOONGARCH_ 258u
 
-/* The x32 ABI shares AUDIT_ARCH_X86_64 and marks its numbers with
- * __X32_SYSCALL_BIT (arch/x86/include/uapi/asm/unistd.h). */
-#define X32_SYSCALL_BIT 0x40000000u
-
 /* mips: __NR_O32_Linux, __NR_64_Linux, __NR_N32_Linux
  * (arch/mips/include/uapi/asm/unistd.h). */
 #define MIPS_O32_BASE 4000u
@@ -39,54 +35,188 @@
 /* socketcall(2)/ipc(2) exist where the ABI's table has them: i386, ppc (32
  * and 64), s390 (31 and 64), mips o32; on arm they are OABI-only. */
 #define MUX_BOTH { "socketcall", "ipc" }
-#define MUX_NONE { NULL, NULL }
-
-static const struct arch arches[ARCH_COUNT] = {
-	[ARCH_X86_64] = { ARCH_X86_64, "x86_64", EM_X86_64_ | AA_64 | AA_LE, 64, false,
-			  FAMILY_X86, "x86_64", 0, false, MUX_NONE },
-	[ARCH_X86] = { ARCH_X86, "x86", EM_386_ | AA_LE, 32, false,
-		       FAMILY_X86, "i386", 0, false, MUX_BOTH },
-	/* x32 passes every argument in a 64-bit register */
-	[ARCH_X32] = { ARCH_X32, "x32", EM_X86_64_ | AA_64 | AA_LE, 64, false,
-		       FAMILY_X86, "x32", X32_SYSCALL_BIT, false, MUX_NONE },
-	[ARCH_AARCH64] = { ARCH_AARCH64, "aarch64", EM_AARCH64_ | AA_64 | AA_LE, 64, false,
-			   FAMILY_ARM, "arm64", 0, false, MUX_NONE },
-	/* EABI: 64-bit arguments go in an even/odd register pair */
-	[ARCH_ARM] = { ARCH_ARM, "arm", EM_ARM_ | AA_LE, 32, false,
-		       FAMILY_ARM, "arm", 0, true, MUX_NONE },
-	[ARCH_RISCV64] = { ARCH_RISCV64, "riscv64", EM_RISCV_ | AA_64 | AA_LE, 64, false,
-			   FAMILY_RISCV, "riscv64", 0, false, MUX_NONE },
-	[ARCH_PPC64LE] = { ARCH_PPC64LE, "ppc64le", EM_PPC64_ | AA_64 | AA_LE, 64, false,
-			   FAMILY_PPC_LE, "ppc64", 0, false, MUX_BOTH },
-	[ARCH_PPC64] = { ARCH_PPC64, "ppc64", EM_PPC64_ | AA_64, 64, true,
-			 FAMILY_PPC_BE, "ppc64", 0, false, MUX_BOTH },
-	/* ppc32: 64-bit arguments start at r3, r5 or r7 */
-	[ARCH_PPC] = { ARCH_PPC, "ppc", EM_PPC_, 32, true,
-		       FAMILY_PPC_BE, "ppc32", 0, true, MUX_BOTH },
-	[ARCH_S390X] = { ARCH_S390X, "s390x", EM_S390_ | AA_64, 64, true,
-			 FAMILY_S390, "s390x", 0, false, MUX_BOTH },
-	/* 31-bit s390 passes 64-bit arguments in any two consecutive registers */
-	[ARCH_S390] = { ARCH_S390, "s390", EM_S390_, 32, true,
-			FAMILY_S390, "s390", 0, false, MUX_BOTH },
-	/* o32: 64-bit arguments in an aligned register (or stack slot) pair */
-	[ARCH_MIPS] = { ARCH_MIPS, "mips", EM_MIPS_, 32, true,
-			FAMILY_MIPS_BE, "mips-o32", MIPS_O32_BASE, true, MUX_BOTH },
-	[ARCH_MIPSEL] = { ARCH_MIPSEL, "mipsel", EM_MIPS_ | AA_LE, 32, false,
-			  FAMILY_MIPS_LE, "mips-o32", MIPS_O32_BASE, true, MUX_BOTH },
-	[ARCH_MIPS64] = { ARCH_MIPS64, "mips64", EM_MIPS_ | AA_64, 64, true,
-			  FAMILY_MIPS_BE, "mips-n64", MIPS_N64_BASE, false, MUX_NONE },
-	[ARCH_MIPSEL64] = { ARCH_MIPSEL64, "mipsel64", EM_MIPS_ | AA_64 | AA_LE, 64, false,
-			    FAMILY_MIPS_LE, "mips-n64", MIPS_N64_BASE, false, MUX_NONE },
-	/* n32 passes every argument in a 64-bit register, like x32 */
-	[ARCH_MIPS64N32] = { ARCH_MIPS64N32, "mips64n32", EM_MIPS_ | AA_64 | AA_N32, 64, true,
-			     FAMILY_MIPS_BE, "mips-n32", MIPS_N32_BASE, false, MUX_NONE },
-	[ARCH_MIPSEL64N32] = { ARCH_MIPSEL64N32, "mipsel64n32", EM_MIPS_ | AA_64 | AA_LE | AA_N32,
-			       64, false, FAMILY_MIPS_LE, "mips-n32", MIPS_N32_BASE, false,
-			       MUX_NONE },
-	[ARCH_LOONGARCH64] = { ARCH_LOONGARCH64, "loongarch64", EM_LOONGARCH_ | AA_64 | AA_LE, 64,
-			       false, FAMILY_LOONGARCH, "loongarch64", 0, false, MUX_NONE },
-};
 /* clang-format on */
+
+/* Fields left out are 0, false or NULL: little-endian, no nr_base, no
+ * pair alignment, no multiplexers. */
+static const struct arch arches[ARCH_COUNT] = {
+	[ARCH_X86_64] = {
+		.id = ARCH_X86_64,
+		.name = "x86_64",
+		.audit_arch = EM_X86_64_ | AA_64 | AA_LE,
+		.bits = 64,
+		.family = FAMILY_X86,
+		.table = "x86_64",
+	},
+	[ARCH_X86] = {
+		.id = ARCH_X86,
+		.name = "x86",
+		.audit_arch = EM_386_ | AA_LE,
+		.bits = 32,
+		.family = FAMILY_X86,
+		.table = "i386",
+		.mux_name = MUX_BOTH,
+	},
+	/* x32 passes every argument in a 64-bit register */
+	[ARCH_X32] = {
+		.id = ARCH_X32,
+		.name = "x32",
+		.audit_arch = EM_X86_64_ | AA_64 | AA_LE,
+		.bits = 64,
+		.family = FAMILY_X86,
+		.table = "x32",
+		.nr_base = ARCH_X32_SYSCALL_BIT,
+	},
+	[ARCH_AARCH64] = {
+		.id = ARCH_AARCH64,
+		.name = "aarch64",
+		.audit_arch = EM_AARCH64_ | AA_64 | AA_LE,
+		.bits = 64,
+		.family = FAMILY_ARM,
+		.table = "arm64",
+	},
+	/* EABI: 64-bit arguments go in an even/odd register pair */
+	[ARCH_ARM] = {
+		.id = ARCH_ARM,
+		.name = "arm",
+		.audit_arch = EM_ARM_ | AA_LE,
+		.bits = 32,
+		.family = FAMILY_ARM,
+		.table = "arm",
+		.pair_aligned = true,
+	},
+	[ARCH_RISCV64] = {
+		.id = ARCH_RISCV64,
+		.name = "riscv64",
+		.audit_arch = EM_RISCV_ | AA_64 | AA_LE,
+		.bits = 64,
+		.family = FAMILY_RISCV,
+		.table = "riscv64",
+	},
+	[ARCH_PPC64LE] = {
+		.id = ARCH_PPC64LE,
+		.name = "ppc64le",
+		.audit_arch = EM_PPC64_ | AA_64 | AA_LE,
+		.bits = 64,
+		.family = FAMILY_PPC_LE,
+		.table = "ppc64",
+		.mux_name = MUX_BOTH,
+	},
+	[ARCH_PPC64] = {
+		.id = ARCH_PPC64,
+		.name = "ppc64",
+		.audit_arch = EM_PPC64_ | AA_64,
+		.bits = 64,
+		.big_endian = true,
+		.family = FAMILY_PPC_BE,
+		.table = "ppc64",
+		.mux_name = MUX_BOTH,
+	},
+	/* ppc32: 64-bit arguments start at r3, r5 or r7 */
+	[ARCH_PPC] = {
+		.id = ARCH_PPC,
+		.name = "ppc",
+		.audit_arch = EM_PPC_,
+		.bits = 32,
+		.big_endian = true,
+		.family = FAMILY_PPC_BE,
+		.table = "ppc32",
+		.pair_aligned = true,
+		.mux_name = MUX_BOTH,
+	},
+	[ARCH_S390X] = {
+		.id = ARCH_S390X,
+		.name = "s390x",
+		.audit_arch = EM_S390_ | AA_64,
+		.bits = 64,
+		.big_endian = true,
+		.family = FAMILY_S390,
+		.table = "s390x",
+		.mux_name = MUX_BOTH,
+	},
+	/* 31-bit s390 passes 64-bit arguments in any two consecutive registers */
+	[ARCH_S390] = {
+		.id = ARCH_S390,
+		.name = "s390",
+		.audit_arch = EM_S390_,
+		.bits = 32,
+		.big_endian = true,
+		.family = FAMILY_S390,
+		.table = "s390",
+		.mux_name = MUX_BOTH,
+	},
+	/* o32: 64-bit arguments in an aligned register (or stack slot) pair */
+	[ARCH_MIPS] = {
+		.id = ARCH_MIPS,
+		.name = "mips",
+		.audit_arch = EM_MIPS_,
+		.bits = 32,
+		.big_endian = true,
+		.family = FAMILY_MIPS_BE,
+		.table = "mips-o32",
+		.nr_base = MIPS_O32_BASE,
+		.pair_aligned = true,
+		.mux_name = MUX_BOTH,
+	},
+	[ARCH_MIPSEL] = {
+		.id = ARCH_MIPSEL,
+		.name = "mipsel",
+		.audit_arch = EM_MIPS_ | AA_LE,
+		.bits = 32,
+		.family = FAMILY_MIPS_LE,
+		.table = "mips-o32",
+		.nr_base = MIPS_O32_BASE,
+		.pair_aligned = true,
+		.mux_name = MUX_BOTH,
+	},
+	[ARCH_MIPS64] = {
+		.id = ARCH_MIPS64,
+		.name = "mips64",
+		.audit_arch = EM_MIPS_ | AA_64,
+		.bits = 64,
+		.big_endian = true,
+		.family = FAMILY_MIPS_BE,
+		.table = "mips-n64",
+		.nr_base = MIPS_N64_BASE,
+	},
+	[ARCH_MIPSEL64] = {
+		.id = ARCH_MIPSEL64,
+		.name = "mipsel64",
+		.audit_arch = EM_MIPS_ | AA_64 | AA_LE,
+		.bits = 64,
+		.family = FAMILY_MIPS_LE,
+		.table = "mips-n64",
+		.nr_base = MIPS_N64_BASE,
+	},
+	/* n32 passes every argument in a 64-bit register, like x32 */
+	[ARCH_MIPS64N32] = {
+		.id = ARCH_MIPS64N32,
+		.name = "mips64n32",
+		.audit_arch = EM_MIPS_ | AA_64 | AA_N32,
+		.bits = 64,
+		.big_endian = true,
+		.family = FAMILY_MIPS_BE,
+		.table = "mips-n32",
+		.nr_base = MIPS_N32_BASE,
+	},
+	[ARCH_MIPSEL64N32] = {
+		.id = ARCH_MIPSEL64N32,
+		.name = "mipsel64n32",
+		.audit_arch = EM_MIPS_ | AA_64 | AA_LE | AA_N32,
+		.bits = 64,
+		.family = FAMILY_MIPS_LE,
+		.table = "mips-n32",
+		.nr_base = MIPS_N32_BASE,
+	},
+	[ARCH_LOONGARCH64] = {
+		.id = ARCH_LOONGARCH64,
+		.name = "loongarch64",
+		.audit_arch = EM_LOONGARCH_ | AA_64 | AA_LE,
+		.bits = 64,
+		.family = FAMILY_LOONGARCH,
+		.table = "loongarch64",
+	},
+};
 
 static const struct {
 	const char *alias;

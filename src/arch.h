@@ -31,6 +31,11 @@ enum arch_id {
 	ARCH_COUNT,
 };
 
+/* The x32 ABI shares AUDIT_ARCH_X86_64 with x86_64 and marks its syscall
+ * numbers with this bit (__X32_SYSCALL_BIT, arch/x86/include/uapi/asm/unistd.h):
+ * it is x32's nr_base. */
+#define ARCH_X32_SYSCALL_BIT 0x40000000u
+
 /* Families: the ABIs one process can be presented with by one kernel. */
 enum arch_family {
 	FAMILY_X86,
@@ -65,8 +70,8 @@ struct arch {
 	bool big_endian;
 	enum arch_family family;
 	const char *table; /* name of the syscall table, see syscalls.h */
-	uint32_t nr_base;  /* added to table numbers: x32 0x40000000, mips 4000/5000/6000 */
-	bool pair_aligned; /* 64-bit args in two registers start at an even slot */
+	uint32_t nr_base; /* added to table numbers: x32 ARCH_X32_SYSCALL_BIT, mips 4000/5000/6000 */
+	bool pair_aligned;		 /* 64-bit args in two registers start at an even slot */
 	const char *mux_name[MUX_COUNT]; /* multiplexer syscall names, NULL if none */
 };
 

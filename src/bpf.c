@@ -704,59 +704,99 @@ static void report_size(const struct policy *p, struct dispatch *dps, const size
 		  "'x in { ... }'), or list fewer architectures");
 }
 
-int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
+/*
+ * Emit the whole program for p into g (backwards, see struct gen): the
+ * check of the ABI, then one number dispatch per AUDIT_ARCH value. dps[i]
+ * and abi_size[i] (the instructions of ABI i's block) are filled per
+ * p->abis[i]; errors are left in g->err.
+ */
+static void emit_program(struct gen *g, const struct policy *p, struct dispatch *dps,
+			 size_t *abi_size)
 {
-	struct gen g = { .big_endian = p->n_abis && p->abis[0].arch->big_endian };
-	struct dispatch dps[ARCH_COUNT] = { 0 };
-	size_t abi_size[ARCH_COUNT] = { 0 };
 	struct target entry[ARCH_COUNT], next;
 	bool done[ARCH_COUNT] = { false };
-	struct bpf_prog *prog = NULL;
-	char err[128];
-	int r;
 
-	*ret = NULL;
 	/* One block per AUDIT_ARCH value, emitted last-first. */
 	for (size_t i = p->n_abis; i-- > 0;) {
 		const struct arch *a = p->abis[i].arch;
-		size_t start = g.n;
+		size_t start = g->n;
 		struct target t;
 
 		if (done[i])
 			continue;
 		if (a->id == ARCH_X86_64 || a->id == ARCH_X32) {
 			/* x86_64 and x32 share AUDIT_ARCH_X86_64: x32 numbers carry
-			 * bit 30; -1 (a tracer's skipped call) is a normal number. */
+			 * the x32 bit; -1 (a tracer's skipped call) is a normal number. */
 			const struct abi_policy *x64 = policy_abi_for(p, a->audit_arch, 0);
 			const struct abi_policy *x32 =
-				policy_abi_for(p, a->audit_arch, 0x40000000u);
+				policy_abi_for(p, a->audit_arch, ARCH_X32_SYSCALL_BIT);
 			struct target t64 = T_RET(p->bad_arch_ret), t32 = T_RET(p->bad_arch_ret);
 
 			for (size_t k = 0; k < p->n_abis; k++) {
 				if (&p->abis[k] == x64) {
-					t64 = dispatch(&g, x64, 0, UINT32_MAX, &dps[k]);
+					t64 = dispatch(g, x64, 0, UINT32_MAX, &dps[k]);
 					done[k] = true;
 				}
 				if (&p->abis[k] == x32) {
-					t32 = dispatch(&g, x32, 0x40000000u, UINT32_MAX, &dps[k]);
+					t32 = dispatch(g, x32, ARCH_X32_SYSCALL_BIT, UINT32_MAX,
+						       &dps[k]);
 					done[k] = true;
 				}
 			}
-			t = jump(&g, BPF_JEQ, UINT32_MAX, x64 ? t64 : t32, t32);
-			t = jump(&g, BPF_JSET, 0x40000000u, t, t64);
+			t = jump(g, BPF_JEQ, UINT32_MAX, x64 ? t64 : t32, t32);
+			t = jump(g, BPF_JSET, ARCH_X32_SYSCALL_BIT, t, t64);
 		} else {
-			t = dispatch(&g, &p->abis[i], 0, UINT32_MAX, &dps[i]);
+			t = dispatch(g, &p->abis[i], 0, UINT32_MAX, &dps[i]);
 			done[i] = true;
 		}
 		entry[i] =
-			before(&g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr), t);
-		abi_size[i] = g.n - start;
+			before(g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr), t);
+		abi_size[i] = g->n - start;
 	}
 	next = T_RET(p->bad_arch_ret);
 	for (size_t i = p->n_abis; i-- > 0;)
 		if (abi_size[i]) /* x32 has no block of its own: it shares x86_64's */
-			next = jump(&g, BPF_JEQ, p->abis[i].arch->audit_arch, entry[i], next);
-	before(&g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch), next);
+			next = jump(g, BPF_JEQ, p->abis[i].arch->audit_arch, entry[i], next);
+	before(g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch), next);
+}
+
+/* The length of the program for p->abis[i] alone (a copy of p that lists
+ * only that ABI), into prog->abi_len[i]. Returns 0 or -ENOMEM. */
+static int measure_abis(const struct policy *p, struct bpf_prog *prog)
+{
+	if (p->n_abis == 1) {
+		prog->abi_len[0] = prog->len;
+		return 0;
+	}
+	for (size_t i = 0; i < p->n_abis; i++) {
+		struct policy one = { .abis = &p->abis[i],
+				      .n_abis = 1,
+				      .bad_arch_ret = p->bad_arch_ret };
+		struct gen g = { .big_endian = p->abis[i].arch->big_endian };
+		struct dispatch dps[ARCH_COUNT] = { 0 };
+		size_t abi_size[ARCH_COUNT] = { 0 };
+
+		emit_program(&g, &one, dps, abi_size);
+		dispatch_free(&dps[0]);
+		free(g.buf);
+		if (g.err)
+			return g.err;
+		prog->abi_len[i] = g.n;
+	}
+	return 0;
+}
+
+int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
+{
+	struct gen g = { .big_endian = p->n_abis && p->abis[0].arch->big_endian };
+	struct dispatch dps[ARCH_COUNT] = { 0 };
+	size_t abi_size[ARCH_COUNT] = { 0 };
+	struct bpf_prog *prog = NULL;
+	char err[128];
+	int r;
+
+	*ret = NULL;
+	emit_program(&g, p, dps, abi_size);
 	if (g.err) {
 		r = g.err;
 		goto out;
@@ -785,16 +825,18 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 	r = bpf_validate(prog->insns, prog->len, err, sizeof(err));
 	if (r < 0) {
 		diag_error(d, NULL, "internal error: generated program is invalid: %s", err);
-		bpf_prog_free(prog);
-		prog = NULL;
 		goto out;
 	}
+	r = measure_abis(p, prog);
+	if (r < 0)
+		goto out;
 	*ret = prog;
-	r = 0;
+	prog = NULL;
 out:
 	for (size_t i = 0; i < p->n_abis; i++)
 		dispatch_free(&dps[i]);
 	free(g.buf);
+	bpf_prog_free(prog);
 	return r;
 }
 

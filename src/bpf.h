@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Classic-BPF seccomp programs: generation from a policy (range-coalesced,
- * priority-weighted tree dispatch), structural validation and disassembly.
+ * priority-weighted tree dispatch, bpf.c) and disassembly (bpf-dump.c).
+ * The validator is bpf-check.h.
  */
 #pragma once
 
@@ -10,29 +11,34 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bpf-check.h"
 #include "diag.h"
-#include "rules.h"
-
-#define BPF_PROG_MAX 4096u /* BPF_MAXINSNS: the kernel refuses longer programs */
+#include "policy.h"
 
 struct bpf_prog {
 	struct sock_filter *insns;
 	size_t len;
+	/*
+	 * Per ABI of the policy (abi_len[i] goes with policy.abis[i]): the
+	 * length of the program for that ABI alone, that is, what the ABI's
+	 * dispatch uses plus the ABI check around it, as a filter listing
+	 * only that ABI would have it. Over BPF_PROG_MAX if that ABI alone
+	 * does not fit. With one ABI it is len.
+	 */
+	size_t abi_len[ARCH_COUNT];
 };
 
-/* Generate the program for a policy. If it would exceed BPF_PROG_MAX, an
- * error naming the ABI and its largest syscalls goes to d and -E2BIG is
- * returned. -ENOMEM otherwise on failure. */
-int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret);
-void bpf_prog_free(struct bpf_prog *prog);
-
 /*
- * Check what the kernel's seccomp_check_filter() and sk_chk_filter() check,
- * plus: every path ends in a return (no jump past the end), only the
- * seccomp subset of opcodes, aligned in-bounds seccomp_data loads.
- * Returns 0, or -EINVAL with a static message in *ret_err naming the index.
+ * Generate the program for a policy into *ret (free with bpf_prog_free()),
+ * with its per-ABI lengths. If it would exceed BPF_PROG_MAX, an error naming
+ * the ABI and its largest syscalls goes to d and -E2BIG is returned; an
+ * internal error (an invalid program) goes to d with -EINVAL. -ENOMEM
+ * otherwise on failure. *ret is NULL on every failure.
  */
-int bpf_validate(const struct sock_filter *insns, size_t len, char *err, size_t err_size);
+int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret);
+
+/* Free a program; NULL is a no-op. */
+void bpf_prog_free(struct bpf_prog *prog);
 
 /* seccomp_data as a kernel of ABI a shows it to a program, in this host's
  * words: for an ABI of the other byte order the two 32-bit halves of every

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Conditions (SPEC 2.4): a hand-written lexer and recursive-descent parser
+/* Conditions (scmp-run.ini(5) CONDITIONS): a hand-written lexer and recursive-descent parser
  * for "fd == 1 || flags & O_ACCMODE != O_RDONLY", and the tree's helpers. */
 #include "cond.h"
 

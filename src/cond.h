@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Conditions (SPEC 2.4): the parse tree of "fd == 1 || fd >= 3 && fd <= 9".
- * Syntax only: argument names, constants and widths are resolved per ABI by
- * the rule engine.
+ * Conditions (scmp-run.ini(5) CONDITIONS): the parse tree of
+ * "fd == 1 || fd >= 3 && fd <= 9". Syntax only: argument names, constants
+ * and widths are resolved per ABI by policy_build().
  */
 #pragma once
 

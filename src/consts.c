@@ -51,36 +51,34 @@ static int entry_value(const struct consts_entry *e, const struct arch *a, int64
 	return 0;
 }
 
-int consts_lookup(const struct arch *a, const char *name, int64_t *ret)
+/* The value of name on a; errno_only refuses plain constants. */
+static int lookup(const struct arch *a, const char *name, bool errno_only, int64_t *ret)
 {
 	const struct consts_entry *e = entry_find(name);
-	int64_t v;
-	int r;
 
-	if (!e || !a)
+	if (!e || !a || (errno_only && e->kind == CONSTS_PLAIN))
 		return -ENOENT;
-	r = entry_value(e, a, &v);
-	if (r < 0)
-		return r;
-	if (ret)
+	return entry_value(e, a, ret);
+}
+
+int consts_lookup(const struct arch *a, const char *name, int64_t *ret)
+{
+	int64_t v;
+	int r = lookup(a, name, false, &v);
+
+	if (r >= 0 && ret)
 		*ret = v;
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 int consts_errno(const struct arch *a, const char *name, int *ret)
 {
-	const struct consts_entry *e = entry_find(name);
 	int64_t v;
-	int r;
+	int r = lookup(a, name, true, &v);
 
-	if (!e || !a || e->kind == CONSTS_PLAIN)
-		return -ENOENT;
-	r = entry_value(e, a, &v);
-	if (r < 0)
-		return r;
-	if (ret)
+	if (r >= 0 && ret)
 		*ret = (int)v;
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 const char *consts_errno_name(const struct arch *a, int value)

@@ -1,35 +1,35 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * scmp-run: command line and mode dispatch. The only place that prints
- * diagnostics and decides exit codes.
+ * scmp-run: the command line. Options -> mode -> the module that does the
+ * job -> exit status. Every message goes through a struct diag printed here,
+ * and exit_status() is the one place that turns an outcome into an exit code.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "compile.h"
 #include "config.h"
-#include "consts.h"
+#include "explain.h"
+#include "export.h"
 #include "groups.h"
-#include "pfc.h"
-#include "profile.h"
+#include "listing.h"
 #include "run.h"
-#include "sim.h"
+#include "summary.h"
 #include "syscalls.h"
 
 #define PROG "scmp-run"
 
-/* Exit codes (SPEC 5). */
-enum {
-	EXIT_REJECTED = 1, /* non-run modes: the profile was rejected */
-	EXIT_USAGE = 2,
-	EXIT_RUN_FAILED = 125,
+/* What came of a mode; exit_status() turns it into the exit code. */
+enum outcome {
+	OUTCOME_OK,
+	OUTCOME_USAGE,		/* the command line is wrong */
+	OUTCOME_REJECTED,	/* a rejected profile, a failed lookup or write, a failed run */
+	OUTCOME_NOT_FOUND,	/* run mode: the command was not found */
+	OUTCOME_NOT_EXECUTABLE, /* run mode: the command could not be executed */
 };
 
 enum mode {
@@ -123,493 +123,213 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* ---- small helpers ---- */
+/* scmp-run(1) EXIT STATUS. In run mode every failure of scmp-run itself is
+ * 125: the command did not run. */
+static int exit_status(enum mode mode, enum outcome o)
+{
+	switch (o) {
+	case OUTCOME_OK:
+		return 0;
+	case OUTCOME_NOT_FOUND:
+		return 127;
+	case OUTCOME_NOT_EXECUTABLE:
+		return 126;
+	case OUTCOME_USAGE:
+		return mode == MODE_RUN ? 125 : 2;
+	case OUTCOME_REJECTED:
+		break;
+	}
+	return mode == MODE_RUN ? 125 : 1;
+}
 
-/* Usage errors exit 2, or 125 in run mode (SPEC 5: the command did not
- * run because scmp-run failed before exec). */
-__attribute__((format(printf, 2, 3))) static int fail_usage_in(enum mode mode, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static enum outcome usage_error(struct diag *d,
+								      const char *fmt, ...)
 {
 	va_list ap;
+	char *text = NULL;
 
-	fprintf(stderr, PROG ": error: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
 	va_end(ap);
-	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
-	return mode == MODE_RUN ? EXIT_RUN_FAILED : EXIT_USAGE;
+	diag_error(d, NULL, "%s", text ? text : "out of memory");
+	diag_hint(d, NULL, "try '" PROG " --help' for more information");
+	free(text);
+	return OUTCOME_USAGE;
 }
 
-#define fail_usage(...) fail_usage_in(MODE_CHECK, __VA_ARGS__)
-
-static bool parse_u64(const char *s, uint64_t *ret)
+static enum outcome outcome_of(int r)
 {
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*ret = strtoull(s, &end, 0);
-	return !errno && !*end;
-}
-
-/* A number, "-number", or a constant of ABI a, as a register value. */
-static bool parse_arg_value(const char *s, const struct arch *a, uint64_t *ret)
-{
-	int64_t c;
-
-	if (*s == '-' && parse_u64(s + 1, ret)) {
-		*ret = (uint64_t)0 - *ret;
-		return true;
-	}
-	if (parse_u64(s, ret))
-		return true;
-	if (consts_lookup(a, s, &c) == 0) {
-		*ret = (uint64_t)c;
-		return true;
-	}
-	return false;
-}
-
-static FILE *open_out(const char *path)
-{
-	if (!strcmp(path, "-"))
-		return stdout;
-	return fopen(path, "we");
-}
-
-static int close_out(FILE *f, const char *path)
-{
-	int r = 0;
-
-	if (fflush(f) != 0 || ferror(f))
-		r = -errno ? -errno : -EIO;
-	if (f != stdout && fclose(f) != 0 && !r)
-		r = -errno;
-	if (r < 0)
-		fprintf(stderr, PROG ": error: writing '%s': %s\n", path, strerror(-r));
-	return r;
+	return r < 0 ? OUTCOME_REJECTED : OUTCOME_OK;
 }
 
 /* ---- modes that need no profile ---- */
 
-static int do_resolve(const struct options *o)
+static enum outcome list_groups(int argc, char **argv, struct diag *d)
 {
-	uint64_t nr;
-	uint32_t got;
-
-	if (parse_u64(o->resolve, &nr)) {
-		const char *name =
-			nr <= UINT32_MAX ? syscalls_lookup_nr(o->target, (uint32_t)nr) : NULL;
-
-		if (!name) {
-			fprintf(stderr, PROG ": error: no syscall number %s on %s\n", o->resolve,
-				o->target->name);
-			return EXIT_REJECTED;
-		}
-		printf("%s\n", name);
-		return 0;
-	}
-	if (syscalls_lookup_name(o->target, o->resolve, &got) < 0) {
-		fprintf(stderr, PROG ": error: %s '%s' on %s\n",
-			syscalls_known(o->resolve) ? "no syscall" : "unknown syscall", o->resolve,
-			o->target->name);
-		return EXIT_REJECTED;
-	}
-	printf("%" PRIu32 "\n", got);
-	return 0;
+	if (argc > 1)
+		return usage_error(d, "unexpected argument '%s'", argv[1]);
+	if (argc && !groups_lookup(argv[0]))
+		return usage_error(d, "unknown group '%s'", argv[0]);
+	return outcome_of(listing_groups(argc ? argv[0] : NULL, stdout));
 }
 
-static int do_list_syscalls(const struct options *o)
+static enum outcome version(void)
 {
-	size_t n;
-	const struct syscall *list = syscalls_list(o->target, &n);
-
-	for (size_t i = 0; i < n; i++)
-		printf("%s\t%" PRIu32 "\n", list[i].name, list[i].nr);
-	return 0;
+	printf(PROG " %s (syscall table: Linux %s)\n", SCMP_RUN_VERSION, syscalls_kernel_version());
+	return OUTCOME_OK;
 }
 
-static int do_list_arches(void)
+/* The modes without a profile; false if o->mode needs one. */
+static bool dispatch_tables(const struct options *o, int argc, char **argv, struct diag *d,
+			    enum outcome *ret)
 {
-	printf("native\n");
-	for (int id = 0; id < ARCH_COUNT; id++)
-		printf("%s\n", arch_get((enum arch_id)id)->name);
-	return 0;
-}
+	bool no_operands = o->mode == MODE_RESOLVE || o->mode == MODE_LIST_SYSCALLS ||
+			   o->mode == MODE_LIST_ARCHES || o->mode == MODE_LIST_PROFILES;
 
-static int do_list_groups(const char *group)
-{
-	size_t n;
-	const struct group *list = groups_list(&n);
-
-	if (!group) {
-		for (size_t i = 0; i < n; i++)
-			printf("%-16s %s\n", list[i].name, list[i].description);
-		printf("%-16s %s\n", "@known", "every syscall name of the table");
-		return 0;
+	if (no_operands && argc) {
+		*ret = usage_error(d, "unexpected argument '%s'", argv[0]);
+		return true;
 	}
-	const struct group *g = groups_lookup(group);
-
-	if (!g)
-		return fail_usage("unknown group '%s'", group);
-	if (!g->members) { /* @known */
-		for (int id = 0; id < ARCH_COUNT; id++) {
-			const struct syscall *l = syscalls_list(arch_get((enum arch_id)id), &n);
-
-			for (size_t i = 0; i < n; i++) {
-				uint32_t nr;
-				int first = id;
-
-				/* print each name once: at the first ABI that has it */
-				for (int k = 0; k < id; k++)
-					if (syscalls_lookup_name(arch_get((enum arch_id)k),
-								 l[i].name, &nr) == 0) {
-						first = k;
-						break;
-					}
-				if (first == id)
-					printf("%s\n", l[i].name);
-			}
-		}
-		return 0;
+	switch (o->mode) {
+	case MODE_HELP:
+		usage(stdout);
+		*ret = OUTCOME_OK;
+		return true;
+	case MODE_VERSION:
+		*ret = version();
+		return true;
+	case MODE_RESOLVE:
+		*ret = outcome_of(explain_resolve(o->target, o->resolve, stdout, d));
+		return true;
+	case MODE_LIST_SYSCALLS:
+		*ret = outcome_of(listing_syscalls(o->target, stdout));
+		return true;
+	case MODE_LIST_ARCHES:
+		*ret = outcome_of(listing_arches(stdout));
+		return true;
+	case MODE_LIST_PROFILES:
+		*ret = outcome_of(listing_profiles(getenv("SCMP_RUN_PROFILE_PATH"),
+						   SCMP_RUN_PROFILEDIR, stdout, d));
+		return true;
+	case MODE_LIST_GROUPS:
+		*ret = list_groups(argc, argv, d);
+		return true;
+	default:
+		return false;
 	}
-	for (const char *const *m = g->members; *m; m++)
-		printf("%s\n", *m);
-	return 0;
-}
-
-static void list_dir(const char *dir, char ***names, size_t *n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		char *name, **grown;
-		bool dup = false;
-
-		if (len < 5 || strcmp(e->d_name + len - 4, ".ini"))
-			continue;
-		name = strndup(e->d_name, len - 4);
-		for (size_t i = 0; name && i < *n; i++)
-			dup |= !strcmp((*names)[i], name);
-		grown = name && !dup ? reallocarray(*names, *n + 1, sizeof(char *)) : NULL;
-		if (!grown) {
-			free(name);
-			continue;
-		}
-		*names = grown;
-		grown[(*n)++] = name;
-	}
-	closedir(d);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int do_list_profiles(void)
-{
-	const char *env = getenv("SCMP_RUN_PROFILE_PATH");
-	char **names = NULL, *copy = env ? strdup(env) : NULL, *save = NULL;
-	size_t n = 0;
-
-	for (char *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir;
-	     dir = strtok_r(NULL, ":", &save))
-		list_dir(dir, &names, &n);
-	list_dir(SCMP_RUN_SYSCONF_PROFILEDIR, &names, &n);
-	list_dir(SCMP_RUN_PROFILEDIR, &names, &n);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		printf("%s\n", names[i]);
-		free(names[i]);
-	}
-	free(names);
-	free(copy);
-	return 0;
 }
 
 /* ---- modes that compile a profile ---- */
 
-struct compiled {
-	struct profile *profile;
-	struct policy *policy;
-	struct bpf_prog *prog;
-};
-
-static void compiled_free(struct compiled *c)
+static enum outcome explain(const struct options *o, const struct compiled *c, int argc,
+			    char **argv, struct diag *d)
 {
-	bpf_prog_free(c->prog);
-	policy_free(c->policy);
-	profile_free(c->profile);
-}
-
-/* Find, load and compile; diagnostics are printed here. */
-static int compile(const struct options *o, struct compiled *c)
-{
-	struct diag d;
-	char *path;
-	int r;
-
-	memset(c, 0, sizeof(*c));
-	path = profile_find(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), SCMP_RUN_PROFILEDIR);
-	if (!path) {
-		fprintf(stderr, PROG ": error: profile '%s' not found\n", o->profile);
-		if (!strchr(o->profile, '/'))
-			fprintf(stderr, PROG
-				": hint: looked in $SCMP_RUN_PROFILE_PATH, " SCMP_RUN_SYSCONF_PROFILEDIR
-				" and " SCMP_RUN_PROFILEDIR "; '" PROG
-				" --list-profiles' lists them\n");
-		return -ENOENT;
-	}
-	diag_init(&d);
-	r = profile_load(path, o->target, &d, &c->profile);
-	if (r >= 0)
-		r = rules_build(c->profile->rs, o->target, &d, &c->policy);
-	if (r >= 0)
-		r = bpf_generate(c->policy, &d, &c->prog);
-	if (r >= 0 && diag_failed(&d))
-		r = -EINVAL;
-	/* Warnings cannot weaken a filter: show them when asked to check, or
-	 * when verbose; a service log gets only what stopped it. */
-	if (r < 0 || o->mode != MODE_RUN || o->verbose)
-		diag_print(&d, PROG, stderr);
-	diag_clear(&d);
-	free(path);
-	if (r < 0)
-		compiled_free(c);
-	return r;
-}
-
-static bool uses_notify(const struct ruleset *rs)
-{
-	if (rs->attrs.default_action.kind == ACTION_NOTIFY ||
-	    rs->attrs.bad_arch_action.kind == ACTION_NOTIFY ||
-	    (rs->attrs.has_unknown_action && rs->attrs.unknown_action.kind == ACTION_NOTIFY))
-		return true;
-	for (size_t i = 0; i < rs->n_rules; i++)
-		if (rs->rules[i].action.kind == ACTION_NOTIFY)
-			return true;
-	return false;
-}
-
-static void count_cache(const struct bpf_prog *prog, const struct abi_policy *abi,
-			size_t *ret_cached, size_t *ret_total)
-{
-	*ret_cached = 0;
-	*ret_total = abi->n_known;
-	for (size_t i = 0; i < abi->n_known; i++)
-		*ret_cached += sim_is_const_allow(prog->insns, prog->len, abi->arch->audit_arch,
-						  abi->known[i].nr);
-}
-
-static int do_check(const struct options *o, const struct compiled *c)
-{
-	const struct ruleset *rs = c->profile->rs;
-	const struct policy *p = c->policy;
-	size_t per_action[ACTION_ALLOW + 1] = { 0 };
-	char buf[64];
-
-	printf("profile: %s\n", c->profile->path);
-	if (c->profile->description)
-		printf("description: %s\n", c->profile->description);
-	printf("default action: %s\n", action_format(&rs->attrs.default_action, buf, sizeof(buf)));
-	printf("unknown-syscall action: %s\n",
-	       action_format(rs->attrs.has_unknown_action ? &rs->attrs.unknown_action
-							  : &rs->attrs.default_action,
-			     buf, sizeof(buf)));
-	printf("bad-arch action: %s\n",
-	       action_format(&rs->attrs.bad_arch_action, buf, sizeof(buf)));
-	printf("no-new-privs: %s, tsync: %s, log: %s, spec-allow: %s\n",
-	       rs->attrs.no_new_privs ? "yes" : "no", rs->attrs.tsync ? "yes" : "no",
-	       rs->attrs.log ? "yes" : "no", rs->attrs.spec_allow ? "yes" : "no");
-	for (size_t i = 0; i < rs->n_rules; i++)
-		per_action[rs->rules[i].action.kind]++;
-	printf("rules:");
-	for (int k = 0; k <= ACTION_ALLOW; k++)
-		if (per_action[k])
-			printf(" %s %zu", action_kind_name((enum action_kind)k), per_action[k]);
-	printf("%s\n", rs->n_rules ? "" : " none");
-	printf("program: %zu instructions (limit %u)\n", c->prog->len, BPF_PROG_MAX);
-	for (size_t i = 0; i < p->n_abis; i++) {
-		struct policy one = *p;
-		struct bpf_prog *prog = NULL;
-		struct diag d;
-		size_t cached, total;
-
-		one.abis = &p->abis[i];
-		one.n_abis = 1;
-		diag_init(&d);
-		if (bpf_generate(&one, &d, &prog) < 0) {
-			printf("  %s: over the limit on its own\n", p->abis[i].arch->name);
-			diag_clear(&d);
-			continue;
-		}
-		count_cache(c->prog, &p->abis[i], &cached, &total);
-		printf("  %s: %zu instructions alone; %zu of %zu syscalls served by the kernel's "
-		       "always-allow cache\n",
-		       p->abis[i].arch->name, prog->len, cached, total);
-		bpf_prog_free(prog);
-		diag_clear(&d);
-	}
-	return 0;
-}
-
-static int do_export_bpf(const struct options *o, const struct compiled *c)
-{
-	FILE *f = open_out(o->out);
-
-	if (!f) {
-		fprintf(stderr, PROG ": error: opening '%s': %s\n", o->out, strerror(errno));
-		return EXIT_REJECTED;
-	}
-	fwrite(c->prog->insns, sizeof(*c->prog->insns), c->prog->len, f);
-	return close_out(f, o->out) < 0 ? EXIT_REJECTED : 0;
-}
-
-static int do_export_pfc(const struct options *o, const struct compiled *c)
-{
-	FILE *f = open_out(o->out);
-
-	if (!f) {
-		fprintf(stderr, PROG ": error: opening '%s': %s\n", o->out, strerror(errno));
-		return EXIT_REJECTED;
-	}
-	pfc_print(c->policy, f);
-	return close_out(f, o->out) < 0 ? EXIT_REJECTED : 0;
-}
-
-static int do_explain(const struct options *o, const struct compiled *c, int argc, char **argv)
-{
-	const struct arch *a = o->target;
-	struct seccomp_data sd = { .arch = a->audit_arch };
-	struct sim_result res;
-	struct decision dec;
-	uint64_t nr;
-	uint32_t nr32;
-	char buf[64];
+	struct seccomp_data sd = { .arch = o->target->audit_arch };
+	uint32_t nr;
 
 	if (argc < 1)
-		return fail_usage("%s", "--explain needs a SYSCALL");
+		return usage_error(d, "%s", "--explain needs a SYSCALL");
 	if (argc > 1 + SYSCALL_ARGS_MAX)
-		return fail_usage("%s", "--explain takes at most 6 arguments");
-	if (parse_u64(argv[0], &nr) && nr <= UINT32_MAX) {
-		nr32 = (uint32_t)nr;
-	} else if (syscalls_lookup_name(a, argv[0], &nr32) < 0) {
-		fprintf(stderr, PROG ": error: %s '%s' on %s\n",
-			syscalls_known(argv[0]) ? "no syscall" : "unknown syscall", argv[0],
-			a->name);
-		return EXIT_REJECTED;
-	}
-	sd.nr = (int)nr32;
+		return usage_error(d, "%s", "--explain takes at most 6 arguments");
+	if (explain_parse_syscall(o->target, argv[0], &nr, d) < 0)
+		return OUTCOME_REJECTED;
+	sd.nr = (int)nr;
 	for (int i = 1; i < argc; i++) {
 		uint64_t v;
 
-		if (!parse_arg_value(argv[i], a, &v)) {
-			fprintf(stderr, PROG ": error: bad argument '%s': a number or a constant\n",
-				argv[i]);
-			return EXIT_USAGE;
-		}
+		if (explain_parse_value(o->target, argv[i], &v, d) < 0)
+			return OUTCOME_USAGE;
 		sd.args[i - 1] = v;
 	}
-	struct seccomp_data raw;
-
-	bpf_abi_data(a, &sd, &raw);
-	if (sim_run(c->prog->insns, c->prog->len, &raw, &res) < 0) {
-		fprintf(stderr, PROG ": internal error: the program did not run\n");
-		return EXIT_REJECTED;
-	}
-	policy_decide(c->policy, &sd, &dec);
-	if (dec.ret != res.ret) {
-		fprintf(stderr, PROG ": internal error: program says 0x%08x, rules say 0x%08x\n",
-			res.ret, dec.ret);
-		return EXIT_REJECTED;
-	}
-	const char *name = syscalls_lookup_nr(a, nr32);
-
-	printf("%s (%s %" PRIu32 "): %s\n", name ? name : "unknown", a->name, nr32,
-	       action_format_ret(res.ret, a, buf, sizeof(buf)));
-	switch (dec.why) {
-	case DECIDE_RULE:
-		printf("rule: %s:%u%s\n", dec.rule->src->loc.file, dec.rule->src->loc.line,
-		       dec.rule->via_mux ? " (through the multiplexer, arguments not visible)"
-					 : "");
-		break;
-	case DECIDE_DEFAULT:
-		printf("rule: default\n");
-		break;
-	case DECIDE_UNKNOWN:
-		printf("rule: unknown-syscall (not in the table for %s)\n", a->name);
-		break;
-	case DECIDE_BAD_ARCH:
-		printf("rule: bad-arch\n");
-		break;
-	}
-	printf("instructions executed: %zu of %zu\n", res.executed, c->prog->len);
-	return 0;
+	return outcome_of(explain_call(c, o->target, &sd, stdout, d));
 }
 
-/* Run mode (SPEC 5): everything is compiled and checked before anything
- * about the process changes; every failure exits 125. */
-static int do_run(const struct options *o, const struct compiled *c, char **argv)
+/* "12 instructions for x86_64 x86; running /bin/true" */
+static void note_running(const struct compiled *c, const char *path, struct diag *d)
 {
-	extern char **environ;
-	struct seccomp_data sd = { .arch = o->target->audit_arch };
-	struct sim_result res;
-	struct diag d;
-	uint32_t nr;
-	char *path;
-	int status = EXIT_RUN_FAILED;
+	const struct src_loc loc = { .file = c->profile->path };
+	char abis[256] = "";
+	size_t len = 0;
 
-	if (uses_notify(c->profile->rs)) {
-		fprintf(stderr,
-			PROG ": error: %s: the 'notify' action needs a supervisor; run mode "
-			     "has none\n",
-			c->profile->path);
-		return EXIT_RUN_FAILED;
-	}
-	diag_init(&d);
-	path = run_resolve_command(argv[0], &d, &status);
-	if (!path)
-		goto out;
-	/* The filter must let our own execve() through. */
-	if (syscalls_lookup_name(o->target, "execve", &nr) == 0) {
-		sd.nr = (int)nr;
-		sd.args[0] = (uintptr_t)path;
-		sd.args[1] = (uintptr_t)argv;
-		sd.args[2] = (uintptr_t)environ;
-		if (sim_run(c->prog->insns, c->prog->len, &sd, &res) < 0 ||
-		    (res.ret != SECCOMP_RET_ALLOW && res.ret != SECCOMP_RET_LOG)) {
-			char buf[64];
-
-			diag_error(&d, NULL,
-				   "%s: the filter would stop the execve() of the command itself "
-				   "(%s)",
-				   c->profile->path,
-				   action_format_ret(res.ret, o->target, buf, sizeof(buf)));
-			diag_hint(&d, NULL, "allow 'execve' in the profile");
-			status = EXIT_RUN_FAILED;
-			goto out;
-		}
-	}
-	if (o->verbose) {
-		fprintf(stderr, PROG ": %s: %zu instructions for", c->profile->path, c->prog->len);
-		for (size_t i = 0; i < c->policy->n_abis; i++)
-			fprintf(stderr, " %s", c->policy->abis[i].arch->name);
-		fprintf(stderr, "; running %s\n", path);
-	}
-	status = EXIT_RUN_FAILED;
-	run_exec(c->profile, c->prog, path, argv, &d, &status);
-out:
-	diag_print(&d, PROG, stderr);
-	diag_clear(&d);
-	free(path);
-	return status;
+	for (size_t i = 0; i < c->policy->n_abis && len < sizeof(abis); i++)
+		len += (size_t)snprintf(abis + len, sizeof(abis) - len, " %s",
+					c->policy->abis[i].arch->name);
+	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, path);
 }
+
+static enum outcome outcome_of_run(enum run_failure fail)
+{
+	switch (fail) {
+	case RUN_FAIL_NOT_FOUND:
+		return OUTCOME_NOT_FOUND;
+	case RUN_FAIL_NOT_EXECUTABLE:
+		return OUTCOME_NOT_EXECUTABLE;
+	default:
+		return OUTCOME_REJECTED;
+	}
+}
+
+/* Run mode (scmp-run(1) Run mode): every check before anything about the
+ * process changes, then run_exec(), which returns only on failure. */
+static enum outcome run(const struct options *o, const struct compiled *c, char **argv,
+			struct diag *d)
+{
+	enum run_failure fail = RUN_FAIL_SETUP;
+	char *path = run_prepare(c->profile, c->prog, argv, d, &fail);
+
+	if (!path)
+		return outcome_of_run(fail);
+	if (o->verbose)
+		note_running(c, path, d);
+	/* What is said before execve() must be out before it: it does not return. */
+	diag_print(d, PROG, stderr);
+	diag_clear(d);
+	run_exec(c->profile, c->prog, path, argv, d, &fail);
+	free(path);
+	return outcome_of_run(fail);
+}
+
+static enum outcome dispatch_profile(const struct options *o, int argc, char **argv, struct diag *d)
+{
+	struct compiled c;
+	enum outcome ret;
+
+	if (!o->profile)
+		return usage_error(d, "%s", "no profile: use -p PROFILE");
+	if (o->mode == MODE_RUN && !argc)
+		return usage_error(d, "%s", "no command to run");
+	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && argc)
+		return usage_error(d, "unexpected argument '%s'", argv[0]);
+
+	if (compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, d, &c) < 0)
+		return OUTCOME_REJECTED;
+	/* Warnings cannot weaken a filter: show them when asked to check, or
+	 * when verbose; a service log gets only what stopped it. */
+	if (o->mode == MODE_RUN && !o->verbose)
+		diag_clear(d);
+	switch (o->mode) {
+	case MODE_CHECK:
+		ret = outcome_of(summary_print(&c, stdout));
+		break;
+	case MODE_EXPORT_BPF:
+		ret = outcome_of(export_bpf(&c, o->out, d));
+		break;
+	case MODE_EXPORT_PFC:
+		ret = outcome_of(export_pfc(&c, o->out, d));
+		break;
+	case MODE_EXPLAIN:
+		ret = explain(o, &c, argc, argv, d);
+		break;
+	default:
+		ret = run(o, &c, argv, d);
+		break;
+	}
+	compiled_free(&c);
+	return ret;
+}
+
+/* ---- options ---- */
 
 static int set_mode(struct options *o, enum mode m)
 {
@@ -620,140 +340,111 @@ static int set_mode(struct options *o, enum mode m)
 	return 0;
 }
 
+/* The options that select a mode. */
+static const struct {
+	int opt;
+	enum mode mode;
+} mode_options[] = {
+	{ 'h', MODE_HELP },
+	{ OPT_VERSION, MODE_VERSION },
+	{ OPT_CHECK, MODE_CHECK },
+	{ OPT_EXPORT_BPF, MODE_EXPORT_BPF },
+	{ OPT_EXPORT_PFC, MODE_EXPORT_PFC },
+	{ OPT_EXPLAIN, MODE_EXPLAIN },
+	{ OPT_RESOLVE, MODE_RESOLVE },
+	{ OPT_LIST_SYSCALLS, MODE_LIST_SYSCALLS },
+	{ OPT_LIST_ARCHES, MODE_LIST_ARCHES },
+	{ OPT_LIST_GROUPS, MODE_LIST_GROUPS },
+	{ OPT_LIST_PROFILES, MODE_LIST_PROFILES },
+};
+
+/* One option of getopt_long(); false if it was not one of ours. */
+static bool take_option(struct options *o, int opt, const char **bad_arch, bool *conflict)
+{
+	bool is_mode = false;
+
+	for (size_t i = 0; i < sizeof(mode_options) / sizeof(mode_options[0]); i++) {
+		if (mode_options[i].opt == opt) {
+			*conflict |= set_mode(o, mode_options[i].mode) < 0;
+			is_mode = true;
+		}
+	}
+	switch (opt) {
+	case 'p':
+		o->profile = optarg;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case OPT_EXPORT_BPF:
+	case OPT_EXPORT_PFC:
+		o->out = optarg;
+		break;
+	case OPT_RESOLVE:
+		o->resolve = optarg;
+		break;
+	case OPT_TARGET_ARCH:
+		o->target = strcmp(optarg, "native") ? arch_lookup(optarg) : arch_native();
+		if (!o->target)
+			*bad_arch = optarg;
+		break;
+	default:
+		return is_mode; /* else getopt said what is wrong */
+	}
+	return true;
+}
+
+/* Parse the options; *ret_argc/argv are left at the operands. The mode is
+ * known before anything is reported: it decides the exit code. */
+static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_argv,
+				  struct diag *d)
+{
+	const char *bad_arch = NULL;
+	bool bad_option = false, conflict = false;
+	int opt;
+
+	while ((opt = getopt_long(*ret_argc, *ret_argv, "+p:vh", long_options, NULL)) != -1)
+		bad_option |= !take_option(o, opt, &bad_arch, &conflict);
+	*ret_argc -= optind;
+	*ret_argv += optind;
+
+	if (bad_option) {
+		diag_hint(d, NULL, "try '" PROG " --help' for more information");
+		return OUTCOME_USAGE;
+	}
+	if (conflict) {
+		return usage_error(d, "%s",
+				   "conflicting modes: give one of --check, --export-bpf, "
+				   "--export-pfc, --explain, --resolve, --list-*");
+	}
+	if (bad_arch)
+		return usage_error(d, "unknown architecture '%s' (see --list-arches)", bad_arch);
+	if (o->mode == MODE_RUN && o->target)
+		return usage_error(d, "%s",
+				   "--target-arch is for --check, --export-* and --explain; "
+				   "run mode always uses this machine's ABI");
+	if (!o->target)
+		o->target = arch_native();
+	return OUTCOME_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .mode = MODE_RUN };
-	struct compiled c;
-	const char *bad_arch = NULL;
-	bool bad_option = false, conflict = false;
-	int opt, r;
+	struct diag d;
+	enum outcome ret;
 
-	while ((opt = getopt_long(argc, argv, "+p:vh", long_options, NULL)) != -1) {
-		r = 0;
-		switch (opt) {
-		case 'p':
-			o.profile = optarg;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'h':
-			r = set_mode(&o, MODE_HELP);
-			break;
-		case OPT_VERSION:
-			r = set_mode(&o, MODE_VERSION);
-			break;
-		case OPT_CHECK:
-			r = set_mode(&o, MODE_CHECK);
-			break;
-		case OPT_EXPORT_BPF:
-		case OPT_EXPORT_PFC:
-			r = set_mode(&o, opt == OPT_EXPORT_BPF ? MODE_EXPORT_BPF : MODE_EXPORT_PFC);
-			o.out = optarg;
-			break;
-		case OPT_EXPLAIN:
-			r = set_mode(&o, MODE_EXPLAIN);
-			break;
-		case OPT_RESOLVE:
-			r = set_mode(&o, MODE_RESOLVE);
-			o.resolve = optarg;
-			break;
-		case OPT_LIST_SYSCALLS:
-			r = set_mode(&o, MODE_LIST_SYSCALLS);
-			break;
-		case OPT_LIST_ARCHES:
-			r = set_mode(&o, MODE_LIST_ARCHES);
-			break;
-		case OPT_LIST_GROUPS:
-			r = set_mode(&o, MODE_LIST_GROUPS);
-			break;
-		case OPT_LIST_PROFILES:
-			r = set_mode(&o, MODE_LIST_PROFILES);
-			break;
-		case OPT_TARGET_ARCH:
-			o.target = strcmp(optarg, "native") ? arch_lookup(optarg) : arch_native();
-			if (!o.target)
-				bad_arch = optarg;
-			break;
-		default:
-			bad_option = true; /* getopt said what */
-			break;
-		}
-		conflict |= r < 0;
+	diag_init(&d);
+	ret = parse_options(&o, &argc, &argv, &d);
+	if (ret == OUTCOME_OK && !dispatch_tables(&o, argc, argv, &d, &ret))
+		ret = dispatch_profile(&o, argc, argv, &d);
+	/* Output to standard output counts: a full disk is not a success. */
+	errno = 0;
+	if ((fflush(stdout) != 0 || ferror(stdout)) && !diag_failed(&d)) {
+		diag_error(&d, NULL, "writing standard output: %s", strerror(errno ? errno : EIO));
+		ret = OUTCOME_REJECTED;
 	}
-	argc -= optind;
-	argv += optind;
-
-	/* Report after parsing everything: the mode decides the exit code. */
-	if (bad_option) {
-		fprintf(stderr, "Try '" PROG " --help' for more information.\n");
-		return o.mode == MODE_RUN ? EXIT_RUN_FAILED : EXIT_USAGE;
-	}
-	if (conflict)
-		return fail_usage("%s", "conflicting modes: give one of --check, --export-bpf, "
-					"--export-pfc, --explain, --resolve, --list-*");
-	if (bad_arch)
-		return fail_usage_in(o.mode, "unknown architecture '%s' (see --list-arches)",
-				     bad_arch);
-	if (o.mode == MODE_RUN && o.target)
-		return fail_usage_in(o.mode, "%s",
-				     "--target-arch is for --check, --export-* and --explain; "
-				     "run mode always uses this machine's ABI");
-	if (!o.target)
-		o.target = arch_native();
-
-	switch (o.mode) {
-	case MODE_HELP:
-		usage(stdout);
-		return 0;
-	case MODE_VERSION:
-		printf(PROG " %s (syscall table: Linux %s)\n", SCMP_RUN_VERSION,
-		       syscalls_kernel_version());
-		return 0;
-	case MODE_RESOLVE:
-		return argc ? fail_usage("unexpected argument '%s'", argv[0]) : do_resolve(&o);
-	case MODE_LIST_SYSCALLS:
-		return argc ? fail_usage("unexpected argument '%s'", argv[0])
-			    : do_list_syscalls(&o);
-	case MODE_LIST_ARCHES:
-		return argc ? fail_usage("unexpected argument '%s'", argv[0]) : do_list_arches();
-	case MODE_LIST_PROFILES:
-		return argc ? fail_usage("unexpected argument '%s'", argv[0]) : do_list_profiles();
-	case MODE_LIST_GROUPS:
-		if (argc > 1)
-			return fail_usage("unexpected argument '%s'", argv[1]);
-		return do_list_groups(argc ? argv[0] : NULL);
-	default:
-		break;
-	}
-
-	if (!o.profile) {
-		return fail_usage_in(o.mode, "%s", "no profile: use -p PROFILE");
-	}
-	if (o.mode == MODE_RUN && !argc)
-		return fail_usage_in(o.mode, "%s", "no command to run");
-	if (o.mode != MODE_RUN && o.mode != MODE_EXPLAIN && argc)
-		return fail_usage("unexpected argument '%s'", argv[0]);
-
-	if (compile(&o, &c) < 0)
-		return o.mode == MODE_RUN ? EXIT_RUN_FAILED : EXIT_REJECTED;
-	switch (o.mode) {
-	case MODE_CHECK:
-		r = do_check(&o, &c);
-		break;
-	case MODE_EXPORT_BPF:
-		r = do_export_bpf(&o, &c);
-		break;
-	case MODE_EXPORT_PFC:
-		r = do_export_pfc(&o, &c);
-		break;
-	case MODE_EXPLAIN:
-		r = do_explain(&o, &c, argc, argv);
-		break;
-	default:
-		r = do_run(&o, &c, argv);
-		break;
-	}
-	compiled_free(&c);
-	return r;
+	diag_print(&d, PROG, stderr);
+	diag_clear(&d);
+	return exit_status(o.mode, ret);
 }

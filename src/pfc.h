@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "rules.h"
+#include "policy.h"
 
 /* Print p to f. Returns 0 or -EIO if writing failed. */
 int pfc_print(const struct policy *p, FILE *f);

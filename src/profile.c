@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Profile loader (SPEC 2.1): INI files read with inih through a reader that
- * counts physical lines and refuses what inih would silently misread.
+ * Profile keys (scmp-run.ini(5) SECTIONS): one table of {section, key,
+ * parser} turns every key that profile-ini.c reads into rule entries, filter
+ * attributes and run settings; groups are expanded at the end.
  */
 #include "profile.h"
 
 #include <cap-ng.h>
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,200 +17,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "groups.h"
+#include "profile-internal.h"
+#include "syscalls.h"
 
-#define NEST_MAX 32 /* guard for built-in group nesting (the table nests 2 deep) */
+/* ---- words and names ---- */
 
-enum sect {
-	SECT_NONE, /* before the first section header */
-	SECT_BAD,  /* after a header already reported as an error */
-	SECT_PROFILE,
-	SECT_FILTER,
-	SECT_GROUPS,
-	SECT_RULE,
-	SECT_PRIORITY,
-	SECT_CAPS,
-	SECT_CREDS,
-};
-
-static const struct {
-	const char *name;
-	enum sect sect;
-} fixed_sections[] = {
-	{ "profile", SECT_PROFILE },   { "filter", SECT_FILTER },     { "groups", SECT_GROUPS },
-	{ "priority", SECT_PRIORITY }, { "capabilities", SECT_CAPS }, { "credentials", SECT_CREDS },
-};
-
-/* One physical line of a key's value (continuation lines add more). */
-struct seg {
-	unsigned line;
-	char *text;
-};
-
-/* A key whose value may still grow by continuation lines. */
-struct pending {
-	bool active;
-	enum sect sect;
-	struct action action; /* SECT_RULE */
-	char *key;
-	struct seg *segs;
-	size_t n_segs;
-};
-
-/* A rule or priority entry, expanded once every group is known. */
-struct entry {
-	bool is_prio;
-	char *name; /* syscall name or "@group" */
-	bool optional;
-	struct action action;
-	struct cond cond; /* n_conjs == 0: unconditional */
-	unsigned prio;
-	struct src_loc loc;
-	unsigned key_id; /* entries of one key are de-duplicated together */
-};
-
-struct member {
-	char *name;
-	bool optional;
-	struct src_loc loc;
-};
-
-struct ugroup {
-	char *name;
-	struct member *members;
-	size_t n_members;
-	struct src_loc loc;
-	int mark; /* cycle search: 0 new, 1 on the path, 2 done */
-};
-
-/* A set of borrowed strings (open addressing). */
-struct strset {
-	const char **slots;
-	size_t size, n;
-};
-
-struct loader {
-	struct profile *p;
-	const struct arch *native;
-	struct diag *d;
-	struct entry *ents;
-	size_t n_ents;
-	struct ugroup *groups;
-	size_t n_groups;
-	const char **known; /* @known: every name of every table */
-	size_t n_known;
-	size_t bytes; /* read so far, all files */
-	unsigned key_ids;
-	bool abort;	  /* stop reading everything (size limit) */
-	bool cut_short;	  /* a file was not read to its end (binary data) */
-	bool saw_default; /* a default-action key, even a bad one */
-	size_t errors;	  /* d->n_errors before this load */
-	int oom;
-};
-
-struct frame {
-	struct loader *l;
-	const struct frame *parent;
-	FILE *f;
-	const char *path; /* interned */
-	dev_t dev;
-	ino_t ino;
-	unsigned depth;
-	unsigned line;	/* physical line last read */
-	bool stop;	/* binary data: read no further */
-	bool has_key;	/* mirrors inih's prev_name: continuations are possible */
-	bool skip_cont; /* drop continuation lines of a refused line */
-	bool cur_cont;	/* the line handed to inih is a continuation */
-	enum sect sect;
-	struct action sect_action;
-	struct pending pend;
-};
-
-static int load_file(struct loader *l, const struct frame *parent, const char *written,
-		     const char *path, const struct src_loc *inc_loc);
-
-static void loc_at(const struct frame *fr, unsigned line, struct src_loc *ret)
+char *profile_next_word(char **s)
 {
-	*ret = (struct src_loc){ .file = fr->path, .line = line };
-}
-
-/* ---- small helpers ---- */
-
-static unsigned long str_hash(const char *s)
-{
-	unsigned long h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
-/* Add s to the set; 1 if added, 0 if already there, -ENOMEM. */
-static int strset_add(struct strset *set, const char *s)
-{
-	size_t i;
-
-	if ((set->n + 1) * 2 > set->size) {
-		struct strset bigger = { .size = set->size ? set->size * 2 : 64 };
-
-		bigger.slots = calloc(bigger.size, sizeof(*bigger.slots));
-		if (!bigger.slots)
-			return -ENOMEM;
-		for (i = 0; i < set->size; i++)
-			if (set->slots[i])
-				strset_add(&bigger, set->slots[i]);
-		free(set->slots);
-		*set = bigger;
-	}
-	for (i = str_hash(s) & (set->size - 1); set->slots[i]; i = (i + 1) & (set->size - 1))
-		if (!strcmp(set->slots[i], s))
-			return 0;
-	set->slots[i] = s;
-	set->n++;
-	return 1;
-}
-
-static void strset_clear(struct strset *set)
-{
-	free(set->slots);
-	*set = (struct strset){ 0 };
-}
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static char *skip_blanks(const char *s)
-{
-	while (is_blank(*s))
-		s++;
-	return (char *)s;
-}
-
-/* inih r55's find_chars_or_comment(): the first of chars, or an inline
- * comment (';' after whitespace), or the end. */
-static char *find_chars_or_comment(const char *s, const char *chars)
-{
-	bool was_space = false;
-
-	while (*s && (!chars || !strchr(chars, *s)) && !(was_space && *s == ';')) {
-		was_space = isspace((unsigned char)*s);
-		s++;
-	}
-	return (char *)s;
-}
-
-/* Split s (modified in place) into blank-separated words. Returns the next
- * word or NULL. */
-static char *next_word(char **s)
-{
-	char *w = skip_blanks(*s), *e;
+	char *w = profile_skip_blanks(*s), *e;
 
 	if (!*w)
 		return NULL;
 	e = w;
-	while (*e && !is_blank(*e))
+	while (*e && !profile_is_blank(*e))
 		e++;
 	if (*e)
 		*e++ = '\0';
@@ -227,7 +47,7 @@ static bool valid_syscall_name(const char *s, size_t n)
 	return true;
 }
 
-static bool valid_group_name(const char *s)
+bool profile_valid_group_name(const char *s)
 {
 	if (s[0] != '@' || !s[1])
 		return false;
@@ -238,13 +58,8 @@ static bool valid_group_name(const char *s)
 	return true;
 }
 
-/*
- * A name as written in a list: "@group", "name" or "name?". Returns 0 and
- * the bare name in ret_name (malloc'ed), or reports the error and returns
- * -EINVAL.
- */
-static int parse_name(struct loader *l, const struct src_loc *loc, const char *word,
-		      bool allow_group, char **ret_name, bool *ret_optional)
+int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *word,
+		       bool allow_group, char **ret_name, bool *ret_optional)
 {
 	size_t n = strlen(word);
 
@@ -256,7 +71,7 @@ static int parse_name(struct loader *l, const struct src_loc *loc, const char *w
 				   "'%s': a condition applies to one syscall, not a group", word);
 			return -EINVAL;
 		}
-		if (!valid_group_name(word)) {
+		if (!profile_valid_group_name(word)) {
 			diag_error(l->d, loc, "invalid group name '%s'", word);
 			return -EINVAL;
 		}
@@ -285,29 +100,33 @@ static int parse_name(struct loader *l, const struct src_loc *loc, const char *w
 	return 0;
 }
 
+/* ---- leaf parsers: 0, or -EINVAL (-ERANGE) with a static message in
+ * *reterr; the caller adds the location and what was written ---- */
+
 /* action_parse() ignores every blank; only blanks inside "(...)" are
  * allowed, so "allow kill" is trailing garbage, not "allowkill". */
-static int parse_action(struct loader *l, const char *text, struct action *ret,
-			const char **ret_err)
+static int parse_action(const char *text, const struct arch *native, struct action *ret,
+			const char **reterr)
 {
 	const char *paren = strchr(text, '(');
 	size_t head = paren ? (size_t)(paren - text) : strlen(text);
 	size_t i = 0;
 
-	while (i < head && is_blank(text[i]))
+	while (i < head && profile_is_blank(text[i]))
 		i++;
-	while (i < head && !is_blank(text[i]))
+	while (i < head && !profile_is_blank(text[i]))
 		i++;
-	while (i < head && is_blank(text[i]))
+	while (i < head && profile_is_blank(text[i]))
 		i++;
 	if (i < head) {
-		*ret_err = "trailing garbage after the action";
+		*reterr = "trailing garbage after the action";
 		return -EINVAL;
 	}
-	return action_parse(text, l->native, ret, ret_err);
+	return action_parse(text, native, ret, reterr);
 }
 
-static int parse_bool(const char *s, bool *ret)
+/* scmp-run.ini(5) FILE SYNTAX: the spellings of a boolean. */
+static int parse_bool(const char *s, bool *ret, const char **reterr)
 {
 	static const char *const yes[] = { "yes", "true", "1", "on" };
 	static const char *const no[] = { "no", "false", "0", "off" };
@@ -322,18 +141,291 @@ static int parse_bool(const char *s, bool *ret)
 			return 0;
 		}
 	}
+	*reterr = "use yes/no, true/false, on/off or 1/0";
 	return -EINVAL;
 }
 
-/* ---- sections and keys ---- */
+#define PRIORITY_RANGE "0..255"
+_Static_assert(RULESET_PRIORITY_MAX == 255, "PRIORITY_RANGE spells out RULESET_PRIORITY_MAX");
 
-static void pending_clear(struct pending *pd)
+/* A [priority] value: decimal 0..RULESET_PRIORITY_MAX. -EINVAL for what is
+ * not such a number, -ERANGE for a number over the maximum. */
+static int parse_priority(const char *s, unsigned *ret, const char **reterr)
 {
-	for (size_t i = 0; i < pd->n_segs; i++)
-		free(pd->segs[i].text);
-	free(pd->segs);
-	free(pd->key);
-	*pd = (struct pending){ 0 };
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!isdigit((unsigned char)s[0]) || errno || *end) {
+		*reterr = "expected " PRIORITY_RANGE;
+		return -EINVAL;
+	}
+	if (v > RULESET_PRIORITY_MAX) {
+		*reterr = "out of range " PRIORITY_RANGE;
+		return -ERANGE;
+	}
+	*ret = (unsigned)v;
+	return 0;
+}
+
+/* "CAP_NET_ADMIN" or "net_admin", any case; never a number. */
+static int parse_capability(const char *word, int *ret, const char **reterr)
+{
+	const char *bare = word;
+	char name[64];
+
+	*reterr = "unknown capability";
+	if (!strncasecmp(bare, "cap_", 4))
+		bare += 4;
+	if (strlen(bare) >= sizeof(name) || !*bare)
+		return -EINVAL;
+	for (size_t i = 0; (name[i] = (char)tolower((unsigned char)bare[i])); i++)
+		;
+	*ret = isdigit((unsigned char)name[0]) ? -1 : capng_name_to_capability(name);
+	return *ret < 0 ? -EINVAL : 0;
+}
+
+/* An architecture name or "native": the ABI and its bit in attrs.arches. */
+static int parse_arch(const char *word, const struct arch *native, const struct arch **ret,
+		      uint32_t *ret_bit, const char **reterr)
+{
+	if (!strcmp(word, "native")) {
+		*ret = native;
+		*ret_bit = ARCH_NATIVE_BIT;
+		return 0;
+	}
+	*ret = arch_lookup(word);
+	if (!*ret) {
+		*reterr = "unknown architecture";
+		return -EINVAL;
+	}
+	*ret_bit = 1u << (*ret)->id;
+	return 0;
+}
+
+/* ---- key parsers: 0, -EINVAL (reported), -ENOMEM ---- */
+
+struct key_row;
+typedef int key_parser(struct key_ctx *k, const struct key_row *row);
+
+/* Where a generic parser stores its value. */
+enum key_base {
+	IN_PROFILE, /* struct profile */
+	IN_FILTER,  /* struct filter_attrs of the ruleset */
+};
+
+struct key_row {
+	const char *section; /* NULL: every section named by an action */
+	const char *key;     /* NULL: every other key of the section */
+	key_parser *parse;
+	bool required; /* must be written in the profile or an include */
+	/* key_bool, key_action: the field, and a bool set when the key is
+	 * valid (has == 0: none) */
+	enum key_base base;
+	size_t field, has;
+};
+
+#define ROW(s, k, p)	 .section = (s), .key = (k), .parse = (p)
+#define FILTER_FIELD(f)	 .base = IN_FILTER, .field = offsetof(struct filter_attrs, f)
+#define FILTER_HAS(f)	 .has = offsetof(struct filter_attrs, f)
+#define PROFILE_FIELD(f) .base = IN_PROFILE, .field = offsetof(struct profile, f)
+
+_Static_assert(offsetof(struct filter_attrs, has_default_action) != 0 &&
+		       offsetof(struct filter_attrs, has_unknown_action) != 0,
+	       "offset 0 means 'no has flag' in struct key_row");
+
+static void *key_field(const struct key_ctx *k, const struct key_row *row, size_t offset)
+{
+	char *base = row->base == IN_FILTER ? (char *)&k->l->p->rs->attrs : (char *)k->l->p;
+
+	return base + offset;
+}
+
+static int key_bool(struct key_ctx *k, const struct key_row *row)
+{
+	const char *err;
+
+	if (parse_bool(k->value, key_field(k, row, row->field), &err) < 0) {
+		key_error(k, "invalid boolean '%s' for '%s': %s", k->value, k->key, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int key_action(struct key_ctx *k, const struct key_row *row)
+{
+	struct action a;
+	const char *err;
+
+	if (parse_action(k->value, k->l->native, &a, &err) < 0) {
+		key_error(k, "invalid %s '%s': %s", k->key, k->value, err);
+		return -EINVAL;
+	}
+	*(struct action *)key_field(k, row, row->field) = a;
+	if (row->has)
+		*(bool *)key_field(k, row, row->has) = true;
+	return 0;
+}
+
+static int key_version(struct key_ctx *k, const struct key_row *row)
+{
+	if (strcmp(k->value, "1")) {
+		key_error(k, "unsupported profile version '%s': only version 1 exists", k->value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int key_description(struct key_ctx *k, const struct key_row *row)
+{
+	char *copy = strdup(k->value);
+
+	if (!copy)
+		return -ENOMEM;
+	free(k->l->p->description);
+	k->l->p->description = copy;
+	return 0;
+}
+
+static int key_include(struct key_ctx *k, const struct key_row *row)
+{
+	/* Relative to the directory of the including file. */
+	const char *from = k->fr->path, *slash = strrchr(from, '/');
+	char *path;
+	int r;
+
+	if (k->value[0] == '/' || !slash)
+		r = asprintf(&path, "%s", k->value);
+	else
+		r = asprintf(&path, "%.*s/%s", (int)(slash - from), from, k->value);
+	if (r < 0)
+		return -ENOMEM;
+	r = profile_ini_load(k->l, k->fr, k->value, path, &k->loc);
+	free(path);
+	return r == -ENOMEM ? r : 0; /* its errors are reported */
+}
+
+/* Architectures that cannot share one filter (one process). */
+static bool check_arch_mix(struct key_ctx *k, const struct arch *const *seen,
+			   const char *const *tok, size_t n)
+{
+	bool bad = false;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (!arch_compatible(seen[i], seen[j])) {
+				key_error(k,
+					  "architectures '%s' (%s) and '%s' (%s) cannot occur in "
+					  "one process: one filter cannot mix them",
+					  tok[i], seen[i]->name, tok[j], seen[j]->name);
+				bad = true;
+			}
+	return !bad;
+}
+
+static int key_architectures(struct key_ctx *k, const struct key_row *row)
+{
+	const struct arch *seen[ARCH_COUNT + 1];
+	const char *tok[ARCH_COUNT + 1], *err;
+	char *rest = k->value, *w;
+	size_t n = 0;
+	uint32_t bits = 0;
+	bool bad = false;
+
+	while ((w = profile_next_word(&rest))) {
+		const struct arch *a;
+		uint32_t bit;
+
+		if (parse_arch(w, k->l->native, &a, &bit, &err) < 0) {
+			key_error(k, "%s '%s'", err, w);
+			bad = true;
+			continue;
+		}
+		if (bits & bit) {
+			key_error(k, "duplicate architecture '%s'", w);
+			bad = true;
+			continue;
+		}
+		bits |= bit;
+		if (n < ARCH_COUNT + 1) {
+			seen[n] = a;
+			tok[n++] = w;
+		}
+	}
+	if (!check_arch_mix(k, seen, tok, n) || bad)
+		return -EINVAL;
+	k->l->p->rs->attrs.arches = bits;
+	return 0;
+}
+
+static int key_keep(struct key_ctx *k, const struct key_row *row)
+{
+	struct profile *p = k->l->p;
+	const char *err;
+	char *rest = k->value, *w;
+	int r = 0;
+
+	p->n_keep_caps = 0; /* a later assignment replaces the list */
+	while ((w = profile_next_word(&rest))) {
+		int cap;
+		bool dup = false;
+
+		if (parse_capability(w, &cap, &err) < 0) {
+			key_error(k, "%s '%s'", err, w);
+			r = -EINVAL;
+			continue;
+		}
+		for (unsigned i = 0; i < p->n_keep_caps; i++)
+			dup |= p->keep_caps[i] == cap;
+		if (dup)
+			continue;
+		if (p->n_keep_caps >= PROFILE_KEEP_CAPS_MAX) {
+			key_error(k, "too many capabilities (at most %d)", PROFILE_KEEP_CAPS_MAX);
+			return -EINVAL;
+		}
+		p->keep_caps[p->n_keep_caps++] = cap;
+	}
+	return r;
+}
+
+/* A value that must be one word (credentials): a copy in *dst. */
+static int key_word(struct key_ctx *k, char **dst, struct src_loc *dst_loc, bool *has)
+{
+	char *copy;
+
+	if (strpbrk(k->value, " \t")) {
+		key_error(k, "trailing garbage in '%s = %s': expected one name or number", k->key,
+			  k->value);
+		return -EINVAL;
+	}
+	copy = strdup(k->value);
+	if (!copy)
+		return -ENOMEM;
+	free(*dst);
+	*dst = copy;
+	*dst_loc = k->loc;
+	*has = true;
+	return 0;
+}
+
+static int key_user(struct key_ctx *k, const struct key_row *row)
+{
+	struct profile *p = k->l->p;
+
+	return key_word(k, &p->user, &p->user_loc, &p->has_user);
+}
+
+static int key_group(struct key_ctx *k, const struct key_row *row)
+{
+	struct profile *p = k->l->p;
+
+	return key_word(k, &p->group, &p->group_loc, &p->has_group);
+}
+
+static int key_groups_define(struct key_ctx *k, const struct key_row *row)
+{
+	return profile_groups_define(k);
 }
 
 static int push_entry(struct loader *l, struct entry *e)
@@ -354,340 +446,195 @@ static int push_entry(struct loader *l, struct entry *e)
 	return 0;
 }
 
-static struct ugroup *find_ugroup(struct loader *l, const char *name)
+/* "[priority] name = N" */
+static int key_priority(struct key_ctx *k, const struct key_row *row)
 {
-	for (size_t i = 0; i < l->n_groups; i++)
-		if (!strcmp(l->groups[i].name, name))
-			return &l->groups[i];
-	return NULL;
+	struct entry e = { .is_prio = true, .key_id = ++k->l->key_ids, .loc = k->loc };
+	const char *err;
+	int r;
+
+	r = parse_priority(k->value, &e.prio, &err);
+	if (r == -ERANGE)
+		key_error(k, "priority %s for '%s' is %s", k->value, k->key, err);
+	else if (r < 0)
+		key_error(k, "invalid priority '%s' for '%s': %s", k->value, k->key, err);
+	if (r < 0)
+		return -EINVAL;
+	r = profile_parse_name(k->l, &e.loc, k->key, true, &e.name, &e.optional);
+	if (r < 0)
+		return r;
+	return push_entry(k->l, &e);
 }
 
-/* "@name = members": define a user group. */
-static void key_group(struct loader *l, struct frame *fr, const char *key, struct pending *pd)
+/* Rule section: "syscalls = names...", each name located at its own line. */
+static int key_syscalls(struct key_ctx *k, const struct key_row *row)
 {
-	struct src_loc loc;
-	struct ugroup *g, *n;
+	const struct pending *pd = k->pd;
+	unsigned id = ++k->l->key_ids;
 
-	loc_at(fr, pd->segs[0].line, &loc);
-	if (!valid_group_name(key)) {
-		diag_error(l->d, &loc, "invalid group name '%s': user groups are written '@name'",
-			   key);
-		return;
-	}
-	if (groups_lookup(key)) {
-		diag_error(l->d, &loc, "cannot redefine the built-in group '%s'", key);
-		return;
-	}
-	g = find_ugroup(l, key);
-	if (g) {
-		diag_error(l->d, &loc, "group '%s' is already defined at %s:%u", key, g->loc.file,
-			   g->loc.line);
-		return;
-	}
-	n = reallocarray(l->groups, l->n_groups + 1, sizeof(*n));
-	if (!n) {
-		l->oom = -ENOMEM;
-		return;
-	}
-	l->groups = n;
-	g = &l->groups[l->n_groups];
-	*g = (struct ugroup){ .name = strdup(key), .loc = loc };
-	if (!g->name) {
-		l->oom = -ENOMEM;
-		return;
-	}
-	l->n_groups++;
 	for (size_t i = 0; i < pd->n_segs; i++) {
 		char *rest = pd->segs[i].text, *w;
+		struct src_loc loc;
 
-		loc_at(fr, pd->segs[i].line, &loc);
-		while ((w = next_word(&rest))) {
-			struct member m = { .loc = loc }, *nm;
+		profile_loc(k->fr, pd->segs[i].line, &loc);
+		while ((w = profile_next_word(&rest))) {
+			struct entry e = { .action = pd->sect.action, .loc = loc, .key_id = id };
 
-			if (parse_name(l, &loc, w, true, &m.name, &m.optional) < 0)
+			if (profile_parse_name(k->l, &loc, w, true, &e.name, &e.optional) < 0)
 				continue;
-			nm = reallocarray(g->members, g->n_members + 1, sizeof(*nm));
-			if (!nm) {
-				free(m.name);
-				l->oom = -ENOMEM;
-				return;
-			}
-			g->members = nm;
-			g->members[g->n_members++] = m;
+			if (push_entry(k->l, &e) < 0)
+				return -ENOMEM;
 		}
 	}
+	return 0;
 }
 
-/* A key of a rule section: "syscalls = names..." or "name = condition". */
-static void key_rule(struct loader *l, struct frame *fr, const char *key, struct pending *pd,
-		     const char *value)
+/* Rule section: "name = condition" (scmp-run.ini(5) CONDITIONS). */
+static int key_condition(struct key_ctx *k, const struct key_row *row)
 {
-	unsigned id = ++l->key_ids;
-	struct src_loc loc;
-
-	if (!strcmp(key, "syscalls")) {
-		for (size_t i = 0; i < pd->n_segs; i++) {
-			char *rest = pd->segs[i].text, *w;
-
-			loc_at(fr, pd->segs[i].line, &loc);
-			while ((w = next_word(&rest))) {
-				struct entry e = { .action = pd->action, .loc = loc, .key_id = id };
-
-				if (parse_name(l, &loc, w, true, &e.name, &e.optional) < 0)
-					continue;
-				push_entry(l, &e);
-			}
-		}
-		return;
-	}
-
-	struct entry e = { .action = pd->action, .key_id = id };
+	struct entry e = { .action = k->pd->sect.action, .key_id = ++k->l->key_ids, .loc = k->loc };
 	char *err = NULL;
 	int r;
 
-	loc_at(fr, pd->segs[0].line, &loc);
-	e.loc = loc;
-	if (parse_name(l, &loc, key, false, &e.name, &e.optional) < 0)
-		return;
-	r = cond_parse(value, &e.cond, &err);
+	r = profile_parse_name(k->l, &e.loc, k->key, false, &e.name, &e.optional);
+	if (r < 0)
+		return r;
+	r = cond_parse(k->value, &e.cond, &err);
+	if (r == -EINVAL)
+		key_error(k, "invalid condition for '%s': %s", k->key, err ? err : "syntax error");
+	free(err);
 	if (r < 0) {
-		if (r == -ENOMEM)
-			l->oom = -ENOMEM;
-		else
-			diag_error(l->d, &loc, "invalid condition for '%s': %s", key,
-				   err ? err : "syntax error");
-		free(err);
 		free(e.name);
-		return;
+		return r;
 	}
-	push_entry(l, &e);
+	return push_entry(k->l, &e);
 }
 
-static void key_priority(struct loader *l, const struct src_loc *loc, const char *key,
-			 const char *value)
+/*
+ * Every key of every section (scmp-run.ini(5) SECTIONS). The rows of one
+ * section are adjacent, in the order the unknown-section message lists them;
+ * a row with key NULL takes every other key of its section and comes last.
+ * A new section or key is a new row and, where no generic parser fits, a
+ * new key_* function.
+ */
+static const struct key_row key_rows[] = {
+	{ ROW("profile", "version", key_version) },
+	{ ROW("profile", "description", key_description) },
+	{ ROW("profile", "include", key_include) },
+	{ ROW("filter", "default-action", key_action), .required = true,
+	  FILTER_FIELD(default_action), FILTER_HAS(has_default_action) },
+	{ ROW("filter", "bad-arch-action", key_action), FILTER_FIELD(bad_arch_action) },
+	{ ROW("filter", "unknown-syscall-action", key_action), FILTER_FIELD(unknown_action),
+	  FILTER_HAS(has_unknown_action) },
+	{ ROW("filter", "architectures", key_architectures) },
+	{ ROW("filter", "no-new-privs", key_bool), FILTER_FIELD(no_new_privs) },
+	{ ROW("filter", "tsync", key_bool), FILTER_FIELD(tsync) },
+	{ ROW("filter", "log", key_bool), FILTER_FIELD(log) },
+	{ ROW("filter", "spec-allow", key_bool), FILTER_FIELD(spec_allow) },
+	{ ROW("groups", NULL, key_groups_define) },
+	{ ROW("priority", NULL, key_priority) },
+	{ ROW("capabilities", "keep", key_keep) },
+	{ ROW("capabilities", "ambient", key_bool), PROFILE_FIELD(ambient) },
+	{ ROW("credentials", "user", key_user) },
+	{ ROW("credentials", "group", key_group) },
+	{ ROW(NULL, "syscalls", key_syscalls) },
+	{ ROW(NULL, NULL, key_condition) },
+};
+
+#define N_KEY_ROWS (sizeof(key_rows) / sizeof(key_rows[0]))
+_Static_assert(N_KEY_ROWS <= 64, "loader.required_seen has one bit per row");
+
+/* The row for key in section s; NULL if the key is unknown there. */
+static const struct key_row *key_lookup(const struct section *s, const char *key)
 {
-	struct entry e = { .is_prio = true, .key_id = ++l->key_ids, .loc = *loc };
-	char *end;
-	unsigned long v;
+	for (size_t i = 0; i < N_KEY_ROWS; i++) {
+		const struct key_row *row = &key_rows[i];
 
-	errno = 0;
-	v = strtoul(value, &end, 10);
-	if (!isdigit((unsigned char)value[0]) || errno || *end) {
-		diag_error(l->d, &e.loc, "invalid priority '%s' for '%s': expected 0..%u", value,
-			   key, RULES_PRIORITY_MAX);
-		return;
-	}
-	if (v > RULES_PRIORITY_MAX) {
-		diag_error(l->d, &e.loc, "priority %s for '%s' is out of range 0..%u", value, key,
-			   RULES_PRIORITY_MAX);
-		return;
-	}
-	e.prio = (unsigned)v;
-	if (parse_name(l, &e.loc, key, true, &e.name, &e.optional) < 0)
-		return;
-	push_entry(l, &e);
-}
-
-static void key_architectures(struct loader *l, const struct src_loc *loc, char *value)
-{
-	const struct arch *seen[ARCH_COUNT + 1];
-	const char *tok[ARCH_COUNT + 1];
-	size_t n = 0;
-	uint32_t bits = 0;
-	bool bad = false;
-	char *w;
-
-	while ((w = next_word(&value))) {
-		const struct arch *a;
-		uint32_t bit;
-
-		if (!strcmp(w, "native")) {
-			a = l->native;
-			bit = ARCH_NATIVE_BIT;
-		} else {
-			a = arch_lookup(w);
-			if (!a) {
-				diag_error(l->d, loc, "unknown architecture '%s'", w);
-				bad = true;
-				continue;
-			}
-			bit = 1u << a->id;
-		}
-		if (bits & bit) {
-			diag_error(l->d, loc, "duplicate architecture '%s'", w);
-			bad = true;
+		if (s->kind == SECTION_ACTION ? row->section != NULL
+					      : !row->section || strcmp(row->section, s->name))
 			continue;
-		}
-		bits |= bit;
-		if (n < ARCH_COUNT + 1) {
-			seen[n] = a;
-			tok[n++] = w;
-		}
+		if (!row->key || !strcmp(row->key, key))
+			return row;
 	}
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (!arch_compatible(seen[i], seen[j])) {
-				diag_error(l->d, loc,
-					   "architectures '%s' (%s) and '%s' (%s) cannot occur in "
-					   "one process: one filter cannot mix them",
-					   tok[i], seen[i]->name, tok[j], seen[j]->name);
-				bad = true;
-			}
-	if (!bad)
-		l->p->rs->attrs.arches = bits;
+	return NULL;
 }
 
-static void key_keep(struct loader *l, const struct src_loc *loc, char *value)
+/* "profile, filter, ..., credentials": the fixed section names, in order. */
+static void section_names(char *buf, size_t size)
 {
-	struct profile *p = l->p;
-	char *w;
+	const char *prev = NULL;
+	size_t len = 0;
 
-	p->n_keep_caps = 0; /* a later assignment replaces the list */
-	while ((w = next_word(&value))) {
-		char name[64];
-		const char *bare = w;
-		int cap;
-		bool dup = false;
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_KEY_ROWS && len < size; i++) {
+		const char *s = key_rows[i].section;
 
-		if (!strncasecmp(bare, "cap_", 4))
-			bare += 4;
-		if (strlen(bare) >= sizeof(name) || !*bare) {
-			diag_error(l->d, loc, "unknown capability '%s'", w);
+		if (!s || (prev && !strcmp(prev, s)))
 			continue;
-		}
-		for (size_t i = 0; (name[i] = (char)tolower((unsigned char)bare[i])); i++)
-			;
-		cap = isdigit((unsigned char)name[0]) ? -1 : capng_name_to_capability(name);
-		if (cap < 0) {
-			diag_error(l->d, loc, "unknown capability '%s'", w);
-			continue;
-		}
-		for (unsigned i = 0; i < p->n_keep_caps; i++)
-			dup |= p->keep_caps[i] == cap;
-		if (dup)
-			continue;
-		if (p->n_keep_caps >= PROFILE_KEEP_CAPS_MAX) {
-			diag_error(l->d, loc, "too many capabilities (at most %d)",
-				   PROFILE_KEEP_CAPS_MAX);
-			return;
-		}
-		p->keep_caps[p->n_keep_caps++] = cap;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", prev ? ", " : "", s);
+		prev = s;
 	}
 }
 
-/* A value that must be one word (credentials); copied to *dst. */
-static void key_word(struct loader *l, const struct src_loc *loc, const char *key,
-		     const char *value, char **dst, struct src_loc *dst_loc, bool *has)
-{
-	char *copy;
-
-	if (strpbrk(value, " \t")) {
-		diag_error(l->d, loc, "trailing garbage in '%s = %s': expected one name or number",
-			   key, value);
-		return;
-	}
-	copy = strdup(value);
-	if (!copy) {
-		l->oom = -ENOMEM;
-		return;
-	}
-	free(*dst);
-	*dst = copy;
-	*dst_loc = *loc;
-	*has = true;
-}
-
-static void key_bool(struct loader *l, const struct src_loc *loc, const char *key,
-		     const char *value, bool *dst)
-{
-	if (parse_bool(value, dst) < 0)
-		diag_error(l->d, loc,
-			   "invalid boolean '%s' for '%s': use yes/no, true/false, on/off or 1/0",
-			   value, key);
-}
-
-static void key_action(struct loader *l, const struct src_loc *loc, const char *key,
-		       const char *value, struct action *dst, bool *has)
-{
-	struct action a;
-	const char *err;
-
-	if (parse_action(l, value, &a, &err) < 0) {
-		diag_error(l->d, loc, "invalid %s '%s': %s", key, value, err);
-		return;
-	}
-	*dst = a;
-	if (has)
-		*has = true;
-}
-
-static void key_include(struct loader *l, struct frame *fr, const struct src_loc *loc,
-			const char *value)
-{
-	/* Relative to the directory of the including file. */
-	const char *slash = strrchr(fr->path, '/');
-	char *path;
-	int r;
-
-	if (value[0] == '/' || !slash)
-		r = asprintf(&path, "%s", value);
-	else
-		r = asprintf(&path, "%.*s/%s", (int)(slash - fr->path), fr->path, value);
-	if (r < 0) {
-		l->oom = -ENOMEM;
-		return;
-	}
-	load_file(l, fr, value, path, loc);
-	free(path);
-}
-
-static void unknown_key(struct loader *l, const struct src_loc *loc, const char *key,
-			const char *section)
-{
-	diag_error(l->d, loc, "unknown key '%s' in [%s]", key, section);
-}
-
-/* Process a complete key (with its continuation lines). */
-static void flush_pending(struct frame *fr)
+void profile_section_enter(struct frame *fr, const char *name, const struct src_loc *loc)
 {
 	struct loader *l = fr->l;
-	struct pending *pd = &fr->pend;
-	struct filter_attrs *at = &l->p->rs->attrs;
-	struct src_loc loc;
-	const char *key = pd->key;
-	char *value = NULL;
-	size_t len = 0;
-	bool bad = false;
+	struct action action;
+	const char *err;
+	char names[128];
 
-	if (!pd->active)
+	for (size_t i = 0; i < N_KEY_ROWS; i++) {
+		if (key_rows[i].section && !strcmp(name, key_rows[i].section)) {
+			fr->sect = (struct section){ .kind = SECTION_NAMED,
+						     .name = key_rows[i].section };
+			return;
+		}
+	}
+	if (parse_action(name, l->native, &action, &err) == 0) {
+		fr->sect = (struct section){ .kind = SECTION_ACTION, .action = action };
 		return;
-	if (pd->sect == SECT_FILTER && !strcmp(key, "default-action"))
-		l->saw_default = true; /* no second error if its value is bad */
-	loc_at(fr, pd->segs[0].line, &loc);
+	}
+	fr->sect = (struct section){ .kind = SECTION_BAD };
+	section_names(names, sizeof(names));
+	if (!strcmp(err, "unknown action"))
+		diag_error(l->d, loc, "unknown section '[%s]': expected %s or an action", name,
+			   names);
+	else
+		diag_error(l->d, loc, "invalid action section '[%s]': %s", name, err);
+}
+
+/* '#' in a value is an error (scmp-run.ini(5) FILE SYNTAX): inih keeps it. */
+static bool check_hash(struct frame *fr, const struct pending *pd)
+{
+	bool good = true;
+
 	for (size_t i = 0; i < pd->n_segs; i++) {
 		struct src_loc sl;
 
-		loc_at(fr, pd->segs[i].line, &sl);
-		if (strchr(pd->segs[i].text, '#')) {
-			diag_error(l->d, &sl,
-				   "'#' inside the value of '%s': a comment must start its own "
-				   "line, or use ' ;'",
-				   key);
-			bad = true;
-		}
+		if (!strchr(pd->segs[i].text, '#'))
+			continue;
+		profile_loc(fr, pd->segs[i].line, &sl);
+		diag_error(fr->l->d, &sl,
+			   "'#' inside the value of '%s': a comment must start its own line, or "
+			   "use ' ;'",
+			   pd->key);
+		good = false;
+	}
+	return good;
+}
+
+/* The lines of a value joined by one blank (empty lines skipped); NULL on
+ * ENOMEM. */
+static char *join_value(const struct pending *pd)
+{
+	size_t len = 0;
+	char *value;
+
+	for (size_t i = 0; i < pd->n_segs; i++)
 		len += strlen(pd->segs[i].text) + 1;
-	}
-	if (pd->sect == SECT_BAD || bad)
-		goto out;
-	if (pd->sect == SECT_NONE) {
-		diag_error(l->d, &loc, "key '%s' outside of any section", key);
-		goto out;
-	}
 	value = malloc(len + 1);
-	if (!value) {
-		l->oom = -ENOMEM;
-		goto out;
-	}
+	if (!value)
+		return NULL;
 	value[0] = '\0';
 	for (size_t i = 0; i < pd->n_segs; i++) {
 		if (!pd->segs[i].text[0])
@@ -696,648 +643,70 @@ static void flush_pending(struct frame *fr)
 			strcat(value, " ");
 		strcat(value, pd->segs[i].text);
 	}
-	if (!value[0]) {
-		diag_error(l->d, &loc, "empty value for '%s'", key);
-		goto out;
-	}
-
-	switch (pd->sect) {
-	case SECT_PROFILE:
-		if (!strcmp(key, "version")) {
-			if (strcmp(value, "1"))
-				diag_error(l->d, &loc,
-					   "unsupported profile version '%s': only version 1 "
-					   "exists",
-					   value);
-		} else if (!strcmp(key, "description")) {
-			char *copy = strdup(value);
-
-			if (!copy) {
-				l->oom = -ENOMEM;
-				break;
-			}
-			free(l->p->description);
-			l->p->description = copy;
-		} else if (!strcmp(key, "include")) {
-			key_include(l, fr, &loc, value);
-		} else {
-			unknown_key(l, &loc, key, "profile");
-		}
-		break;
-	case SECT_FILTER:
-		if (!strcmp(key, "default-action"))
-			key_action(l, &loc, key, value, &at->default_action,
-				   &at->has_default_action);
-		else if (!strcmp(key, "bad-arch-action"))
-			key_action(l, &loc, key, value, &at->bad_arch_action, NULL);
-		else if (!strcmp(key, "unknown-syscall-action"))
-			key_action(l, &loc, key, value, &at->unknown_action,
-				   &at->has_unknown_action);
-		else if (!strcmp(key, "architectures"))
-			key_architectures(l, &loc, value);
-		else if (!strcmp(key, "no-new-privs"))
-			key_bool(l, &loc, key, value, &at->no_new_privs);
-		else if (!strcmp(key, "tsync"))
-			key_bool(l, &loc, key, value, &at->tsync);
-		else if (!strcmp(key, "log"))
-			key_bool(l, &loc, key, value, &at->log);
-		else if (!strcmp(key, "spec-allow"))
-			key_bool(l, &loc, key, value, &at->spec_allow);
-		else
-			unknown_key(l, &loc, key, "filter");
-		break;
-	case SECT_GROUPS:
-		key_group(l, fr, key, pd);
-		break;
-	case SECT_RULE:
-		key_rule(l, fr, key, pd, value);
-		break;
-	case SECT_PRIORITY:
-		key_priority(l, &loc, key, value);
-		break;
-	case SECT_CAPS:
-		if (!strcmp(key, "keep"))
-			key_keep(l, &loc, value);
-		else if (!strcmp(key, "ambient"))
-			key_bool(l, &loc, key, value, &l->p->ambient);
-		else
-			unknown_key(l, &loc, key, "capabilities");
-		break;
-	case SECT_CREDS:
-		if (!strcmp(key, "user"))
-			key_word(l, &loc, key, value, &l->p->user, &l->p->user_loc,
-				 &l->p->has_user);
-		else if (!strcmp(key, "group"))
-			key_word(l, &loc, key, value, &l->p->group, &l->p->group_loc,
-				 &l->p->has_group);
-		else
-			unknown_key(l, &loc, key, "credentials");
-		break;
-	case SECT_NONE:
-	case SECT_BAD:
-		break;
-	}
-out:
-	free(value);
-	pending_clear(pd);
+	return value;
 }
 
-/* inih handler: inih has split the line; we only collect it. */
-static int handler(void *user, const char *section, const char *name, const char *value)
-{
-	struct frame *fr = user;
-	struct pending *pd = &fr->pend;
-	struct seg *n;
-	char *text;
-
-	if (!fr->cur_cont) {
-		flush_pending(fr);
-		*pd = (struct pending){ .active = true,
-					.sect = fr->sect,
-					.action = fr->sect_action };
-		pd->key = strdup(name);
-		if (!pd->key)
-			goto oom;
-	} else if (!pd->active) {
-		return 1;
-	}
-	text = strdup(value);
-	if (!text)
-		goto oom;
-	n = reallocarray(pd->segs, pd->n_segs + 1, sizeof(*n));
-	if (!n) {
-		free(text);
-		goto oom;
-	}
-	pd->segs = n;
-	pd->segs[pd->n_segs++] = (struct seg){ .line = fr->line, .text = text };
-	return 1;
-oom:
-	pending_clear(pd);
-	fr->l->oom = -ENOMEM;
-	return 1;
-}
-
-/* "[name]": set the section state; reports bad headers. */
-static void section_header(struct frame *fr, char *s)
+void profile_key(struct frame *fr, const struct pending *pd)
 {
 	struct loader *l = fr->l;
-	struct src_loc loc;
-	char *close = strchr(s, ']'), *name, *end, *tail;
-	const char *err;
-
-	loc_at(fr, fr->line, &loc);
-	fr->sect = SECT_BAD;
-	if (!close) {
-		diag_error(l->d, &loc, "section header without ']'");
-		return;
-	}
-	tail = skip_blanks(close + 1);
-	if (*tail && *tail != ';') {
-		diag_error(l->d, &loc, "trailing garbage after the section header: '%s'", tail);
-		return;
-	}
-	*close = '\0';
-	name = skip_blanks(s + 1);
-	for (end = name + strlen(name); end > name && is_blank(end[-1]); end--)
-		;
-	*end = '\0';
-	if (!*name) {
-		diag_error(l->d, &loc, "empty section name");
-		return;
-	}
-	for (size_t i = 0; i < sizeof(fixed_sections) / sizeof(fixed_sections[0]); i++) {
-		if (!strcmp(name, fixed_sections[i].name)) {
-			fr->sect = fixed_sections[i].sect;
-			return;
-		}
-	}
-	if (parse_action(l, name, &fr->sect_action, &err) == 0) {
-		fr->sect = SECT_RULE;
-		return;
-	}
-	if (!strcmp(err, "unknown action"))
-		diag_error(l->d, &loc,
-			   "unknown section '[%s]': expected profile, filter, groups, priority, "
-			   "capabilities, credentials or an action",
-			   name);
-	else
-		diag_error(l->d, &loc, "invalid action section '[%s]': %s", name, err);
-}
-
-/* Length of a valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
-/*
- * Read one physical line into buf (without "\n" or "\r\n"). Returns 1 for a
- * good line, 0 for a line refused with an error (too long, not text), -1 at
- * the end (or when reading must stop).
- */
-static int read_line(struct frame *fr, char *buf, size_t *ret_len)
-{
-	struct loader *l = fr->l;
-	struct src_loc loc;
-	size_t len = 0;
-	int c, last = 0, bad = 0;
-	bool any = false;
-
-	while ((c = getc_unlocked(fr->f)) != EOF) {
-		any = true;
-		if (++l->bytes > PROFILE_SIZE_MAX) {
-			loc_at(fr, fr->line + 1, &loc);
-			diag_error(l->d, &loc, "profile too large: more than %u bytes in all files",
-				   PROFILE_SIZE_MAX);
-			l->abort = true;
-			return -1;
-		}
-		if (c == '\n')
-			break;
-		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f || last == '\r')
-			bad = bad ? bad : last == '\r' ? '\r' : c ? c : 0x100;
-		if (len <= PROFILE_LINE_MAX)
-			buf[len] = (char)c;
-		len++;
-		last = c;
-	}
-	if (ferror(fr->f)) {
-		loc_at(fr, fr->line + 1, &loc);
-		diag_error(l->d, &loc, "read error: %s", strerror(errno));
-		return -1;
-	}
-	if (!any)
-		return -1;
-	buf[len <= PROFILE_LINE_MAX ? len : PROFILE_LINE_MAX + 1] = '\0';
-	fr->line++;
-	loc_at(fr, fr->line, &loc);
-	if (last == '\r')
-		len--; /* CRLF: the CR is part of the line end */
-	if (bad) {
-		if (bad == 0x100)
-			diag_error(l->d, &loc, "NUL byte: this is not a text file");
-		else
-			diag_error(l->d, &loc, "control character 0x%02x: this is not a text file",
-				   bad);
-		fr->stop = true;
-		l->cut_short = true;
-		return 0;
-	}
-	if (len > PROFILE_LINE_MAX) {
-		diag_error(l->d, &loc, "line too long (%zu bytes, at most %d)", len,
-			   PROFILE_LINE_MAX);
-		return 0;
-	}
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len((const unsigned char *)buf + i, len - i);
-
-		if (!n) {
-			diag_error(l->d, &loc, "invalid UTF-8 at byte %zu: this is not a text file",
-				   i + 1);
-			fr->stop = true;
-			l->cut_short = true;
-			return 0;
-		}
-		i += n;
-	}
-	buf[len] = '\0';
-	*ret_len = len;
-	return 1;
-}
-
-/*
- * The ini_reader: one physical line per call, never split. It mirrors
- * inih's classification of the line (comment, continuation, section, key)
- * to fix what r55 gets wrong: section headers and refused lines are handed
- * over as "[]" (which resets inih's notion of the previous key), inline
- * comments are cut from continuation lines (r55 keeps them).
- */
-static char *reader(char *str, int num, void *stream)
-{
-	struct frame *fr = stream;
-	struct loader *l = fr->l;
-	char buf[PROFILE_LINE_MAX + 2], *s, *start;
-	size_t len;
-	int r;
-
-	if (num < PROFILE_LINE_MAX + 2) {
-		struct src_loc loc;
-
-		loc_at(fr, 0, &loc);
-		diag_error(l->d, &loc, "the INI parser's line buffer is too small (%d)", num);
-		return NULL;
-	}
-	fr->cur_cont = false;
-	if (fr->stop || l->abort || l->oom)
-		goto eof;
-	r = read_line(fr, buf, &len);
-	if (r < 0)
-		goto eof;
-	if (r == 0) {
-		flush_pending(fr);
-		/* A refused header: what follows belongs to an unknown section. */
-		if (!fr->stop && *skip_blanks(buf) == '[')
-			fr->sect = SECT_BAD;
-		fr->skip_cont = true;
-		fr->has_key = false;
-		strcpy(str, "[]\n");
-		return str;
-	}
-	s = buf;
-	if (fr->line == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
-		s += 3; /* UTF-8 byte order mark */
-	start = skip_blanks(s);
-	if (!*start || *start == ';' || *start == '#') {
-		strcpy(str, "\n");
-		return str;
-	}
-	if (start > s && (fr->has_key || fr->skip_cont)) {
-		/* A continuation line. */
-		if (fr->skip_cont) {
-			strcpy(str, "\n");
-			return str;
-		}
-		/* inih needs the indentation to see a continuation. */
-		*find_chars_or_comment(start, NULL) = '\0';
-		fr->cur_cont = true;
-		snprintf(str, (size_t)num, "%s\n", s);
-		return str;
-	}
-	flush_pending(fr);
-	fr->skip_cont = false;
-	if (*start == '[') {
-		section_header(fr, start);
-		fr->has_key = false;
-		strcpy(str, "[]\n");
-		return str;
-	}
-	char *sep = find_chars_or_comment(start, "=:");
-
-	if (*sep != '=' && *sep != ':') {
-		struct src_loc loc;
-
-		loc_at(fr, fr->line, &loc);
-		diag_error(l->d, &loc, "expected 'key = value', got '%s'", start);
-		fr->has_key = false;
-		fr->skip_cont = true;
-		strcpy(str, "[]\n");
-		return str;
-	}
-	if (sep == start) {
-		struct src_loc loc;
-
-		loc_at(fr, fr->line, &loc);
-		diag_error(l->d, &loc, "missing key name before '%c'", *sep);
-		fr->has_key = false;
-		fr->skip_cont = true;
-		strcpy(str, "[]\n");
-		return str;
-	}
-	fr->has_key = true;
-	snprintf(str, (size_t)num, "%s\n", start);
-	return str;
-eof:
-	return NULL;
-}
-
-/* Read one file: the top one (parent NULL) or an include written as
- * "written" at inc_loc, opened as path. */
-static int load_file(struct loader *l, const struct frame *parent, const char *written,
-		     const char *path, const struct src_loc *inc_loc)
-{
-	struct frame fr = { .l = l, .parent = parent, .sect = SECT_NONE };
-	struct src_loc top = { 0 };
-	const struct src_loc *where = inc_loc;
-	struct stat st;
-	int r;
-
-	fr.path = ruleset_intern_file(l->p->rs, path);
-	if (!fr.path) {
-		l->oom = -ENOMEM;
-		return -ENOMEM;
-	}
-	if (!where) {
-		top.file = fr.path;
-		where = &top;
-	}
-	fr.depth = parent ? parent->depth + 1 : 0;
-	if (fr.depth > PROFILE_INCLUDE_DEPTH_MAX) {
-		diag_error(l->d, where, "include '%s' nested too deep (at most %d levels)", written,
-			   PROFILE_INCLUDE_DEPTH_MAX);
-		return -EINVAL;
-	}
-	fr.f = fopen(path, "re");
-	if (!fr.f) {
-		if (parent)
-			diag_error(l->d, where, "cannot open include '%s' (%s): %s", written, path,
-				   strerror(errno));
-		else
-			diag_error(l->d, where, "cannot open profile: %s", strerror(errno));
-		return -EINVAL;
-	}
-	if (fstat(fileno(fr.f), &st) < 0 || S_ISDIR(st.st_mode)) {
-		diag_error(l->d, where, "cannot read '%s': %s", path,
-			   S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
-		r = -EINVAL;
-		goto out;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > (off_t)PROFILE_SIZE_MAX) {
-		diag_error(l->d, where, "'%s' is too large (%lld bytes, at most %u)", path,
-			   (long long)st.st_size, PROFILE_SIZE_MAX);
-		r = -EINVAL;
-		goto out;
-	}
-	fr.dev = st.st_dev;
-	fr.ino = st.st_ino;
-	for (const struct frame *a = parent; a; a = a->parent) {
-		if (a->dev != fr.dev || a->ino != fr.ino)
-			continue;
-		/* The chain from the first visit of this file down to here. */
-		char *chain = NULL;
-		size_t size = 0;
-		FILE *m = open_memstream(&chain, &size);
-		const struct frame *stack[PROFILE_INCLUDE_DEPTH_MAX + 2];
-		size_t n = 0;
-
-		for (const struct frame *b = parent; b && n < PROFILE_INCLUDE_DEPTH_MAX + 2;
-		     b = b->parent) {
-			stack[n++] = b;
-			if (b == a)
-				break;
-		}
-		if (m) {
-			while (n--)
-				fprintf(m, "%s -> ", stack[n]->path);
-			fputs(path, m);
-			fclose(m);
-		}
-		diag_error(l->d, where, "include cycle: %s", chain ? chain : path);
-		free(chain);
-		r = -EINVAL;
-		goto out;
-	}
-
-	r = ini_parse_stream(reader, &fr, handler, &fr);
-	flush_pending(&fr);
-	if (r > 0) {
-		struct src_loc loc;
-
-		loc_at(&fr, (unsigned)r, &loc);
-		diag_error(l->d, &loc, "syntax error");
-	}
-	r = 0;
-out:
-	pending_clear(&fr.pend);
-	fclose(fr.f);
-	return r;
-}
-
-/* ---- group expansion ---- */
-
-static int collect_known(struct loader *l)
-{
-	struct strset set = { 0 };
+	struct key_ctx k = { .l = l, .fr = fr, .pd = pd, .key = pd->key };
+	const struct key_row *row = NULL;
 	int r = 0;
 
-	if (l->known)
-		return 0;
-	for (int id = 0; id < ARCH_COUNT && r >= 0; id++) {
-		size_t n;
-		const struct syscall *sc = syscalls_list(arch_get((enum arch_id)id), &n);
-
-		for (size_t i = 0; sc && i < n && r >= 0; i++) {
-			r = strset_add(&set, sc[i].name);
-			if (r > 0) {
-				const char **k = reallocarray(l->known, l->n_known + 1, sizeof(*k));
-
-				if (!k) {
-					r = -ENOMEM;
-					break;
-				}
-				l->known = k;
-				l->known[l->n_known++] = sc[i].name;
-			}
-		}
+	profile_loc(fr, pd->segs[0].line, &k.loc);
+	if (pd->sect.kind == SECTION_NAMED || pd->sect.kind == SECTION_ACTION)
+		row = key_lookup(&pd->sect, pd->key);
+	if (row && row->required)
+		l->required_seen |= UINT64_C(1) << (row - key_rows); /* even if its value is bad */
+	if (!check_hash(fr, pd) || pd->sect.kind == SECTION_BAD)
+		return;
+	if (pd->sect.kind == SECTION_NONE) {
+		key_error(&k, "key '%s' outside of any section", k.key);
+		return;
 	}
-	strset_clear(&set);
-	return r < 0 ? r : 0;
+	k.value = join_value(pd);
+	if (!k.value)
+		r = -ENOMEM;
+	else if (!k.value[0])
+		key_error(&k, "empty value for '%s'", k.key);
+	else if (!row)
+		key_error(&k, "unknown key '%s' in [%s]", k.key, pd->sect.name);
+	else
+		r = row->parse(&k, row);
+	if (r == -ENOMEM)
+		l->oom = r;
+	free(k.value);
 }
 
-struct expand_ctx {
-	struct loader *l;
-	const struct entry *e;
-	struct strset seen;
-};
+/* ---- the whole profile ---- */
 
-static int emit(struct expand_ctx *x, const char *name, bool optional)
+/* Required keys that no file wrote (a file cut short may have held them). */
+static void check_required(struct loader *l, const char *top_file)
 {
-	struct ruleset *rs = x->l->p->rs;
-	const struct entry *e = x->e;
-	int r = strset_add(&x->seen, name);
+	struct src_loc loc = { .file = top_file, .line = 0 };
 
-	if (r <= 0)
-		return r;
-	if (e->is_prio) {
-		/* An optional name the table lacks has no number to prioritise. */
-		if (optional && !syscalls_known(name))
-			return 0;
-		return ruleset_set_priority(rs, name, e->prio, &e->loc);
-	}
-	if (!e->cond.n_conjs)
-		return ruleset_add(rs, name, optional, &e->action, NULL, &e->loc);
-	for (size_t i = 0; i < e->cond.n_conjs; i++) {
-		r = ruleset_add(rs, name, optional, &e->action, &e->cond.conjs[i], &e->loc);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-static int expand(struct expand_ctx *x, const char *name, bool optional, unsigned depth)
-{
-	const struct group *bg;
-	const struct ugroup *ug;
-	int r = 0;
-
-	if (name[0] != '@')
-		return emit(x, name, optional);
-	if (depth > NEST_MAX)
-		return -ELOOP;
-	bg = groups_lookup(name);
-	if (bg && !bg->members) {
-		r = collect_known(x->l);
-		for (size_t i = 0; r >= 0 && i < x->l->n_known; i++)
-			r = emit(x, x->l->known[i], true);
-		return r;
-	}
-	if (bg) {
-		/* Members of built-in groups are optional: the table may lack some. */
-		for (size_t i = 0; r >= 0 && bg->members[i]; i++)
-			r = expand(x, bg->members[i], true, depth + 1);
-		return r;
-	}
-	ug = find_ugroup(x->l, name);
-	if (!ug)
-		return -ENOENT; /* reported before expansion */
-	for (size_t i = 0; r >= 0 && i < ug->n_members; i++)
-		r = expand(x, ug->members[i].name, ug->members[i].optional, depth + 1);
-	return r;
-}
-
-static bool group_exists(struct loader *l, const char *name)
-{
-	return groups_lookup(name) || find_ugroup(l, name);
-}
-
-/* Depth-first search for a user group that contains itself. */
-static void find_cycle(struct loader *l, struct ugroup *g, struct ugroup **path, size_t depth)
-{
-	path[depth] = g;
-	g->mark = 1;
-	for (size_t i = 0; i < g->n_members; i++) {
-		struct ugroup *m =
-			g->members[i].name[0] == '@' ? find_ugroup(l, g->members[i].name) : NULL;
-
-		if (!m || m->mark == 2)
-			continue;
-		if (m->mark == 1) {
-			char *chain = NULL;
-			size_t size = 0, k = 0;
-			FILE *f = open_memstream(&chain, &size);
-
-			while (path[k] != m)
-				k++;
-			if (f) {
-				for (; k <= depth; k++)
-					fprintf(f, "%s -> ", path[k]->name);
-				fputs(m->name, f);
-				fclose(f);
-			}
-			diag_error(l->d, &m->loc, "group '%s' contains itself: %s", m->name,
-				   chain ? chain : m->name);
-			free(chain);
-			continue;
-		}
-		find_cycle(l, m, path, depth + 1);
-	}
-	g->mark = 2;
+	if (l->cut_short)
+		return;
+	for (size_t i = 0; i < N_KEY_ROWS; i++)
+		if (key_rows[i].required && !(l->required_seen & (UINT64_C(1) << i)))
+			diag_error(l->d, &loc,
+				   "no %s: [%s] %s is required (in this file or an included one)",
+				   key_rows[i].key, key_rows[i].section, key_rows[i].key);
 }
 
 /* Checks that need the whole include tree, then group expansion into the
  * ruleset (only for a profile without errors). */
 static void finish(struct loader *l, const char *top_file)
 {
-	struct ugroup **path;
+	int r;
 
-	if (!l->p->rs->attrs.has_default_action && !l->saw_default && !l->cut_short) {
-		struct src_loc loc = { .file = top_file, .line = 0 };
-
-		diag_error(l->d, &loc,
-			   "no default-action: [filter] default-action is required (in this file "
-			   "or an included one)");
-	}
-	for (size_t i = 0; i < l->n_groups; i++)
-		for (size_t j = 0; j < l->groups[i].n_members; j++) {
-			const struct member *m = &l->groups[i].members[j];
-
-			if (m->name[0] == '@' && !group_exists(l, m->name))
-				diag_error(l->d, &m->loc, "unknown group '%s'", m->name);
-		}
-	for (size_t i = 0; i < l->n_ents; i++)
-		if (l->ents[i].name[0] == '@' && !group_exists(l, l->ents[i].name))
-			diag_error(l->d, &l->ents[i].loc, "unknown group '%s'", l->ents[i].name);
-	path = calloc(l->n_groups + 1, sizeof(*path));
-	if (!path) {
-		l->oom = -ENOMEM;
-		return;
-	}
-	for (size_t i = 0; i < l->n_groups; i++)
-		if (!l->groups[i].mark)
-			find_cycle(l, &l->groups[i], path, 0);
-	free(path);
+	check_required(l, top_file);
+	profile_groups_check(l);
 	if (l->d->n_errors != l->errors || l->oom)
 		return;
-
-	for (size_t i = 0; i < l->n_ents;) {
-		struct expand_ctx x = { .l = l };
-		unsigned id = l->ents[i].key_id;
-		int r = 0;
-
-		for (; i < l->n_ents && l->ents[i].key_id == id; i++) {
-			x.e = &l->ents[i];
-			r = expand(&x, l->ents[i].name, l->ents[i].optional, 0);
-			if (r < 0)
-				break;
-		}
-		strset_clear(&x.seen);
-		if (r == -ENOMEM) {
-			l->oom = r;
-			return;
-		}
-		if (r < 0) {
-			diag_error(l->d, &l->ents[i].loc, "cannot expand '%s': %s", l->ents[i].name,
-				   strerror(-r));
-			return;
-		}
-	}
+	r = profile_groups_expand(l);
+	if (r == -ENOMEM)
+		l->oom = r;
 }
 
 static void loader_clear(struct loader *l)
@@ -1347,14 +716,7 @@ static void loader_clear(struct loader *l)
 		cond_free(&l->ents[i].cond);
 	}
 	free(l->ents);
-	for (size_t i = 0; i < l->n_groups; i++) {
-		for (size_t j = 0; j < l->groups[i].n_members; j++)
-			free(l->groups[i].members[j].name);
-		free(l->groups[i].members);
-		free(l->groups[i].name);
-	}
-	free(l->groups);
-	free(l->known);
+	profile_groups_free(l);
 }
 
 int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret)
@@ -1373,7 +735,7 @@ int profile_load(const char *path, const struct arch *native, struct diag *d, st
 		goto out;
 	}
 	/* A top file that cannot be opened needs no second error. */
-	if (load_file(&l, NULL, path, path, NULL) == 0 && !l.oom && !l.abort)
+	if (profile_ini_load(&l, NULL, path, path, NULL) == 0 && !l.oom && !l.abort)
 		finish(&l, l.p->rs->files[0]);
 	if (l.oom)
 		r = l.oom;
@@ -1399,70 +761,4 @@ void profile_free(struct profile *p)
 	free(p->user);
 	free(p->group);
 	free(p);
-}
-
-/* An existing non-directory. */
-static bool is_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
-}
-
-/* dir/name or dir/name.ini if one exists; NULL otherwise (errno set). */
-static char *try_dir(const char *dir, size_t dir_len, const char *name)
-{
-	static const char *const suffixes[] = { "", ".ini" };
-
-	for (size_t i = 0; i < 2; i++) {
-		char *p;
-
-		if (asprintf(&p, "%.*s/%s%s", (int)dir_len, dir, name, suffixes[i]) < 0) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		if (is_file(p))
-			return p;
-		free(p);
-	}
-	errno = ENOENT;
-	return NULL;
-}
-
-char *profile_find(const char *name, const char *search_path, const char *installed_dir)
-{
-	const char *fixed[] = { "/etc/scmp-run/profiles", installed_dir };
-	char *p;
-
-	if (!name || !*name) {
-		errno = ENOENT;
-		return NULL;
-	}
-	if (strchr(name, '/') || is_file(name)) {
-		p = strdup(name);
-		if (!p)
-			errno = ENOMEM;
-		return p;
-	}
-	for (const char *s = search_path; s && *s;) {
-		size_t n = strcspn(s, ":");
-
-		if (n) {
-			p = try_dir(s, n, name);
-			if (p || errno == ENOMEM)
-				return p;
-		}
-		s += n;
-		if (*s == ':')
-			s++;
-	}
-	for (size_t i = 0; i < 2; i++) {
-		if (!fixed[i] || !*fixed[i])
-			continue;
-		p = try_dir(fixed[i], strlen(fixed[i]), name);
-		if (p || errno == ENOMEM)
-			return p;
-	}
-	errno = ENOENT;
-	return NULL;
 }

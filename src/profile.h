@@ -9,10 +9,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "diag.h"
-#include "rules.h"
+#include "ruleset.h"
 
-#define PROFILE_LINE_MAX	  198 /* inih r55 splits longer lines: we refuse them */
+/* The longest physical line: one line, its "\n" and a NUL fill inih's line
+ * buffer (measured by meson); inih would split a longer one, so the
+ * reader refuses it. */
+#define PROFILE_LINE_MAX	  (SCMP_RUN_INIH_LINE_BUFFER - 2)
 #define PROFILE_INCLUDE_DEPTH_MAX 8
 #define PROFILE_KEEP_CAPS_MAX	  64
 #define PROFILE_SIZE_MAX	  (1u << 20) /* bytes read for one profile, includes counted */
@@ -38,11 +42,3 @@ struct profile {
  */
 int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret);
 void profile_free(struct profile *p);
-
-/*
- * Find a profile by -p argument (SPEC 5): a path if it contains '/' or
- * names an existing file; else NAME or NAME.ini in each directory of
- * search_path (colon-separated, may be NULL), then /etc/scmp-run/profiles,
- * then installed_dir. Returns a malloc'ed path or NULL (errno ENOENT).
- */
-char *profile_find(const char *name, const char *search_path, const char *installed_dir);

@@ -22,6 +22,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "sim.h"
+
 /* execvp() falls back to confstr(_CS_PATH) ("/bin:/usr/bin" on glibc) when
  * PATH is unset; we use the wider list that shells and systemd use. */
 #define RUN_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
@@ -60,43 +62,43 @@ static int check_executable(const char *path)
 	return 0;
 }
 
-static char *report_unusable(const char *cmd, int err, struct diag *d, int *ret_status)
+static char *report_unusable(const char *cmd, int err, struct diag *d, enum run_failure *ret_fail)
 {
 	if (err == ENOENT || err == ENOTDIR || err == ENAMETOOLONG || err == ELOOP) {
 		diag_error(d, NULL, "'%s': command not found", cmd);
-		*ret_status = 127;
+		*ret_fail = RUN_FAIL_NOT_FOUND;
 	} else if (err == EISDIR) {
 		diag_error(d, NULL, "'%s': is a directory, not an executable", cmd);
-		*ret_status = 126;
+		*ret_fail = RUN_FAIL_NOT_EXECUTABLE;
 	} else {
 		diag_error(d, NULL, "'%s': cannot execute: %s (%s)", cmd, strerror(err),
 			   errno_name(err));
-		*ret_status = 126;
+		*ret_fail = RUN_FAIL_NOT_EXECUTABLE;
 	}
 	return NULL;
 }
 
-char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status)
+char *run_resolve_command(const char *cmd, struct diag *d, enum run_failure *ret_fail)
 {
 	const char *path_env, *p;
 	size_t cmd_len;
 	int first_err = 0; /* first "found but unusable" error, as execvp() keeps EACCES */
 	char *best = NULL;
 
-	*ret_status = 0;
+	*ret_fail = RUN_FAIL_NONE;
 	if (!cmd || !*cmd)
-		return report_unusable("", ENOENT, d, ret_status);
+		return report_unusable("", ENOENT, d, ret_fail);
 
 	if (strchr(cmd, '/')) {
 		int err = check_executable(cmd);
 		char *r;
 
 		if (err)
-			return report_unusable(cmd, err, d, ret_status);
+			return report_unusable(cmd, err, d, ret_fail);
 		r = strdup(cmd);
 		if (!r) {
 			diag_error(d, NULL, "out of memory");
-			*ret_status = 125;
+			*ret_fail = RUN_FAIL_SETUP;
 		}
 		return r;
 	}
@@ -121,7 +123,7 @@ char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status)
 		if (dir_len + 1 + cmd_len + 1 <= PATH_MAX) {
 			if (asprintf(&cand, "%.*s/%s", (int)dir_len, dir, cmd) < 0) {
 				diag_error(d, NULL, "out of memory");
-				*ret_status = 125;
+				*ret_fail = RUN_FAIL_SETUP;
 				return NULL;
 			}
 			err = check_executable(cand);
@@ -141,7 +143,71 @@ char *run_resolve_command(const char *cmd, struct diag *d, int *ret_status)
 
 	if (best)
 		return best;
-	return report_unusable(cmd, first_err ? first_err : ENOENT, d, ret_status);
+	return report_unusable(cmd, first_err ? first_err : ENOENT, d, ret_fail);
+}
+
+/* ---- checks of the command line against the profile ---- */
+
+/* The notify action hands a call to a supervisor; run mode has none, so a
+ * notified call would fail with ENOSYS (seccomp(2), SECCOMP_RET_USER_NOTIF). */
+static bool uses_notify(const struct ruleset *rs)
+{
+	if (rs->attrs.default_action.kind == ACTION_NOTIFY ||
+	    rs->attrs.bad_arch_action.kind == ACTION_NOTIFY ||
+	    (rs->attrs.has_unknown_action && rs->attrs.unknown_action.kind == ACTION_NOTIFY))
+		return true;
+	for (size_t i = 0; i < rs->n_rules; i++)
+		if (rs->rules[i].action.kind == ACTION_NOTIFY)
+			return true;
+	return false;
+}
+
+/* The filter must let our own execve() of the command through: simulated
+ * on this machine's ABI with the arguments execve() will get. */
+static int check_self_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
+			   char *const argv[], struct diag *d)
+{
+	const struct arch *native = arch_native();
+	struct seccomp_data sd = { .arch = native->audit_arch };
+	struct sim_result res = { 0 };
+	uint32_t nr;
+	char buf[64];
+
+	if (syscalls_lookup_name(native, "execve", &nr) < 0)
+		return 0;
+	sd.nr = (int)nr;
+	sd.args[0] = (uintptr_t)path;
+	sd.args[1] = (uintptr_t)argv;
+	sd.args[2] = (uintptr_t)environ;
+	if (sim_run(prog->insns, prog->len, &sd, &res) == 0 &&
+	    (res.ret == SECCOMP_RET_ALLOW || res.ret == SECCOMP_RET_LOG))
+		return 0;
+	diag_error(d, NULL, "%s: the filter would stop the execve() of the command itself (%s)",
+		   p->path, action_format_ret(res.ret, native, buf, sizeof(buf)));
+	diag_hint(d, NULL, "allow 'execve' in the profile");
+	return -EPERM;
+}
+
+char *run_prepare(const struct profile *p, const struct bpf_prog *prog, char *const argv[],
+		  struct diag *d, enum run_failure *ret_fail)
+{
+	char *path;
+
+	*ret_fail = RUN_FAIL_SETUP;
+	if (uses_notify(p->rs)) {
+		diag_error(d, NULL, "%s: the 'notify' action needs a supervisor; run mode has none",
+			   p->path);
+		return NULL;
+	}
+	path = run_resolve_command(argv[0], d, ret_fail);
+	if (!path)
+		return NULL;
+	if (check_self_exec(p, prog, path, argv, d) < 0) {
+		*ret_fail = RUN_FAIL_SETUP;
+		free(path);
+		return NULL;
+	}
+	return path;
 }
 
 /* ---- helpers ---- */
@@ -623,13 +689,13 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 }
 
 int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
-	     char *const argv[], struct diag *d, int *ret_status)
+	     char *const argv[], struct diag *d, enum run_failure *ret_fail)
 {
 	const bool nnp = p->rs->attrs.no_new_privs;
 	struct run_plan plan;
 	int r;
 
-	*ret_status = 125;
+	*ret_fail = RUN_FAIL_SETUP;
 	r = plan_build(p, prog, d, &plan);
 	if (r < 0)
 		return r;
@@ -658,7 +724,7 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *p
 	execve(path, argv, environ);
 	/* The filter is in place: the command never runs unsandboxed. */
 	r = errno;
-	*ret_status = r == ENOENT ? 127 : 126;
+	*ret_fail = r == ENOENT ? RUN_FAIL_NOT_FOUND : RUN_FAIL_NOT_EXECUTABLE;
 	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
 	if (r == EPERM || r == EACCES)
 		diag_hint(d, NULL,

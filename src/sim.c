@@ -9,7 +9,7 @@
 
 #include "sim.h"
 
-#define SIM_MEMWORDS 16 /* BPF_MEMWORDS */
+#include "bpf-check.h"
 
 /* A 32-bit load from seccomp_data: aligned and in bounds, as seccomp_check_filter() demands. */
 static int sim_load(const struct seccomp_data *sd, uint32_t k, uint32_t *ret)
@@ -38,10 +38,10 @@ static int sim_cond(uint16_t op, uint32_t a, uint32_t v)
 }
 
 /*
- * One ALU instruction. The classic division by a zero X makes the whole program return 0
- * (bpf_convert_filter() emits that check), reported as *ret_exit; a zero K divisor and a
- * constant shift >= 32 are refused at load time. A shift by X uses X & 31, like the kernel's
- * eBPF interpreter and the x86 and arm64 JITs. MOD is not in seccomp's list.
+ * One ALU instruction, its opcode one bpf_code_allowed() accepts. The classic division by a
+ * zero X makes the whole program return 0 (bpf_convert_filter() emits that check), reported as
+ * *ret_exit; a zero K divisor and a constant shift >= 32 are refused at load time. A shift by X
+ * uses X & 31, like the kernel's eBPF interpreter and the x86 and arm64 JITs.
  */
 static int sim_alu(uint16_t code, uint32_t k, uint32_t x, uint32_t *a, bool *ret_exit)
 {
@@ -52,8 +52,6 @@ static int sim_alu(uint16_t code, uint32_t k, uint32_t x, uint32_t *a, bool *ret
 		*a = -*a;
 		return 0;
 	}
-	if (BPF_CLASS(code) != BPF_ALU || code > 0xff)
-		return -EINVAL;
 	switch (BPF_OP(code)) {
 	case BPF_ADD:
 		*a += v;
@@ -101,7 +99,7 @@ static int sim_alu(uint16_t code, uint32_t k, uint32_t x, uint32_t *a, bool *ret
 int sim_run(const struct sock_filter *insns, size_t len, const struct seccomp_data *sd,
 	    struct sim_result *ret)
 {
-	uint32_t a = 0, x = 0, mem[SIM_MEMWORDS] = { 0 };
+	uint32_t a = 0, x = 0, mem[BPF_MEMWORDS] = { 0 };
 	uint16_t memvalid = 0;
 	size_t pc = 0;
 	int r;
@@ -121,6 +119,9 @@ int sim_run(const struct sock_filter *insns, size_t len, const struct seccomp_da
 		size_t next = pc + 1;
 
 		ret->executed++;
+		/* seccomp_check_filter(): one opcode table for the validator and here */
+		if (!bpf_code_allowed(in->code))
+			return -EINVAL;
 		switch (in->code) {
 		case BPF_LD | BPF_W | BPF_ABS:
 			if (sim_load(sd, k, &a) < 0)
@@ -144,7 +145,7 @@ int sim_run(const struct sock_filter *insns, size_t len, const struct seccomp_da
 		case BPF_LD | BPF_MEM:
 		case BPF_LDX | BPF_MEM:
 			/* Reading an unwritten cell: check_load_and_stores() refuses it. */
-			if (k >= SIM_MEMWORDS || !(memvalid & (1u << k)))
+			if (k >= BPF_MEMWORDS || !(memvalid & (1u << k)))
 				return -EINVAL;
 			if (BPF_CLASS(in->code) == BPF_LD)
 				a = mem[k];
@@ -153,7 +154,7 @@ int sim_run(const struct sock_filter *insns, size_t len, const struct seccomp_da
 			break;
 		case BPF_ST:
 		case BPF_STX:
-			if (k >= SIM_MEMWORDS)
+			if (k >= BPF_MEMWORDS)
 				return -EINVAL;
 			mem[k] = in->code == BPF_ST ? a : x;
 			memvalid |= 1u << k;
@@ -190,9 +191,7 @@ int sim_run(const struct sock_filter *insns, size_t len, const struct seccomp_da
 			r = sim_cond(BPF_OP(in->code), a, BPF_SRC(in->code) == BPF_X ? x : k);
 			next = pc + 1 + (r ? in->jt : in->jf);
 			break;
-		default:
-			if (BPF_CLASS(in->code) != BPF_ALU)
-				return -EINVAL;
+		default: /* the allowed opcodes left are the ALU ones */
 			if (sim_alu(in->code, k, x, &a, &quit) < 0)
 				return -EINVAL;
 			if (quit) {

@@ -4,48 +4,62 @@
  * tables generated into syscalls-table.c.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "syscalls-table.h"
 #include "syscalls.h"
 
+static int cmp_table_name(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct sct_table *)elem)->name);
+}
+
 static const struct sct_table *table_of(const struct arch *a)
 {
-	size_t lo = 0, hi = sct_tables_n;
-
 	if (!a || !a->table)
 		return NULL;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(a->table, sct_tables[mid].name);
+	return bsearch(a->table, sct_tables, sct_tables_n, sizeof(*sct_tables), cmp_table_name);
+}
 
-		if (c == 0)
-			return &sct_tables[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+/* bsearch() key for the by-name index of a table: the index holds positions
+ * in calls[], so the comparison needs the table. */
+struct name_key {
+	const char *name;
+	const struct sct_table *t;
+};
+
+static int cmp_by_name(const void *key, const void *elem)
+{
+	const struct name_key *k = key;
+
+	return strcmp(k->name, k->t->calls[*(const uint16_t *)elem].name);
 }
 
 static const struct syscall *find_name(const struct sct_table *t, const char *name)
 {
-	size_t lo = 0, hi = t->n;
+	const struct name_key key = { name, t };
+	const uint16_t *at;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct syscall *s = &t->calls[t->by_name[mid]];
-		int c = strcmp(name, s->name);
+	if (!t->n)
+		return NULL;
+	at = bsearch(&key, t->by_name, t->n, sizeof(*t->by_name), cmp_by_name);
+	return at ? &t->calls[*at] : NULL;
+}
 
-		if (c == 0)
-			return s;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+static int cmp_syscall_nr(const void *key, const void *elem)
+{
+	uint32_t nr = *(const uint32_t *)key, other = ((const struct syscall *)elem)->nr;
+
+	return (nr > other) - (nr < other);
+}
+
+const struct syscall *syscalls_find_nr(const struct syscall *list, size_t n, uint32_t nr)
+{
+	if (!list || !n)
+		return NULL;
+	return bsearch(&nr, list, n, sizeof(*list), cmp_syscall_nr);
 }
 
 const char *syscalls_kernel_version(void)
@@ -78,42 +92,63 @@ int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_n
 const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr)
 {
 	const struct sct_table *t = table_of(a);
-	size_t lo = 0, hi;
+	const struct syscall *s = t ? syscalls_find_nr(t->calls, t->n, nr) : NULL;
 
-	if (!t)
-		return NULL;
-	hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	return s ? s->name : NULL;
+}
 
-		if (t->calls[mid].nr == nr)
-			return t->calls[mid].name;
-		if (nr < t->calls[mid].nr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+static int cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+/* Index of name in sct_names[], or -1. */
+static ssize_t name_index(const char *name)
+{
+	const char *const *at;
+
+	if (!name)
+		return -1;
+	at = bsearch(name, sct_names, sct_names_n, sizeof(*sct_names), cmp_name);
+	return at ? at - sct_names : -1;
 }
 
 bool syscalls_known(const char *name)
 {
-	size_t lo = 0, hi = sct_names_n;
+	return name_index(name) >= 0;
+}
 
-	if (!name)
-		return false;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(name, sct_names[mid]);
+int syscalls_names(const char ***ret, size_t *ret_n)
+{
+	bool *seen = calloc(sct_names_n + 1, sizeof(*seen));
+	const char **names = calloc(sct_names_n + 1, sizeof(*names));
+	size_t n = 0;
 
-		if (c == 0)
-			return true;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+	*ret = NULL;
+	*ret_n = 0;
+	if (!seen || !names) {
+		free(seen);
+		free(names);
+		return -ENOMEM;
 	}
-	return false;
+	for (int id = 0; id < ARCH_COUNT; id++) {
+		size_t m;
+		const struct syscall *sc = syscalls_list(arch_get((enum arch_id)id), &m);
+
+		for (size_t i = 0; sc && i < m; i++) {
+			ssize_t k = name_index(sc[i].name);
+
+			/* every table name is in sct_names[]: k < 0 cannot happen */
+			if (k < 0 || seen[k])
+				continue;
+			seen[k] = true;
+			names[n++] = sc[i].name;
+		}
+	}
+	free(seen);
+	*ret = names;
+	*ret_n = n;
+	return 0;
 }
 
 /* The argument list of name on table: the table's own line, else the default
@@ -143,6 +178,16 @@ static const struct sct_proto *find_proto(const char *name, const char *table)
 	}
 	return def;
 }
+
+/* The class of each table class on a 32-bit (narrow) and a 64-bit (wide) ABI. */
+static const struct {
+	enum arg_class narrow, wide;
+} classes[] = {
+	[SCT_U16] = { ARG_U16, ARG_U16 },   [SCT_S32] = { ARG_S32, ARG_S32 },
+	[SCT_U32] = { ARG_U32, ARG_U32 },   [SCT_SLONG] = { ARG_S32, ARG_S64 },
+	[SCT_ULONG] = { ARG_U32, ARG_U64 }, [SCT_S64] = { ARG_PAIR, ARG_S64 },
+	[SCT_U64] = { ARG_PAIR, ARG_U64 },  [SCT_PTR] = { ARG_PTR, ARG_PTR },
+};
 
 /*
  * How the kernel reads each class on an ABI: 32-bit classes are the low half
@@ -178,33 +223,9 @@ int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret
 		const struct sct_param *pp = &p->params[i];
 		enum arg_class cls;
 
-		switch (pp->cls) {
-		case SCT_U16:
-			cls = ARG_U16;
-			break;
-		case SCT_S32:
-			cls = ARG_S32;
-			break;
-		case SCT_U32:
-			cls = ARG_U32;
-			break;
-		case SCT_SLONG:
-			cls = wide ? ARG_S64 : ARG_S32;
-			break;
-		case SCT_ULONG:
-			cls = wide ? ARG_U64 : ARG_U32;
-			break;
-		case SCT_S64:
-			cls = wide ? ARG_S64 : ARG_PAIR;
-			break;
-		case SCT_U64:
-			cls = wide ? ARG_U64 : ARG_PAIR;
-			break;
-		case SCT_PTR:
-		default:
-			cls = ARG_PTR;
-			break;
-		}
+		cls = (size_t)pp->cls < sizeof(classes) / sizeof(classes[0])
+			      ? (wide ? classes[pp->cls].wide : classes[pp->cls].narrow)
+			      : ARG_PTR;
 		if (cls != ARG_PAIR) {
 			ret[slot++] = (struct syscall_arg){ .name = pp->name, .cls = cls };
 			continue;

@@ -43,6 +43,19 @@ const char *syscalls_kernel_version(void);
 /* Every syscall of an ABI, sorted by number, unique numbers. */
 const struct syscall *syscalls_list(const struct arch *a, size_t *ret_n);
 
+/* The entry of nr in list[0..n), a list sorted by number (as syscalls_list()
+ * returns it); NULL if nr is not there. */
+const struct syscall *syscalls_find_nr(const struct syscall *list, size_t n, uint32_t nr);
+
+/*
+ * Every syscall name of every ABI, each once: the ABIs in enum arch_id
+ * order, each in number order, listing the names no earlier ABI has (the
+ * order of the @known group). Returns 0 and a malloc'd array of *ret_n
+ * pointers to static strings in *ret (the caller frees the array), or
+ * -ENOMEM.
+ */
+int syscalls_names(const char ***ret, size_t *ret_n);
+
 /* Number of a name on an ABI; -ENOENT if that ABI has no such syscall. */
 int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_nr);
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The options of 'scmp-run --help' and the exit statuses of the modes that
-# do not run a command (SPEC 5: 0 success, 1 profile rejected, 2 usage).
+# do not run a command (scmp-run(1) EXIT STATUS: 0 success, 1 profile
+# rejected, 2 usage).
 . "$(dirname "$0")/../tap.sh"
 cd "$SRCDIR" || exit 99
 P=tests/cli/profiles
@@ -190,9 +191,27 @@ if [ -w /dev/full ]; then
 	run "$SCMP_RUN" -p "$P/small.ini" --export-pfc /dev/full
 	status_is 1 "--export-pfc to a full device: 1"
 	like "$ERR" "writing '/dev/full'" "--export-pfc to a full device: says so"
+	run "$SCMP_RUN" -p "$P/small.ini" --export-bpf /dev/full
+	status_is 1 "--export-bpf to a full device: 1"
+	like "$ERR" "writing '/dev/full'" "--export-bpf to a full device: says so"
+	# Results on standard output are checked as well.
+	for mode in --list-syscalls --list-groups --list-arches --version; do
+		RC=0
+		"$SCMP_RUN" $mode >/dev/full 2>"$ERR" || RC=$?
+		status_is 1 "$mode to a full device: 1"
+		like "$ERR" "writing standard output" "$mode to a full device: says so"
+	done
+	RC=0
+	"$SCMP_RUN" -p "$P/small.ini" --check >/dev/full 2>"$ERR" || RC=$?
+	status_is 1 "--check to a full device: 1"
+	RC=0
+	"$SCMP_RUN" -p "$P/small.ini" --export-pfc - >/dev/full 2>"$ERR" || RC=$?
+	status_is 1 "--export-pfc - to a full device: 1"
+	is "$(grep -c error "$ERR")" 1 "--export-pfc - to a full device: one error"
 else
-	skip "/dev/full is not writable here"
-	skip "/dev/full is not writable here"
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		skip "/dev/full is not writable here"
+	done
 fi
 
 done_testing

@@ -72,7 +72,7 @@ like "$ERR" "would stop the execve() of the command itself (kill-process)" \
 [ -e "$marker" ]
 ok $((! $?)) "no refused command ran"
 
-# ---- -p lookup (SPEC 5) ----
+# ---- -p lookup (scmp-run(1) OPTIONS -p, ENVIRONMENT, FILES) ----
 lookup=$TAP_TMP/lookup
 mkdir -p "$lookup/a" "$lookup/b"
 desc() {

@@ -78,40 +78,34 @@ bool util_parse_value(const char *s, const struct arch *a, uint64_t *ret)
 	return true;
 }
 
-int util_compile(struct compiled *c)
+int util_compile(struct tcase *c)
 {
-	int r;
-
 	diag_init(&c->d);
-	r = rules_build(c->rs, arch_native(), &c->d, &c->p);
-	if (r < 0)
-		return r;
-	return bpf_generate(c->p, &c->d, &c->prog);
+	return compile_ruleset(c->rs, arch_native(), &c->d, &c->out);
 }
 
-void util_compiled_free(struct compiled *c)
+void util_compiled_free(struct tcase *c)
 {
-	bpf_prog_free(c->prog);
-	policy_free(c->p);
+	compiled_free(&c->out);
 	ruleset_free(c->rs);
 	diag_clear(&c->d);
 	memset(c, 0, sizeof(*c));
 }
 
-uint32_t util_eval(const struct compiled *c, const struct seccomp_data *sd, bool *ret_agree,
+uint32_t util_eval(const struct tcase *c, const struct seccomp_data *sd, bool *ret_agree,
 		   size_t *ret_executed)
 {
 	struct sim_result res = { 0 };
 	struct decision dec;
-	const struct abi_policy *abi = policy_abi_for(c->p, sd->arch, (uint32_t)sd->nr);
+	const struct abi_policy *abi = policy_abi_for(c->out.policy, sd->arch, (uint32_t)sd->nr);
 	struct seccomp_data raw;
 
-	bpf_abi_data(abi ? abi->arch : c->p->abis[0].arch, sd, &raw);
-	if (sim_run(c->prog->insns, c->prog->len, &raw, &res) < 0) {
+	bpf_abi_data(abi ? abi->arch : c->out.policy->abis[0].arch, sd, &raw);
+	if (sim_run(c->out.prog->insns, c->out.prog->len, &raw, &res) < 0) {
 		*ret_agree = false;
 		return 0xdeadbeef;
 	}
-	policy_decide(c->p, sd, &dec);
+	policy_decide(c->out.policy, sd, &dec);
 	*ret_agree = dec.ret == res.ret;
 	if (ret_executed)
 		*ret_executed = res.executed;

@@ -6,13 +6,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bpf.h"
-#include "rules.h"
+#include "compile.h"
+#include "policy.h"
 
-struct compiled {
-	struct ruleset *rs;
-	struct policy *p;
-	struct bpf_prog *prog;
+/* A test's rule set, what compile_ruleset() made of it, and the messages. */
+struct tcase {
+	struct ruleset *rs;  /* owned; built by the test */
+	struct compiled out; /* out.rs == rs once compiled */
 	struct diag d;
 };
 
@@ -26,18 +26,20 @@ int util_action_ret(const char *text, const struct arch *a, uint32_t *ret);
 /* A number, "-number" or a constant of ABI a. */
 bool util_parse_value(const char *s, const struct arch *a, uint64_t *ret);
 
-/* rules_build + bpf_generate; diagnostics stay in c->d. */
-int util_compile(struct compiled *c);
-void util_compiled_free(struct compiled *c);
+/* compile_ruleset() of c->rs for this machine's ABI; the messages stay in
+ * c->d. Returns as compile_ruleset(). */
+int util_compile(struct tcase *c);
+void util_compiled_free(struct tcase *c);
 
 /* Run c's program and its policy on sd; both must agree. Returns the
  * program's value; *ret_agree tells whether the policy said the same. */
-uint32_t util_eval(const struct compiled *c, const struct seccomp_data *sd, bool *ret_agree,
+uint32_t util_eval(const struct tcase *c, const struct seccomp_data *sd, bool *ret_agree,
 		   size_t *ret_executed);
 
 /*
- * An independent model of SPEC 2.5/2.6 for tests: decides a call on ABI a
- * straight from the rules as written (no rules_build, no interval sets).
+ * An independent model of scmp-run.ini(5) ARGUMENT WIDTHS AND SIGNEDNESS and
+ * MEANING OF A PROFILE for tests: decides a call on ABI a
+ * straight from the rules as written (no policy_build, no interval sets).
  * Returns 0 and the SECCOMP_RET value, or -EOPNOTSUPP for what it does not
  * model (multiplexer numbers).
  */

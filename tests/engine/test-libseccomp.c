@@ -5,16 +5,17 @@
  * simulator over random and boundary inputs. They must never disagree.
  * Usage: test-libseccomp [SETS [SEED [SHAPES]]]   (SHAPES: enum shape bits)
  *
- * The domain where SPEC 2.5/2.6 and libseccomp 2.5.4 mean the same thing:
+ * The domain where scmp-run.ini(5) (ARGUMENT WIDTHS AND SIGNEDNESS, MEANING
+ * OF A PROFILE) and libseccomp 2.5.4 mean the same thing:
  *  - ABIs: x86_64, aarch64, x86_64 + x86, x86_64 + x86 + x32. No syscall
- *    that is multiplexed on one of them (socketcall/ipc families): SPEC's
+ *    that is multiplexed on one of them (socketcall/ipc families): our
  *    fail-closed mux rules are not libseccomp's. A syscall is used only if
  *    both tables give it the same number on every ABI of the set.
  *  - x86_64 numbers 0x80000000..0xbfffffff (neither x32 nor -1): the kernel
  *    and we treat them as unknown x86_64 numbers, libseccomp as bad-arch (it
  *    tests nr >= 0x40000000, not the x32 bit). Left out.
  *  - x32: libseccomp treats it as a 32-bit ABI and compares the low halves
- *    only; SPEC (and the kernel, which reads whole registers) compares 64-bit
+ *    only; we (and the kernel, which reads whole registers) compare 64-bit
  *    arguments in full. x32 inputs have a zero upper half.
  *  - Per syscall a single action, and rules of these shapes (DOMAIN_SHAPES):
  *    unconditional; unconditional plus conditional; one conditional rule
@@ -50,7 +51,7 @@
  *  - Ordered comparisons of signed arguments: libseccomp orders unsigned.
  *    Their values are non-negative and their inputs too (0..INT32_MAX for
  *    32-bit arguments, 0..INT64_MAX for 64-bit ones), where the orders agree.
- *  - Pointers: "== 0" and "!= 0" only, as SPEC 2.5 requires.
+ *  - Pointers: "== 0" and "!= 0" only, as ARGUMENT WIDTHS AND SIGNEDNESS requires.
  * libseccomp's program is built with SCMP_FLTATR_CTL_OPTIMIZE 1 and 2 on
  * alternate rule sets (in a child process, with a time limit), exported with
  * seccomp_export_bpf() to a memfd.
@@ -419,7 +420,7 @@ static void cond_text(const struct drule *dr, char *buf, size_t size)
 	}
 }
 
-static int build_ours(const struct dset *s, struct compiled *c)
+static int build_ours(const struct dset *s, struct tcase *c)
 {
 	const struct arch *first = s->abis[0];
 	const char *err;
@@ -578,7 +579,7 @@ static int build_theirs(const struct dset *s, struct sock_filter **ret, size_t *
 	return r;
 }
 
-static void rnd_input(struct rng *r, const struct dset *s, const struct compiled *c,
+static void rnd_input(struct rng *r, const struct dset *s, const struct tcase *c,
 		      struct seccomp_data *sd)
 {
 	unsigned k = pick(r, s->n_abis);
@@ -586,9 +587,9 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct compiled
 	const struct dsys *sys = NULL;
 	bool low = false;
 
-	for (size_t i = 0; i < c->p->n_abis; i++)
-		if (c->p->abis[i].arch == s->abis[k])
-			abi = &c->p->abis[i];
+	for (size_t i = 0; i < c->out.policy->n_abis; i++)
+		if (c->out.policy->abis[i].arch == s->abis[k])
+			abi = &c->out.policy->abis[i];
 	memset(sd, 0, sizeof(*sd));
 	sd->arch = s->abis[k]->audit_arch;
 	if (!pick(r, 25))
@@ -601,7 +602,7 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct compiled
 		sd->nr = (int)(s->abis[k]->nr_base + pick(r, 1100));
 		break;
 	case 2:
-		sd->nr = (int)((s->abis[k]->nr_base + pick(r, 1100)) ^ 0x40000000u);
+		sd->nr = (int)((s->abis[k]->nr_base + pick(r, 1100)) ^ ARCH_X32_SYSCALL_BIT);
 		break;
 	case 3:
 	case 4:
@@ -612,9 +613,9 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct compiled
 	}
 	/* Outside the domain: see the top. */
 	if (sd->arch == arch_get(ARCH_X86_64)->audit_arch && ((uint32_t)sd->nr >> 30) == 2)
-		sd->nr = (int)((uint32_t)sd->nr | 0x40000000u);
+		sd->nr = (int)((uint32_t)sd->nr | ARCH_X32_SYSCALL_BIT);
 	/* The ABI that really handles the call (x32 numbers on x86_64...). */
-	abi = policy_abi_for(c->p, sd->arch, (uint32_t)sd->nr);
+	abi = policy_abi_for(c->out.policy, sd->arch, (uint32_t)sd->nr);
 	for (unsigned a = 0; abi && a < s->n_abis; a++)
 		if (abi->arch == s->abis[a]) {
 			k = a;
@@ -674,7 +675,7 @@ int main(int argc, char **argv)
 	if (!shapes)
 		shapes = DOMAIN_SHAPES;
 	for (unsigned n = 0; n < sets; n++) {
-		struct compiled c = { 0 };
+		struct tcase c = { 0 };
 		struct sock_filter *theirs = NULL;
 		size_t theirs_len = 0;
 		bool dumped = false;
@@ -721,7 +722,7 @@ int main(int argc, char **argv)
 			got = util_eval(&c, &sd, &agree, NULL);
 			if (!agree)
 				policy_disagree++;
-			abi = policy_abi_for(c.p, sd.arch, (uint32_t)sd.nr);
+			abi = policy_abi_for(c.out.policy, sd.arch, (uint32_t)sd.nr);
 			bpf_abi_data(abi ? abi->arch : s.abis[0], &sd, &raw);
 			if (sim_run(theirs, theirs_len, &raw, &res) < 0)
 				res.ret = 0xdeadbeef;

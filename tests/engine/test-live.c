@@ -110,7 +110,7 @@ static int child_status(const struct bpf_prog *prog, const struct call *c)
 }
 
 /* What the simulator says the child will report. */
-static int predicted_status(const struct compiled *cp, const struct call *c)
+static int predicted_status(const struct tcase *cp, const struct call *c)
 {
 	struct seccomp_data sd = { .nr = (int)c->nr };
 	struct sim_result res;
@@ -119,7 +119,7 @@ static int predicted_status(const struct compiled *cp, const struct call *c)
 	sd.arch = c->abi == 1 ? AUDIT_ARCH_I386 : AUDIT_ARCH_X86_64;
 	for (int i = 0; i < 6; i++)
 		sd.args[i] = c->abi == 1 ? (uint32_t)c->args[i] : c->args[i];
-	if (sim_run(cp->prog->insns, cp->prog->len, &sd, &res) < 0)
+	if (sim_run(cp->out.prog->insns, cp->out.prog->len, &sd, &res) < 0)
 		return -1;
 	action = res.ret & SECCOMP_RET_ACTION_FULL;
 	switch (action) {
@@ -140,9 +140,9 @@ static int predicted_status(const struct compiled *cp, const struct call *c)
 	}
 }
 
-static struct compiled build(const char *const *lines)
+static struct tcase build(const char *const *lines)
 {
-	struct compiled c = { .rs = ruleset_new() };
+	struct tcase c = { .rs = ruleset_new() };
 	const char *err;
 	unsigned n = 0;
 
@@ -169,9 +169,34 @@ static struct compiled build(const char *const *lines)
 	return c;
 }
 
-static void expect(const struct compiled *c, const struct call *call, int want, const char *what)
+/* Whether "int $0x80" reaches the kernel's i386 entry at all: some kernels
+ * (ia32_emulation=0) and hypervisors do not deliver it, the process then
+ * dies of SIGSEGV before any filter is consulted. */
+static bool int80_works(void)
 {
-	int got = child_status(c->prog, call), pred = predicted_status(c, call);
+	static int works = -1;
+	pid_t pid;
+	int st;
+
+	if (works >= 0)
+		return works;
+	pid = fork();
+	if (pid == 0)
+		child_exit(int80(20 /* i386 getpid */, (const unsigned long[6]){ 0 }) == getpid() ? 0 : 1);
+	works = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	return works;
+}
+
+static void expect(const struct tcase *c, const struct call *call, int want, const char *what)
+{
+	int got, pred;
+
+	if (call->abi == 1 && !int80_works()) {
+		tap_skip("%s: int $0x80 does not reach this kernel's i386 entry", what);
+		return;
+	}
+	got = child_status(c->out.prog, call);
+	pred = predicted_status(c, call);
 
 	tap_ok(got == want && pred == want, "%s (kernel %d, simulator %d, expected %d)", what, got,
 	       pred, want);
@@ -185,7 +210,7 @@ int main(void)
 	tap_skip("live tests are written for x86_64 hosts");
 	return tap_done();
 #else
-	struct compiled c;
+	struct tcase c;
 	unsigned long random_calls = 0, random_bad = 0;
 
 	/* Every action the kernel can show us, on the native ABI. */
@@ -193,7 +218,7 @@ int main(void)
 		    "pid == 7", "kill-process", "getsid", "pid == 9", "kill-thread", "getsid",
 		    "pid == 8", "log", "getpriority", "", "errno(1002)", "umask",
 		    "mask & 0700 == 0700"));
-	if (!c.prog)
+	if (!c.out.prog)
 		return tap_done();
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getppid }, 11, "errno rule gives its errno");
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getpid }, 0, "default allow runs the call");
@@ -211,10 +236,10 @@ int main(void)
 	/* Bad arch, x32 numbers and -1 on a native-only filter. */
 	c = build(A("default", "allow", "", "badarch", "errno(1003)", "", "unknown",
 		    "errno(1004)", "", "errno(1005)", "getppid", ""));
-	if (!c.prog)
+	if (!c.out.prog)
 		return tap_done();
 	expect(&c, &(struct call){ .abi = 1, .nr = 64 /* i386 getppid */ }, 13, "int $0x80 is bad-arch");
-	expect(&c, &(struct call){ .abi = 0, .nr = 0x40000000 | SYS_getppid }, 13, "x32 number is bad-arch");
+	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | SYS_getppid }, 13, "x32 number is bad-arch");
 	expect(&c, &(struct call){ .abi = 0, .nr = -1 }, 14, "syscall -1 is an unknown number");
 	expect(&c, &(struct call){ .abi = 0, .nr = 9999 }, 14, "a number past the table is unknown");
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getppid }, 15, "native rule applies");
@@ -224,13 +249,13 @@ int main(void)
 	c = build(A("arches", "0x7", "", "default", "allow", "", "badarch", "errno(1003)", "",
 		    "errno(1006)", "getppid", "", "errno(1007)", "getpid", "", "unknown",
 		    "errno(1004)", ""));
-	if (!c.prog)
+	if (!c.out.prog)
 		return tap_done();
 	expect(&c, &(struct call){ .abi = 1, .nr = 64 }, 16, "i386 getppid hits the i386 rule");
 	expect(&c, &(struct call){ .abi = 1, .nr = 20 }, 17, "i386 getpid hits the i386 rule");
 	expect(&c, &(struct call){ .abi = 1, .nr = 9999 }, 14, "i386 unknown number");
-	expect(&c, &(struct call){ .abi = 0, .nr = 0x40000000 | SYS_getppid }, 16, "x32 getppid hits the x32 rule");
-	expect(&c, &(struct call){ .abi = 0, .nr = 0x40000000 | 9999 }, 14, "x32 unknown number");
+	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | SYS_getppid }, 16, "x32 getppid hits the x32 rule");
+	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | 9999 }, 14, "x32 unknown number");
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getppid }, 16, "x86_64 getppid");
 	util_compiled_free(&c);
 
@@ -238,7 +263,7 @@ int main(void)
 	c = build(A("arches", "0x3", "", "default", "errno(1008)", "", "allow", "socket",
 		    "family == AF_UNIX", "kill-process", "connect", "addrlen > 100", "allow",
 		    "exit_group", ""));
-	if (!c.prog)
+	if (!c.out.prog)
 		return tap_done();
 	expect(&c, &(struct call){ .abi = 1, .nr = 102, .args = { 1, 0 } }, 18, "socketcall(SYS_SOCKET) not allowed");
 	expect(&c, &(struct call){ .abi = 1, .nr = 102, .args = { 3, 0 } }, 3, "socketcall(SYS_CONNECT) killed");
@@ -275,7 +300,7 @@ int main(void)
 		}
 		lines[n] = NULL;
 		c = build(lines);
-		if (!c.prog) {
+		if (!c.out.prog) {
 			/* a condition not valid for that syscall's types */
 			continue;
 		}
@@ -293,7 +318,7 @@ int main(void)
 			call.args[1] = vals[(seed >> 40) % 12];
 			call.args[2] = vals[(seed >> 50) % 12];
 			random_calls++;
-			if (child_status(c.prog, &call) != predicted_status(&c, &call) &&
+			if (child_status(c.out.prog, &call) != predicted_status(&c, &call) &&
 			    ++random_bad <= 5)
 				tap_diag("set %d: nr %ld args %lx %lx %lx differ", set, call.nr,
 					 call.args[0], call.args[1], call.args[2]);

@@ -130,7 +130,7 @@ static void rnd_cmp(char *buf, size_t size, unsigned arg, enum arg_class cls, un
 }
 
 /* Build a random rule set: returns 0 if it compiled. */
-static int rnd_ruleset(struct compiled *c, const char *const *acts, size_t n_acts,
+static int rnd_ruleset(struct tcase *c, const char *const *acts, size_t n_acts,
 		       unsigned set, unsigned n_rules, char (*texts)[3][160])
 {
 	const struct arch *first = arch_lookup(abi_sets[set][0]);
@@ -185,9 +185,9 @@ static int rnd_ruleset(struct compiled *c, const char *const *acts, size_t n_act
 	return util_compile(c);
 }
 
-static void rnd_input(const struct compiled *c, struct seccomp_data *sd)
+static void rnd_input(const struct tcase *c, struct seccomp_data *sd)
 {
-	const struct abi_policy *abi = &c->p->abis[pick_n((unsigned)c->p->n_abis)];
+	const struct abi_policy *abi = &c->out.policy->abis[pick_n((unsigned)c->out.policy->n_abis)];
 
 	memset(sd, 0, sizeof(*sd));
 	sd->arch = abi->arch->audit_arch;
@@ -223,7 +223,7 @@ int main(int argc, char **argv)
 	for (unsigned s = 0; s < sets; s++) {
 		unsigned set = pick_n(N_SETS), n_rules = 1 + pick_n(40);
 		bool untied = s % 2;
-		struct compiled c = { 0 }, c2 = { 0 };
+		struct tcase c = { 0 }, c2 = { 0 };
 		unsigned order[64];
 
 		if (rnd_ruleset(&c, untied ? actions_untied : actions,
@@ -268,7 +268,7 @@ int main(int argc, char **argv)
 			/* and the rules as written, decided without the engine */
 			{
 				const struct abi_policy *abi =
-					policy_abi_for(c.p, sd.arch, (uint32_t)sd.nr);
+					policy_abi_for(c.out.policy, sd.arch, (uint32_t)sd.nr);
 				uint32_t want;
 
 				if (abi && util_decide_written(c.rs, abi->arch, &sd, &want) == 0) {
@@ -284,7 +284,7 @@ int main(int argc, char **argv)
 			if (!agree && ++disagree <= 10) {
 				struct decision dec;
 
-				policy_decide(c.p, &sd, &dec);
+				policy_decide(c.out.policy, &sd, &dec);
 				tap_diag("set %u: arch 0x%x nr %d args %" PRIx64 " %" PRIx64
 					 " %" PRIx64 ": program 0x%x policy 0x%x",
 					 s, sd.arch, sd.nr, (uint64_t)sd.args[0],
@@ -299,8 +299,8 @@ int main(int argc, char **argv)
 			}
 		}
 		/* Cache: always allowed <=> served by the always-allow cache. */
-		for (size_t a = 0; a < c.p->n_abis; a++) {
-			const struct abi_policy *abi = &c.p->abis[a];
+		for (size_t a = 0; a < c.out.policy->n_abis; a++) {
+			const struct abi_policy *abi = &c.out.policy->abis[a];
 
 			for (size_t k = 0; k < abi->n_known; k++) {
 				uint32_t nr = abi->known[k].nr;
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
 				bool always = rs ? rs->n_rules && !rs->rules[0].n_cmps &&
 							   rs->rules[0].ret == SECCOMP_RET_ALLOW
 						 : abi->default_ret == SECCOMP_RET_ALLOW;
-				bool cached = sim_is_const_allow(c.prog->insns, c.prog->len,
+				bool cached = sim_is_const_allow(c.out.prog->insns, c.out.prog->len,
 								 abi->arch->audit_arch, nr);
 
 				/* A conditional block that always ends in allow is

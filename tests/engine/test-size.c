@@ -20,7 +20,7 @@ static uint64_t rnd(void)
 }
 
 /* n rules "errno(1 + i % 50) ioctl cmd == V_i" plus a few other syscalls. */
-static int build(struct compiled *c, unsigned n)
+static int build(struct tcase *c, unsigned n)
 {
 	char cond[64], act[32];
 
@@ -48,7 +48,7 @@ static bool diag_has(const struct diag *d, const char *text)
 
 int main(void)
 {
-	struct compiled c = { 0 };
+	struct tcase c = { 0 };
 	unsigned long bad = 0, n = 0;
 	bool long_jump = false;
 	int r;
@@ -57,19 +57,19 @@ int main(void)
 	r = build(&c, 1400);
 	tap_ok(r == 0, "1400 argument rules compile (%d)", r);
 	if (r == 0) {
-		tap_ok(c.prog->len > 1000 && c.prog->len <= BPF_PROG_MAX, "program of %zu instructions",
-		       c.prog->len);
-		for (size_t i = 0; i < c.prog->len; i++)
-			if (c.prog->insns[i].code == (BPF_JMP | BPF_JA) && c.prog->insns[i].k > 255)
+		tap_ok(c.out.prog->len > 1000 && c.out.prog->len <= BPF_PROG_MAX, "program of %zu instructions",
+		       c.out.prog->len);
+		for (size_t i = 0; i < c.out.prog->len; i++)
+			if (c.out.prog->insns[i].code == (BPF_JMP | BPF_JA) && c.out.prog->insns[i].k > 255)
 				long_jump = true;
 		tap_ok(long_jump, "the program needs jumps over 255 instructions");
 		for (int k = 0; k < 200000; k++) {
 			struct seccomp_data sd = { .arch = arch_native()->audit_arch };
 			bool agree;
 
-			sd.nr = (int)c.p->abis[0].known[rnd() % c.p->abis[0].n_known].nr;
+			sd.nr = (int)c.out.policy->abis[0].known[rnd() % c.out.policy->abis[0].n_known].nr;
 			if (k % 2)
-				sd.nr = (int)c.p->abis[0].sys[rnd() % c.p->abis[0].n_sys].nr;
+				sd.nr = (int)c.out.policy->abis[0].sys[rnd() % c.out.policy->abis[0].n_sys].nr;
 			sd.args[1] = k % 3 ? 0x1000 + 7 * (rnd() % 1500) + (k % 5 == 0) : rnd();
 			util_eval(&c, &sd, &agree, NULL);
 			n++;
@@ -82,7 +82,7 @@ int main(void)
 	/* Over the limit: refused, with the ABI and the largest rules named. */
 	r = build(&c, 6000);
 	tap_ok(r == -E2BIG, "6000 argument rules are refused (%d)", r);
-	tap_ok(c.prog == NULL, "nothing generated");
+	tap_ok(c.out.prog == NULL, "nothing generated");
 	tap_ok(diag_has(&c.d, "the kernel accepts at most 4096"), "error names the limit");
 	tap_ok(diag_has(&c.d, "x86_64:") && diag_has(&c.d, "'ioctl' takes"),
 	       "error names the ABI and the largest syscall");

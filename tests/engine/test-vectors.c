@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Data-driven engine vectors: each .vec file is a rule set plus lines
- * "check ARCH SYSCALL [ARG...] -> ACTION [@LINE|@default|@unknown|@badarch]",
+ * "check ARCH SYSCALL [ARG...] -> ACTION [@LABEL|@default|@unknown|@badarch]",
  * run through compile -> simulate and through the reference semantics.
+ * A rule a check names carries a label: "rule LABEL: ACTION SYSCALL [COND]";
+ * labels are unique within a rule set, so inserting lines breaks nothing.
  * "error TEXT" / "warning TEXT" expect a diagnostic containing TEXT,
  * "nowarning TEXT" expects none.
  */
@@ -41,6 +43,45 @@ static void dump_diag(const struct diag *d)
 		tap_diag("  diag: %u: %s", d->msgs[i].loc.line, d->msgs[i].text);
 }
 
+#define LABELS_MAX 64
+
+/* The labelled rules of one rule set: label -> the line of the rule. */
+struct labels {
+	struct {
+		char name[32];
+		unsigned line;
+	} at[LABELS_MAX];
+	size_t n;
+};
+
+static const char *const reserved[] = { "default", "unknown", "badarch" };
+
+/* Record a label; -EEXIST for one used twice or a reserved word, -E2BIG
+ * for too many or too long a name. */
+static int label_add(struct labels *l, const char *name, unsigned line)
+{
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		if (!strcmp(name, reserved[i]))
+			return -EEXIST;
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->at[i].name, name))
+			return -EEXIST;
+	if (l->n == LABELS_MAX || !*name || strlen(name) >= sizeof(l->at[0].name))
+		return -E2BIG;
+	strcpy(l->at[l->n].name, name);
+	l->at[l->n++].line = line;
+	return 0;
+}
+
+/* The line of a labelled rule; 0 if the label is unknown. */
+static unsigned label_line(const struct labels *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->at[i].name, name))
+			return l->at[i].line;
+	return 0;
+}
+
 static int set_action(struct action *act, const char *text)
 {
 	const char *err;
@@ -48,7 +89,8 @@ static int set_action(struct action *act, const char *text)
 	return action_parse(text, arch_native(), act, &err);
 }
 
-static void check_line(const char *file, unsigned line, struct compiled *c, char *spec)
+static void check_line(const char *file, unsigned line, struct tcase *c,
+		       const struct labels *labels, char *spec)
 {
 	char *arrow = strstr(spec, "->"), *want, *at, *tok, *save = NULL;
 	const struct arch *a;
@@ -79,7 +121,8 @@ static void check_line(const char *file, unsigned line, struct compiled *c, char
 	}
 	if (syscalls_lookup_name(a, tok, &nr) < 0) {
 		if (!util_parse_value(tok, a, &v)) {
-			tap_ok(false, "%s:%u: unknown syscall '%s' on %s", file, line, tok, a->name);
+			tap_ok(false, "%s:%u: unknown syscall '%s' on %s", file, line, tok,
+			       a->name);
 			return;
 		}
 		nr = (uint32_t)v;
@@ -94,7 +137,7 @@ static void check_line(const char *file, unsigned line, struct compiled *c, char
 		sd.args[argi++] = v;
 	}
 	uint32_t got = util_eval(c, &sd, &agree, NULL);
-	policy_decide(c->p, &sd, &dec);
+	policy_decide(c->out.policy, &sd, &dec);
 	bool where_ok = true;
 	if (at) {
 		if (!strcmp(at, "default"))
@@ -103,20 +146,27 @@ static void check_line(const char *file, unsigned line, struct compiled *c, char
 			where_ok = dec.why == DECIDE_UNKNOWN;
 		else if (!strcmp(at, "badarch"))
 			where_ok = dec.why == DECIDE_BAD_ARCH;
-		else
-			where_ok = dec.why == DECIDE_RULE && dec.rule->src->loc.line == (unsigned)atoi(at);
+		else if (!label_line(labels, at)) {
+			tap_ok(false, "%s:%u: no rule labelled '%s' in this rule set", file, line,
+			       at);
+			return;
+		} else
+			where_ok = dec.why == DECIDE_RULE &&
+				   dec.rule->src->loc.line == label_line(labels, at);
 	}
 	if (!tap_ok(got == want_ret && agree && where_ok, "%s:%u: %s -> %s%s%s", file, line,
 		    trim(spec), want, at ? " @" : "", at ? at : ""))
-		tap_diag("program 0x%08x, policy 0x%08x (why %d, line %u), want 0x%08x", got, dec.ret,
-			 dec.why, dec.why == DECIDE_RULE ? dec.rule->src->loc.line : 0, want_ret);
+		tap_diag("program 0x%08x, policy 0x%08x (why %d, line %u), want 0x%08x", got,
+			 dec.ret, dec.why, dec.why == DECIDE_RULE ? dec.rule->src->loc.line : 0,
+			 want_ret);
 }
 
 static void run_file(const char *path)
 {
 	FILE *f = fopen(path, "re");
 	const char *file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	struct compiled c = { .rs = ruleset_new() };
+	struct tcase c = { .rs = ruleset_new() };
+	struct labels labels = { 0 };
 	char buf[1024];
 	unsigned line = 0;
 	bool compiled = false, compile_ok = false;
@@ -144,6 +194,7 @@ static void run_file(const char *path)
 			util_compiled_free(&c);
 			c.rs = ruleset_new();
 			compiled = compile_ok = false;
+			labels.n = 0;
 			continue;
 		}
 		if (!strcmp(word, "check") || !strcmp(word, "error") || !strcmp(word, "warning") ||
@@ -165,7 +216,8 @@ static void run_file(const char *path)
 			char *save = NULL;
 
 			r = 0;
-			for (char *t = strtok_r(rest, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+			for (char *t = strtok_r(rest, " ", &save); t;
+			     t = strtok_r(NULL, " ", &save)) {
 				const struct arch *a = arch_lookup(t);
 
 				if (!strcmp(t, "native"))
@@ -179,7 +231,20 @@ static void run_file(const char *path)
 			char *act = rest, *sys, *cond;
 
 			sys = strpbrk(act, " \t");
-			if (!sys) {
+			r = 0;
+			if (sys && sys[-1] == ':') { /* "rule LABEL: ACTION ..." */
+				sys[-1] = '\0';
+				r = label_add(&labels, act, line);
+				if (r < 0)
+					tap_ok(false, "%s:%u: label '%s' %s", file, line, act,
+					       r == -EEXIST ? "used twice or reserved"
+							    : "too long or too many");
+				act = trim(sys + 1);
+				sys = strpbrk(act, " \t");
+			}
+			if (r < 0) {
+				continue;
+			} else if (!sys) {
 				r = -EINVAL;
 			} else {
 				*sys++ = '\0';
@@ -202,7 +267,7 @@ static void run_file(const char *path)
 				dump_diag(&c.d);
 				continue;
 			}
-			check_line(file, line, &c, rest);
+			check_line(file, line, &c, &labels, rest);
 			continue;
 		} else if (!strcmp(word, "error") || !strcmp(word, "warning")) {
 			bool err = word[0] == 'e';

@@ -12,6 +12,8 @@
 
 #include "src/arch.h"
 #include "src/groups.h"
+#include "src/profile-path.h"
+#include "src/policy.h"
 #include "src/profile.h"
 #include "src/syscalls.h"
 #include "tests/tap.h"
@@ -280,7 +282,7 @@ static void test_priority_group(void)
 	}
 	tap_ok(read_prio == 255 && !has_llseek,
 	       "priority: a group sets its members, unknown members skipped, later wins");
-	tap_ok(rules_build(p->rs, arch_native(), &d, &pol) == 0,
+	tap_ok(policy_build(p->rs, arch_native(), &d, &pol) == 0,
 	       "priority: a profile with a group in [priority] compiles");
 	policy_free(pol);
 out:
@@ -319,6 +321,17 @@ static void test_small(void)
 			       rule_is(p->rs, 4, "openat", ACTION_LOG, f, 16, 1, false),
 		       "multiline: empty first line, comments and blanks inside, condition "
 		       "over three lines");
+	profile_free(p);
+	diag_clear(&d);
+
+	f = "good/syntax.ini";
+	p = load_good(f, &d);
+	if (p)
+		tap_ok(p->rs->attrs.default_action.kind == ACTION_ALLOW && p->rs->n_rules == 2 &&
+			       rule_is(p->rs, 0, "ptrace", ACTION_KILL_PROCESS, f, 6, 0, false) &&
+			       rule_is(p->rs, 1, "mount", ACTION_KILL_PROCESS, f, 7, 0, false),
+		       "syntax: blanks in brackets, action case, indented key, comments on "
+		       "continuations");
 	profile_free(p);
 	diag_clear(&d);
 

@@ -199,16 +199,25 @@ thread: getppid returned, errno=0
 main: joined (0)" "default-action = log: every call ran"
 
 # i386 entry point from a 64-bit program: not an ABI of a native-only filter.
-run timeout 10 "$S" -p "$T/badarch-errno.ini" "$HELPER" int80
-is "$(cat "$OUT")" "int80 getpid: errno=18" "bad-arch errno(EXDEV): int 0x80 gets EXDEV"
-run timeout 10 "$S" -p "$T/badarch-default.ini" "$HELPER" int80
-status_is 159 "bad-arch default: int 0x80 kills the process with SIGSYS"
-is "$(cat "$OUT")" "" "bad-arch default: no output after the call (handler bypassed)"
-run timeout 10 "$S" -p "$T/badarch-trap.ini" "$HELPER" int80
-is "$(cat "$OUT")" "sigsys code=1 syscall=20 data=7 arch=0x40000003" \
-	"bad-arch trap(7): SIGSYS with AUDIT_ARCH_I386 and data 7"
-run timeout 10 "$S" -p "$T/badarch-with-x86.ini" "$HELPER" int80
-is "$(cat "$OUT")" "int80 getpid: own pid" "architectures = native x86: int 0x80 getpid runs"
+# Some kernels (ia32_emulation=0) and hypervisors never deliver int 0x80 to
+# the i386 entry: the process dies of SIGSEGV before any filter is asked.
+if [ "$("$HELPER" int80 2>/dev/null)" != "int80 getpid: own pid" ]; then
+	for t in "bad-arch errno(EXDEV)" "bad-arch default (status)" "bad-arch default (output)" \
+		"bad-arch trap(7)" "architectures = native x86"; do
+		skip "$t: int 0x80 does not reach this kernel's i386 entry"
+	done
+else
+	run timeout 10 "$S" -p "$T/badarch-errno.ini" "$HELPER" int80
+	is "$(cat "$OUT")" "int80 getpid: errno=18" "bad-arch errno(EXDEV): int 0x80 gets EXDEV"
+	run timeout 10 "$S" -p "$T/badarch-default.ini" "$HELPER" int80
+	status_is 159 "bad-arch default: int 0x80 kills the process with SIGSYS"
+	is "$(cat "$OUT")" "" "bad-arch default: no output after the call (handler bypassed)"
+	run timeout 10 "$S" -p "$T/badarch-trap.ini" "$HELPER" int80
+	is "$(cat "$OUT")" "sigsys code=1 syscall=20 data=7 arch=0x40000003" \
+		"bad-arch trap(7): SIGSYS with AUDIT_ARCH_I386 and data 7"
+	run timeout 10 "$S" -p "$T/badarch-with-x86.ini" "$HELPER" int80
+	is "$(cat "$OUT")" "int80 getpid: own pid" "architectures = native x86: int 0x80 getpid runs"
+fi
 
 # ---- command line and exit statuses ----
 

@@ -65,7 +65,7 @@ static void keep(struct profile *p, int cap)
 static struct sock_filter allow_all_insns[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog allow_all = { allow_all_insns, 1 };
+static const struct bpf_prog allow_all = { .insns = allow_all_insns, .len = 1 };
 
 #ifdef NATIVE_AUDIT_ARCH
 /* getppid() -> EPERM on the native ABI, everything else allowed. */
@@ -77,7 +77,7 @@ static struct sock_filter getppid_insns[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog getppid_eperm = { getppid_insns, 6 };
+static const struct bpf_prog getppid_eperm = { .insns = getppid_insns, .len = 6 };
 #endif
 
 /* An opcode seccomp_check_filter() does not know. */
@@ -85,7 +85,7 @@ static struct sock_filter bad_insns[] = {
 	{ 0xffff, 0, 0, 0 },
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
-static const struct bpf_prog bad_prog = { bad_insns, 2 };
+static const struct bpf_prog bad_prog = { .insns = bad_insns, .len = 2 };
 
 /* BPF_PROG_MAX instructions: loads, then allow. */
 static struct bpf_prog *big_prog(void)
@@ -213,7 +213,7 @@ static void run_case(const struct profile *p, const struct bpf_prog *prog, const
 		if (pre)
 			pre();
 		diag_init(&d);
-		r = run_exec(p, prog, path, argv, &d, &(int){ 0 });
+		r = run_exec(p, prog, path, argv, &d, &(enum run_failure){ RUN_FAIL_NONE });
 		child_report(r, &d);
 		_exit(125);
 	}
@@ -386,7 +386,8 @@ static void test_resolve(void)
 	char d1[600], d2[600];
 	char *old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
 	struct diag d;
-	int st, fd;
+	enum run_failure st;
+	int fd;
 
 	if (!mkdtemp(dir))
 		abort();
@@ -414,45 +415,48 @@ static void test_resolve(void)
 	diag_init(&d);
 	r = run_resolve_command("tool", &d, &st);
 	snprintf(path, sizeof(path), "%s/tool", d2);
-	tap_ok(r && !strcmp(r, path) && st == 0 && !diag_failed(&d),
+	tap_ok(r && !strcmp(r, path) && st == RUN_FAIL_NONE && !diag_failed(&d),
 	       "PATH search skips a non-executable file and finds the next one");
 	free(r);
 	diag_clear(&d);
 
 	r = run_resolve_command("onlyplain", &d, &st);
-	tap_ok(!r && st == 126 && diag_failed(&d), "found but not executable: 126");
+	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE && diag_failed(&d),
+	       "found but not executable: 126");
 	diag_clear(&d);
 
 	r = run_resolve_command("sub", &d, &st);
-	tap_ok(!r && st == 126 && diag_failed(&d) && strstr(d.msgs[0].text, "directory"),
+	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE && diag_failed(&d) &&
+		       strstr(d.msgs[0].text, "directory"),
 	       "a directory on PATH: 126 ('%s')", d.n_msgs ? d.msgs[0].text : "");
 	diag_clear(&d);
 
 	r = run_resolve_command("no-such-command-xyz", &d, &st);
-	tap_ok(!r && st == 127 && diag_failed(&d) && strstr(d.msgs[0].text, "command not found"),
+	tap_ok(!r && st == RUN_FAIL_NOT_FOUND && diag_failed(&d) &&
+		       strstr(d.msgs[0].text, "command not found"),
 	       "not found: 127 ('%s')", d.n_msgs ? d.msgs[0].text : "");
 	diag_clear(&d);
 
 	r = run_resolve_command("", &d, &st);
-	tap_ok(!r && st == 127, "empty command: 127");
+	tap_ok(!r && st == RUN_FAIL_NOT_FOUND, "empty command: 127");
 	diag_clear(&d);
 
 	snprintf(path, sizeof(path), "%s/tool", d1);
 	r = run_resolve_command(path, &d, &st);
-	tap_ok(!r && st == 126, "a path with '/' that is not executable: 126");
+	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE, "a path with '/' that is not executable: 126");
 	diag_clear(&d);
 
 	r = run_resolve_command(d1, &d, &st);
-	tap_ok(!r && st == 126, "a path with '/' that is a directory: 126");
+	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE, "a path with '/' that is a directory: 126");
 	diag_clear(&d);
 
 	r = run_resolve_command("/no/such/file", &d, &st);
-	tap_ok(!r && st == 127, "a path with '/' that does not exist: 127");
+	tap_ok(!r && st == RUN_FAIL_NOT_FOUND, "a path with '/' that does not exist: 127");
 	diag_clear(&d);
 
 	snprintf(path, sizeof(path), "%s/tool", d2);
 	r = run_resolve_command(path, &d, &st);
-	tap_ok(r && !strcmp(r, path) && st == 0, "a path with '/' is used as is");
+	tap_ok(r && !strcmp(r, path) && st == RUN_FAIL_NONE, "a path with '/' is used as is");
 	free(r);
 	diag_clear(&d);
 
@@ -733,7 +737,7 @@ static void test_filter(void)
 {
 	struct profile *p = profile_make();
 	struct bpf_prog *big = big_prog();
-	struct bpf_prog empty = { allow_all_insns, 0 };
+	struct bpf_prog empty = { .insns = allow_all_insns, .len = 0 };
 	struct outcome o;
 	char notexec[] = "/tmp/test-run-notexec-XXXXXX";
 	int fd;
@@ -816,6 +820,49 @@ static void test_filter(void)
 	profile_drop(p);
 }
 
+/* run_prepare(): the checks before anything changes, in their order. */
+static void test_prepare(void)
+{
+	static struct sock_filter kill_insns[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	};
+	const struct bpf_prog kill_all = { .insns = kill_insns, .len = 1 };
+	struct profile *p = profile_make();
+	char *argv_sh[] = { (char *)"sh", NULL },
+	     *argv_none[] = { (char *)"no-such-cmd-xyz", NULL };
+	enum run_failure fail;
+	struct diag d;
+	char *path;
+
+	p->path = (char *)"test.ini";
+	diag_init(&d);
+	path = run_prepare(p, &allow_all, argv_sh, &d, &fail);
+	tap_ok(path && !diag_failed(&d), "prepare: an allowed execve() of a command on PATH");
+	free(path);
+	diag_clear(&d);
+
+	path = run_prepare(p, &kill_all, argv_sh, &d, &fail);
+	tap_ok(!path && fail == RUN_FAIL_SETUP && d.n_msgs &&
+		       strstr(d.msgs[0].text, "would stop the execve() of the command itself"),
+	       "prepare: a filter that stops the execve() is refused ('%s')",
+	       d.n_msgs ? d.msgs[0].text : "");
+	diag_clear(&d);
+
+	path = run_prepare(p, &kill_all, argv_none, &d, &fail);
+	tap_ok(!path && fail == RUN_FAIL_NOT_FOUND,
+	       "prepare: a missing command is found missing before the self-check");
+	diag_clear(&d);
+
+	p->rs->attrs.default_action.kind = ACTION_NOTIFY;
+	path = run_prepare(p, &allow_all, argv_none, &d, &fail);
+	tap_ok(!path && fail == RUN_FAIL_SETUP && d.n_msgs &&
+		       strstr(d.msgs[0].text, "'notify' action needs a supervisor"),
+	       "prepare: notify is refused first, before the command is looked up");
+	diag_clear(&d);
+	p->path = NULL;
+	profile_drop(p);
+}
+
 int main(int argc, char **argv)
 {
 	struct passwd *pw;
@@ -829,6 +876,7 @@ int main(int argc, char **argv)
 	helper_argv[0] = (char *)"run-helper";
 
 	test_resolve();
+	test_prepare();
 
 	if (geteuid() != 0) {
 		tap_skip("live run_exec tests need root (credentials, capabilities)");
@@ -846,7 +894,7 @@ int main(int argc, char **argv)
 	 * read through the same /proc parser. */
 	{
 		struct profile *p = profile_make();
-		struct bpf_prog empty = { allow_all_insns, 0 };
+		struct bpf_prog empty = { .insns = allow_all_insns, .len = 0 };
 
 		run_case(p, &empty, helper, helper_argv, NULL, &o);
 		parent_bnd = o.after ? hexfield(o.after, "CapBnd") : 0;

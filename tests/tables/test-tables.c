@@ -4,6 +4,7 @@
  * checks of argument slots against the kernel prototypes.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
@@ -51,13 +52,15 @@ static void test_arches(void)
 			continue;
 		tap_ok(a == arch_get(a->id) && strcmp(a->name, want[i].token) == 0 &&
 			       a->audit_arch == want[i].audit && a->bits == want[i].bits &&
-			       a->big_endian == want[i].be && strcmp(a->table, want[i].table) == 0 &&
-			       a->nr_base == want[i].base && a->pair_aligned == want[i].pair,
+			       a->big_endian == want[i].be &&
+			       strcmp(a->table, want[i].table) == 0 && a->nr_base == want[i].base &&
+			       a->pair_aligned == want[i].pair,
 		       "%s: audit 0x%08x bits %u %s-endian table %s base %u%s", want[i].token,
 		       a->audit_arch, a->bits, a->big_endian ? "big" : "little", a->table,
 		       a->nr_base, a->pair_aligned ? " pair-aligned" : "");
 	}
-	tap_ok(arch_lookup("i386") == arch_get(ARCH_X86) && arch_lookup("i686") == arch_get(ARCH_X86),
+	tap_ok(arch_lookup("i386") == arch_get(ARCH_X86) &&
+		       arch_lookup("i686") == arch_get(ARCH_X86),
 	       "i386 and i686 are aliases of x86");
 	tap_ok(arch_lookup("arm64") == arch_get(ARCH_AARCH64), "arm64 is an alias of aarch64");
 	tap_ok(!arch_lookup("native") && !arch_lookup("X86_64") && !arch_lookup("") &&
@@ -99,10 +102,10 @@ static void test_arches(void)
 
 static void test_mux(void)
 {
-	static const char *const with[] = { "x86", "ppc", "ppc64", "ppc64le", "s390",
-					    "s390x", "mips", "mipsel" };
-	static const char *const without[] = { "x86_64", "x32", "arm", "aarch64", "riscv64",
-					       "mips64", "mips64n32", "loongarch64" };
+	static const char *const with[] = { "x86",  "ppc",   "ppc64", "ppc64le",
+					    "s390", "s390x", "mips",  "mipsel" };
+	static const char *const without[] = { "x86_64",  "x32",    "arm",	 "aarch64",
+					       "riscv64", "mips64", "mips64n32", "loongarch64" };
 	const struct mux_subcall *sc;
 	size_t n;
 	uint32_t nr;
@@ -135,8 +138,8 @@ static void test_mux(void)
 	tap_ok(arch_mux_call_mask(MUX_SOCKETCALL) == 0xffffffffu, "socketcall mask");
 
 	sc = arch_mux_subcalls(MUX_IPC, &n);
-	tap_ok(n == 12 && sc[0].call == 1 && strcmp(sc[0].name, "semop") == 0 &&
-		       sc[4].call == 11 && strcmp(sc[4].name, "msgsnd") == 0 && sc[11].call == 24 &&
+	tap_ok(n == 12 && sc[0].call == 1 && strcmp(sc[0].name, "semop") == 0 && sc[4].call == 11 &&
+		       strcmp(sc[4].name, "msgsnd") == 0 && sc[11].call == 24 &&
 		       strcmp(sc[11].name, "shmctl") == 0,
 	       "ipc: SEMOP=1 .. MSGSND=11 .. SHMCTL=24");
 	tap_ok(arch_mux_call_mask(MUX_IPC) == 0xffffu, "ipc mask keeps the version out");
@@ -162,7 +165,8 @@ static void test_table_invariants(void)
 				base = false;
 			if (syscalls_lookup_name(a, s[k].name, &nr) < 0 || nr != s[k].nr)
 				names = false;
-			if (syscalls_lookup_nr(a, s[k].nr) != s[k].name || !syscalls_known(s[k].name))
+			if (syscalls_lookup_nr(a, s[k].nr) != s[k].name ||
+			    !syscalls_known(s[k].name))
 				lookup = false;
 		}
 		tap_ok(sorted, "%s: numbers sorted and unique", a->name);
@@ -183,6 +187,59 @@ static void test_table_invariants(void)
 	}
 	tap_ok(strncmp(syscalls_kernel_version(), "6.12.", 5) == 0, "kernel version %s",
 	       syscalls_kernel_version());
+}
+
+/* syscalls_names(): every table name once, in the order of the first ABI
+ * (enum arch_id order) that has it, then that ABI's number order. */
+static void test_all_names(void)
+{
+	const char **names = NULL;
+	size_t n = 0, want = 0, pos = 0;
+	bool order = true, unique = true;
+
+	tap_ok(syscalls_names(&names, &n) == 0 && names, "syscalls_names: %zu names", n);
+	tap_is(n, sct_names_n, "syscalls_names: as many as the sorted name list");
+	for (int id = 0; id < ARCH_COUNT; id++) {
+		size_t m;
+		const struct syscall *s = syscalls_list(arch_get((enum arch_id)id), &m);
+
+		for (size_t k = 0; k < m; k++) {
+			uint32_t nr;
+			int first = id;
+
+			for (int e = 0; e < id && first == id; e++)
+				if (syscalls_lookup_name(arch_get((enum arch_id)e), s[k].name,
+							 &nr) == 0)
+					first = e;
+			if (first != id)
+				continue;
+			want++;
+			if (pos >= n || strcmp(names[pos++], s[k].name))
+				order = false;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(names[i - 1], names[i]))
+			unique = false;
+	tap_ok(order && want == n, "syscalls_names: first ABI first, then number order");
+	tap_ok(unique, "syscalls_names: no name twice in a row");
+	free(names);
+}
+
+static void test_find_nr(void)
+{
+	const struct arch *a = arch_get(ARCH_X32);
+	size_t n;
+	const struct syscall *s = syscalls_list(a, &n), *f;
+
+	f = syscalls_find_nr(s, n, ARCH_X32_SYSCALL_BIT);
+	tap_ok(f && !strcmp(f->name, "read"), "syscalls_find_nr: x32 read at the x32 bit");
+	f = syscalls_find_nr(s, n, s[n - 1].nr);
+	tap_ok(f == &s[n - 1], "syscalls_find_nr: the last entry");
+	tap_ok(!syscalls_find_nr(s, n, 0) && !syscalls_find_nr(s, n, UINT32_MAX),
+	       "syscalls_find_nr: numbers outside the list");
+	tap_ok(!syscalls_find_nr(NULL, 0, 0) && !syscalls_find_nr(s, 0, s[0].nr),
+	       "syscalls_find_nr: an empty list");
 }
 
 /* Numbers from the 6.12 .tbl files (and the reviewed newer ones) */
@@ -253,12 +310,12 @@ static void test_maximum(void)
 		const char *arch, *last;
 		uint32_t nr;
 	} want[] = {
-		{ "x86_64", "listns", 470 },     { "x32", "pwritev2", 0x40000000 + 547 },
-		{ "x86", "listns", 470 },        { "aarch64", "listns", 470 },
-		{ "arm", "get_tls", 0x0f0006 },  { "riscv64", "listns", 470 },
-		{ "ppc64", "listns", 470 },      { "ppc", "listns", 470 },
-		{ "s390x", "listns", 470 },      { "s390", "listns", 470 },
-		{ "mips", "listns", 4470 },      { "mips64", "listns", 5470 },
+		{ "x86_64", "listns", 470 },	 { "x32", "pwritev2", 0x40000000 + 547 },
+		{ "x86", "listns", 470 },	 { "aarch64", "listns", 470 },
+		{ "arm", "get_tls", 0x0f0006 },	 { "riscv64", "listns", 470 },
+		{ "ppc64", "listns", 470 },	 { "ppc", "listns", 470 },
+		{ "s390x", "listns", 470 },	 { "s390", "listns", 470 },
+		{ "mips", "listns", 4470 },	 { "mips64", "listns", 5470 },
 		{ "mips64n32", "listns", 6470 }, { "loongarch64", "listns", 470 },
 	};
 
@@ -302,8 +359,8 @@ static void test_names(void)
 static const char *cls_name(enum arg_class c)
 {
 	static const char *const n[] = {
-		[ARG_UNKNOWN] = "UNKNOWN", [ARG_U16] = "U16",  [ARG_S32] = "S32",
-		[ARG_U32] = "U32",	   [ARG_S64] = "S64",  [ARG_U64] = "U64",
+		[ARG_UNKNOWN] = "UNKNOWN", [ARG_U16] = "U16",	[ARG_S32] = "S32",
+		[ARG_U32] = "U32",	   [ARG_S64] = "S64",	[ARG_U64] = "U64",
 		[ARG_PTR] = "PTR",	   [ARG_PAIR] = "PAIR", [ARG_PAD] = "PAD",
 		[ARG_NONE] = "NONE",
 	};
@@ -430,6 +487,8 @@ int main(void)
 	test_mux();
 	test_table_invariants();
 	test_numbers();
+	test_all_names();
+	test_find_nr();
 	test_maximum();
 	test_names();
 	test_args();

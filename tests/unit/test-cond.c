@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of the condition parser (SPEC 2.4): the trees of valid forms,
- * the column named by errors, copy and canonical printing. */
+/* Unit tests of the condition parser (scmp-run.ini(5) CONDITIONS): the
+ * trees of valid forms, the column named by errors, copy and canonical
+ * printing. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,130 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The rule engine: a ruleset as written, resolved per ABI into typed
- * candidate lists (struct policy), and the reference semantics of SPEC 2.6.
+ * The resolver: a ruleset becomes a policy. Per ABI of the filter, names
+ * become numbers, conditions become typed tests on the argument's width
+ * (scmp-run.ini(5) ARGUMENT WIDTHS AND SIGNEDNESS), multiplexer sub-calls get
+ * their rules, and each number's candidates are put in decision order.
  */
-#include "rules.h"
+#include "policy.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/types.h>
 #include <string.h>
+#include <sys/types.h>
 
+#include "array.h"
 #include "consts.h"
-
-struct ruleset *ruleset_new(void)
-{
-	struct ruleset *rs = calloc(1, sizeof(*rs));
-
-	if (!rs)
-		return NULL;
-	rs->attrs.bad_arch_action.kind = ACTION_KILL_PROCESS;
-	rs->attrs.no_new_privs = true;
-	return rs;
-}
-
-void ruleset_free(struct ruleset *rs)
-{
-	if (!rs)
-		return;
-	for (size_t i = 0; i < rs->n_rules; i++) {
-		free(rs->rules[i].syscall);
-		conj_free(&rs->rules[i].conj);
-	}
-	free(rs->rules);
-	for (size_t i = 0; i < rs->n_prios; i++)
-		free(rs->prios[i].syscall);
-	free(rs->prios);
-	for (size_t i = 0; i < rs->n_files; i++)
-		free(rs->files[i]);
-	free(rs->files);
-	free(rs);
-}
-
-const char *ruleset_intern_file(struct ruleset *rs, const char *file)
-{
-	char **files, *copy;
-
-	for (size_t i = 0; i < rs->n_files; i++)
-		if (!strcmp(rs->files[i], file))
-			return rs->files[i];
-	files = reallocarray(rs->files, rs->n_files + 1, sizeof(*files));
-	if (!files)
-		return NULL;
-	rs->files = files;
-	copy = strdup(file);
-	if (!copy)
-		return NULL;
-	files[rs->n_files++] = copy;
-	return copy;
-}
-
-/* Grow *array (of *n elements of size) by one; returns the new slot. The
- * capacity is the next power of two, so n appends cost O(n). */
-static void *grow(void *array_ptr, size_t *n, size_t size)
-{
-	void **array = array_ptr;
-	char *p = *array;
-
-	if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4, ...: full */
-		p = reallocarray(*array, *n ? *n * 2 : 1, size);
-		if (!p)
-			return NULL;
-	}
-	*array = p;
-	memset(p + *n * size, 0, size);
-	return p + (*n)++ * size;
-}
-
-int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
-		const struct conj *conj, const struct src_loc *loc)
-{
-	struct rule r = {
-		.optional = optional,
-		.action = *act,
-		.loc = *loc,
-		.seq = (unsigned)rs->n_rules,
-	};
-	struct rule *slot;
-
-	r.syscall = strdup(syscall);
-	if (!r.syscall)
-		return -ENOMEM;
-	if (conj && conj_copy(&r.conj, conj) < 0) {
-		free(r.syscall);
-		return -ENOMEM;
-	}
-	slot = grow(&rs->rules, &rs->n_rules, sizeof(*slot));
-	if (!slot) {
-		free(r.syscall);
-		conj_free(&r.conj);
-		return -ENOMEM;
-	}
-	*slot = r;
-	return 0;
-}
-
-int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
-			 const struct src_loc *loc)
-{
-	struct priority *p;
-	char *name;
-
-	if (prio > RULES_PRIORITY_MAX)
-		return -ERANGE;
-	name = strdup(syscall);
-	if (!name)
-		return -ENOMEM;
-	p = grow(&rs->prios, &rs->n_prios, sizeof(*p));
-	if (!p) {
-		free(name);
-		return -ENOMEM;
-	}
-	*p = (struct priority){ .syscall = name, .prio = prio, .loc = *loc };
-	return 0;
-}
 
 /* ---- resolving conditions for one ABI ---- */
 
@@ -345,13 +236,6 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 	return r;
 }
 
-static void rcmps_free(struct rcmp *cmps, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(cmps[i].ivs);
-	free(cmps);
-}
-
 enum resolved {
 	RESOLVED_OK,
 	RESOLVED_NEVER, /* the condition can never be true */
@@ -458,71 +342,45 @@ struct rule_mark {
 	bool found;  /* some ABI of the filter has the syscall */
 };
 
-static void rsys_free(struct rsys *s)
+/* One ABI's policy while it is built. Every number with rules is a known
+ * one (rules resolve names through the table), so abi->sys has at most
+ * n_known slots. */
+struct abi_build {
+	struct abi_policy *abi;
+	size_t *where;	   /* per known index: its slot in abi->sys, or SIZE_MAX */
+	size_t *cap_rules; /* per slot of abi->sys: the capacity of its rules[] */
+	size_t cap_sys;	   /* the capacity of abi->sys */
+};
+
+/* Add rr to the rules of nr, whose list is created on first use; where[]
+ * finds the list of a known number, so n rules cost O(n log n), not
+ * O(n * syscalls). Returns 0, -ENOMEM, or -EINVAL for a number the table
+ * lacks (never dropped silently). */
+static int add_rrule(struct abi_build *b, uint32_t nr, const char *name, const struct rrule *rr)
 {
-	for (size_t i = 0; i < s->n_rules; i++)
-		rcmps_free(s->rules[i].cmps, s->rules[i].n_cmps);
-	free(s->rules);
-}
-
-void policy_free(struct policy *p)
-{
-	if (!p)
-		return;
-	for (size_t i = 0; i < p->n_abis; i++) {
-		for (size_t j = 0; j < p->abis[i].n_sys; j++)
-			rsys_free(&p->abis[i].sys[j]);
-		free(p->abis[i].sys);
-		free(p->abis[i].prio_known);
-	}
-	free(p->abis);
-	free(p);
-}
-
-/* Index of nr in abi->known, or SIZE_MAX. */
-static size_t known_index(const struct abi_policy *abi, uint32_t nr)
-{
-	size_t lo = 0, hi = abi->n_known;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (abi->known[mid].nr == nr)
-			return mid;
-		if (abi->known[mid].nr < nr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return SIZE_MAX;
-}
-
-/* The rules of nr, created on first use; where[k] remembers the slot of
- * known number k so that n rules cost O(n log n), not O(n * syscalls). */
-static struct rsys *abi_sys(struct abi_policy *abi, size_t *where, uint32_t nr, const char *name)
-{
-	size_t k = known_index(abi, nr);
+	struct abi_policy *abi = b->abi;
+	const struct syscall *sc = policy_known(abi, nr);
+	size_t k = sc ? (size_t)(sc - abi->known) : SIZE_MAX, slot;
 	struct rsys *s;
+	struct rrule *r;
 
-	if (k != SIZE_MAX && where[k] != SIZE_MAX)
-		return &abi->sys[where[k]];
-	s = grow(&abi->sys, &abi->n_sys, sizeof(*s));
-	if (s) {
+	if (k == SIZE_MAX)
+		return -EINVAL;
+	if (b->where[k] == SIZE_MAX) {
+		s = array_grow(&abi->sys, &abi->n_sys, &b->cap_sys, sizeof(*s));
+		if (!s)
+			return -ENOMEM;
 		s->nr = nr;
 		s->name = name;
-		if (k != SIZE_MAX)
-			where[k] = abi->n_sys - 1;
+		b->where[k] = abi->n_sys - 1;
+		b->cap_rules[abi->n_sys - 1] = 0;
 	}
-	return s;
-}
-
-static int add_rrule(struct rsys *s, const struct rrule *rr)
-{
-	struct rrule *slot = grow(&s->rules, &s->n_rules, sizeof(*slot));
-
-	if (!slot)
+	slot = b->where[k];
+	s = &abi->sys[slot];
+	r = array_grow(&s->rules, &s->n_rules, &b->cap_rules[slot], sizeof(*r));
+	if (!r)
 		return -ENOMEM;
-	*slot = *rr;
+	*r = *rr;
 	return 0;
 }
 
@@ -537,8 +395,7 @@ static int cmp_rrule(const void *a, const void *b)
 }
 
 /* Put abi->sys in number order: where[] maps the (sorted) known numbers
- * to their slots, so this is one pass, no sort. Every number with rules is
- * a known one (rules resolve names through the table). */
+ * to their slots, so this is one pass, no sort. */
 static int sort_sys(struct abi_policy *abi, const size_t *where)
 {
 	struct rsys *sorted = calloc(abi->n_sys + 1, sizeof(*sorted));
@@ -549,10 +406,6 @@ static int sort_sys(struct abi_policy *abi, const size_t *where)
 	for (size_t k = 0; k < abi->n_known; k++)
 		if (where[k] != SIZE_MAX)
 			sorted[n++] = abi->sys[where[k]];
-	if (n != abi->n_sys) { /* a rule list outside the table: never drop it */
-		free(sorted);
-		return -EINVAL;
-	}
 	free(abi->sys);
 	abi->sys = sorted;
 	return 0;
@@ -669,7 +522,7 @@ static void tie_warning(const struct rsys *s, const struct rrule *b, struct diag
 		     a->src->loc.line);
 }
 
-/* SPEC 2.6: rules with one action but different data (errno(EACCES) and
+/* scmp-run.ini(5) MEANING OF A PROFILE: rules with one action but different data (errno(EACCES) and
  * errno(EPERM)) that can match the same call: the first written wins; say
  * so once per syscall. s->rules is sorted by action, then written order. */
 static void warn_ties(const struct rsys *s, struct diag *d)
@@ -723,7 +576,8 @@ static void finish_rsys(struct rsys *s, struct diag *d, bool warn)
 }
 
 /*
- * Multiplexer sub-calls (SPEC 2.6): the real arguments sit behind a pointer,
+ * Multiplexer sub-calls (scmp-run.ini(5) "Multiplexed calls: socketcall and
+ * ipc"): the real arguments sit behind a pointer,
  * so a rule on "socket" becomes a rule on socketcall with "call == SYS_SOCKET"
  * and its own condition decided fail-closed: a conditional rule applies
  * unconditionally when its action is stricter than the default or when an
@@ -731,15 +585,15 @@ static void finish_rsys(struct rsys *s, struct diag *d, bool warn)
  * make the outcome stricter); otherwise it is dropped, which leaves the
  * stricter default in place.
  */
-static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, size_t *where,
-			 enum mux_kind kind)
+static int add_mux_rules(const struct ruleset *rs, struct abi_build *b, enum mux_kind kind)
 {
+	struct abi_policy *abi = b->abi;
 	const struct arch *a = abi->arch;
 	const struct mux_subcall *subs;
 	int def_rank = action_ret_rank(abi->default_ret);
 	uint32_t mux_nr;
 	size_t n_subs;
-	struct rsys *s;
+	int err;
 
 	if (!a->mux_name[kind] || syscalls_lookup_name(a, a->mux_name[kind], &mux_nr) < 0)
 		return 0;
@@ -773,19 +627,20 @@ static int add_mux_rules(const struct ruleset *rs, struct abi_policy *abi, size_
 				.mask = mask,
 				.value = subs[k].call,
 			};
-			s = abi_sys(abi, where, mux_nr, a->mux_name[kind]);
-			if (!s || add_rrule(s, &rr) < 0) {
+			err = add_rrule(b, mux_nr, a->mux_name[kind], &rr);
+			if (err < 0) {
 				free(rr.cmps);
-				return -ENOMEM;
+				return err;
 			}
 		}
 	}
 	return 0;
 }
 
-static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, size_t *where,
-			   bool multi, bool warn, struct diag *d, struct rule_mark *marks)
+static int build_abi_rules(const struct ruleset *rs, struct abi_build *b, bool multi, bool warn,
+			   struct diag *d, struct rule_mark *marks)
 {
+	struct abi_policy *abi = b->abi;
 	const struct arch *a = abi->arch;
 	int r;
 
@@ -803,7 +658,6 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, siz
 		struct resolve_ctx ctx = { .arch = a, .rule = rule, .d = d, .multi_abi = multi };
 		struct rrule rr = { .src = rule };
 		uint32_t nr;
-		struct rsys *s;
 
 		if (marks[i].failed || syscalls_lookup_name(a, rule->syscall, &nr) < 0)
 			continue;
@@ -827,20 +681,20 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, siz
 					     rule->syscall);
 			continue;
 		}
-		s = abi_sys(abi, where, nr, rule->syscall);
-		if (!s || add_rrule(s, &rr) < 0) {
+		r = add_rrule(b, nr, rule->syscall, &rr);
+		if (r < 0) {
 			rcmps_free(rr.cmps, rr.n_cmps);
-			return -ENOMEM;
+			return r;
 		}
 	}
 	for (int k = 0; k < MUX_COUNT; k++) {
-		r = add_mux_rules(rs, abi, where, (enum mux_kind)k);
+		r = add_mux_rules(rs, b, (enum mux_kind)k);
 		if (r < 0)
 			return r;
 	}
 	for (size_t i = 0; i < abi->n_sys; i++)
 		finish_rsys(&abi->sys[i], d, warn);
-	r = sort_sys(abi, where);
+	r = sort_sys(abi, b->where);
 	if (r < 0)
 		return r;
 
@@ -849,17 +703,15 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, siz
 		abi->prio_known = calloc(abi->n_known ? abi->n_known : 1, sizeof(unsigned));
 		if (!abi->prio_known)
 			return -ENOMEM;
-		for (size_t i = 0; i < rs->n_prios; i++) {
+		for (size_t i = 0; i < rs->n_prios; i++) { /* the last one written wins */
+			const struct syscall *sc;
 			uint32_t nr;
 
 			if (syscalls_lookup_name(a, rs->prios[i].syscall, &nr) < 0)
 				continue;
-			for (size_t k = 0; k < abi->n_known; k++)
-				if (abi->known[k].nr == nr)
-					abi->prio_known[k] = rs->prios[i].prio;
-			for (size_t k = 0; k < abi->n_sys; k++)
-				if (abi->sys[k].nr == nr)
-					abi->sys[k].prio = rs->prios[i].prio;
+			sc = policy_known(abi, nr);
+			if (sc)
+				abi->prio_known[sc - abi->known] = rs->prios[i].prio;
 		}
 	}
 	return 0;
@@ -868,16 +720,21 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_policy *abi, siz
 static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool multi, bool warn,
 		     struct diag *d, struct rule_mark *marks)
 {
-	size_t *where;
+	struct abi_build b = { .abi = abi };
 	int r;
 
 	abi->known = syscalls_list(abi->arch, &abi->n_known);
-	where = malloc((abi->n_known + 1) * sizeof(*where));
-	if (!where)
-		return -ENOMEM;
-	memset(where, 0xff, (abi->n_known + 1) * sizeof(*where)); /* SIZE_MAX: no slot yet */
-	r = build_abi_rules(rs, abi, where, multi, warn, d, marks);
-	free(where);
+	b.where = malloc((abi->n_known + 1) * sizeof(*b.where));
+	b.cap_rules = calloc(abi->n_known + 1, sizeof(*b.cap_rules));
+	if (!b.where || !b.cap_rules) {
+		r = -ENOMEM;
+		goto out;
+	}
+	memset(b.where, 0xff, (abi->n_known + 1) * sizeof(*b.where)); /* SIZE_MAX: no slot yet */
+	r = build_abi_rules(rs, &b, multi, warn, d, marks);
+out:
+	free(b.where);
+	free(b.cap_rules);
 	return r;
 }
 
@@ -907,8 +764,8 @@ static int collect_abis(const struct ruleset *rs, const struct arch *native, str
 	return 0;
 }
 
-int rules_build(const struct ruleset *rs, const struct arch *native, struct diag *d,
-		struct policy **ret)
+int policy_build(const struct ruleset *rs, const struct arch *native, struct diag *d,
+		 struct policy **ret)
 {
 	const struct arch *arches[ARCH_COUNT];
 	struct policy *p = NULL;
@@ -937,8 +794,6 @@ int rules_build(const struct ruleset *rs, const struct arch *native, struct diag
 		r = -ENOMEM;
 		goto fail;
 	}
-	p->rs = rs;
-	p->attrs = rs->attrs;
 	if (action_ret(&rs->attrs.bad_arch_action, arches[0], &p->bad_arch_ret) < 0) {
 		diag_error(d, NULL, "errno name of the bad-arch action unknown on %s",
 			   arches[0]->name);
@@ -952,7 +807,8 @@ int rules_build(const struct ruleset *rs, const struct arch *native, struct diag
 		if (r < 0)
 			goto fail;
 	}
-	/* A name no ABI of the filter has must exist somewhere (SPEC 2.3). */
+	/* A name no ABI of the filter has must exist somewhere (scmp-run.ini(5)
+	 * SYSCALL NAMES). */
 	for (size_t i = 0; i < rs->n_rules; i++)
 		if (!marks[i].found && !rs->rules[i].optional &&
 		    !syscalls_known(rs->rules[i].syscall))
@@ -969,117 +825,4 @@ fail:
 	free(marks);
 	policy_free(p);
 	return r;
-}
-
-/* ---- reference semantics ---- */
-
-#define X32_SYSCALL_BIT 0x40000000u
-
-const struct abi_policy *policy_abi_for(const struct policy *p, uint32_t audit_arch, uint32_t nr)
-{
-	const struct abi_policy *x86_64 = NULL, *x32 = NULL;
-
-	for (size_t i = 0; i < p->n_abis; i++) {
-		const struct arch *a = p->abis[i].arch;
-
-		if (a->audit_arch != audit_arch)
-			continue;
-		if (a->id == ARCH_X86_64)
-			x86_64 = &p->abis[i];
-		else if (a->id == ARCH_X32)
-			x32 = &p->abis[i];
-		else
-			return &p->abis[i];
-	}
-	/* x86_64 and x32 share AUDIT_ARCH_X86_64; x32 numbers carry bit 30.
-	 * -1 (a tracer skipping the call) is an unknown number, never x32. */
-	if (nr == UINT32_MAX)
-		return x86_64 ? x86_64 : x32;
-	return (nr & X32_SYSCALL_BIT) ? x32 : x86_64;
-}
-
-bool rcmp_match(const struct rcmp *c, uint64_t arg)
-{
-	uint64_t v = arg & width_max(c->width);
-
-	switch (c->kind) {
-	case RCMP_MASK_EQ:
-		return (v & c->mask) == c->value;
-	case RCMP_MASK_NE:
-		return (v & c->mask) != c->value;
-	case RCMP_IN:
-		if (c->is_signed)
-			v ^= width_sign(c->width);
-		for (size_t i = 0; i < c->n_ivs; i++)
-			if (v >= c->ivs[i].lo && v <= c->ivs[i].hi)
-				return true;
-		return false;
-	}
-	return false;
-}
-
-static bool known_nr(const struct abi_policy *abi, uint32_t nr)
-{
-	size_t lo = 0, hi = abi->n_known;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (abi->known[mid].nr == nr)
-			return true;
-		if (abi->known[mid].nr < nr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
-const struct rsys *policy_rsys(const struct abi_policy *abi, uint32_t nr)
-{
-	size_t lo = 0, hi = abi->n_sys;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (abi->sys[mid].nr == nr)
-			return &abi->sys[mid];
-		if (abi->sys[mid].nr < nr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-void policy_decide(const struct policy *p, const struct seccomp_data *sd, struct decision *ret)
-{
-	uint32_t nr = (uint32_t)sd->nr;
-	const struct abi_policy *abi = policy_abi_for(p, sd->arch, nr);
-	const struct rsys *s;
-
-	*ret = (struct decision){ .ret = p->bad_arch_ret, .why = DECIDE_BAD_ARCH, .abi = abi };
-	if (!abi)
-		return;
-	s = policy_rsys(abi, nr);
-	for (size_t i = 0; s && i < s->n_rules; i++) {
-		const struct rrule *rr = &s->rules[i];
-		bool match = true;
-
-		for (size_t j = 0; j < rr->n_cmps && match; j++)
-			match = rcmp_match(&rr->cmps[j], sd->args[rr->cmps[j].arg]);
-		if (match) {
-			ret->ret = rr->ret;
-			ret->why = DECIDE_RULE;
-			ret->rule = rr;
-			return;
-		}
-	}
-	if (s || known_nr(abi, nr)) {
-		ret->ret = abi->default_ret;
-		ret->why = DECIDE_DEFAULT;
-	} else {
-		ret->ret = abi->unknown_ret;
-		ret->why = DECIDE_UNKNOWN;
-	}
 }

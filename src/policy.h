@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The rule engine. A ruleset is what a profile says (attributes, rules on
- * syscall names with unresolved conditions, priorities); rules_build()
- * resolves it for every ABI of the filter into a policy: per syscall number,
- * the typed, ordered candidate rules. The policy is what the BPF and PFC
- * back-ends print, and policy_decide() is its reference semantics.
+ * The resolved policy: per ABI and syscall number, the typed, ordered
+ * candidate rules of a ruleset (built by policy_build()). It is what the BPF
+ * and PFC back-ends print, and policy_decide() is its reference semantics.
  */
 #pragma once
 
@@ -13,74 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "action.h"
 #include "arch.h"
-#include "cond.h"
 #include "diag.h"
 #include "ivset.h"
+#include "ruleset.h"
 #include "syscalls.h"
-
-#define RULES_PRIORITY_MAX 255u
-#define ARCH_NATIVE_BIT	   (1u << 31) /* in ruleset attrs.arches: "native" */
-
-struct filter_attrs {
-	struct action default_action;
-	bool has_default_action; /* required: rules_build() fails without it */
-	struct action bad_arch_action;
-	struct action unknown_action;
-	bool has_unknown_action; /* else unknown numbers get default_action */
-	uint32_t arches;	 /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
-	bool no_new_privs;
-	bool tsync;
-	bool log;
-	bool spec_allow;
-};
-
-/* One rule as written: one syscall name, one action, one conjunction. */
-struct rule {
-	char *syscall; /* owned */
-	bool optional; /* written as "name?" */
-	struct action action;
-	struct conj conj; /* n_cmps == 0: unconditional */
-	struct src_loc loc;
-	unsigned seq; /* order written in the profile (ties, stable output) */
-};
-
-struct priority {
-	char *syscall;
-	unsigned prio;
-	struct src_loc loc;
-};
-
-struct ruleset {
-	struct filter_attrs attrs;
-	struct rule *rules;
-	size_t n_rules;
-	struct priority *prios;
-	size_t n_prios;
-	char **files; /* interned source file names that locs point at */
-	size_t n_files;
-};
-
-/* Attributes start as: no default action, bad-arch kill-process, native
- * only, no_new_privs on, all flags off. */
-struct ruleset *ruleset_new(void);
-void ruleset_free(struct ruleset *rs);
-
-/* A copy of file that lives as long as rs (for src_loc.file). NULL on ENOMEM. */
-const char *ruleset_intern_file(struct ruleset *rs, const char *file);
-
-/* Add a rule; conj may be NULL (unconditional) and is deep-copied. Names
- * are checked by rules_build(), not here. Returns 0 or -ENOMEM. */
-int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
-		const struct conj *conj, const struct src_loc *loc);
-
-/* Set the dispatch priority hint of a syscall (0..RULES_PRIORITY_MAX). The
- * last one written wins. Returns 0, -ERANGE or -ENOMEM. */
-int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
-			 const struct src_loc *loc);
-
-/* ---- the resolved policy ---- */
 
 /* A test of one argument on one ABI, in the argument's own domain. Values
  * are "keys": for signed classes the sign bit of the argument's width is
@@ -118,7 +53,6 @@ struct rsys {
 	const char *name;
 	struct rrule *rules;
 	size_t n_rules;
-	unsigned prio;
 };
 
 struct abi_policy {
@@ -136,18 +70,20 @@ struct policy {
 	struct abi_policy *abis; /* in the order the program checks them */
 	size_t n_abis;
 	uint32_t bad_arch_ret;
-	struct filter_attrs attrs;
-	const struct ruleset *rs; /* borrowed */
 };
 
 /*
- * Resolve rs for its ABIs (native = the ABI "native" stands for). Every
- * problem is reported to d with its location; on any error returns -EINVAL
- * and *ret is NULL. Warnings (ties between different data of one action)
- * are added to d as well. The policy borrows rs.
+ * Resolve rs for its ABIs (native = the ABI "native" stands for); the
+ * resolver lives in policy-build.c. Every problem is reported to d with its
+ * location; on any error returns -EINVAL (-ENOMEM when out of memory) and
+ * *ret is NULL. Warnings (ties between different data of one action) are
+ * added to d as well. The policy points into rs (rrule.src, rsys.name):
+ * rs must outlive it. Free with policy_free().
  */
-int rules_build(const struct ruleset *rs, const struct arch *native, struct diag *d,
-		struct policy **ret);
+int policy_build(const struct ruleset *rs, const struct arch *native, struct diag *d,
+		 struct policy **ret);
+
+/* Free p and everything it owns; NULL is a no-op. */
 void policy_free(struct policy *p);
 
 enum decision_why {
@@ -164,7 +100,9 @@ struct decision {
 	const struct abi_policy *abi; /* NULL for DECIDE_BAD_ARCH */
 };
 
-/* The reference semantics of SPEC 2.6, straight from the policy (no BPF). */
+/* The reference semantics (scmp-run.ini(5) MEANING OF A PROFILE, ARCHITECTURES,
+ * UNKNOWN SYSCALLS), straight from the policy (no BPF): how the filter
+ * decides the call sd. Fills *ret; never fails. */
 void policy_decide(const struct policy *p, const struct seccomp_data *sd, struct decision *ret);
 
 /* The largest value of a width (16, 32 or 64 bits). */
@@ -182,8 +120,14 @@ static inline uint64_t width_sign(unsigned width)
 /* True if an argument register value passes the test. */
 bool rcmp_match(const struct rcmp *c, uint64_t arg);
 
+/* Free n tests and their intervals, then the array; NULL is a no-op. */
+void rcmps_free(struct rcmp *cmps, size_t n);
+
 /* The rules of a number on an ABI; NULL if it has none. */
 const struct rsys *policy_rsys(const struct abi_policy *abi, uint32_t nr);
+
+/* The table entry of a number on an ABI; NULL if the number is unknown there. */
+const struct syscall *policy_known(const struct abi_policy *abi, uint32_t nr);
 
 /* The ABI of p that handles (audit arch, nr); NULL means bad arch. */
 const struct abi_policy *policy_abi_for(const struct policy *p, uint32_t audit_arch, uint32_t nr);

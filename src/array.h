@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Growable arrays with an explicit capacity: appending n elements costs
+ * O(log n) reallocations, never one per element.
+ */
+#pragma once
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Append one zeroed element to *array_ptr, which holds *n elements of size
+ * bytes in room for *cap. The capacity doubles when full (starting at 4).
+ * Returns the new slot (then *n is one more), or NULL on ENOMEM with the
+ * array, *n and *cap unchanged.
+ */
+static inline void *array_grow(void *array_ptr, size_t *n, size_t *cap, size_t size)
+{
+	void **array = array_ptr;
+	char *p = *array;
+
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 4;
+
+		p = reallocarray(p, c, size);
+		if (!p)
+			return NULL;
+		*array = p;
+		*cap = c;
+	}
+	memset(p + *n * size, 0, size);
+	return p + (*n)++ * size;
+}

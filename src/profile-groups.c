@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * [groups] and @group expansion: user groups as written, their checks
+ * (unknown members, cycles), and the expansion of every rule and priority
+ * entry into the ruleset (scmp-run.ini(5) [groups], GROUPS).
+ */
+#include "profile-internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "groups.h"
+#include "syscalls.h"
+
+#define NEST_MAX 32 /* guard for built-in group nesting (the table nests 2 deep) */
+
+/* A set of borrowed strings (open addressing). */
+struct strset {
+	const char **slots;
+	size_t size, n;
+};
+
+static unsigned long str_hash(const char *s)
+{
+	unsigned long h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* Add s to the set; 1 if added, 0 if already there, -ENOMEM. */
+static int strset_add(struct strset *set, const char *s)
+{
+	size_t i;
+
+	if ((set->n + 1) * 2 > set->size) {
+		struct strset bigger = { .size = set->size ? set->size * 2 : 64 };
+
+		bigger.slots = calloc(bigger.size, sizeof(*bigger.slots));
+		if (!bigger.slots)
+			return -ENOMEM;
+		for (i = 0; i < set->size; i++)
+			if (set->slots[i])
+				strset_add(&bigger, set->slots[i]);
+		free(set->slots);
+		*set = bigger;
+	}
+	for (i = str_hash(s) & (set->size - 1); set->slots[i]; i = (i + 1) & (set->size - 1))
+		if (!strcmp(set->slots[i], s))
+			return 0;
+	set->slots[i] = s;
+	set->n++;
+	return 1;
+}
+
+static void strset_clear(struct strset *set)
+{
+	free(set->slots);
+	*set = (struct strset){ 0 };
+}
+
+static struct ugroup *find_ugroup(struct loader *l, const char *name)
+{
+	for (size_t i = 0; i < l->n_groups; i++)
+		if (!strcmp(l->groups[i].name, name))
+			return &l->groups[i];
+	return NULL;
+}
+
+static bool group_exists(struct loader *l, const char *name)
+{
+	return groups_lookup(name) || find_ugroup(l, name);
+}
+
+/* ---- [groups] ---- */
+
+/* A new, empty group named key; NULL if the name cannot be defined
+ * (reported) or on ENOMEM (l->oom set). */
+static struct ugroup *new_group(struct key_ctx *k)
+{
+	struct loader *l = k->l;
+	struct ugroup *g, *n;
+
+	if (!profile_valid_group_name(k->key)) {
+		key_error(k, "invalid group name '%s': user groups are written '@name'", k->key);
+		return NULL;
+	}
+	if (groups_lookup(k->key)) {
+		key_error(k, "cannot redefine the built-in group '%s'", k->key);
+		return NULL;
+	}
+	g = find_ugroup(l, k->key);
+	if (g) {
+		key_error(k, "group '%s' is already defined at %s:%u", k->key, g->loc.file,
+			  g->loc.line);
+		return NULL;
+	}
+	n = reallocarray(l->groups, l->n_groups + 1, sizeof(*n));
+	if (!n)
+		goto oom;
+	l->groups = n;
+	g = &l->groups[l->n_groups];
+	*g = (struct ugroup){ .name = strdup(k->key), .loc = k->loc };
+	if (!g->name)
+		goto oom;
+	l->n_groups++;
+	return g;
+oom:
+	l->oom = -ENOMEM;
+	return NULL;
+}
+
+static int add_member(struct ugroup *g, struct member *m)
+{
+	struct member *nm = reallocarray(g->members, g->n_members + 1, sizeof(*nm));
+
+	if (!nm) {
+		free(m->name);
+		return -ENOMEM;
+	}
+	g->members = nm;
+	g->members[g->n_members++] = *m;
+	return 0;
+}
+
+int profile_groups_define(struct key_ctx *k)
+{
+	struct loader *l = k->l;
+	struct ugroup *g = new_group(k);
+
+	if (!g)
+		return l->oom ? -ENOMEM : -EINVAL;
+	for (size_t i = 0; i < k->pd->n_segs; i++) {
+		char *rest = k->pd->segs[i].text, *w;
+		struct src_loc loc;
+
+		profile_loc(k->fr, k->pd->segs[i].line, &loc);
+		while ((w = profile_next_word(&rest))) {
+			struct member m = { .loc = loc };
+
+			if (profile_parse_name(l, &loc, w, true, &m.name, &m.optional) < 0)
+				continue;
+			if (add_member(g, &m) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* ---- checks ---- */
+
+/* Report "group '@a' contains itself: @a -> @b -> @a"; path[k..depth] is
+ * the part of the search path that starts at m. */
+static void report_cycle(struct loader *l, struct ugroup **path, size_t depth,
+			 const struct ugroup *m)
+{
+	char *chain = NULL;
+	size_t size = 0, k = 0;
+	FILE *f = open_memstream(&chain, &size);
+
+	while (path[k] != m)
+		k++;
+	if (f) {
+		for (; k <= depth; k++)
+			fprintf(f, "%s -> ", path[k]->name);
+		fputs(m->name, f);
+		fclose(f);
+	}
+	diag_error(l->d, &m->loc, "group '%s' contains itself: %s", m->name,
+		   chain ? chain : m->name);
+	free(chain);
+}
+
+/* Depth-first search for a user group that contains itself. */
+static void find_cycle(struct loader *l, struct ugroup *g, struct ugroup **path, size_t depth)
+{
+	path[depth] = g;
+	g->mark = 1;
+	for (size_t i = 0; i < g->n_members; i++) {
+		struct ugroup *m =
+			g->members[i].name[0] == '@' ? find_ugroup(l, g->members[i].name) : NULL;
+
+		if (!m || m->mark == 2)
+			continue;
+		if (m->mark == 1)
+			report_cycle(l, path, depth, m);
+		else
+			find_cycle(l, m, path, depth + 1);
+	}
+	g->mark = 2;
+}
+
+void profile_groups_check(struct loader *l)
+{
+	struct ugroup **path;
+
+	for (size_t i = 0; i < l->n_groups; i++)
+		for (size_t j = 0; j < l->groups[i].n_members; j++) {
+			const struct member *m = &l->groups[i].members[j];
+
+			if (m->name[0] == '@' && !group_exists(l, m->name))
+				diag_error(l->d, &m->loc, "unknown group '%s'", m->name);
+		}
+	for (size_t i = 0; i < l->n_ents; i++)
+		if (l->ents[i].name[0] == '@' && !group_exists(l, l->ents[i].name))
+			diag_error(l->d, &l->ents[i].loc, "unknown group '%s'", l->ents[i].name);
+	path = calloc(l->n_groups + 1, sizeof(*path));
+	if (!path) {
+		l->oom = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < l->n_groups; i++)
+		if (!l->groups[i].mark)
+			find_cycle(l, &l->groups[i], path, 0);
+	free(path);
+}
+
+/* ---- expansion ---- */
+
+/* l->known: every name of every ABI's table, once. */
+static int collect_known(struct loader *l)
+{
+	if (l->known)
+		return 0;
+	return syscalls_names(&l->known, &l->n_known);
+}
+
+struct expand_ctx {
+	struct loader *l;
+	const struct entry *e;
+	struct strset seen; /* names already emitted for this key */
+};
+
+static int emit(struct expand_ctx *x, const char *name, bool optional)
+{
+	struct ruleset *rs = x->l->p->rs;
+	const struct entry *e = x->e;
+	int r = strset_add(&x->seen, name);
+
+	if (r <= 0)
+		return r;
+	if (e->is_prio) {
+		/* An optional name the table lacks has no number to prioritise. */
+		if (optional && !syscalls_known(name))
+			return 0;
+		return ruleset_set_priority(rs, name, e->prio, &e->loc);
+	}
+	if (!e->cond.n_conjs)
+		return ruleset_add(rs, name, optional, &e->action, NULL, &e->loc);
+	for (size_t i = 0; i < e->cond.n_conjs; i++) {
+		r = ruleset_add(rs, name, optional, &e->action, &e->cond.conjs[i], &e->loc);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int expand(struct expand_ctx *x, const char *name, bool optional, unsigned depth)
+{
+	const struct group *bg;
+	const struct ugroup *ug;
+	int r = 0;
+
+	if (name[0] != '@')
+		return emit(x, name, optional);
+	if (depth > NEST_MAX)
+		return -ELOOP;
+	bg = groups_lookup(name);
+	if (bg && !bg->members) {
+		r = collect_known(x->l);
+		for (size_t i = 0; r >= 0 && i < x->l->n_known; i++)
+			r = emit(x, x->l->known[i], true);
+		return r;
+	}
+	if (bg) {
+		/* Members of built-in groups are optional: the table may lack some. */
+		for (size_t i = 0; r >= 0 && bg->members[i]; i++)
+			r = expand(x, bg->members[i], true, depth + 1);
+		return r;
+	}
+	ug = find_ugroup(x->l, name);
+	if (!ug)
+		return -ENOENT; /* reported before expansion */
+	for (size_t i = 0; r >= 0 && i < ug->n_members; i++)
+		r = expand(x, ug->members[i].name, ug->members[i].optional, depth + 1);
+	return r;
+}
+
+int profile_groups_expand(struct loader *l)
+{
+	for (size_t i = 0; i < l->n_ents;) {
+		struct expand_ctx x = { .l = l };
+		unsigned id = l->ents[i].key_id;
+		int r = 0;
+
+		for (; i < l->n_ents && l->ents[i].key_id == id; i++) {
+			x.e = &l->ents[i];
+			r = expand(&x, l->ents[i].name, l->ents[i].optional, 0);
+			if (r < 0)
+				break;
+		}
+		strset_clear(&x.seen);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0) {
+			diag_error(l->d, &l->ents[i].loc, "cannot expand '%s': %s", l->ents[i].name,
+				   strerror(-r));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void profile_groups_free(struct loader *l)
+{
+	for (size_t i = 0; i < l->n_groups; i++) {
+		for (size_t j = 0; j < l->groups[i].n_members; j++)
+			free(l->groups[i].members[j].name);
+		free(l->groups[i].members);
+		free(l->groups[i].name);
+	}
+	free(l->groups);
+	free(l->known);
+	l->groups = NULL;
+	l->known = NULL;
+	l->n_groups = l->n_known = 0;
+}

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The inih adapter: opens a profile file (and, through profile_key(), its
+ * includes), reads it one physical line at a time, refuses what inih would
+ * silently misread, and hands inih only lines it reads the way
+ * scmp-run.ini(5) FILE SYNTAX says. The only file that includes <ini.h>.
+ *
+ * What this file relies on in inih (checked against inih r55's ini.c and
+ * Debian's libinih 55-1; meson pins inih >= 55 and measures the line buffer):
+ *
+ *  - Line buffer: ini_parse_stream() calls the reader once per line with
+ *    num = its line buffer size (INI_MAX_LINE, 200 by default; Debian's
+ *    "runtime options" patch reads the global ini_max_line instead, also
+ *    200, and this program never changes it). With fgets(), a line longer
+ *    than num - 2 bytes (plus "\n") is split in two without a word. The
+ *    reader hands over exactly one physical line per call and refuses lines
+ *    over PROFILE_LINE_MAX (num - 2, see the meson check), so inih's line
+ *    number is the physical line number.
+ *  - Lines are rstrip()ed and lskip()ed with isspace() (C locale: the reader
+ *    refuses every control character but tab, so only ' ' and '\t' remain).
+ *  - A line whose first character is in INI_START_COMMENT_PREFIXES (";#")
+ *    or that is empty (strchr() finds the NUL) is a comment and does not
+ *    end a continued value. The reader hands comments and blank lines over
+ *    as "\n".
+ *  - Continuation lines (INI_ALLOW_MULTILINE): after a key, a line that
+ *    starts with whitespace calls the handler again with prev_name (cut to
+ *    49 bytes; the handler ignores the name of a continuation). r55 does not
+ *    remove inline comments from continuation lines: the reader does.
+ *  - "[" starts a section header and resets prev_name. The reader parses
+ *    headers itself and hands every header and every refused line over as
+ *    "[]": the handler never uses inih's section argument (cut to 49 bytes),
+ *    and no continuation attaches to a refused line.
+ *  - Key lines: the first '=' or ':' separates name and value (':' as a
+ *    concession to Python's configparser); an inline comment is a ';'
+ *    (INI_INLINE_COMMENT_PREFIXES, '#' is not one) after whitespace, cut
+ *    from the value; name and value are stripped of blanks. The reader
+ *    refuses lines without a separator or with an empty name first.
+ *  - INI_ALLOW_BOM skips a UTF-8 byte order mark on line 1; the reader
+ *    strips it before classifying the line, so inih never sees one.
+ *  - INI_STOP_ON_FIRST_ERROR is 0 and the handler always returns nonzero:
+ *    parsing goes on, and inih's return value (its first error line) is
+ *    reported as a plain syntax error, which the reader's own checks leave
+ *    unreachable.
+ *  - INI_HANDLER_LINENO is 0 (the four-argument handler).
+ *  - With a heap buffer that may grow (INI_USE_STACK 0, INI_ALLOW_REALLOC),
+ *    inih calls the reader again only for a line that fills the buffer
+ *    without "\n": never for the reader's lines.
+ */
+#include "profile-internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* inih r55's find_chars_or_comment(): the first of chars, or an inline
+ * comment (';' after whitespace), or the end. */
+static char *find_chars_or_comment(const char *s, const char *chars)
+{
+	bool was_space = false;
+
+	while (*s && (!chars || !strchr(chars, *s)) && !(was_space && *s == ';')) {
+		was_space = isspace((unsigned char)*s);
+		s++;
+	}
+	return (char *)s;
+}
+
+static void pending_clear(struct pending *pd)
+{
+	for (size_t i = 0; i < pd->n_segs; i++)
+		free(pd->segs[i].text);
+	free(pd->segs);
+	free(pd->key);
+	*pd = (struct pending){ 0 };
+}
+
+/* Process the key collected so far, if any. */
+static void flush_pending(struct frame *fr)
+{
+	if (!fr->pend.active)
+		return;
+	profile_key(fr, &fr->pend);
+	pending_clear(&fr->pend);
+}
+
+/* inih handler: inih has split the line; we only collect it. */
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct frame *fr = user;
+	struct pending *pd = &fr->pend;
+	struct seg *n;
+	char *text;
+
+	if (!fr->cur_cont) {
+		flush_pending(fr);
+		*pd = (struct pending){ .active = true, .sect = fr->sect };
+		pd->key = strdup(name);
+		if (!pd->key)
+			goto oom;
+	} else if (!pd->active) {
+		return 1;
+	}
+	text = strdup(value);
+	if (!text)
+		goto oom;
+	n = reallocarray(pd->segs, pd->n_segs + 1, sizeof(*n));
+	if (!n) {
+		free(text);
+		goto oom;
+	}
+	pd->segs = n;
+	pd->segs[pd->n_segs++] = (struct seg){ .line = fr->line, .text = text };
+	return 1;
+oom:
+	pending_clear(pd);
+	fr->l->oom = -ENOMEM;
+	return 1;
+}
+
+/* "[name]": check the brackets, then let the key table name the section. */
+static void section_header(struct frame *fr, char *s)
+{
+	struct loader *l = fr->l;
+	struct src_loc loc;
+	char *close = strchr(s, ']'), *name, *end, *tail;
+
+	profile_loc(fr, fr->line, &loc);
+	fr->sect = (struct section){ .kind = SECTION_BAD };
+	if (!close) {
+		diag_error(l->d, &loc, "section header without ']'");
+		return;
+	}
+	tail = profile_skip_blanks(close + 1);
+	if (*tail && *tail != ';') {
+		diag_error(l->d, &loc, "trailing garbage after the section header: '%s'", tail);
+		return;
+	}
+	*close = '\0';
+	name = profile_skip_blanks(s + 1);
+	for (end = name + strlen(name); end > name && profile_is_blank(end[-1]); end--)
+		;
+	*end = '\0';
+	if (!*name) {
+		diag_error(l->d, &loc, "empty section name");
+		return;
+	}
+	profile_section_enter(fr, name, &loc);
+}
+
+/* Length of a valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* Binary data: report it at the current line and read no further. */
+static void refuse_binary(struct frame *fr, const struct src_loc *loc, int bad)
+{
+	if (bad == 0x100)
+		diag_error(fr->l->d, loc, "NUL byte: this is not a text file");
+	else
+		diag_error(fr->l->d, loc, "control character 0x%02x: this is not a text file", bad);
+	fr->stop = true;
+	fr->l->cut_short = true;
+}
+
+/* 1 if the len bytes of buf are valid UTF-8; else reports, stops reading, 0. */
+static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len((const unsigned char *)buf + i, len - i);
+
+		if (!n) {
+			diag_error(fr->l->d, loc,
+				   "invalid UTF-8 at byte %zu: this is not a text file", i + 1);
+			fr->stop = true;
+			fr->l->cut_short = true;
+			return 0;
+		}
+		i += n;
+	}
+	return 1;
+}
+
+/*
+ * Read one physical line into buf (PROFILE_LINE_MAX + 2 bytes; without "\n"
+ * or "\r\n"). Returns 1 for a good line, 0 for a line refused with an error
+ * (too long, not text), -1 at the end (or when reading must stop).
+ */
+static int read_line(struct frame *fr, char *buf, size_t *ret_len)
+{
+	struct loader *l = fr->l;
+	struct src_loc loc;
+	size_t len = 0;
+	int c, last = 0, bad = 0;
+	bool any = false;
+
+	while ((c = getc_unlocked(fr->f)) != EOF) {
+		any = true;
+		if (++l->bytes > PROFILE_SIZE_MAX) {
+			profile_loc(fr, fr->line + 1, &loc);
+			diag_error(l->d, &loc, "profile too large: more than %u bytes in all files",
+				   PROFILE_SIZE_MAX);
+			l->abort = true;
+			return -1;
+		}
+		if (c == '\n')
+			break;
+		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f || last == '\r')
+			bad = bad ? bad : last == '\r' ? '\r' : c ? c : 0x100;
+		if (len <= PROFILE_LINE_MAX)
+			buf[len] = (char)c;
+		len++;
+		last = c;
+	}
+	if (ferror(fr->f)) {
+		profile_loc(fr, fr->line + 1, &loc);
+		diag_error(l->d, &loc, "read error: %s", strerror(errno));
+		return -1;
+	}
+	if (!any)
+		return -1;
+	buf[len <= PROFILE_LINE_MAX ? len : PROFILE_LINE_MAX + 1] = '\0';
+	fr->line++;
+	profile_loc(fr, fr->line, &loc);
+	if (last == '\r')
+		len--; /* CRLF: the CR is part of the line end */
+	if (bad) {
+		refuse_binary(fr, &loc, bad);
+		return 0;
+	}
+	if (len > PROFILE_LINE_MAX) {
+		diag_error(l->d, &loc, "line too long (%zu bytes, at most %d)", len,
+			   PROFILE_LINE_MAX);
+		return 0;
+	}
+	if (!check_utf8(fr, &loc, buf, len))
+		return 0;
+	buf[len] = '\0';
+	*ret_len = len;
+	return 1;
+}
+
+/* Hand inih a line that resets its previous key ("[]"): after a refused
+ * line, continuation lines are dropped. */
+static char *hand_reset(struct frame *fr, char *str, bool skip_cont)
+{
+	fr->has_key = false;
+	fr->skip_cont = skip_cont;
+	strcpy(str, "[]\n");
+	return str;
+}
+
+/* Hand inih an empty line: a comment, or a line already dealt with. */
+static char *hand_nothing(char *str)
+{
+	strcpy(str, "\n");
+	return str;
+}
+
+/* A line that starts at start (s: with its indentation) and is neither
+ * blank, a comment, nor a continuation. */
+static char *hand_line(struct frame *fr, char *str, int num, char *start)
+{
+	struct src_loc loc;
+	char *sep;
+
+	flush_pending(fr);
+	fr->skip_cont = false;
+	if (*start == '[') {
+		section_header(fr, start);
+		return hand_reset(fr, str, false);
+	}
+	profile_loc(fr, fr->line, &loc);
+	sep = find_chars_or_comment(start, "=:");
+	if (*sep != '=' && *sep != ':') {
+		diag_error(fr->l->d, &loc, "expected 'key = value', got '%s'", start);
+		return hand_reset(fr, str, true);
+	}
+	if (sep == start) {
+		diag_error(fr->l->d, &loc, "missing key name before '%c'", *sep);
+		return hand_reset(fr, str, true);
+	}
+	fr->has_key = true;
+	snprintf(str, (size_t)num, "%s\n", start);
+	return str;
+}
+
+/*
+ * The ini_reader: one physical line per call, never split. It mirrors
+ * inih's classification of the line (comment, continuation, section, key)
+ * to fix what r55 gets wrong: section headers and refused lines are handed
+ * over as "[]" (which resets inih's notion of the previous key), inline
+ * comments are cut from continuation lines (r55 keeps them).
+ */
+static char *reader(char *str, int num, void *stream)
+{
+	struct frame *fr = stream;
+	struct loader *l = fr->l;
+	char buf[PROFILE_LINE_MAX + 2], *s, *start;
+	size_t len;
+	int r;
+
+	if (num < PROFILE_LINE_MAX + 2) {
+		struct src_loc loc;
+
+		profile_loc(fr, 0, &loc);
+		diag_error(l->d, &loc, "the INI parser's line buffer is too small (%d)", num);
+		return NULL;
+	}
+	fr->cur_cont = false;
+	if (fr->stop || l->abort || l->oom)
+		return NULL;
+	r = read_line(fr, buf, &len);
+	if (r < 0)
+		return NULL;
+	if (r == 0) {
+		flush_pending(fr);
+		/* A refused header: what follows belongs to an unknown section. */
+		if (!fr->stop && *profile_skip_blanks(buf) == '[')
+			fr->sect = (struct section){ .kind = SECTION_BAD };
+		return hand_reset(fr, str, true);
+	}
+	s = buf;
+	if (fr->line == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
+		s += 3; /* UTF-8 byte order mark */
+	start = profile_skip_blanks(s);
+	if (!*start || *start == ';' || *start == '#')
+		return hand_nothing(str);
+	if (start == s || !(fr->has_key || fr->skip_cont))
+		return hand_line(fr, str, num, start);
+	/* A continuation line. */
+	if (fr->skip_cont)
+		return hand_nothing(str);
+	/* inih needs the indentation to see a continuation. */
+	*find_chars_or_comment(start, NULL) = '\0';
+	fr->cur_cont = true;
+	snprintf(str, (size_t)num, "%s\n", s);
+	return str;
+}
+
+/* Report "include cycle: a -> b -> a" for path, first seen at frame a. */
+static void report_cycle(struct loader *l, const struct frame *parent, const struct frame *a,
+			 const char *path, const struct src_loc *where)
+{
+	const struct frame *stack[PROFILE_INCLUDE_DEPTH_MAX + 2];
+	char *chain = NULL;
+	size_t size = 0, n = 0;
+	FILE *m = open_memstream(&chain, &size);
+
+	for (const struct frame *b = parent; b && n < PROFILE_INCLUDE_DEPTH_MAX + 2;
+	     b = b->parent) {
+		stack[n++] = b;
+		if (b == a)
+			break;
+	}
+	if (m) {
+		while (n--)
+			fprintf(m, "%s -> ", stack[n]->path);
+		fputs(path, m);
+		fclose(m);
+	}
+	diag_error(l->d, where, "include cycle: %s", chain ? chain : path);
+	free(chain);
+}
+
+/* Open fr->path as a readable, not too large file that is not on the
+ * include chain. 0, or -EINVAL (reported; fr->f may be open). */
+static int open_file(struct frame *fr, const char *written, const char *path,
+		     const struct src_loc *where)
+{
+	struct loader *l = fr->l;
+	struct stat st;
+
+	fr->f = fopen(path, "re");
+	if (!fr->f) {
+		if (fr->parent)
+			diag_error(l->d, where, "cannot open include '%s' (%s): %s", written, path,
+				   strerror(errno));
+		else
+			diag_error(l->d, where, "cannot open profile: %s", strerror(errno));
+		return -EINVAL;
+	}
+	if (fstat(fileno(fr->f), &st) < 0 || S_ISDIR(st.st_mode)) {
+		diag_error(l->d, where, "cannot read '%s': %s", path,
+			   S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+		return -EINVAL;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > (off_t)PROFILE_SIZE_MAX) {
+		diag_error(l->d, where, "'%s' is too large (%lld bytes, at most %u)", path,
+			   (long long)st.st_size, PROFILE_SIZE_MAX);
+		return -EINVAL;
+	}
+	fr->dev = st.st_dev;
+	fr->ino = st.st_ino;
+	for (const struct frame *a = fr->parent; a; a = a->parent) {
+		if (a->dev == fr->dev && a->ino == fr->ino) {
+			report_cycle(l, fr->parent, a, path, where);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int profile_ini_load(struct loader *l, const struct frame *parent, const char *written,
+		     const char *path, const struct src_loc *inc_loc)
+{
+	struct frame fr = { .l = l, .parent = parent, .sect = { .kind = SECTION_NONE } };
+	struct src_loc top = { 0 };
+	const struct src_loc *where = inc_loc;
+	int r;
+
+	fr.path = ruleset_intern_file(l->p->rs, path);
+	if (!fr.path) {
+		l->oom = -ENOMEM;
+		return -ENOMEM;
+	}
+	if (!where) {
+		top.file = fr.path;
+		where = &top;
+	}
+	fr.depth = parent ? parent->depth + 1 : 0;
+	if (fr.depth > PROFILE_INCLUDE_DEPTH_MAX) {
+		diag_error(l->d, where, "include '%s' nested too deep (at most %d levels)", written,
+			   PROFILE_INCLUDE_DEPTH_MAX);
+		return -EINVAL;
+	}
+	r = open_file(&fr, written, path, where);
+	if (r == 0) {
+		r = ini_parse_stream(reader, &fr, handler, &fr);
+		flush_pending(&fr);
+		if (r > 0) {
+			struct src_loc loc;
+
+			profile_loc(&fr, (unsigned)r, &loc);
+			diag_error(l->d, &loc, "syntax error");
+		}
+		r = 0;
+	}
+	pending_clear(&fr.pend);
+	if (fr.f)
+		fclose(fr.f);
+	return r;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The profile loader's private interface, shared by profile.c (the key table),
+ * profile-ini.c (physical lines, inih, includes) and profile-groups.c ([groups]
+ * and @group expansion). No other module includes this header.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "action.h"
+#include "cond.h"
+#include "diag.h"
+#include "profile.h"
+
+/* The section a key belongs to. */
+enum section_kind {
+	SECTION_NONE,	/* before the first section header */
+	SECTION_BAD,	/* after a header already reported as an error */
+	SECTION_NAMED,	/* a fixed name of the key table: [filter], [groups]... */
+	SECTION_ACTION, /* a rule section, named by its action: [allow] */
+};
+
+struct section {
+	enum section_kind kind;
+	const char *name;     /* SECTION_NAMED: the key table's spelling */
+	struct action action; /* SECTION_ACTION */
+};
+
+/* One physical line of a key's value (continuation lines add more). */
+struct seg {
+	unsigned line;
+	char *text;
+};
+
+/* A key whose value may still grow by continuation lines. */
+struct pending {
+	bool active;
+	struct section sect; /* the section at the key's first line */
+	char *key;
+	struct seg *segs; /* at least one while active */
+	size_t n_segs;
+};
+
+/* A rule or priority entry, expanded once every group is known. */
+struct entry {
+	bool is_prio;
+	char *name; /* syscall name or "@group" */
+	bool optional;
+	struct action action;
+	struct cond cond; /* n_conjs == 0: unconditional */
+	unsigned prio;
+	struct src_loc loc;
+	unsigned key_id; /* entries of one key are de-duplicated together */
+};
+
+/* A member of a user group as written. */
+struct member {
+	char *name;
+	bool optional;
+	struct src_loc loc;
+};
+
+/* A group of [groups]. */
+struct ugroup {
+	char *name;
+	struct member *members;
+	size_t n_members;
+	struct src_loc loc;
+	int mark; /* cycle search: 0 new, 1 on the path, 2 done */
+};
+
+/* The state of one profile_load(), all files together. */
+struct loader {
+	struct profile *p;
+	const struct arch *native;
+	struct diag *d;
+	struct entry *ents;
+	size_t n_ents;
+	struct ugroup *groups;
+	size_t n_groups;
+	const char **known; /* @known: every name of every table */
+	size_t n_known;
+	size_t bytes; /* read so far, all files */
+	unsigned key_ids;
+	uint64_t required_seen; /* bit i: required row i of the key table was written */
+	bool abort;		/* stop reading everything (size limit) */
+	bool cut_short;		/* a file was not read to its end (binary data) */
+	size_t errors;		/* d->n_errors before this load */
+	int oom;
+};
+
+/* One file being read; parent is the file that includes it. */
+struct frame {
+	struct loader *l;
+	const struct frame *parent;
+	FILE *f;
+	const char *path; /* interned */
+	dev_t dev;
+	ino_t ino;
+	unsigned depth;
+	unsigned line;	/* physical line last read */
+	bool stop;	/* binary data: read no further */
+	bool has_key;	/* mirrors inih's prev_name: continuations are possible */
+	bool skip_cont; /* drop continuation lines of a refused line */
+	bool cur_cont;	/* the line handed to inih is a continuation */
+	struct section sect;
+	struct pending pend;
+};
+
+/* What a key parser of the key table gets: one complete key. */
+struct key_ctx {
+	struct loader *l;
+	struct frame *fr;
+	const struct pending *pd; /* the physical lines, for per-line locations */
+	const char *key;
+	char *value;	    /* the lines joined by one blank; the parser may modify it */
+	struct src_loc loc; /* the key's first line */
+};
+
+/* An error located at the key's first line. */
+#define key_error(k, ...) diag_error((k)->l->d, &(k)->loc, __VA_ARGS__)
+
+static inline void profile_loc(const struct frame *fr, unsigned line, struct src_loc *ret)
+{
+	*ret = (struct src_loc){ .file = fr->path, .line = line };
+}
+
+static inline bool profile_is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static inline char *profile_skip_blanks(const char *s)
+{
+	while (profile_is_blank(*s))
+		s++;
+	return (char *)s;
+}
+
+/* ---- profile.c ---- */
+
+/* Split s (modified in place) into blank-separated words: the next word, or
+ * NULL at the end. */
+char *profile_next_word(char **s);
+
+/*
+ * A name as written in a list: "@group", "name" or "name?". Returns 0 and
+ * the bare name in *ret_name (malloc'ed); or reports the error at loc and
+ * returns -EINVAL; or -ENOMEM (l->oom set).
+ */
+int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *word,
+		       bool allow_group, char **ret_name, bool *ret_optional);
+
+/* "@name" with lower-case letters, digits, '_' and '-'. */
+bool profile_valid_group_name(const char *s);
+
+/* A section header "[name]" was read (name trimmed, not empty): set
+ * fr->sect, or report an unknown section and set SECTION_BAD. */
+void profile_section_enter(struct frame *fr, const char *name, const struct src_loc *loc);
+
+/* A complete key (pd active, with its continuation lines): check and join
+ * its value, look it up in the key table and run its parser. Errors go to
+ * fr->l->d, allocation failures to fr->l->oom. pd stays the caller's. */
+void profile_key(struct frame *fr, const struct pending *pd);
+
+/* ---- profile-ini.c ---- */
+
+/*
+ * Read one file with inih: the top one (parent NULL, inc_loc NULL) or an
+ * include written as "written" at inc_loc, opened as path. Each complete key
+ * goes to profile_key(), each section header to profile_section_enter().
+ * Returns 0 when the file was read (its errors are in l->d), -EINVAL when it
+ * could not be opened or read (reported), -ENOMEM.
+ */
+int profile_ini_load(struct loader *l, const struct frame *parent, const char *written,
+		     const char *path, const struct src_loc *inc_loc);
+
+/* ---- profile-groups.c ---- */
+
+/* Key parser of [groups]: "@name = members" defines a user group. */
+int profile_groups_define(struct key_ctx *k);
+
+/* Checks that need every file read: unknown groups named in groups and
+ * entries, groups that contain themselves. Errors go to l->d. */
+void profile_groups_check(struct loader *l);
+
+/* Expand l->ents (groups resolved, names of one key de-duplicated) into the
+ * ruleset. Returns 0, -ENOMEM, or -EINVAL (reported). */
+int profile_groups_expand(struct loader *l);
+
+/* Free the user groups and the @known list of l. */
+void profile_groups_free(struct loader *l);

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The profile search path: the directories where -p NAME is looked up and
+ * that --list-profiles lists, in one order (scmp-run(1) ENVIRONMENT, FILES).
+ */
+#pragma once
+
+#include <limits.h>
+#include <stddef.h>
+
+#define PROFILE_SYSCONF_DIR "/etc/scmp-run/profiles"
+
+/* An iterator over the search path; no allocation, nothing to free. */
+struct profile_dirs {
+	const char *rest;     /* unread part of the colon-separated search path */
+	const char *fixed[2]; /* PROFILE_SYSCONF_DIR, then the installed directory */
+	unsigned next_fixed;  /* index into fixed[] once rest is used up */
+	char dir[PATH_MAX];   /* the current entry, NUL-terminated */
+};
+
+/*
+ * Start at the first directory: each non-empty entry of search_path
+ * (colon-separated, may be NULL; empty entries are skipped), then
+ * PROFILE_SYSCONF_DIR, then installed_dir (skipped if NULL or empty).
+ * The strings are borrowed for the life of the iterator.
+ */
+void profile_dirs_init(struct profile_dirs *it, const char *search_path, const char *installed_dir);
+
+/* The next directory, valid until the next call; NULL after the last one.
+ * Entries of PATH_MAX bytes or more are skipped (no file could be opened
+ * below them). */
+const char *profile_dirs_next(struct profile_dirs *it);
+
+/*
+ * Find a profile by -p argument (scmp-run(1) OPTIONS, -p): a path if it
+ * contains '/' or names an existing file; else NAME or NAME.ini in each
+ * directory of the search path, in the order of profile_dirs_next().
+ * Returns a malloc'ed path, or NULL with errno ENOENT (not found) or ENOMEM.
+ */
+char *profile_find(const char *name, const char *search_path, const char *installed_dir);
+
+/*
+ * The names of the profiles in the search path (the files NAME.ini, with a
+ * non-empty NAME), sorted, each once. *ret_names is a malloc'ed array of
+ * malloc'ed strings (free both, or use profile_names_free()); NULL when
+ * *ret_n is 0. Directories that cannot be read are skipped. Returns 0 or
+ * -ENOMEM (nothing is returned then).
+ */
+int profile_names_list(const char *search_path, const char *installed_dir, char ***ret_names,
+		       size_t *ret_n);
+void profile_names_free(char **names, size_t n);

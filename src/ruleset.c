@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The rules as written: a ruleset collects rules, priorities and the names
+ * of the files they came from, in written order.
+ */
+#include "ruleset.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+
+struct ruleset *ruleset_new(void)
+{
+	struct ruleset *rs = calloc(1, sizeof(*rs));
+
+	if (!rs)
+		return NULL;
+	rs->attrs.bad_arch_action.kind = ACTION_KILL_PROCESS;
+	rs->attrs.no_new_privs = true;
+	return rs;
+}
+
+void ruleset_free(struct ruleset *rs)
+{
+	if (!rs)
+		return;
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		free(rs->rules[i].syscall);
+		conj_free(&rs->rules[i].conj);
+	}
+	free(rs->rules);
+	for (size_t i = 0; i < rs->n_prios; i++)
+		free(rs->prios[i].syscall);
+	free(rs->prios);
+	for (size_t i = 0; i < rs->n_files; i++)
+		free(rs->files[i]);
+	free(rs->files);
+	free(rs);
+}
+
+const char *ruleset_intern_file(struct ruleset *rs, const char *file)
+{
+	char **slot, *copy;
+
+	for (size_t i = 0; i < rs->n_files; i++)
+		if (!strcmp(rs->files[i], file))
+			return rs->files[i];
+	copy = strdup(file);
+	if (!copy)
+		return NULL;
+	slot = array_grow(&rs->files, &rs->n_files, &rs->cap_files, sizeof(*slot));
+	if (!slot) {
+		free(copy);
+		return NULL;
+	}
+	*slot = copy;
+	return copy;
+}
+
+int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
+		const struct conj *conj, const struct src_loc *loc)
+{
+	struct rule r = {
+		.optional = optional,
+		.action = *act,
+		.loc = *loc,
+		.seq = (unsigned)rs->n_rules,
+	};
+	struct rule *slot;
+
+	r.syscall = strdup(syscall);
+	if (!r.syscall)
+		return -ENOMEM;
+	if (conj && conj_copy(&r.conj, conj) < 0) {
+		free(r.syscall);
+		return -ENOMEM;
+	}
+	slot = array_grow(&rs->rules, &rs->n_rules, &rs->cap_rules, sizeof(*slot));
+	if (!slot) {
+		free(r.syscall);
+		conj_free(&r.conj);
+		return -ENOMEM;
+	}
+	*slot = r;
+	return 0;
+}
+
+int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
+			 const struct src_loc *loc)
+{
+	struct priority *p;
+	char *name;
+
+	if (prio > RULESET_PRIORITY_MAX)
+		return -ERANGE;
+	name = strdup(syscall);
+	if (!name)
+		return -ENOMEM;
+	p = array_grow(&rs->prios, &rs->n_prios, &rs->cap_prios, sizeof(*p));
+	if (!p) {
+		free(name);
+		return -ENOMEM;
+	}
+	*p = (struct priority){ .syscall = name, .prio = prio, .loc = *loc };
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The rules as written: what a profile says (filter attributes, rules on
+ * syscall names with unresolved conditions, priorities), each with its
+ * source location. policy_build() (policy.h) resolves a ruleset per ABI.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "action.h"
+#include "cond.h"
+#include "diag.h"
+
+#define RULESET_PRIORITY_MAX 255u
+#define ARCH_NATIVE_BIT	     (1u << 31) /* in ruleset attrs.arches: "native" */
+
+struct filter_attrs {
+	struct action default_action;
+	bool has_default_action; /* required: policy_build() fails without it */
+	struct action bad_arch_action;
+	struct action unknown_action;
+	bool has_unknown_action; /* else unknown numbers get default_action */
+	uint32_t arches;	 /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
+	bool no_new_privs;
+	bool tsync;
+	bool log;
+	bool spec_allow;
+};
+
+/* One rule as written: one syscall name, one action, one conjunction. */
+struct rule {
+	char *syscall; /* owned */
+	bool optional; /* written as "name?" */
+	struct action action;
+	struct conj conj; /* n_cmps == 0: unconditional */
+	struct src_loc loc;
+	unsigned seq; /* order written in the profile (ties, stable output) */
+};
+
+struct priority {
+	char *syscall;
+	unsigned prio;
+	struct src_loc loc;
+};
+
+struct ruleset {
+	struct filter_attrs attrs;
+	struct rule *rules; /* in written order (rule.seq is the index) */
+	size_t n_rules, cap_rules;
+	struct priority *prios;
+	size_t n_prios, cap_prios;
+	char **files; /* interned source file names that locs point at */
+	size_t n_files, cap_files;
+};
+
+/* A new, empty ruleset; NULL on ENOMEM. Attributes start as: no default
+ * action, bad-arch kill-process, native only, no_new_privs on, all flags
+ * off. Free with ruleset_free(). */
+struct ruleset *ruleset_new(void);
+
+/* Free rs with its rules, priorities and interned file names; NULL is a no-op. */
+void ruleset_free(struct ruleset *rs);
+
+/* A copy of file that lives as long as rs (for src_loc.file). NULL on ENOMEM. */
+const char *ruleset_intern_file(struct ruleset *rs, const char *file);
+
+/* Add a rule; conj may be NULL (unconditional) and is deep-copied. Names
+ * are checked by policy_build(), not here. Returns 0 or -ENOMEM. */
+int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
+		const struct conj *conj, const struct src_loc *loc);
+
+/* Set the dispatch priority hint of a syscall (0..RULESETET_PRIORITY_MAX). The
+ * last one written wins. Returns 0, -ERANGE or -ENOMEM. */
+int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
+			 const struct src_loc *loc);

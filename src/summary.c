@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* --check: what a profile says and what its program costs, one line per
+ * fact, for a person reading it. */
+#include "summary.h"
+
+#include <errno.h>
+
+#include "sim.h"
+
+static void print_attrs(const struct filter_attrs *attrs, FILE *f)
+{
+	char buf[64];
+
+	fprintf(f, "default action: %s\n", action_format(&attrs->default_action, buf, sizeof(buf)));
+	fprintf(f, "unknown-syscall action: %s\n",
+		action_format(attrs->has_unknown_action ? &attrs->unknown_action
+							: &attrs->default_action,
+			      buf, sizeof(buf)));
+	fprintf(f, "bad-arch action: %s\n",
+		action_format(&attrs->bad_arch_action, buf, sizeof(buf)));
+	fprintf(f, "no-new-privs: %s, tsync: %s, log: %s, spec-allow: %s\n",
+		attrs->no_new_privs ? "yes" : "no", attrs->tsync ? "yes" : "no",
+		attrs->log ? "yes" : "no", attrs->spec_allow ? "yes" : "no");
+}
+
+static void print_rule_counts(const struct ruleset *rs, FILE *f)
+{
+	size_t per_action[ACTION_ALLOW + 1] = { 0 };
+
+	for (size_t i = 0; i < rs->n_rules; i++)
+		per_action[rs->rules[i].action.kind]++;
+	fprintf(f, "rules:");
+	for (int k = 0; k <= ACTION_ALLOW; k++)
+		if (per_action[k])
+			fprintf(f, " %s %zu", action_kind_name((enum action_kind)k), per_action[k]);
+	fprintf(f, "%s\n", rs->n_rules ? "" : " none");
+}
+
+/* How many known numbers of an ABI the kernel serves from its always-allow
+ * cache without running the program (sim_is_const_allow()). */
+static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy *abi)
+{
+	size_t cached = 0;
+
+	for (size_t i = 0; i < abi->n_known; i++)
+		cached += sim_is_const_allow(prog->insns, prog->len, abi->arch->audit_arch,
+					     abi->known[i].nr);
+	return cached;
+}
+
+int summary_print(const struct compiled *c, FILE *f)
+{
+	const struct policy *p = c->policy;
+
+	fprintf(f, "profile: %s\n", c->profile->path);
+	if (c->profile->description)
+		fprintf(f, "description: %s\n", c->profile->description);
+	print_attrs(&c->rs->attrs, f);
+	print_rule_counts(c->rs, f);
+	fprintf(f, "program: %zu instructions (limit %u)\n", c->prog->len, BPF_PROG_MAX);
+	for (size_t i = 0; i < p->n_abis; i++) {
+		const struct abi_policy *abi = &p->abis[i];
+		size_t len = c->prog->abi_len[i];
+
+		if (len > BPF_PROG_MAX) {
+			fprintf(f, "  %s: over the limit on its own\n", abi->arch->name);
+			continue;
+		}
+		fprintf(f,
+			"  %s: %zu instructions alone; %zu of %zu syscalls served by the kernel's "
+			"always-allow cache\n",
+			abi->arch->name, len, count_cached(c->prog, abi), abi->n_known);
+	}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Unit tests of the profile search path: the directory order, the lookup of
+ * -p NAME and the list of --list-profiles walk the same directories. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "src/profile-path.h"
+#include "tests/tap.h"
+
+static char tmpdir[] = "/tmp/test-profile-path-XXXXXX";
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}
+
+static void touch(const char *rel)
+{
+	char *p = xasprintf("%s/%s", tmpdir, rel);
+	int fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		abort();
+	close(fd);
+	free(p);
+}
+
+/* The directories the iterator yields, joined with '|'. */
+static char *walk(const char *search_path, const char *installed)
+{
+	struct profile_dirs it;
+	const char *d;
+	char *s = strdup("");
+
+	profile_dirs_init(&it, search_path, installed);
+	while (s && (d = profile_dirs_next(&it))) {
+		char *t = xasprintf("%s%s%s", s, *s ? "|" : "", d);
+
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+static void test_order(void)
+{
+	char *s, *long_entry, *sp;
+
+	s = walk("/a::/b:", "/inst");
+	tap_ok(!strcmp(s, "/a|/b|" PROFILE_SYSCONF_DIR "|/inst"),
+	       "search path entries, empty ones skipped, then sysconf and installed ('%s')", s);
+	free(s);
+	s = walk(NULL, NULL);
+	tap_ok(!strcmp(s, PROFILE_SYSCONF_DIR), "no search path, no installed dir ('%s')", s);
+	free(s);
+	s = walk(":", "");
+	tap_ok(!strcmp(s, PROFILE_SYSCONF_DIR), "only empty entries, empty installed dir ('%s')",
+	       s);
+	free(s);
+
+	long_entry = malloc(PATH_MAX + 1);
+	if (!long_entry)
+		abort();
+	memset(long_entry, 'x', PATH_MAX);
+	long_entry[PATH_MAX] = '\0';
+	sp = xasprintf("/a:%s:/b", long_entry);
+	s = walk(sp, NULL);
+	tap_ok(!strcmp(s, "/a|/b|" PROFILE_SYSCONF_DIR), "an entry of PATH_MAX bytes is skipped");
+	free(s);
+	free(sp);
+	free(long_entry);
+}
+
+static void test_list(void)
+{
+	char *a = xasprintf("%s/a", tmpdir), *b = xasprintf("%s/b", tmpdir);
+	char *sp = xasprintf("%s::%s:%s/missing", b, a, tmpdir), **names, *p;
+	size_t n;
+	int r;
+
+	mkdir(a, 0755);
+	mkdir(b, 0755);
+	touch("a/zeta.ini");
+	touch("a/alpha.ini");
+	touch("b/alpha.ini");
+	touch("b/plain");
+	touch("b/.ini");
+	touch("b/mid.ini.bak");
+
+	r = profile_names_list(sp, NULL, &names, &n);
+	tap_ok(r == 0 && n >= 2, "list: returns the names");
+	/* sysconf may add names of this machine: look at ours only */
+	{
+		size_t alpha = 0, zeta = 0, other = 0;
+
+		for (size_t i = 0; r == 0 && i < n; i++) {
+			alpha += !strcmp(names[i], "alpha");
+			zeta += !strcmp(names[i], "zeta");
+			other += !strcmp(names[i], "plain") || !strcmp(names[i], "") ||
+				 !strcmp(names[i], "mid.ini.bak") || !strcmp(names[i], "mid");
+			if (i && strcmp(names[i - 1], names[i]) >= 0)
+				other++;
+		}
+		tap_ok(alpha == 1 && zeta == 1, "list: NAME.ini files, each name once");
+		tap_ok(other == 0, "list: sorted, no other files, no empty name");
+	}
+	profile_names_free(names, n);
+
+	/* The name the list shows is the one -p NAME finds first. */
+	p = profile_find("alpha", sp, NULL);
+	tap_ok(p && !strncmp(p, b, strlen(b)), "find: the first directory of the list wins");
+	free(p);
+
+	r = profile_names_list(NULL, a, &names, &n);
+	tap_ok(r == 0, "list: the installed directory is read");
+	{
+		bool zeta = false;
+
+		for (size_t i = 0; r == 0 && i < n; i++)
+			zeta |= !strcmp(names[i], "zeta");
+		tap_ok(zeta, "list: names of the installed directory");
+	}
+	profile_names_free(names, n);
+	free(sp);
+	free(a);
+	free(b);
+}
+
+static void test_find(void)
+{
+	errno = 0;
+	tap_ok(!profile_find("", NULL, NULL) && errno == ENOENT, "find: the empty name is ENOENT");
+	errno = 0;
+	tap_ok(!profile_find(NULL, NULL, NULL) && errno == ENOENT, "find: NULL is ENOENT");
+}
+
+int main(void)
+{
+	char *cmd;
+
+	if (!mkdtemp(tmpdir))
+		abort();
+	test_order();
+	test_list();
+	test_find();
+	cmd = xasprintf("rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		tap_diag("could not remove %s", tmpdir);
+	free(cmd);
+	return tap_done();
+}
