@@ -592,6 +592,13 @@ int landlock_abi_probe(void)
 	return -errno;
 }
 
+int landlock_abi_for(const struct landlock_config *c)
+{
+	int abi = landlock_abi_probe();
+
+	return c->abi_max > 0 && abi > c->abi_max ? c->abi_max : abi;
+}
+
 static const char *errno_name(int err)
 {
 	const char *n = strerrorname_np(err);

@@ -64,6 +64,9 @@ struct landlock_config {
 	uint64_t scoped; /* LANDLOCK_SCOPE_* bits, valid when has_scope */
 	struct src_loc scope_loc;
 	size_t n_port_numbers; /* ports counted over all ranges, for LANDLOCK_PORTS_MAX */
+	/* > 0: act as if the kernel's ABI were at most this. No key sets it:
+	 * only a test build simulates an older kernel with it. */
+	int abi_max;
 };
 
 void landlock_config_init(struct landlock_config *c);
@@ -98,6 +101,12 @@ int landlock_parse_key_diag(struct landlock_config *c, const char *key, const ch
  * but disabled at boot), or a negative errno. Changes nothing.
  */
 int landlock_abi_probe(void);
+
+/*
+ * The ABI to build c's domain for: landlock_abi_probe(), lowered to
+ * c->abi_max when that is set. Same return values.
+ */
+int landlock_abi_for(const struct landlock_config *c);
 
 /* What a config means on a given ABI. */
 struct landlock_rights {

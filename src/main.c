@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compile.h"
 #include "config.h"
 #include "explain.h"
 #include "export.h"
 #include "groups.h"
+#include "landlock.h"
 #include "listing.h"
 #include "run.h"
 #include "summary.h"
@@ -38,6 +40,7 @@ enum mode {
 	MODE_EXPORT_BPF,
 	MODE_EXPORT_PFC,
 	MODE_EXPLAIN,
+	MODE_EXPLAIN_PATH,
 	MODE_RESOLVE,
 	MODE_LIST_SYSCALLS,
 	MODE_LIST_ARCHES,
@@ -62,6 +65,7 @@ enum {
 	OPT_EXPORT_BPF,
 	OPT_EXPORT_PFC,
 	OPT_EXPLAIN,
+	OPT_EXPLAIN_PATH,
 	OPT_RESOLVE,
 	OPT_LIST_SYSCALLS,
 	OPT_LIST_ARCHES,
@@ -77,6 +81,7 @@ static const struct option long_options[] = {
 	{ "export-bpf", required_argument, NULL, OPT_EXPORT_BPF },
 	{ "export-pfc", required_argument, NULL, OPT_EXPORT_PFC },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "explain-path", no_argument, NULL, OPT_EXPLAIN_PATH },
 	{ "resolve", required_argument, NULL, OPT_RESOLVE },
 	{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
 	{ "list-arches", no_argument, NULL, OPT_LIST_ARCHES },
@@ -97,6 +102,8 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --export-bpf FILE|-             write the raw BPF program\n"
 	      "  " PROG " -p PROFILE --export-pfc FILE|-             write pseudo filter code\n"
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
+	      "  " PROG
+	      " -p PROFILE --explain-path PATH [ACCESS]    show the [landlock] line for a path\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
 	      "  " PROG
 	      " --list-syscalls | --list-arches | --list-groups [@GROUP] | --list-profiles\n"
@@ -111,6 +118,8 @@ static void usage(FILE *f)
 	      "      --export-pfc FILE  write readable pseudo filter code ('-': stdout)\n"
 	      "      --explain          print the action for SYSCALL [ARG...], the deciding rule\n"
 	      "                         and the instructions executed\n"
+	      "      --explain-path     print whether [landlock] allows PATH for ACCESS (read,\n"
+	      "                         write or exec; default read) and the deciding line\n"
 	      "      --resolve NAME     print the number of a syscall name, or the name of a number\n"
 	      "      --list-syscalls    list the syscalls of the target architecture\n"
 	      "      --list-arches      list the architecture tokens\n"
@@ -245,6 +254,50 @@ static enum outcome explain(const struct options *o, const struct compiled *c, i
 	return outcome_of(explain_call(c, o->target, &sd, stdout, d));
 }
 
+/* --explain-path PATH [read|write|exec]: '.' in the profile is the
+ * working directory, as at launch (scmp-run.ini(5) LANDLOCK). */
+static enum outcome explain_path(const struct compiled *c, int argc, char **argv, struct diag *d)
+{
+	enum landlock_access a = LANDLOCK_ACCESS_READ;
+	char *cwd;
+	int r;
+
+	if (argc < 1)
+		return usage_error(d, "%s", "--explain-path needs a PATH");
+	if (argc > 2)
+		return usage_error(d, "unexpected argument '%s'", argv[2]);
+	if (argc == 2 && landlock_access_parse(argv[1], &a) < 0)
+		return usage_error(d, "unknown access '%s': use read, write or exec", argv[1]);
+	cwd = getcwd(NULL, 0);
+	r = landlock_explain_print(&c->profile->landlock, cwd, argv[0], a, stdout);
+	free(cwd);
+	if (r == -EINVAL)
+		return usage_error(d,
+				   "cannot compare '%s' with the profile's paths: it must be "
+				   "absolute (or relative to a known working directory), "
+				   "without '..', at most %d bytes",
+				   argv[0], LANDLOCK_PATH_MAX - 1);
+	return outcome_of(r);
+}
+
+/* -v in run mode: what Landlock will enforce on this kernel, before the
+ * command runs (scmp-run(1) OPTIONS, -v). */
+static void note_landlock(const struct compiled *c)
+{
+	struct landlock_rights rights;
+	struct diag scratch;
+	int abi = landlock_abi_for(&c->profile->landlock);
+
+	/* A right that require cannot have is reported by run mode itself. */
+	diag_init(&scratch);
+	if (landlock_rights_build(&c->profile->landlock, abi < 0 ? 0 : abi, &scratch, &rights) ==
+	    0) {
+		landlock_report(&c->profile->landlock, &rights, NULL, PROG ": landlock: ", stderr);
+		rlimits_print(&c->profile->limits, PROG ": limit: ", stderr);
+	}
+	diag_clear(&scratch);
+}
+
 /* "12 instructions for x86_64 x86; running /bin/true" */
 static void note_running(const struct compiled *c, const char *path, struct diag *d)
 {
@@ -285,6 +338,8 @@ static enum outcome run(const struct options *o, const struct compiled *c, char 
 	/* What is said before execve() must be out before it: it does not return. */
 	diag_print(d, PROG, stderr);
 	diag_clear(d);
+	if (o->verbose)
+		note_landlock(c);
 	run_exec(c->profile, c->prog, path, argv, d, &fail);
 	free(path);
 	return outcome_of_run(fail);
@@ -299,7 +354,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		return usage_error(d, "%s", "no profile: use -p PROFILE");
 	if (o->mode == MODE_RUN && !argc)
 		return usage_error(d, "%s", "no command to run");
-	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && argc)
+	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_PATH && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
 
 	if (compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, d, &c) < 0)
@@ -311,6 +366,9 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	switch (o->mode) {
 	case MODE_CHECK:
 		ret = outcome_of(summary_print(&c, stdout));
+		if (ret == OUTCOME_OK)
+			ret = outcome_of(summary_print_confine(
+				&c, landlock_abi_for(&c.profile->landlock), d, stdout));
 		break;
 	case MODE_EXPORT_BPF:
 		ret = outcome_of(export_bpf(&c, o->out, d));
@@ -320,6 +378,9 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		break;
 	case MODE_EXPLAIN:
 		ret = explain(o, &c, argc, argv, d);
+		break;
+	case MODE_EXPLAIN_PATH:
+		ret = explain_path(&c, argc, argv, d);
 		break;
 	default:
 		ret = run(o, &c, argv, d);
@@ -351,6 +412,7 @@ static const struct {
 	{ OPT_EXPORT_BPF, MODE_EXPORT_BPF },
 	{ OPT_EXPORT_PFC, MODE_EXPORT_PFC },
 	{ OPT_EXPLAIN, MODE_EXPLAIN },
+	{ OPT_EXPLAIN_PATH, MODE_EXPLAIN_PATH },
 	{ OPT_RESOLVE, MODE_RESOLVE },
 	{ OPT_LIST_SYSCALLS, MODE_LIST_SYSCALLS },
 	{ OPT_LIST_ARCHES, MODE_LIST_ARCHES },
@@ -415,13 +477,15 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 	if (conflict) {
 		return usage_error(d, "%s",
 				   "conflicting modes: give one of --check, --export-bpf, "
-				   "--export-pfc, --explain, --resolve, --list-*");
+				   "--export-pfc, --explain, --explain-path, --resolve, "
+				   "--list-*");
 	}
 	if (bad_arch)
 		return usage_error(d, "unknown architecture '%s' (see --list-arches)", bad_arch);
 	if (o->mode == MODE_RUN && o->target)
 		return usage_error(d, "%s",
-				   "--target-arch is for --check, --export-* and --explain; "
+				   "--target-arch is for --check, --export-*, --explain and "
+				   "--explain-path; "
 				   "run mode always uses this machine's ABI");
 	if (!o->target)
 		o->target = arch_native();

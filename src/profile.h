@@ -11,6 +11,8 @@
 
 #include "config.h"
 #include "diag.h"
+#include "landlock.h"
+#include "rlimits.h"
 #include "ruleset.h"
 
 /* The longest physical line: one line, its "\n" and a NUL fill inih's line
@@ -33,6 +35,10 @@ struct profile {
 	bool has_user, has_group;
 	char *user, *group; /* as written (name or number) */
 	struct src_loc user_loc, group_loc;
+	/* [landlock]: zeroed is the default domain (scmp-run.ini(5) LANDLOCK) */
+	struct landlock_config landlock;
+	/* [limits]: zeroed sets nothing */
+	struct rlimits_config limits;
 };
 
 /*

@@ -22,6 +22,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "landlock.h"
+#include "rlimits.h"
 #include "sim.h"
 
 /* execvp() falls back to confstr(_CS_PATH) ("/bin:/usr/bin" on glibc) when
@@ -692,30 +694,52 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *p
 	     char *const argv[], struct diag *d, enum run_failure *ret_fail)
 {
 	const bool nnp = p->rs->attrs.no_new_privs;
+	struct landlock_plan ll = { .ruleset_fd = -1 };
 	struct run_plan plan;
-	int r;
+	int abi, r;
 
 	*ret_fail = RUN_FAIL_SETUP;
 	r = plan_build(p, prog, d, &plan);
 	if (r < 0)
 		return r;
 
-	r = switch_credentials(&plan, d);
+	/* [limits], then the [landlock] paths: both while the launcher still
+	 * has its own credentials (scmp-run.ini(5) LIMITS, LANDLOCK). */
+	r = rlimits_apply(&p->limits, d);
 	if (r < 0)
 		return r;
+	abi = landlock_abi_for(&p->landlock);
+	if (abi < 0)
+		return step_failed(d, "probing the Landlock ABI", -abi);
+	r = landlock_prepare(&p->landlock, abi, d, &ll);
+	if (r < 0)
+		return r;
+
+	r = switch_credentials(&plan, d);
+	if (r < 0)
+		goto out;
 
 	r = drop_capabilities(&plan, nnp, d);
 	if (r < 0)
-		return r;
+		goto out;
 
 	if (nnp) {
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-			return step_failed(d, "setting no_new_privs", errno);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+			r = step_failed(d, "setting no_new_privs", errno);
+			goto out;
+		}
 		if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
 			diag_error(d, NULL, "setting no_new_privs failed: not set on read-back");
-			return -EPERM;
+			r = -EPERM;
+			goto out;
 		}
 	}
+
+	/* The domain right before the filter: entering it is a syscall the
+	 * filter might deny (scmp-run.ini(5) LANDLOCK). */
+	r = landlock_enforce(&ll, d);
+	if (r < 0)
+		goto out;
 
 	r = install_filter(&plan, prog, d);
 	if (r < 0)
@@ -728,7 +752,12 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *p
 	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
 	if (r == EPERM || r == EACCES)
 		diag_hint(d, NULL,
-			  "the seccomp filter, a security module or the mount "
-			  "options (noexec) may refuse execve");
+			  "the seccomp filter, a security module, the [landlock] paths "
+			  "(exec needs read-exec) or the mount options (noexec) may refuse "
+			  "execve");
 	return -r;
+
+out:
+	landlock_plan_close(&ll);
+	return r;
 }
