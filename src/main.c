@@ -359,6 +359,12 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 
 	if (compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, d, &c) < 0)
 		return OUTCOME_REJECTED;
+#ifdef SCMP_RUN_TEST_SEAM
+	/* Only in the test build of tests/landlock (never installed): act as
+	 * if the kernel had an older Landlock ABI. */
+	if (getenv("SCMP_RUN_TEST_LANDLOCK_ABI"))
+		c.profile->landlock.abi_max = atoi(getenv("SCMP_RUN_TEST_LANDLOCK_ABI"));
+#endif
 	/* Warnings cannot weaken a filter: show them when asked to check, or
 	 * when verbose; a service log gets only what stopped it. */
 	if (o->mode == MODE_RUN && !o->verbose)
