@@ -57,6 +57,7 @@ struct options {
 	const char *out;     /* --export-* FILE */
 	const char *resolve; /* --resolve NAME|NUMBER */
 	const struct arch *target;
+	const char *user, *group; /* --user, --group */
 	bool verbose;
 };
 
@@ -72,6 +73,8 @@ enum {
 	OPT_LIST_GROUPS,
 	OPT_LIST_PROFILES,
 	OPT_TARGET_ARCH,
+	OPT_USER,
+	OPT_GROUP,
 	OPT_VERSION,
 };
 
@@ -88,6 +91,8 @@ static const struct option long_options[] = {
 	{ "list-groups", no_argument, NULL, OPT_LIST_GROUPS },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "target-arch", required_argument, NULL, OPT_TARGET_ARCH },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -126,6 +131,8 @@ static void usage(FILE *f)
 	      "      --list-groups      list the syscall groups, or the members of @GROUP\n"
 	      "      --list-profiles    list the profiles found by name\n"
 	      "      --target-arch ARCH compile for ARCH ('native' means ARCH; not in run mode)\n"
+	      "      --user USER        run as USER (name or number), instead of [credentials] user\n"
+	      "      --group GROUP      run as GROUP, instead of [credentials] group\n"
 	      "  -v, --verbose          more detail\n"
 	      "  -h, --help             show this help\n"
 	      "      --version          show the version and the syscall table's kernel version\n",
@@ -298,8 +305,8 @@ static void note_landlock(const struct compiled *c)
 	diag_clear(&scratch);
 }
 
-/* "12 instructions for x86_64 x86; running /bin/true" */
-static void note_running(const struct compiled *c, const char *path, struct diag *d)
+/* "12 instructions for x86_64 x86; running true" */
+static void note_running(const struct compiled *c, const char *cmd, struct diag *d)
 {
 	const struct src_loc loc = { .file = c->profile->path };
 	char abis[256] = "";
@@ -308,7 +315,7 @@ static void note_running(const struct compiled *c, const char *path, struct diag
 	for (size_t i = 0; i < c->policy->n_abis && len < sizeof(abis); i++)
 		len += (size_t)snprintf(abis + len, sizeof(abis) - len, " %s",
 					c->policy->abis[i].arch->name);
-	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, path);
+	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, cmd);
 }
 
 static enum outcome outcome_of_run(enum run_failure fail)
@@ -323,25 +330,37 @@ static enum outcome outcome_of_run(enum run_failure fail)
 	}
 }
 
-/* Run mode (scmp-run(1) Run mode): every check before anything about the
- * process changes, then run_exec(), which returns only on failure. */
+/* Run mode (scmp-run(1) Run mode): the checks that change nothing, then
+ * run_exec(), which returns only on failure. Once the filter is installed,
+ * nothing but the report (if the filter lets it through) runs before
+ * _exit(): whatever else the filter stops would turn the exit status into a
+ * signal. */
 static enum outcome run(const struct options *o, const struct compiled *c, char **argv,
 			struct diag *d)
 {
 	enum run_failure fail = RUN_FAIL_SETUP;
-	char *path = run_prepare(c->profile, c->prog, argv, d, &fail);
+	enum run_state state = RUN_STATE_OPEN;
 
-	if (!path)
-		return outcome_of_run(fail);
-	if (o->verbose)
-		note_running(c, path, d);
+	if (run_prepare(c->profile, c->prog, argv, d) < 0)
+		return OUTCOME_REJECTED;
+	if (o->verbose) {
+		note_running(c, argv[0], d);
+		if (run_describe(c->profile, d) < 0)
+			diag_error(d, NULL, "out of memory");
+	}
+	if (diag_failed(d))
+		return OUTCOME_REJECTED;
 	/* What is said before execve() must be out before it: it does not return. */
 	diag_print(d, PROG, stderr);
 	diag_clear(d);
 	if (o->verbose)
 		note_landlock(c);
-	run_exec(c->profile, c->prog, path, argv, d, &fail);
-	free(path);
+	run_exec(c->profile, c->prog, argv[0], argv, d, &fail, &state);
+	if (state != RUN_STATE_OPEN) {
+		if (state == RUN_STATE_FILTERED)
+			diag_print(d, PROG, stderr);
+		_exit(exit_status(MODE_RUN, outcome_of_run(fail)));
+	}
 	return outcome_of_run(fail);
 }
 
@@ -349,6 +368,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 {
 	struct compiled c;
 	enum outcome ret;
+	int r;
 
 	if (!o->profile)
 		return usage_error(d, "%s", "no profile: use -p PROFILE");
@@ -365,13 +385,20 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	if (getenv("SCMP_RUN_TEST_LANDLOCK_ABI"))
 		c.profile->landlock.abi_max = atoi(getenv("SCMP_RUN_TEST_LANDLOCK_ABI"));
 #endif
+	r = profile_set_credentials(c.profile, o->user, o->group, d);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			diag_error(d, NULL, "out of memory");
+		compiled_free(&c);
+		return r == -EINVAL ? OUTCOME_USAGE : OUTCOME_REJECTED;
+	}
 	/* Warnings cannot weaken a filter: show them when asked to check, or
 	 * when verbose; a service log gets only what stopped it. */
 	if (o->mode == MODE_RUN && !o->verbose)
 		diag_clear(d);
 	switch (o->mode) {
 	case MODE_CHECK:
-		ret = outcome_of(summary_print(&c, stdout));
+		ret = outcome_of(summary_print(&c, stdout, d));
 		if (ret == OUTCOME_OK)
 			ret = outcome_of(summary_print_confine(
 				&c, landlock_abi_for(&c.profile->landlock), d, stdout));
@@ -456,6 +483,12 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 		if (!o->target)
 			*bad_arch = optarg;
 		break;
+	case OPT_USER:
+		o->user = optarg;
+		break;
+	case OPT_GROUP:
+		o->group = optarg;
+		break;
 	default:
 		return is_mode; /* else getopt said what is wrong */
 	}
@@ -493,6 +526,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 				   "--target-arch is for --check, --export-*, --explain and "
 				   "--explain-path; "
 				   "run mode always uses this machine's ABI");
+	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
+		return usage_error(d, "%s", "--user and --group are for run mode and --check");
 	if (!o->target)
 		o->target = arch_native();
 	return OUTCOME_OK;

@@ -2,13 +2,14 @@
 /*
  * Profile loader: an INI file (and its includes) read with inih through a
  * reader that counts physical lines, turned into a ruleset plus the run
- * settings (capabilities, credentials).
+ * settings (capabilities, credentials, caller state).
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "caller.h"
 #include "config.h"
 #include "diag.h"
 #include "landlock.h"
@@ -35,6 +36,8 @@ struct profile {
 	bool has_user, has_group;
 	char *user, *group; /* as written (name or number) */
 	struct src_loc user_loc, group_loc;
+	/* [process], [environment] */
+	struct caller_settings caller;
 	/* [landlock]: zeroed is the default domain (scmp-run.ini(5) LANDLOCK) */
 	struct landlock_config landlock;
 	/* [limits]: zeroed sets nothing */
@@ -48,3 +51,12 @@ struct profile {
  */
 int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret);
 void profile_free(struct profile *p);
+
+/*
+ * --user and --group (scmp-run(1)): replace [credentials] user or group as
+ * if written at the end of the profile, located at the option's name
+ * ("--user", "--group"). NULL leaves that key as it is; the other key stays
+ * as the profile says. Returns 0, -EINVAL for an empty value or one with
+ * blanks (reported in d), or -ENOMEM.
+ */
+int profile_set_credentials(struct profile *p, const char *user, const char *group, struct diag *d);

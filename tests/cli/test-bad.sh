@@ -52,7 +52,8 @@ done
 ok $? "at least 10 bad fixtures were run ($n)"
 
 # Every bad fixture is also rejected by the other profile modes.
-for f in tests/cli/bad/pointer-compare.ini tests/profiles/bad/unknown-syscall.ini; do
+for f in tests/cli/bad/pointer-compare.ini tests/profiles/bad/unknown-syscall.ini \
+	tests/profiles/bad/process-bad.ini tests/profiles/bad/environment-bad.ini; do
 	run "$SCMP_RUN" -p "$f" --export-pfc -
 	status_is 1 "$f: --export-pfc exits 1"
 	[ -s "$OUT" ]

@@ -94,6 +94,10 @@ has "scmp-run --resolve clock_get" clock_gettime clock_getres
 has "scmp-run -p alpha-test --explain-path profile-fi" profile-file.ini
 exactly "scmp-run -p alpha-test --explain-path /etc w" write
 exactly "scmp-run -p alpha-test --explain-path /etc " read write exec
+has "scmp-run --user roo" root
+has "scmp-run --group roo" root
+# --user and --group take a word: the next one is not the command
+has "scmp-run --user root -p alpha-test --chec" --check
 # the command word: commands on PATH, and after it the command's own completion
 has "scmp-run -p alpha-test scmp-" scmp-run
 has "scmp-run -p alpha-test -- scmp-" scmp-run

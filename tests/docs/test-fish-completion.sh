@@ -61,6 +61,9 @@ lacks "scmp-run -p alpha-test --explain socketc" socketcall
 # --explain-path PATH ACCESS: the access words after the path
 has "scmp-run -p alpha-test --explain-path /etc " read write exec
 has "scmp-run -p alpha-test scmp-ru" scmp-run
+has "scmp-run --user roo" root
+has "scmp-run --group roo" root
+has "scmp-run --user root -p alpha-test --chec" --check
 # after the command, the command's own completion answers
 has "scmp-run -p alpha-test -- scmp-run --target-arch x3" x32
 lacks "scmp-run -p alpha-test true -" --profile --check
