@@ -16,7 +16,7 @@ function __scmp_run_command_index
                     return 0
                 end
                 return 1
-            case -p --profile --export-bpf --export-pfc --resolve --target-arch --user --group
+            case -p --profile --export-bpf --export-pfc --export-oci --import-oci --oci-caps --resolve --target-arch --user --group
                 set i (math $i + 2)
             case '--*'
                 set i (math $i + 1)
@@ -92,6 +92,9 @@ complete -c scmp-run -n __scmp_run_before_command -s p -l profile -r -F \
 complete -c scmp-run -n __scmp_run_before_command -l check -d 'validate the profile and print a summary'
 complete -c scmp-run -n __scmp_run_before_command -l export-bpf -r -F -d 'write the program run mode would load'
 complete -c scmp-run -n __scmp_run_before_command -l export-pfc -r -F -d 'write readable pseudo filter code'
+complete -c scmp-run -n __scmp_run_before_command -l export-oci -r -F -d 'write the profile as OCI runtime-spec seccomp JSON'
+complete -c scmp-run -n __scmp_run_before_command -l import-oci -r -F -d 'print an OCI/Docker seccomp JSON file as an INI profile'
+complete -c scmp-run -n __scmp_run_before_command -l oci-caps -x -d 'capabilities the process keeps (CAP_A,CAP_B), for a JSON profile'
 complete -c scmp-run -n __scmp_run_before_command -l explain -d 'print the action for SYSCALL ARG...'
 complete -c scmp-run -n __scmp_run_before_command -l explain-path \
     -d 'print whether [landlock] allows PATH for ACCESS'

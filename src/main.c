@@ -19,11 +19,18 @@
 #include "groups.h"
 #include "landlock.h"
 #include "listing.h"
+#include "oci.h"
 #include "run.h"
 #include "summary.h"
 #include "syscalls.h"
 
 #define PROG "scmp-run"
+
+#if SCMP_RUN_OCI
+#define OCI_NOTE ""
+#else
+#define OCI_NOTE " (built without OCI support)"
+#endif
 
 /* What came of a mode; exit_status() turns it into the exit code. */
 enum outcome {
@@ -39,6 +46,8 @@ enum mode {
 	MODE_CHECK,
 	MODE_EXPORT_BPF,
 	MODE_EXPORT_PFC,
+	MODE_EXPORT_OCI,
+	MODE_IMPORT_OCI,
 	MODE_EXPLAIN,
 	MODE_EXPLAIN_PATH,
 	MODE_RESOLVE,
@@ -56,6 +65,8 @@ struct options {
 	const char *profile;
 	const char *out;     /* --export-* FILE */
 	const char *resolve; /* --resolve NAME|NUMBER */
+	const char *import;  /* --import-oci FILE */
+	struct oci_options oci;
 	const struct arch *target;
 	const char *user, *group; /* --user, --group */
 	bool verbose;
@@ -76,6 +87,9 @@ enum {
 	OPT_USER,
 	OPT_GROUP,
 	OPT_VERSION,
+	OPT_EXPORT_OCI,
+	OPT_IMPORT_OCI,
+	OPT_OCI_CAPS,
 };
 
 static const struct option long_options[] = {
@@ -83,6 +97,9 @@ static const struct option long_options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "export-bpf", required_argument, NULL, OPT_EXPORT_BPF },
 	{ "export-pfc", required_argument, NULL, OPT_EXPORT_PFC },
+	{ "export-oci", required_argument, NULL, OPT_EXPORT_OCI },
+	{ "import-oci", required_argument, NULL, OPT_IMPORT_OCI },
+	{ "oci-caps", required_argument, NULL, OPT_OCI_CAPS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "explain-path", no_argument, NULL, OPT_EXPLAIN_PATH },
 	{ "resolve", required_argument, NULL, OPT_RESOLVE },
@@ -106,6 +123,8 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --check                         validate, print a summary\n"
 	      "  " PROG " -p PROFILE --export-bpf FILE|-             write the raw BPF program\n"
 	      "  " PROG " -p PROFILE --export-pfc FILE|-             write pseudo filter code\n"
+	      "  " PROG " -p PROFILE --export-oci FILE|-             write OCI seccomp JSON\n"
+	      "  " PROG " --import-oci FILE.json                     print it as an INI profile\n"
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
 	      "  " PROG
 	      " -p PROFILE --explain-path PATH [ACCESS]    show the [landlock] line for a path\n"
@@ -121,6 +140,12 @@ static void usage(FILE *f)
 	      "      --check            validate the profile and print a summary\n"
 	      "      --export-bpf FILE  write the program run mode would load ('-': stdout)\n"
 	      "      --export-pfc FILE  write readable pseudo filter code ('-': stdout)\n"
+	      "      --export-oci FILE  write the profile as OCI runtime-spec seccomp JSON\n"
+	      "                         ('-': stdout)" OCI_NOTE "\n"
+	      "      --import-oci FILE  print an OCI/Docker seccomp JSON file as an INI profile" OCI_NOTE
+	      "\n"
+	      "      --oci-caps CAPS    capabilities the process keeps, for the includes/excludes\n"
+	      "                         of a JSON profile (CAP_A,CAP_B; default none)" OCI_NOTE "\n"
 	      "      --explain          print the action for SYSCALL [ARG...], the deciding rule\n"
 	      "                         and the instructions executed\n"
 	      "      --explain-path     print whether [landlock] allows PATH for ACCESS (read,\n"
@@ -201,7 +226,8 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 			    enum outcome *ret)
 {
 	bool no_operands = o->mode == MODE_RESOLVE || o->mode == MODE_LIST_SYSCALLS ||
-			   o->mode == MODE_LIST_ARCHES || o->mode == MODE_LIST_PROFILES;
+			   o->mode == MODE_LIST_ARCHES || o->mode == MODE_LIST_PROFILES ||
+			   o->mode == MODE_IMPORT_OCI;
 
 	if (no_operands && argc) {
 		*ret = usage_error(d, "unexpected argument '%s'", argv[0]);
@@ -230,6 +256,9 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 		return true;
 	case MODE_LIST_GROUPS:
 		*ret = list_groups(argc, argv, d);
+		return true;
+	case MODE_IMPORT_OCI:
+		*ret = outcome_of(oci_import(o->import, o->target, &o->oci, d, stdout));
 		return true;
 	default:
 		return false;
@@ -376,8 +405,12 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		return usage_error(d, "%s", "no command to run");
 	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_PATH && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
+	if (o->oci.caps && !oci_is_json(o->profile))
+		return usage_error(d, "%s",
+				   "--oci-caps is for JSON profiles (-p FILE.json, --import-oci)");
 
-	if (compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, d, &c) < 0)
+	if (compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, &o->oci, d,
+			    &c) < 0)
 		return OUTCOME_REJECTED;
 #ifdef SCMP_RUN_TEST_SEAM
 	/* Only in the test build of tests/landlock (never installed): act as
@@ -408,6 +441,9 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		break;
 	case MODE_EXPORT_PFC:
 		ret = outcome_of(export_pfc(&c, o->out, d));
+		break;
+	case MODE_EXPORT_OCI:
+		ret = outcome_of(export_oci(&c, o->target, o->out, d));
 		break;
 	case MODE_EXPLAIN:
 		ret = explain(o, &c, argc, argv, d);
@@ -444,6 +480,8 @@ static const struct {
 	{ OPT_CHECK, MODE_CHECK },
 	{ OPT_EXPORT_BPF, MODE_EXPORT_BPF },
 	{ OPT_EXPORT_PFC, MODE_EXPORT_PFC },
+	{ OPT_EXPORT_OCI, MODE_EXPORT_OCI },
+	{ OPT_IMPORT_OCI, MODE_IMPORT_OCI },
 	{ OPT_EXPLAIN, MODE_EXPLAIN },
 	{ OPT_EXPLAIN_PATH, MODE_EXPLAIN_PATH },
 	{ OPT_RESOLVE, MODE_RESOLVE },
@@ -473,7 +511,14 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 		break;
 	case OPT_EXPORT_BPF:
 	case OPT_EXPORT_PFC:
+	case OPT_EXPORT_OCI:
 		o->out = optarg;
+		break;
+	case OPT_IMPORT_OCI:
+		o->import = optarg;
+		break;
+	case OPT_OCI_CAPS:
+		o->oci.caps = optarg;
 		break;
 	case OPT_RESOLVE:
 		o->resolve = optarg;
@@ -516,8 +561,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 	if (conflict) {
 		return usage_error(d, "%s",
 				   "conflicting modes: give one of --check, --export-bpf, "
-				   "--export-pfc, --explain, --explain-path, --resolve, "
-				   "--list-*");
+				   "--export-pfc, --export-oci, --import-oci, --explain, "
+				   "--explain-path, --resolve, --list-*");
 	}
 	if (bad_arch)
 		return usage_error(d, "unknown architecture '%s' (see --list-arches)", bad_arch);

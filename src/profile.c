@@ -796,16 +796,9 @@ int profile_load(const char *path, const struct arch *native, struct diag *d, st
 	int r = 0;
 
 	*ret = NULL;
-	l.p = calloc(1, sizeof(*l.p));
+	l.p = profile_new(path);
 	if (!l.p)
 		return -ENOMEM;
-	l.p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
-	l.p->path = strdup(path);
-	l.p->rs = ruleset_new();
-	if (!l.p->path || !l.p->rs) {
-		r = -ENOMEM;
-		goto out;
-	}
 	/* A top file that cannot be opened needs no second error. */
 	if (profile_ini_load(&l, NULL, path, path, NULL) == 0 && !l.oom && !l.abort)
 		finish(&l, l.p->rs->files[0]);
@@ -813,7 +806,6 @@ int profile_load(const char *path, const struct arch *native, struct diag *d, st
 		r = l.oom;
 	else if (d->n_errors != l.errors)
 		r = -EINVAL;
-out:
 	loader_clear(&l);
 	if (r < 0) {
 		profile_free(l.p);
@@ -821,6 +813,22 @@ out:
 	}
 	*ret = l.p;
 	return 0;
+}
+
+struct profile *profile_new(const char *path)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
+	p->path = strdup(path);
+	p->rs = ruleset_new();
+	if (!p->path || !p->rs) {
+		profile_free(p);
+		return NULL;
+	}
+	return p;
 }
 
 void profile_free(struct profile *p)

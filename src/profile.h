@@ -44,6 +44,11 @@ struct profile {
 	struct rlimits_config limits;
 };
 
+/* A profile of path (copied) with no rules and every default of
+ * scmp-run.ini(5): what a loader fills in. NULL on ENOMEM. Free with
+ * profile_free(). */
+struct profile *profile_new(const char *path);
+
 /*
  * Load a profile file (path as given) for a filter whose "native" ABI is
  * native. All errors of the pass go to d; on any error returns -EINVAL (or

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "caller.h"
+#include "caps.h"
 #include "kernel-check.h"
 #include "landlock.h"
 #include "rlimits.h"
@@ -542,16 +543,10 @@ static int switch_credentials(const struct run_plan *plan, struct diag *d)
 
 /* ---- (b) capabilities ---- */
 
-static int capng_failed(struct diag *d, const char *step)
-{
-	int err = errno ? errno : EPERM;
-
-	return step_failed(d, step, err);
-}
-
 static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag *d)
 {
 	struct run_caps now = { 0 }, got = { 0 };
+	const char *step;
 	bool can_bound;
 	int last_cap = -1, r;
 
@@ -562,34 +557,9 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 	 * after a user change with KEEPCAPS it is only permitted. */
 	can_bound = now.prm & CAPBIT(CAP_SETPCAP);
 
-	errno = 0;
-	capng_clear(CAPNG_SELECT_BOTH);
-	for (int c = 0; c < 64; c++) {
-		if (!(plan->keep & CAPBIT(c)))
-			continue;
-		if (capng_update(CAPNG_ADD,
-				 CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_INHERITABLE |
-					 CAPNG_BOUNDING_SET,
-				 (unsigned)c) < 0)
-			return capng_failed(d, "dropping capabilities");
-	}
-	if (can_bound) {
-		/* Temporarily keep CAP_SETPCAP effective for the bounding set. */
-		if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SETPCAP) < 0)
-			return capng_failed(d, "dropping capabilities");
-		errno = 0;
-		if (capng_apply(CAPNG_SELECT_CAPS) != 0)
-			return capng_failed(d, "dropping capabilities");
-		errno = 0;
-		if (capng_apply(CAPNG_SELECT_BOUNDS) != 0)
-			return capng_failed(d, "dropping the capability bounding set");
-		if (!(plan->keep & CAPBIT(CAP_SETPCAP)) &&
-		    capng_update(CAPNG_DROP, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SETPCAP) < 0)
-			return capng_failed(d, "dropping capabilities");
-	}
-	errno = 0;
-	if (capng_apply(CAPNG_SELECT_CAPS) != 0)
-		return capng_failed(d, "dropping capabilities");
+	r = caps_set(plan->keep, can_bound, &step);
+	if (r < 0)
+		return step_failed(d, step, -r);
 
 	/* Ambient: cleared always (the caller's own ambient set must not
 	 * leak through), then raised for the kept ones if asked. */

@@ -14,7 +14,7 @@ static struct landlock_config c;
 
 static void line(unsigned n, const char *key, const char *value)
 {
-	struct src_loc loc = { "t.ini", n };
+	struct src_loc loc = { .file = "t.ini", .line = n };
 	struct diag d;
 
 	diag_init(&d);

@@ -73,7 +73,7 @@ static struct landlock_config config_v(const char *const *kv)
 	landlock_config_init(&c);
 	diag_init(&d);
 	for (unsigned line = 1; kv && kv[0]; kv += 2, line++) {
-		struct src_loc loc = { "t.ini", line };
+		struct src_loc loc = { .file = "t.ini", .line = line };
 
 		landlock_parse_key_diag(&c, kv[0], kv[1], &loc, &d);
 	}

@@ -11,7 +11,7 @@
 #include "landlock.h"
 #include "tap.h"
 
-static const struct src_loc loc = { "p.ini", 7 };
+static const struct src_loc loc = { .file = "p.ini", .line = 7 };
 
 /* The diagnostic text of key = value ("" when it parsed). */
 static char *parse_msg(const char *key, const char *value, int *ret)
@@ -98,7 +98,7 @@ static void test_values(void)
 	struct landlock_config c;
 	const char *err, *w;
 	int len;
-	struct src_loc l2 = { "p.ini", 9 };
+	struct src_loc l2 = { .file = "p.ini", .line = 9 };
 
 	landlock_config_init(&c);
 	tap_is(landlock_parse_key(&c, "read", "/usr//share/ /etc/. / /opt/x? .", &loc, &err, &w,

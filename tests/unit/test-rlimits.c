@@ -13,7 +13,7 @@
 #include "src/rlimits.h"
 #include "tests/tap.h"
 
-static const struct src_loc here = { "t.ini", 3 };
+static const struct src_loc here = { .file = "t.ini", .line = 3 };
 
 /* parse KEY = VALUE into a fresh config: 0 and the soft and hard limits, or
  * the error and its message. */
