@@ -52,7 +52,8 @@ function __scmp_run_at_command
     __scmp_run_before_command; or return 1
     set -l cur (commandline -ct)
     string match -q -- '-*' $cur; and return 1
-    not __scmp_run_seen --explain; and not __scmp_run_seen --list-groups
+    not __scmp_run_seen --explain; and not __scmp_run_seen --explain-path
+    and not __scmp_run_seen --list-groups
 end
 
 function __scmp_run_target
@@ -95,6 +96,8 @@ complete -c scmp-run -n __scmp_run_before_command -l export-oci -r -F -d 'write 
 complete -c scmp-run -n __scmp_run_before_command -l import-oci -r -F -d 'print an OCI/Docker seccomp JSON file as an INI profile'
 complete -c scmp-run -n __scmp_run_before_command -l oci-caps -x -d 'capabilities the process keeps (CAP_A,CAP_B), for a JSON profile'
 complete -c scmp-run -n __scmp_run_before_command -l explain -d 'print the action for SYSCALL ARG...'
+complete -c scmp-run -n __scmp_run_before_command -l explain-path \
+    -d 'print whether [landlock] allows PATH for ACCESS'
 complete -c scmp-run -n __scmp_run_before_command -l resolve -x -a '(__scmp_run_syscalls)' \
     -d 'syscall name <-> number'
 complete -c scmp-run -n __scmp_run_before_command -l list-syscalls -d 'list the syscalls of the target architecture'
@@ -124,6 +127,11 @@ complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --explai
     -a '(__scmp_run_syscalls)'
 complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --list-groups' \
     -a '(__scmp_run_groups)'
+# After --explain-path: a path, then read, write or exec.
+complete -c scmp-run -n '__scmp_run_seen --explain-path; and not __scmp_run_command_index >/dev/null' \
+    -F
+complete -c scmp-run -n '__scmp_run_seen --explain-path; and __scmp_run_command_index >/dev/null' \
+    -a 'read write exec'
 complete -c scmp-run -n __scmp_run_at_command -a '(__fish_complete_command)'
-complete -c scmp-run -n 'not __scmp_run_before_command; and not __scmp_run_seen --explain' \
+complete -c scmp-run -n 'not __scmp_run_before_command; and not __scmp_run_seen --explain; and not __scmp_run_seen --explain-path' \
     -a '(__scmp_run_complete_command)'

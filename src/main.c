@@ -18,6 +18,7 @@
 #include "explain.h"
 #include "export.h"
 #include "groups.h"
+#include "landlock.h"
 #include "listing.h"
 #include "oci.h"
 #include "run.h"
@@ -52,6 +53,7 @@ enum mode {
 	MODE_IMPORT_OCI,
 	MODE_EXPLAIN,
 	MODE_EXPLAIN_AUDIT,
+	MODE_EXPLAIN_PATH,
 	MODE_RESOLVE,
 	MODE_LIST_SYSCALLS,
 	MODE_LIST_ARCHES,
@@ -81,6 +83,7 @@ enum {
 	OPT_EXPORT_BPF,
 	OPT_EXPORT_PFC,
 	OPT_EXPLAIN,
+	OPT_EXPLAIN_PATH,
 	OPT_RESOLVE,
 	OPT_LIST_SYSCALLS,
 	OPT_LIST_ARCHES,
@@ -108,6 +111,7 @@ static const struct option long_options[] = {
 	{ "import-oci", required_argument, NULL, OPT_IMPORT_OCI },
 	{ "oci-caps", required_argument, NULL, OPT_OCI_CAPS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "explain-path", no_argument, NULL, OPT_EXPLAIN_PATH },
 	{ "resolve", required_argument, NULL, OPT_RESOLVE },
 	{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
 	{ "list-arches", no_argument, NULL, OPT_LIST_ARCHES },
@@ -138,6 +142,7 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
 	      "  " PROG
 	      " -p PROFILE --explain-audit [FILE|-]        explain seccomp audit records\n"
+	      " -p PROFILE --explain-path PATH [ACCESS]    show the [landlock] line for a path\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
 	      "  " PROG
 	      " --list-syscalls | --list-arches | --list-groups [@GROUP] | --list-profiles\n"
@@ -158,6 +163,8 @@ static void usage(FILE *f)
 	      "                         of a JSON profile (CAP_A,CAP_B; default none)" OCI_NOTE "\n"
 	      "      --explain          print the action for SYSCALL [ARG...], the deciding rule\n"
 	      "                         and the instructions executed\n"
+	      "      --explain-path     print whether [landlock] allows PATH for ACCESS (read,\n"
+	      "                         write or exec; default read) and the deciding line\n"
 	      "      --resolve NAME     print the number of a syscall name, or the name of a number\n"
 	      "      --list-syscalls    list the syscalls of the target architecture\n"
 	      "      --list-arches      list the architecture tokens\n"
@@ -309,6 +316,50 @@ static enum outcome explain(const struct options *o, const struct compiled *c, i
 	return outcome_of(explain_call(c, o->target, &sd, stdout, d));
 }
 
+/* --explain-path PATH [read|write|exec]: '.' in the profile is the
+ * working directory, as at launch (scmp-run.ini(5) LANDLOCK). */
+static enum outcome explain_path(const struct compiled *c, int argc, char **argv, struct diag *d)
+{
+	enum landlock_access a = LANDLOCK_ACCESS_READ;
+	char *cwd;
+	int r;
+
+	if (argc < 1)
+		return usage_error(d, "%s", "--explain-path needs a PATH");
+	if (argc > 2)
+		return usage_error(d, "unexpected argument '%s'", argv[2]);
+	if (argc == 2 && landlock_access_parse(argv[1], &a) < 0)
+		return usage_error(d, "unknown access '%s': use read, write or exec", argv[1]);
+	cwd = getcwd(NULL, 0);
+	r = landlock_explain_print(&c->profile->landlock, cwd, argv[0], a, stdout);
+	free(cwd);
+	if (r == -EINVAL)
+		return usage_error(d,
+				   "cannot compare '%s' with the profile's paths: it must be "
+				   "absolute (or relative to a known working directory), "
+				   "without '..', at most %d bytes",
+				   argv[0], LANDLOCK_PATH_MAX - 1);
+	return outcome_of(r);
+}
+
+/* -v in run mode: what Landlock will enforce on this kernel, before the
+ * command runs (scmp-run(1) OPTIONS, -v). */
+static void note_landlock(const struct compiled *c)
+{
+	struct landlock_rights rights;
+	struct diag scratch;
+	int abi = landlock_abi_for(&c->profile->landlock);
+
+	/* A right that require cannot have is reported by run mode itself. */
+	diag_init(&scratch);
+	if (landlock_rights_build(&c->profile->landlock, abi < 0 ? 0 : abi, &scratch, &rights) ==
+	    0) {
+		landlock_report(&c->profile->landlock, &rights, NULL, PROG ": landlock: ", stderr);
+		rlimits_print(&c->profile->limits, PROG ": limit: ", stderr);
+	}
+	diag_clear(&scratch);
+}
+
 /* "12 instructions for x86_64 x86; running true" */
 static void note_running(const struct compiled *c, const char *cmd, struct diag *d)
 {
@@ -357,6 +408,8 @@ static enum outcome run(const struct options *o, const struct compiled *c, char 
 	/* What is said before execve() must be out before it: it does not return. */
 	diag_print(d, PROG, stderr);
 	diag_clear(d);
+	if (o->verbose)
+		note_landlock(c);
 	run_exec(c->profile, c->prog, argv[0], argv, d, &fail, &state);
 	if (state != RUN_STATE_OPEN) {
 		if (state == RUN_STATE_FILTERED)
@@ -425,7 +478,8 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		return usage_error(d, "%s", "no profile: use -p PROFILE");
 	if (o->mode == MODE_RUN && !argc)
 		return usage_error(d, "%s", "no command to run");
-	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_AUDIT && argc)
+	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_AUDIT &&
+	    o->mode != MODE_EXPLAIN_PATH && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
 	if (o->oci.caps && !oci_is_json(o->profile))
 		return usage_error(d, "%s",
@@ -438,6 +492,12 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 				    d, &c);
 	if (r < 0)
 		return OUTCOME_REJECTED;
+#ifdef SCMP_RUN_TEST_SEAM
+	/* Only in the test build of tests/landlock (never installed): act as
+	 * if the kernel had an older Landlock ABI. */
+	if (getenv("SCMP_RUN_TEST_LANDLOCK_ABI"))
+		c.profile->landlock.abi_max = atoi(getenv("SCMP_RUN_TEST_LANDLOCK_ABI"));
+#endif
 	r = profile_set_credentials(c.profile, o->user, o->group, d);
 	if (r < 0) {
 		if (r == -ENOMEM)
@@ -452,6 +512,9 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	switch (o->mode) {
 	case MODE_CHECK:
 		ret = outcome_of(summary_print(&c, stdout, d));
+		if (ret == OUTCOME_OK)
+			ret = outcome_of(summary_print_confine(
+				&c, landlock_abi_for(&c.profile->landlock), d, stdout));
 		break;
 	case MODE_EXPORT_BPF:
 		ret = outcome_of(export_bpf(&c, o->out, d));
@@ -467,6 +530,9 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		break;
 	case MODE_EXPLAIN_AUDIT:
 		ret = explain_audit(o, &c, argc, argv, d);
+		break;
+	case MODE_EXPLAIN_PATH:
+		ret = explain_path(&c, argc, argv, d);
 		break;
 	default:
 		if (o->sup.mode != SUPERVISE_NONE)
@@ -504,6 +570,7 @@ static const struct {
 	{ OPT_IMPORT_OCI, MODE_IMPORT_OCI },
 	{ OPT_EXPLAIN, MODE_EXPLAIN },
 	{ OPT_EXPLAIN_AUDIT, MODE_EXPLAIN_AUDIT },
+	{ OPT_EXPLAIN_PATH, MODE_EXPLAIN_PATH },
 	{ OPT_RESOLVE, MODE_RESOLVE },
 	{ OPT_LIST_SYSCALLS, MODE_LIST_SYSCALLS },
 	{ OPT_LIST_ARCHES, MODE_LIST_ARCHES },
@@ -600,7 +667,7 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 		return usage_error(d, "%s",
 				   "conflicting modes: give one of --check, --export-bpf, "
 				   "--export-pfc, --export-oci, --import-oci, --explain, "
-				   "--explain-audit, --resolve, --list-*");
+				   "--explain-audit, --explain-path, --resolve, --list-*");
 	}
 	if (o->sup_conflict)
 		return usage_error(d, "%s",
@@ -613,7 +680,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 		return usage_error(d, "unknown architecture '%s' (see --list-arches)", bad_arch);
 	if (o->mode == MODE_RUN && o->target)
 		return usage_error(d, "%s",
-				   "--target-arch is for --check, --export-* and --explain; "
+				   "--target-arch is for --check, --export-*, --explain and "
+				   "--explain-path; "
 				   "run mode always uses this machine's ABI");
 	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
 		return usage_error(d, "%s", "--user and --group are for run mode and --check");
