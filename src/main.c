@@ -385,6 +385,28 @@ static enum outcome outcome_of_run(enum run_failure fail)
 	}
 }
 
+/*
+ * The checks before anything changes, then -v's notes. Everything said so
+ * far is printed and cleared: execve() does not return, and a supervised
+ * child would get a copy of d. False if the command must not run.
+ */
+static bool announce_run(const struct options *o, const struct compiled *c, char **argv,
+			 struct diag *d)
+{
+	if (run_prepare(c->profile, c->prog, argv, d) < 0)
+		return false;
+	if (o->verbose) {
+		note_running(c, argv[0], d);
+		if (run_describe(c->profile, d) < 0)
+			diag_error(d, NULL, "out of memory");
+	}
+	if (diag_failed(d))
+		return false;
+	diag_print(d, PROG, stderr);
+	diag_clear(d);
+	return true;
+}
+
 /* Run mode (scmp-run(1) Run mode): the checks that change nothing, then
  * run_exec(), which returns only on failure. Once the filter is installed,
  * nothing but the report (if the filter lets it through) runs before
@@ -396,18 +418,8 @@ static enum outcome run(const struct options *o, const struct compiled *c, char 
 	enum run_failure fail = RUN_FAIL_SETUP;
 	enum run_state state = RUN_STATE_OPEN;
 
-	if (run_prepare(c->profile, c->prog, argv, d) < 0)
+	if (!announce_run(o, c, argv, d))
 		return OUTCOME_REJECTED;
-	if (o->verbose) {
-		note_running(c, argv[0], d);
-		if (run_describe(c->profile, d) < 0)
-			diag_error(d, NULL, "out of memory");
-	}
-	if (diag_failed(d))
-		return OUTCOME_REJECTED;
-	/* What is said before execve() must be out before it: it does not return. */
-	diag_print(d, PROG, stderr);
-	diag_clear(d);
 	if (o->verbose)
 		note_landlock(c);
 	run_exec(c->profile, c->prog, argv[0], argv, d, &fail, &state);
@@ -427,18 +439,8 @@ static enum outcome run_supervised(const struct options *o, const struct compile
 	enum run_failure fail = RUN_FAIL_SETUP;
 	int r;
 
-	if (supervise_check(c->profile, d) < 0 || run_prepare(c->profile, c->prog, argv, d) < 0)
+	if (supervise_check(c->profile, d) < 0 || !announce_run(o, c, argv, d))
 		return OUTCOME_REJECTED;
-	if (o->verbose) {
-		note_running(c, argv[0], d);
-		if (run_describe(c->profile, d) < 0)
-			diag_error(d, NULL, "out of memory");
-	}
-	if (diag_failed(d))
-		return OUTCOME_REJECTED;
-	/* The child gets a copy of d: what is said is out before the clone. */
-	diag_print(d, PROG, stderr);
-	diag_clear(d);
 	r = supervise_run(&o->sup, c, argv, d, &fail);
 	if (r < 0)
 		return outcome_of_run(fail);
