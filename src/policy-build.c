@@ -101,24 +101,49 @@ static int eval_value(const struct resolve_ctx *ctx, const struct value *val, un
 	return 0;
 }
 
+/* "fd, ubuf (or buf), size (or len)": the names of a syscall's parameters
+ * on one ABI, each once (a register pair has one name), into buf. */
+static const char *param_names(const struct syscall_arg args[SYSCALL_ARGS_MAX], char *buf,
+			       size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < SYSCALL_ARGS_MAX && len < size; i++) {
+		if (!args[i].name || (i > 0 && args[i - 1].name == args[i].name))
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+					args[i].name);
+		for (const char *a = args[i].aliases; a && *a && len < size;) {
+			size_t n = strcspn(a, "|");
+
+			len += (size_t)snprintf(buf + len, size - len, " (or %.*s)", (int)n, a);
+			a += n + (a[n] == '|');
+		}
+	}
+	return buf[0] ? buf : "none";
+}
+
 /* The slot, width and signedness of the argument a comparison names. */
 static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
 		       uint8_t *ret_slot, enum arg_class *ret_cls, const char **ret_what)
 {
 	int slot = c->arg;
+	char names[256];
 
 	if (slot < 0) {
-		for (int i = 0; i < SYSCALL_ARGS_MAX; i++)
-			if (args[i].name && !strcmp(args[i].name, c->param))
+		for (int i = 0; i < SYSCALL_ARGS_MAX && slot < 0; i++)
+			if (syscalls_arg_named(&args[i], c->param))
 				slot = i;
 		if (slot < 0) {
 			if (!known)
 				rerr(ctx, "no prototype is known for '%s': use arg0..arg5",
 				     ctx->rule->syscall);
 			else
-				rerr(ctx, "'%s' has no parameter '%s'", ctx->rule->syscall,
-				     c->param);
+				rerr(ctx, "'%s' has no parameter '%s': its parameters are %s",
+				     ctx->rule->syscall, c->param,
+				     param_names(args, names, sizeof(names)));
 			return -ENOENT;
 		}
 	}

@@ -32,7 +32,8 @@ struct sct_table {
 };
 
 struct sct_param {
-	const char *name;
+	const char *name;    /* the include/linux/syscalls.h spelling where there is one */
+	const char *aliases; /* the kernel source's other spellings, '|'-separated; or NULL */
 	enum sct_class cls;
 };
 

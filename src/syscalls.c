@@ -179,6 +179,25 @@ static const struct sct_proto *find_proto(const char *name, const char *table)
 	return def;
 }
 
+bool syscalls_arg_named(const struct syscall_arg *arg, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!arg->name)
+		return false;
+	if (!strcmp(arg->name, name))
+		return true;
+	for (const char *s = arg->aliases; s && *s;) {
+		const char *bar = strchr(s, '|');
+		size_t len = bar ? (size_t)(bar - s) : strlen(s);
+
+		if (len == n && !strncmp(s, name, n))
+			return true;
+		s = bar ? bar + 1 : s + len;
+	}
+	return false;
+}
+
 /* The class of each table class on a 32-bit (narrow) and a 64-bit (wide) ABI. */
 static const struct {
 	enum arg_class narrow, wide;
@@ -208,7 +227,7 @@ int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret
 	if (r < 0)
 		return r;
 	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
-		ret[i] = (struct syscall_arg){ .name = NULL, .cls = ARG_NONE };
+		ret[i] = (struct syscall_arg){ .cls = ARG_NONE };
 
 	p = find_proto(name, a->table);
 	if (!p || p->nparams < 0) {
@@ -227,13 +246,13 @@ int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret
 			      ? (wide ? classes[pp->cls].wide : classes[pp->cls].narrow)
 			      : ARG_PTR;
 		if (cls != ARG_PAIR) {
-			ret[slot++] = (struct syscall_arg){ .name = pp->name, .cls = cls };
+			ret[slot++] = (struct syscall_arg){ pp->name, pp->aliases, cls };
 			continue;
 		}
 		if (a->pair_aligned && slot % 2 == 1)
-			ret[slot++] = (struct syscall_arg){ .name = NULL, .cls = ARG_PAD };
+			ret[slot++] = (struct syscall_arg){ .cls = ARG_PAD };
 		for (unsigned half = 0; half < 2 && slot < SYSCALL_ARGS_MAX; half++)
-			ret[slot++] = (struct syscall_arg){ .name = pp->name, .cls = ARG_PAIR };
+			ret[slot++] = (struct syscall_arg){ pp->name, pp->aliases, ARG_PAIR };
 	}
 	*ret_known = true;
 	return 0;

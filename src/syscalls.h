@@ -33,7 +33,8 @@ enum arg_class {
 };
 
 struct syscall_arg {
-	const char *name; /* kernel prototype parameter name; NULL if unknown */
+	const char *name;    /* kernel prototype parameter name; NULL if unknown */
+	const char *aliases; /* its other spellings in the kernel source, '|'-separated; or NULL */
 	enum arg_class cls;
 };
 
@@ -64,6 +65,10 @@ const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr);
 
 /* True if any ABI of the table has this name. */
 bool syscalls_known(const char *name);
+
+/* True if an argument slot is called name: its prototype name or one of
+ * its other spellings (scmp-run.ini(5) CONDITIONS: "flags" and "clone_flags"). */
+bool syscalls_arg_named(const struct syscall_arg *arg, const char *name);
 
 /*
  * Argument slots of a syscall on one ABI, resolved from the prototype: on

@@ -73,9 +73,10 @@ def read_args(path, tables):
         else:
             for p in f[1:]:
                 pn, _, c = p.partition(':')
-                if not NAME.match(pn) or c not in CLASSES:
+                spellings = pn.split('|')
+                if not all(NAME.match(n) for n in spellings) or c not in CLASSES:
                     fail(path, ln, 'bad parameter %r' % p)
-                params.append((pn, c))
+                params.append((spellings, c))
             if len(params) > ARGS_MAX:
                 fail(path, ln, 'more than %d parameters' % ARGS_MAX)
         key = (name, table or '')
@@ -131,11 +132,13 @@ def main(argv):
         params = protos[(name, table)]
         tab = cstr(table) if table else 'NULL'
         if params is None:
-            out.append('\t{ %s, %s, -1, { { NULL, SCT_S32 } } },\n' % (cstr(name), tab))
+            out.append('\t{ %s, %s, -1, { { NULL, NULL, SCT_S32 } } },\n' % (cstr(name), tab))
             continue
-        ps = ', '.join('{ %s, %s }' % (cstr(pn), CLASSES[c]) for pn, c in params)
+        ps = ', '.join('{ %s, %s, %s }' % (cstr(pn[0]),
+                             cstr('|'.join(pn[1:])) if pn[1:] else 'NULL',
+                             CLASSES[c]) for pn, c in params)
         out.append('\t{ %s, %s, %d, { %s } },\n' %
-               (cstr(name), tab, len(params), ps or '{ NULL, SCT_S32 }'))
+               (cstr(name), tab, len(params), ps or '{ NULL, NULL, SCT_S32 }'))
     out.append('};\n\nconst size_t sct_protos_n = %d;\n\n' % len(protos))
 
     out.append('const char *const sct_names[] = {\n')
