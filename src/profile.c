@@ -423,6 +423,21 @@ static int key_group(struct key_ctx *k, const struct key_row *row)
 	return key_word(k, &p->group, &p->group_loc, &p->has_group);
 }
 
+/* [hardening] tty-injection = deny | allow (scmp-run.ini(5) HARDENING): allow
+ * drops the built-in rule against TIOCSTI and TIOCLINUX. */
+static int key_tty_injection(struct key_ctx *k, const struct key_row *row)
+{
+	struct hardening *h = &k->l->p->rs->hardening;
+
+	if (strcmp(k->value, "deny") && strcmp(k->value, "allow")) {
+		key_error(k, "invalid %s '%s': use deny or allow", k->key, k->value);
+		return -EINVAL;
+	}
+	h->tty_injection_allow = !strcmp(k->value, "allow");
+	h->tty_injection_loc = k->loc;
+	return 0;
+}
+
 static int key_groups_define(struct key_ctx *k, const struct key_row *row)
 {
 	return profile_groups_define(k);
@@ -537,6 +552,7 @@ static const struct key_row key_rows[] = {
 	{ ROW("capabilities", "ambient", key_bool), PROFILE_FIELD(ambient) },
 	{ ROW("credentials", "user", key_user) },
 	{ ROW("credentials", "group", key_group) },
+	{ ROW("hardening", "tty-injection", key_tty_injection) },
 	{ ROW(NULL, "syscalls", key_syscalls) },
 	{ ROW(NULL, NULL, key_condition) },
 };

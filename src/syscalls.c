@@ -217,15 +217,24 @@ static const struct {
 int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret[SYSCALL_ARGS_MAX],
 		  bool *ret_known)
 {
-	const struct sct_proto *p;
 	uint32_t nr;
-	unsigned slot = 0;
-	bool wide;
 	int r;
 
 	r = syscalls_lookup_name(a, name, &nr);
 	if (r < 0)
 		return r;
+	return syscalls_proto_args(a, name, ret, ret_known);
+}
+
+int syscalls_proto_args(const struct arch *a, const char *name,
+			struct syscall_arg ret[SYSCALL_ARGS_MAX], bool *ret_known)
+{
+	const struct sct_proto *p;
+	unsigned slot = 0;
+	bool wide;
+
+	if (!a->table || !syscalls_known(name))
+		return -ENOENT;
 	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
 		ret[i] = (struct syscall_arg){ .cls = ARG_NONE };
 

@@ -80,3 +80,10 @@ bool syscalls_arg_named(const struct syscall_arg *arg, const char *name);
  */
 int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret[SYSCALL_ARGS_MAX],
 		  bool *ret_known);
+
+/* The same for a syscall the ABI does not have by itself but reaches
+ * through a multiplexer (i386 has no accept syscall, only socketcall's
+ * SYS_ACCEPT): the prototype of the name, laid out in this ABI's registers.
+ * Returns -ENOENT if no ABI of the table has the name. */
+int syscalls_proto_args(const struct arch *a, const char *name,
+			struct syscall_arg ret[SYSCALL_ARGS_MAX], bool *ret_known);

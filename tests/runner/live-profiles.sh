@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Real programs under every sample profile in profiles/: coreutils
 # pipelines, python3 with imports, a loopback TCP server and client, and in
-# each profile one forbidden operation failing the way the profile says.
-# Usage: live-profiles.sh LIVE-TCP-SCRIPT (environment: SCMP_RUN, SRCDIR).
+# each profile one forbidden operation failing the way the profile says;
+# TIOCSTI on the controlling terminal refused under every one of them.
+# Usage: live-profiles.sh LIVE-TCP-SCRIPT LIVE-HELPER (environment: SCMP_RUN,
+# SRCDIR).
 
 # $tool below is split into words on purpose; RC is read by status_is.
 # shellcheck disable=SC2086,SC2034
@@ -12,7 +14,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 . "$SRCDIR/tests/tap.sh"
 
-TCP=${1:?usage: live-profiles.sh LIVE-TCP-SCRIPT}
+TCP=${1:?usage: live-profiles.sh LIVE-TCP-SCRIPT LIVE-HELPER}
+HELPER=${2:?usage: live-profiles.sh LIVE-TCP-SCRIPT LIVE-HELPER}
 S=$SCMP_RUN
 P=$SRCDIR/profiles
 CTL=$SRCDIR/tests/runner/profiles/caps-none.ini # control: allow all, no caps
@@ -155,5 +158,24 @@ status_is 2 "untrusted-tool: a sh pipeline cannot start (no fork)"
 like "$ERR" "Cannot fork" "untrusted-tool: sh says it cannot fork"
 fails_as untrusted-tool "subprocess.run" 'subprocess.run(["true"])' EPERM
 fails_as untrusted-tool "socket(AF_UNIX)" 'socket.socket(socket.AF_UNIX).close()' EPERM
+
+# ---- tty-injection (scmp-run.ini(5) BUILT-IN RULES) in every profile ----
+# script(1) gives the command a new session whose controlling terminal is a
+# pty: TIOCSTI there types into the terminal's input, as a sandboxed program
+# would into the shell that launched it.
+# tiocsti PROFILE: what the helper's TIOCSTI on its terminal gave
+tiocsti() {
+	timeout 20 script -qec "$S -p $1 $HELPER tiocsti" /dev/null </dev/null 2>&1 |
+		tr -d '\r' | sed -n 's/^tiocsti: //p'
+}
+if command -v script >/dev/null 2>&1; then
+	is "$(tiocsti "$SRCDIR/tests/runner/profiles/tty-allowed.ini")" "typed" \
+		"tty-injection: TIOCSTI types into the terminal with tty-injection = allow"
+	for p in minimal net-daemon system-service no-network untrusted-tool; do
+		is "$(tiocsti "$P/$p.ini")" "EPERM" "$p: TIOCSTI on the terminal fails with EPERM"
+	done
+else
+	skip "tty-injection: script(1) is not installed (util-linux)"
+fi
 
 done_testing
