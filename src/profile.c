@@ -208,6 +208,8 @@ static int parse_arch(const char *word, const struct arch *native, const struct 
 
 struct key_row;
 typedef int key_parser(struct key_ctx *k, const struct key_row *row);
+/* The caller.h parsers of [process] and [environment] keys. */
+typedef int caller_parser(struct caller_settings *s, const char *value, const char **reterr);
 
 /* Where a generic parser stores its value. */
 enum key_base {
@@ -224,12 +226,14 @@ struct key_row {
 	 * valid (has == 0: none) */
 	enum key_base base;
 	size_t field, has;
+	caller_parser *caller; /* key_caller */
 };
 
 #define ROW(s, k, p)	 .section = (s), .key = (k), .parse = (p)
 #define FILTER_FIELD(f)	 .base = IN_FILTER, .field = offsetof(struct filter_attrs, f)
 #define FILTER_HAS(f)	 .has = offsetof(struct filter_attrs, f)
 #define PROFILE_FIELD(f) .base = IN_PROFILE, .field = offsetof(struct profile, f)
+#define CALLER_PARSER(f) .caller = (f)
 
 _Static_assert(offsetof(struct filter_attrs, has_default_action) != 0 &&
 		       offsetof(struct filter_attrs, has_unknown_action) != 0,
@@ -423,8 +427,8 @@ static int key_group(struct key_ctx *k, const struct key_row *row)
 	return key_word(k, &p->group, &p->group_loc, &p->has_group);
 }
 
-/* [hardening] tty-injection = deny | allow (scmp-run.ini(5) HARDENING): allow
- * drops the built-in rule against TIOCSTI and TIOCLINUX. */
+/* [hardening] tty-injection = deny | allow (scmp-run.ini(5) [hardening]):
+ * allow drops the built-in rule against TIOCSTI and TIOCLINUX. */
 static int key_tty_injection(struct key_ctx *k, const struct key_row *row)
 {
 	struct hardening *h = &k->l->p->rs->hardening;
@@ -438,9 +442,68 @@ static int key_tty_injection(struct key_ctx *k, const struct key_row *row)
 	return 0;
 }
 
+/* [process] keep-fds, [environment] keep and set: list keys, each
+ * assignment adds (caller.h). */
+static int key_caller(struct key_ctx *k, const struct key_row *row)
+{
+	const char *err = "invalid value";
+	int r = row->caller(&k->l->p->caller, k->value, &err);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		key_error(k, "invalid %s '%s': %s", k->key, k->value, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int key_groups_define(struct key_ctx *k, const struct key_row *row)
 {
 	return profile_groups_define(k);
+}
+
+/* [landlock] (scmp-run.ini(5) LANDLOCK): mode is one word; the other keys
+ * are parsed line by line, so each path and port is located at its own line. */
+static int key_landlock(struct key_ctx *k, const struct key_row *row)
+{
+	const struct pending *pd = k->pd;
+	struct landlock_config *c = &k->l->p->landlock;
+	int r = 0;
+
+	if (!strcmp(k->key, "mode")) {
+		r = landlock_parse_key_diag(c, k->key, k->value, &k->loc, k->l->d);
+		return r == -ENOMEM ? r : 0;
+	}
+	for (size_t i = 0; i < pd->n_segs; i++) {
+		struct src_loc loc;
+
+		if (!profile_skip_blanks(pd->segs[i].text)[0])
+			continue;
+		profile_loc(k->fr, pd->segs[i].line, &loc);
+		r = landlock_parse_key_diag(c, k->key, pd->segs[i].text, &loc, k->l->d);
+		if (r == -ENOMEM)
+			return r;
+		if (r == -ENOENT)
+			break; /* an unknown key is reported once */
+	}
+	return 0;
+}
+
+/* [limits] (scmp-run.ini(5) LIMITS). */
+static int key_limits(struct key_ctx *k, const struct key_row *row)
+{
+	const char *err;
+	int r = rlimits_parse_key(&k->l->p->limits, k->key, k->value, &k->loc, &err);
+
+	if (r == -ENOENT)
+		key_error(k,
+			  "unknown key '%s' in [limits] (cpu, address-space, data, stack, core, "
+			  "file-size, open-files, processes, locked-memory, nice)",
+			  k->key);
+	else if (r < 0)
+		key_error(k, "invalid limit '%s = %s': %s", k->key, k->value, err);
+	return 0;
 }
 
 static int push_entry(struct loader *l, struct entry *e)
@@ -552,6 +615,16 @@ static const struct key_row key_rows[] = {
 	{ ROW("capabilities", "ambient", key_bool), PROFILE_FIELD(ambient) },
 	{ ROW("credentials", "user", key_user) },
 	{ ROW("credentials", "group", key_group) },
+	{ ROW("process", "keep-fds", key_caller), CALLER_PARSER(caller_parse_keep_fds) },
+	{ ROW("process", "reset-signals", key_bool), PROFILE_FIELD(caller.reset_signals) },
+	{ ROW("process", "new-session", key_bool), PROFILE_FIELD(caller.new_session) },
+	{ ROW("environment", "clear", key_bool), PROFILE_FIELD(caller.env_clear) },
+	{ ROW("environment", "keep", key_caller), CALLER_PARSER(caller_parse_env_keep) },
+	{ ROW("environment", "set", key_caller), CALLER_PARSER(caller_parse_env_set) },
+	{ ROW("landlock", NULL, key_landlock) },
+	{ ROW("limits", NULL, key_limits) },
+	/* [hardening]: one row per key; a preset that adds rules gets a parser
+	 * of its own, the rules it adds are built in policy-build.c */
 	{ ROW("hardening", "tty-injection", key_tty_injection) },
 	{ ROW(NULL, "syscalls", key_syscalls) },
 	{ ROW(NULL, NULL, key_condition) },
@@ -597,7 +670,7 @@ void profile_section_enter(struct frame *fr, const char *name, const struct src_
 	struct loader *l = fr->l;
 	struct action action;
 	const char *err;
-	char names[128];
+	char names[256];
 
 	for (size_t i = 0; i < N_KEY_ROWS; i++) {
 		if (key_rows[i].section && !strcmp(name, key_rows[i].section)) {
@@ -741,15 +814,9 @@ int profile_load(const char *path, const struct arch *native, struct diag *d, st
 	int r = 0;
 
 	*ret = NULL;
-	l.p = calloc(1, sizeof(*l.p));
+	l.p = profile_new(path);
 	if (!l.p)
 		return -ENOMEM;
-	l.p->path = strdup(path);
-	l.p->rs = ruleset_new();
-	if (!l.p->path || !l.p->rs) {
-		r = -ENOMEM;
-		goto out;
-	}
 	/* A top file that cannot be opened needs no second error. */
 	if (profile_ini_load(&l, NULL, path, path, NULL) == 0 && !l.oom && !l.abort)
 		finish(&l, l.p->rs->files[0]);
@@ -757,7 +824,6 @@ int profile_load(const char *path, const struct arch *native, struct diag *d, st
 		r = l.oom;
 	else if (d->n_errors != l.errors)
 		r = -EINVAL;
-out:
 	loader_clear(&l);
 	if (r < 0) {
 		profile_free(l.p);
@@ -765,6 +831,22 @@ out:
 	}
 	*ret = l.p;
 	return 0;
+}
+
+struct profile *profile_new(const char *path)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
+	p->path = strdup(path);
+	p->rs = ruleset_new();
+	if (!p->path || !p->rs) {
+		profile_free(p);
+		return NULL;
+	}
+	return p;
 }
 
 void profile_free(struct profile *p)
@@ -776,5 +858,38 @@ void profile_free(struct profile *p)
 	ruleset_free(p->rs);
 	free(p->user);
 	free(p->group);
+	caller_settings_clear(&p->caller);
+	landlock_config_clear(&p->landlock);
 	free(p);
+}
+
+/* One name or number, as [credentials] takes it: a copy in *dst. */
+static int set_credential(const char *option, const char *value, char **dst,
+			  struct src_loc *dst_loc, bool *has, struct diag *d)
+{
+	char *copy;
+
+	if (!*value || strpbrk(value, " \t")) {
+		diag_error(d, NULL, "%s '%s': expected one name or number", option, value);
+		return -EINVAL;
+	}
+	copy = strdup(value);
+	if (!copy)
+		return -ENOMEM;
+	free(*dst);
+	*dst = copy;
+	*dst_loc = (struct src_loc){ .file = option };
+	*has = true;
+	return 0;
+}
+
+int profile_set_credentials(struct profile *p, const char *user, const char *group, struct diag *d)
+{
+	int r = 0;
+
+	if (user)
+		r = set_credential("--user", user, &p->user, &p->user_loc, &p->has_user, d);
+	if (r == 0 && group)
+		r = set_credential("--group", group, &p->group, &p->group_loc, &p->has_group, d);
+	return r;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* --check: what a profile says and what its program costs, one line per
- * fact, for a person reading it. */
+/* --check: what a profile says, what its program costs and what run mode
+ * does with the caller's state, one line per fact, for a person reading it. */
 #include "summary.h"
 
 #include <errno.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "sim.h"
 
@@ -76,7 +78,23 @@ static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy 
 	return cached;
 }
 
-int summary_print(const struct compiled *c, FILE *f)
+/* scmp-run(1) Caller state: what run mode does with descriptors, signals,
+ * session and environment; the uid-0 guard is a fact of the process that
+ * runs, so only a warning here. */
+static void print_caller(const struct profile *p, FILE *f, struct diag *d)
+{
+	const struct src_loc loc = { .file = p->path };
+
+	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, f);
+	if ((getuid() == 0 || geteuid() == 0) && !p->has_user) {
+		diag_warning(d, &loc,
+			     "run mode would refuse this profile here: the command would run "
+			     "as root (uid 0), and the profile does not say so");
+		diag_hint(d, &loc, CALLER_ROOT_HINT);
+	}
+}
+
+int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 {
 	const struct policy *p = c->policy;
 
@@ -100,5 +118,33 @@ int summary_print(const struct compiled *c, FILE *f)
 			"always-allow cache\n",
 			abi->arch->name, len, count_cached(c->prog, abi), abi->n_known);
 	}
+	print_caller(c->profile, f, d);
 	return ferror(f) ? -EIO : 0;
+}
+
+int summary_print_confine(const struct compiled *c, int abi, struct diag *d, FILE *f)
+{
+	const struct profile *p = c->profile;
+	struct landlock_rights rights;
+	struct diag kernel;
+	int r;
+
+	/* Errors that only this kernel causes are warnings here. */
+	diag_init(&kernel);
+	landlock_rights_build(&p->landlock, abi < 0 ? 0 : abi, &kernel, &rights);
+	for (size_t i = 0; i < kernel.n_msgs; i++) {
+		const struct diag_msg *m = &kernel.msgs[i];
+		bool err = m->severity == DIAG_ERROR;
+
+		diag_add(d, err ? DIAG_WARNING : m->severity, m->loc.file ? &m->loc : NULL, "%s%s",
+			 m->text, err ? " (run mode fails on this kernel)" : "");
+	}
+	diag_clear(&kernel);
+	if (abi < 0 &&
+	    fprintf(f, "landlock: probing the kernel's ABI failed: %s\n", strerror(-abi)) < 0)
+		return -EIO;
+	r = landlock_report(&p->landlock, &rights, NULL, "landlock: ", f);
+	if (r == 0)
+		r = rlimits_print(&p->limits, "limit: ", f);
+	return r;
 }

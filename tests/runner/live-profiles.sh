@@ -17,7 +17,7 @@ fi
 TCP=${1:?usage: live-profiles.sh LIVE-TCP-SCRIPT LIVE-HELPER}
 HELPER=${2:?usage: live-profiles.sh LIVE-TCP-SCRIPT LIVE-HELPER}
 S=$SCMP_RUN
-P=$SRCDIR/profiles
+P=$(sample_profiles) # as root: each sample plus user = root
 CTL=$SRCDIR/tests/runner/profiles/caps-none.ini # control: allow all, no caps
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -126,6 +126,30 @@ is "$(cat "$OUT")" "ok" "no-network: an AF_UNIX socketpair works"
 fails_as no-network "socket(AF_INET)" 'socket.socket(socket.AF_INET).close()' EPERM
 fails_as no-network "socket(AF_INET6, SOCK_DGRAM)" \
 	'socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).close()' EPERM
+# [landlock] scope = abstract-unix: an @socket outside cannot be reached
+ABS=scmp-run-test-$$
+timeout 20 python3 -c "import socket, time
+s = socket.socket(socket.AF_UNIX)
+s.bind('\\0$ABS')
+s.listen(4)
+print('up', flush=True)
+time.sleep(20)" >"$TAP_TMP/abs.out" 2>&1 &
+abs_pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	grep -q up "$TAP_TMP/abs.out" && break
+	sleep 0.5
+done
+CONNECT="s = socket.socket(socket.AF_UNIX); s.connect('\\0$ABS'); s.close()"
+run timeout 10 python3 -c "$(pyerr "$CONNECT")"
+is "$(cat "$OUT")" ok "no-network: the @socket is reachable without the profile"
+if "$S" -p "$P/no-network.ini" --check | grep -q "^landlock: scope: .*abstract-unix"; then
+	run timeout 10 "$S" -p "$P/no-network.ini" python3 -c "$(pyerr "$CONNECT")"
+	is "$(cat "$OUT")" EPERM "no-network: connecting to an @socket outside fails with EPERM"
+else
+	skip "the kernel lacks Landlock's abstract-unix scope (ABI 6)"
+fi
+kill "$abs_pid" 2>/dev/null
+wait "$abs_pid" 2>/dev/null
 
 # ---- untrusted-tool: files and pipes, threads, no new processes ----
 printf 'name,n\nb,2\na,1\n' >"$TAP_TMP/in.csv"
@@ -140,14 +164,18 @@ t.join()
 with open(sys.argv[2], "w") as f:
     json.dump(out, f, sort_keys=True)
 print(hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()[:16])'
-run timeout 20 "$S" -p "$P/untrusted-tool.ini" python3 -c "$CONVERT" "$TAP_TMP/in.csv" "$TAP_TMP/out.json"
+# [landlock] write = . : the tool writes where it is launched
+(cd "$TAP_TMP" && run timeout 20 "$S" -p "$P/untrusted-tool.ini" python3 -c "$CONVERT" in.csv out.json &&
+	echo "$RC" >"$TAP_TMP/rc")
+RC=$(cat "$TAP_TMP/rc")
 status_is 0 "untrusted-tool: python3 CSV to JSON with a thread: exit 0"
 is "$(cat "$TAP_TMP/out.json")" '{"rows": [{"n": "1", "name": "a"}, {"n": "2", "name": "b"}]}' \
 	"untrusted-tool: the converted file"
-for tool in "sha256sum $TAP_TMP/in.csv" "sort $TAP_TMP/in.csv" "tr a-z A-Z"; do
-	want=$($tool <"$TAP_TMP/in.csv")
+for tool in "sha256sum in.csv" "sort in.csv" "tr a-z A-Z"; do
+	want=$(cd "$TAP_TMP" && $tool <in.csv)
 	RC=0
-	timeout 10 "$S" -p "$P/untrusted-tool.ini" $tool <"$TAP_TMP/in.csv" >"$OUT" 2>"$ERR" || RC=$?
+	(cd "$TAP_TMP" && timeout 10 "$S" -p "$P/untrusted-tool.ini" $tool <in.csv) >"$OUT" 2>"$ERR" ||
+		RC=$?
 	status_is 0 "untrusted-tool: ${tool%% *}: exit 0"
 	is "$(cat "$OUT")" "$want" "untrusted-tool: ${tool%% *}: same output"
 done
@@ -158,21 +186,53 @@ status_is 2 "untrusted-tool: a sh pipeline cannot start (no fork)"
 like "$ERR" "Cannot fork" "untrusted-tool: sh says it cannot fork"
 fails_as untrusted-tool "subprocess.run" 'subprocess.run(["true"])' EPERM
 fails_as untrusted-tool "socket(AF_UNIX)" 'socket.socket(socket.AF_UNIX).close()' EPERM
+# [landlock]: outside the launch directory nothing is writable, and only
+# the system directories are readable
+mkdir "$TAP_TMP/work"
+(cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
+	"$(pyerr 'open("../escaped", "w")')" && cp "$OUT" "$TAP_TMP/py.out")
+is "$(cat "$TAP_TMP/py.out")" EACCES \
+	"untrusted-tool: writing outside the launch directory fails with EACCES"
+[ ! -e "$TAP_TMP/escaped" ]
+ok $? "untrusted-tool: and nothing was written"
+(cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
+	"$(pyerr 'os.listdir("/root")')" && cp "$OUT" "$TAP_TMP/py.out")
+is "$(cat "$TAP_TMP/py.out")" EACCES \
+	"untrusted-tool: listing /root fails with EACCES"
+(cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
+	"$(pyerr 'open("/etc/hostname").read()')" && cp "$OUT" "$TAP_TMP/py.out")
+is "$(cat "$TAP_TMP/py.out")" "ok" "untrusted-tool: /etc stays readable"
 
 # ---- tty-injection (scmp-run.ini(5) BUILT-IN RULES) in every profile ----
 # script(1) gives the command a new session whose controlling terminal is a
 # pty: TIOCSTI there types into the terminal's input, as a sandboxed program
 # would into the shell that launched it.
-# tiocsti PROFILE: what the helper's TIOCSTI on its terminal gave
+# tiocsti PROFILE [python]: what TIOCSTI on the terminal gave, made by the
+# helper or (where a profile's Landlock paths do not reach the build
+# directory) by python3
+TIOCSTI_PY='import errno, fcntl, termios
+try:
+    fcntl.ioctl(0, termios.TIOCSTI, b"\n"); r = "typed"
+except OSError as e:
+    r = errno.errorcode[e.errno]
+print("tiocsti: " + r)'
 tiocsti() {
-	timeout 20 script -qec "$S -p $1 $HELPER tiocsti" /dev/null </dev/null 2>&1 |
-		tr -d '\r' | sed -n 's/^tiocsti: //p'
+	if [ "${2:-}" = python ]; then
+		cmd="$S -p $1 python3 -c '$TIOCSTI_PY'"
+	else
+		cmd="$S -p $1 $HELPER tiocsti"
+	fi
+	timeout 20 script -qec "$cmd" /dev/null </dev/null 2>&1 | tr -d '\r' | sed -n 's/^tiocsti: //p'
 }
 if command -v script >/dev/null 2>&1; then
 	is "$(tiocsti "$SRCDIR/tests/runner/profiles/tty-allowed.ini")" "typed" \
 		"tty-injection: TIOCSTI types into the terminal with tty-injection = allow"
-	for p in minimal net-daemon system-service no-network untrusted-tool; do
-		is "$(tiocsti "$P/$p.ini")" "EPERM" "$p: TIOCSTI on the terminal fails with EPERM"
+	is "$(tiocsti "$SRCDIR/tests/runner/profiles/tty-allowed.ini" python)" "typed" \
+		"tty-injection: python3's TIOCSTI types into the terminal as well"
+	is "$(tiocsti "$P/minimal.ini")" "EPERM" "minimal: TIOCSTI on the terminal fails with EPERM"
+	for p in net-daemon system-service no-network untrusted-tool; do
+		is "$(tiocsti "$P/$p.ini" python)" "EPERM" \
+			"$p: TIOCSTI on the terminal fails with EPERM"
 	done
 else
 	skip "tty-injection: script(1) is not installed (util-linux)"
