@@ -417,7 +417,7 @@ static bool fold(struct sup *s, const struct arch *abi, const struct seccomp_dat
 {
 	const void *rule = dec->why == DECIDE_RULE ? (const void *)dec->rule : NULL;
 	struct fold *f;
-	char text[256];
+	char act[64], *text;
 
 	for (size_t i = 0; i < s->n_folds; i++) {
 		f = &s->folds[i];
@@ -438,14 +438,12 @@ static bool fold(struct sup *s, const struct arch *abi, const struct seccomp_dat
 	}
 	s->folds = f;
 	f = &s->folds[s->n_folds];
-	{
-		char act[64];
-
-		snprintf(text, sizeof(text), "%s -> %s [%s %" PRIu32 "] by %s", name ? name : "?",
-			 action_format_ret(dec->ret, abi, act, sizeof(act)), abi ? abi->name : "?",
-			 (uint32_t)sd->nr, why);
-	}
-	*f = (struct fold){ abi, (uint32_t)sd->nr, rule, (int)dec->why, dec->ret, 1, strdup(text) };
+	/* NULL when out of memory: the summary prints '?' */
+	if (asprintf(&text, "%s -> %s [%s %" PRIu32 "] by %s", name ? name : "?",
+		     action_format_ret(dec->ret, abi, act, sizeof(act)), abi ? abi->name : "?",
+		     (uint32_t)sd->nr, why) < 0)
+		text = NULL;
+	*f = (struct fold){ abi, (uint32_t)sd->nr, rule, (int)dec->why, dec->ret, 1, text };
 	s->n_folds++;
 	return true;
 }

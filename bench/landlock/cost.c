@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	diag_init(&d);
-	if (compile_file(argv[1], arch_native(), &d, &c) < 0) {
+	if (compile_file(argv[1], arch_native(), NULL, &d, &c) < 0) {
 		diag_print(&d, "landlock-cost", stderr);
 		return 1;
 	}
