@@ -203,7 +203,9 @@ int audit_parse(const char *line, size_t len, struct audit_rec *ret)
 
 static void put_loc(FILE *out, const struct rrule *rr)
 {
-	fprintf(out, "%s:%u%s", rr->src->loc.file, rr->src->loc.line,
+	char loc[256];
+
+	fprintf(out, "%s%s", src_loc_format(&rr->src->loc, loc, sizeof(loc)),
 		rr->via_mux ? " (through the multiplexer)" : "");
 }
 

@@ -627,7 +627,7 @@ static bool two_targets(const struct range *r, size_t n, struct target a, struct
 static struct target search(struct gen *g, const struct range *r, size_t n, uint32_t lo,
 			    uint32_t hi)
 {
-	struct target a = r[0].t, b = r[n - 1].t;
+	struct target a = r[0].t, b = r[n - 1].t, above, below;
 	size_t m;
 
 	for (size_t i = 1; i < n && target_eq(b, a); i++)
@@ -640,8 +640,12 @@ static struct target search(struct gen *g, const struct range *r, size_t n, uint
 		return chain(g, r, n, a, b, lo, hi);
 	}
 	m = n / 2;
-	return gen_jump(g, BPF_JGE, r[m].lo, search(g, r + m, n - m, r[m].lo, hi),
-			search(g, r, m, lo, r[m].lo - 1));
+	/* Two calls that emit code: in a fixed order, never as two arguments of
+	 * one call, whose order of evaluation C leaves to the compiler (the
+	 * program would differ between gcc and clang). */
+	below = search(g, r, m, lo, r[m].lo - 1);
+	above = search(g, r + m, n - m, r[m].lo, hi);
+	return gen_jump(g, BPF_JGE, r[m].lo, above, below);
 }
 
 static bool single_bit(uint32_t m)

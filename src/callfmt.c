@@ -257,7 +257,7 @@ void callfmt_format(const struct arch *a, const char *name, uint32_t nr,
 	buf[0] = 0;
 	if (!name || syscalls_args(a, name, types, &known) < 0) {
 		for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
-			types[i] = (struct syscall_arg){ NULL, ARG_UNKNOWN };
+			types[i] = (struct syscall_arg){ .cls = ARG_UNKNOWN };
 	}
 	if (name)
 		put(&o, "%s(", name);

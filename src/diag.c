@@ -90,3 +90,12 @@ void diag_print(const struct diag *d, const char *prog, FILE *f)
 	if (d->n_errors > DIAG_ERRORS_MAX)
 		fprintf(f, "%s: %zu more errors not shown\n", prog, d->n_errors - DIAG_ERRORS_MAX);
 }
+
+const char *src_loc_format(const struct src_loc *loc, char *buf, size_t size)
+{
+	if (loc->line)
+		snprintf(buf, size, "%s:%u", loc->file ? loc->file : "", loc->line);
+	else
+		snprintf(buf, size, "%s", loc->file ? loc->file : "");
+	return buf;
+}

@@ -41,6 +41,10 @@ struct diag {
 	size_t n_warnings;
 };
 
+/* "FILE:LINE", or "FILE" alone when line is 0 ("built-in:tty-injection"),
+ * into buf; returns buf. */
+const char *src_loc_format(const struct src_loc *loc, char *buf, size_t size);
+
 void diag_init(struct diag *d);
 /* Frees every message; the struct itself is the caller's. */
 void diag_clear(struct diag *d);

@@ -86,9 +86,11 @@ int explain_resolve(const struct arch *a, const char *s, FILE *f, struct diag *d
 
 static void print_why(const struct decision *dec, const struct arch *a, FILE *f)
 {
+	char loc[256];
+
 	switch (dec->why) {
 	case DECIDE_RULE:
-		fprintf(f, "rule: %s:%u%s\n", dec->rule->src->loc.file, dec->rule->src->loc.line,
+		fprintf(f, "rule: %s%s\n", src_loc_format(&dec->rule->src->loc, loc, sizeof(loc)),
 			dec->rule->via_mux ? " (through the multiplexer, arguments not visible)"
 					   : "");
 		break;

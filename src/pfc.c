@@ -59,7 +59,7 @@ static void print_cmp(FILE *f, const struct rcmp *c)
 
 static void print_rsys(FILE *f, const struct abi_policy *abi, const struct rsys *s)
 {
-	char buf[64];
+	char buf[64], loc[256];
 	bool uncond = false;
 
 	fprintf(f, "  if ($syscall == %" PRIu32 ") # %s\n", s->nr, s->name);
@@ -78,9 +78,10 @@ static void print_rsys(FILE *f, const struct abi_policy *abi, const struct rsys 
 		} else {
 			uncond = true;
 		}
-		fprintf(f, "action %s; # %s:%u%s\n",
-			action_format_ret(r->ret, abi->arch, buf, sizeof(buf)), r->src->loc.file,
-			r->src->loc.line, r->via_mux ? " (multiplexed)" : "");
+		fprintf(f, "action %s; # %s%s\n",
+			action_format_ret(r->ret, abi->arch, buf, sizeof(buf)),
+			src_loc_format(&r->src->loc, loc, sizeof(loc)),
+			r->via_mux ? " (multiplexed)" : "");
 	}
 	if (!uncond)
 		fprintf(f, "    action %s; # default\n",

@@ -2,10 +2,12 @@
 /*
  * The resolver: a ruleset becomes a policy. Per ABI of the filter, names
  * become numbers, conditions become typed tests on the argument's width
- * (scmp-run.ini(5) ARGUMENT WIDTHS AND SIGNEDNESS), multiplexer sub-calls get
- * their rules, and each number's candidates are put in decision order.
+ * (scmp-run.ini(5) ARGUMENT WIDTHS AND SIGNEDNESS), the built-in rules join
+ * the profile's, each number's candidates are put in decision order and
+ * multiplexer sub-calls get their rules (policy-mux.c).
  */
 #include "policy.h"
+#include "policy-build.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -23,13 +25,6 @@
 struct wvalue {
 	bool neg;
 	uint64_t mag;
-};
-
-struct resolve_ctx {
-	const struct arch *arch;
-	const struct rule *rule;
-	struct diag *d;
-	bool multi_abi; /* name the ABI in messages */
 };
 
 /* An error at the rule's location, naming the ABI when there are several. */
@@ -101,24 +96,49 @@ static int eval_value(const struct resolve_ctx *ctx, const struct value *val, un
 	return 0;
 }
 
+/* "fd, ubuf (or buf), size (or len)": the names of a syscall's parameters
+ * on one ABI, each once (a register pair has one name), into buf. */
+static const char *param_names(const struct syscall_arg args[SYSCALL_ARGS_MAX], char *buf,
+			       size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < SYSCALL_ARGS_MAX && len < size; i++) {
+		if (!args[i].name || (i > 0 && args[i - 1].name == args[i].name))
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+					args[i].name);
+		for (const char *a = args[i].aliases; a && *a && len < size;) {
+			size_t n = strcspn(a, "|");
+
+			len += (size_t)snprintf(buf + len, size - len, " (or %.*s)", (int)n, a);
+			a += n + (a[n] == '|');
+		}
+	}
+	return buf[0] ? buf : "none";
+}
+
 /* The slot, width and signedness of the argument a comparison names. */
 static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
 		       uint8_t *ret_slot, enum arg_class *ret_cls, const char **ret_what)
 {
 	int slot = c->arg;
+	char names[256];
 
 	if (slot < 0) {
-		for (int i = 0; i < SYSCALL_ARGS_MAX; i++)
-			if (args[i].name && !strcmp(args[i].name, c->param))
+		for (int i = 0; i < SYSCALL_ARGS_MAX && slot < 0; i++)
+			if (syscalls_arg_named(&args[i], c->param))
 				slot = i;
 		if (slot < 0) {
 			if (!known)
 				rerr(ctx, "no prototype is known for '%s': use arg0..arg5",
 				     ctx->rule->syscall);
 			else
-				rerr(ctx, "'%s' has no parameter '%s'", ctx->rule->syscall,
-				     c->param);
+				rerr(ctx, "'%s' has no parameter '%s': its parameters are %s",
+				     ctx->rule->syscall, c->param,
+				     param_names(args, names, sizeof(names)));
 			return -ENOENT;
 		}
 	}
@@ -231,17 +251,62 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 	return r;
 }
 
-enum resolved {
-	RESOLVED_OK,
-	RESOLVED_NEVER, /* the condition can never be true */
-};
+#define SATISFY_VALUES_MAX 4096 /* values of a set tried against the masks of its argument */
 
 /*
- * Resolve a conjunction for one ABI: one RCMP_IN per argument (ranges of
- * one argument intersected), mask tests kept, tests that are always true
- * dropped. Returns < 0 on error (reported), else enum resolved.
+ * Can one value of the argument in slot pass every test of tests[0..n) on
+ * it? Masks that contradict each other cannot, nor a set of at most
+ * SATISFY_VALUES_MAX values none of which passes the masks; with a larger
+ * set the answer is "yes" (the rule is kept: a test that fails at run time
+ * costs nothing, and where a rule only counts as possible, on a
+ * multiplexer, keeping it can only make the outcome stricter).
  */
-static int resolve_conj(const struct resolve_ctx *ctx, struct rcmp **ret, size_t *ret_n)
+static bool slot_satisfiable(const struct rcmp *tests, size_t n, uint8_t slot)
+{
+	const struct rcmp *set = NULL;
+	uint64_t eq_mask = 0, eq_value = 0, count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rcmp *c = &tests[i];
+
+		if (c->arg != slot)
+			continue;
+		if (c->kind == RCMP_IN) {
+			set = c;
+		} else if (c->kind == RCMP_MASK_EQ) {
+			if ((c->value ^ eq_value) & c->mask & eq_mask)
+				return false;
+			eq_mask |= c->mask;
+			eq_value |= c->value & c->mask;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (tests[i].arg == slot && tests[i].kind == RCMP_MASK_NE &&
+		    !(tests[i].mask & ~eq_mask) && (eq_value & tests[i].mask) == tests[i].value)
+			return false;
+	if (!set)
+		return true;
+	for (size_t k = 0; k < set->n_ivs; k++) {
+		count += set->ivs[k].hi - set->ivs[k].lo;
+		if (count >= SATISFY_VALUES_MAX || ++count >= SATISFY_VALUES_MAX)
+			return true;
+	}
+	for (size_t k = 0; k < set->n_ivs; k++)
+		for (uint64_t key = set->ivs[k].lo;; key++) {
+			uint64_t v = set->is_signed ? key ^ width_sign(set->width) : key;
+			bool pass = true;
+
+			for (size_t i = 0; i < n && pass; i++)
+				pass = tests[i].arg != slot || rcmp_match(&tests[i], v);
+			if (pass)
+				return true;
+			if (key == set->ivs[k].hi)
+				break;
+		}
+	return false;
+}
+
+int policy_resolve_conj(const struct resolve_ctx *ctx, struct rcmp **ret, size_t *ret_n)
 {
 	const struct conj *cj = &ctx->rule->conj;
 	struct syscall_arg args[SYSCALL_ARGS_MAX];
@@ -254,7 +319,8 @@ static int resolve_conj(const struct resolve_ctx *ctx, struct rcmp **ret, size_t
 	*ret_n = 0;
 	if (!cj->n_cmps)
 		return RESOLVED_OK;
-	r = syscalls_args(ctx->arch, ctx->rule->syscall, args, &known);
+	r = ctx->by_proto ? syscalls_proto_args(ctx->arch, ctx->rule->syscall, args, &known)
+			  : syscalls_args(ctx->arch, ctx->rule->syscall, args, &known);
 	if (r < 0)
 		return r;
 	out = calloc(cj->n_cmps, sizeof(*out));
@@ -313,6 +379,8 @@ static int resolve_conj(const struct resolve_ctx *ctx, struct rcmp **ret, size_t
 		}
 		i++;
 	}
+	for (size_t i = 0; i < n && !never; i++)
+		never = !slot_satisfiable(out, n, out[i].arg);
 	if (never) {
 		rcmps_free(out, n);
 		return RESOLVED_NEVER;
@@ -331,55 +399,66 @@ fail:
 
 /* ---- building the policy ---- */
 
-/* What building learnt about each rule of the ruleset. */
+/* What building learnt about each rule of the rule list. */
 struct rule_mark {
 	bool failed; /* reported once; not tried on further ABIs */
 	bool found;  /* some ABI of the filter has the syscall */
 };
 
-/* One ABI's policy while it is built. Every number with rules is a known
- * one (rules resolve names through the table), so abi->sys has at most
- * n_known slots. */
-struct abi_build {
-	struct abi_policy *abi;
-	size_t *where;	   /* per known index: its slot in abi->sys, or SIZE_MAX */
-	size_t *cap_rules; /* per slot of abi->sys: the capacity of its rules[] */
-	size_t cap_sys;	   /* the capacity of abi->sys */
-};
-
-/* Add rr to the rules of nr, whose list is created on first use; where[]
- * finds the list of a known number, so n rules cost O(n log n), not
- * O(n * syscalls). Returns 0, -ENOMEM, or -EINVAL for a number the table
- * lacks (never dropped silently). */
-static int add_rrule(struct abi_build *b, uint32_t nr, const char *name, const struct rrule *rr)
+/* where[] finds the list of a known number, so n rules cost O(n log n), not
+ * O(n * syscalls). A number the table lacks is never dropped silently:
+ * callers fail. */
+struct rsys *policy_rsys_of(struct abi_build *b, uint32_t nr, const char *name, int *ret_err)
 {
 	struct abi_policy *abi = b->abi;
 	const struct syscall *sc = policy_known(abi, nr);
-	size_t k = sc ? (size_t)(sc - abi->known) : SIZE_MAX, slot;
+	size_t k = sc ? (size_t)(sc - abi->known) : SIZE_MAX;
 	struct rsys *s;
-	struct rrule *r;
 
+	*ret_err = -EINVAL;
 	if (k == SIZE_MAX)
-		return -EINVAL;
+		return NULL;
 	if (b->where[k] == SIZE_MAX) {
+		*ret_err = -ENOMEM;
 		s = array_grow(&abi->sys, &abi->n_sys, &b->cap_sys, sizeof(*s));
 		if (!s)
-			return -ENOMEM;
+			return NULL;
 		s->nr = nr;
 		s->name = name;
 		b->where[k] = abi->n_sys - 1;
 		b->cap_rules[abi->n_sys - 1] = 0;
 	}
-	slot = b->where[k];
-	s = &abi->sys[slot];
-	r = array_grow(&s->rules, &s->n_rules, &b->cap_rules[slot], sizeof(*r));
+	return &abi->sys[b->where[k]];
+}
+
+/* abi->sys is not sorted yet: where[] finds the list. */
+struct rsys *policy_rsys_building(const struct abi_build *b, uint32_t nr)
+{
+	const struct syscall *sc = policy_known(b->abi, nr);
+	size_t k = sc ? (size_t)(sc - b->abi->known) : SIZE_MAX;
+
+	return k != SIZE_MAX && b->where[k] != SIZE_MAX ? &b->abi->sys[b->where[k]] : NULL;
+}
+
+/* Add rr to the rules of nr. Returns 0, -ENOMEM, or -EINVAL for a number
+ * the table lacks. */
+static int add_rrule(struct abi_build *b, uint32_t nr, const char *name, const struct rrule *rr)
+{
+	struct rsys *s;
+	struct rrule *r;
+	int err;
+
+	s = policy_rsys_of(b, nr, name, &err);
+	if (!s)
+		return err;
+	r = array_grow(&s->rules, &s->n_rules, &b->cap_rules[s - b->abi->sys], sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	*r = *rr;
 	return 0;
 }
 
-static int cmp_rrule(const void *a, const void *b)
+int policy_cmp_rrule(const void *a, const void *b)
 {
 	const struct rrule *x = a, *y = b;
 	int rx = action_rank(x->src->action.kind), ry = action_rank(y->src->action.kind);
@@ -403,7 +482,32 @@ static int sort_sys(struct abi_policy *abi, const size_t *where)
 			sorted[n++] = abi->sys[where[k]];
 	free(abi->sys);
 	abi->sys = sorted;
+	abi->n_sys = n;
 	return 0;
+}
+
+/* Drop the lists of numbers that only built-in rules with the default's
+ * result have: they decide like the default (a built-in rule that matches
+ * where the default applies anyway adds nothing to the program). */
+static void drop_idle_builtins(struct abi_build *b, size_t n_written)
+{
+	struct abi_policy *abi = b->abi;
+
+	for (size_t k = 0; k < abi->n_known; k++) {
+		struct rsys *s = b->where[k] != SIZE_MAX ? &abi->sys[b->where[k]] : NULL;
+		bool idle = s != NULL;
+
+		for (size_t i = 0; s && i < s->n_rules && idle; i++)
+			idle = s->rules[i].src->seq >= n_written &&
+			       s->rules[i].ret == abi->default_ret;
+		if (!idle)
+			continue;
+		for (size_t i = 0; i < s->n_rules; i++)
+			rcmps_free(s->rules[i].cmps, s->rules[i].n_cmps);
+		free(s->rules);
+		*s = (struct rsys){ 0 };
+		b->where[k] = SIZE_MAX;
+	}
 }
 
 /* Could some argument values satisfy both tests? */
@@ -520,16 +624,20 @@ static void tie_warning(const struct rsys *s, const struct rrule *b, struct diag
 /* scmp-run.ini(5) MEANING OF A PROFILE: rules with one action but different data (errno(EACCES) and
  * errno(EPERM)) that can match the same call: the first written wins; say
  * so once per syscall. s->rules is sorted by action, then written order. */
-static void warn_ties(const struct rsys *s, struct diag *d)
+static void warn_ties(const struct rsys *s, size_t n_written, struct diag *d)
 {
-	for (size_t from = 0, to; from < s->n_rules; from = to) {
+	for (size_t from = 0, to, end; from < s->n_rules; from = to) {
 		size_t pairs = 0;
 		ssize_t hit;
 
 		for (to = from + 1; to < s->n_rules; to++)
 			if (s->rules[to].src->action.kind != s->rules[from].src->action.kind)
 				break;
-		hit = single_arg_tie(s, from, to);
+		/* A built-in rule (written last in its group) losing a tie is the
+		 * profile overriding it on purpose (scmp-run.ini(5) BUILT-IN RULES). */
+		for (end = to; end > from && s->rules[end - 1].src->seq >= n_written; end--)
+			;
+		hit = end > from ? single_arg_tie(s, from, end) : (ssize_t)s->n_rules;
 		if (hit >= 0) {
 			if ((size_t)hit < s->n_rules) {
 				tie_warning(s, &s->rules[hit], d);
@@ -537,8 +645,8 @@ static void warn_ties(const struct rsys *s, struct diag *d)
 			}
 			continue;
 		}
-		for (size_t i = from; i < to; i++)
-			for (size_t j = i + 1; j < to; j++) {
+		for (size_t i = from; i < end; i++)
+			for (size_t j = i + 1; j < end; j++) {
 				const struct rrule *a = &s->rules[i], *b = &s->rules[j];
 
 				if (a->ret == b->ret)
@@ -551,15 +659,16 @@ static void warn_ties(const struct rsys *s, struct diag *d)
 	}
 }
 
-/* Order candidates, drop what can never be reached, warn about ties. */
-static void finish_rsys(struct rsys *s, struct diag *d, bool warn)
+/* Order candidates, drop what can never be reached, warn about ties between
+ * the n_written rules of the profile. */
+static void finish_rsys(struct rsys *s, size_t n_written, struct diag *d, bool warn)
 {
 	size_t keep = s->n_rules;
 
 	if (s->n_rules > 1)
-		qsort(s->rules, s->n_rules, sizeof(*s->rules), cmp_rrule);
+		qsort(s->rules, s->n_rules, sizeof(*s->rules), policy_cmp_rrule);
 	if (warn)
-		warn_ties(s, d);
+		warn_ties(s, n_written, d);
 	for (size_t i = 0; i < s->n_rules; i++)
 		if (!s->rules[i].n_cmps) {
 			keep = i + 1;
@@ -570,86 +679,92 @@ static void finish_rsys(struct rsys *s, struct diag *d, bool warn)
 	s->n_rules = keep;
 }
 
-/*
- * Multiplexer sub-calls (scmp-run.ini(5) "Multiplexed calls: socketcall and
- * ipc"): the real arguments sit behind a pointer,
- * so a rule on "socket" becomes a rule on socketcall with "call == SYS_SOCKET"
- * and its own condition decided fail-closed: a conditional rule applies
- * unconditionally when its action is stricter than the default or when an
- * unconditional rule on the same sub-call exists (then applying it can only
- * make the outcome stricter); otherwise it is dropped, which leaves the
- * stricter default in place.
- */
-static int add_mux_rules(const struct ruleset *rs, struct abi_build *b, enum mux_kind kind)
+/* ---- built-in rules (scmp-run.ini(5) BUILT-IN RULES) ---- */
+
+/* Does r name syscall by itself (not only through a group)? The one place
+ * that decides what "naming a syscall" means for the built-in rules. */
+static bool names_itself(const struct rule *r, const char *syscall)
 {
-	struct abi_policy *abi = b->abi;
-	const struct arch *a = abi->arch;
-	const struct mux_subcall *subs;
-	int def_rank = action_ret_rank(abi->default_ret);
-	uint32_t mux_nr;
-	size_t n_subs;
-	int err;
+	return !r->via_group && !strcmp(r->syscall, syscall);
+}
 
-	if (!a->mux_name[kind] || syscalls_lookup_name(a, a->mux_name[kind], &mux_nr) < 0)
-		return 0;
-	subs = arch_mux_subcalls(kind, &n_subs);
-	for (size_t k = 0; k < n_subs; k++) {
-		bool has_uncond = false;
+/* Append a built-in rule to p (syscall and errno name are static strings). */
+static int add_builtin(struct policy *p, const struct ruleset *rs, const char *loc,
+		       const char *syscall, const char *errno_name, uint32_t errno_value,
+		       const char *cond)
+{
+	struct rule *r = &p->builtins[p->n_builtins];
+	char *err = NULL;
 
-		for (size_t i = 0; i < rs->n_rules; i++)
-			if (!strcmp(rs->rules[i].syscall, subs[k].name) &&
-			    !rs->rules[i].conj.n_cmps)
-				has_uncond = true;
-		for (size_t i = 0; i < rs->n_rules; i++) {
-			const struct rule *r = &rs->rules[i];
-			struct rrule rr = { .src = r, .via_mux = true, .n_cmps = 1 };
-			uint32_t mask = arch_mux_call_mask(kind);
+	*r = (struct rule){
+		.syscall = (char *)syscall,
+		.optional = true, /* an ABI without the syscall skips it */
+		.action = { .kind = ACTION_ERRNO, .data = errno_value, .errno_name = errno_name },
+		.loc = { .file = loc, .line = 0 },
+		.seq = (unsigned)(rs->n_rules + p->n_builtins), /* after every rule written */
+	};
+	if (cond) {
+		struct cond c;
+		int ret = cond_parse(cond, &c, &err);
 
-			if (strcmp(r->syscall, subs[k].name))
-				continue;
-			if (action_ret(&r->action, a, &rr.ret) < 0)
-				return -ENOENT;
-			if (r->conj.n_cmps && !has_uncond &&
-			    action_rank(r->action.kind) <= def_rank)
-				continue;
-			rr.cmps = calloc(1, sizeof(*rr.cmps));
-			if (!rr.cmps)
-				return -ENOMEM;
-			*rr.cmps = (struct rcmp){
-				.arg = 0,
-				.width = 32,
-				.kind = RCMP_MASK_EQ,
-				.mask = mask,
-				.value = subs[k].call,
-			};
-			err = add_rrule(b, mux_nr, a->mux_name[kind], &rr);
-			if (err < 0) {
-				free(rr.cmps);
-				return err;
-			}
-		}
+		free(err);
+		if (ret < 0)
+			return ret == -ENOMEM ? ret : -EINVAL;
+		r->conj = c.conjs[0]; /* one conjunction: the rule takes it over */
+		c.conjs[0] = (struct conj){ 0 };
+		cond_free(&c);
 	}
+	p->n_builtins++;
 	return 0;
 }
 
-static int build_abi_rules(const struct ruleset *rs, struct abi_build *b, bool multi, bool warn,
-			   struct diag *d, struct rule_mark *marks)
+/*
+ * The built-in rules of rs: tty-injection (unless [hardening] says allow)
+ * and clone3 (when a rule puts a condition on clone and none names clone3
+ * itself: its flags are behind a pointer, and libc falls back to clone).
+ * Returns 0 or -ENOMEM.
+ */
+static int add_builtins(const struct ruleset *rs, struct policy *p)
+{
+	bool clone_cond = false, clone3_named = false;
+	int r = 0;
+
+	p->builtins = calloc(2, sizeof(*p->builtins));
+	if (!p->builtins)
+		return -ENOMEM;
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		clone_cond |= !strcmp(rs->rules[i].syscall, "clone") && rs->rules[i].conj.n_cmps;
+		clone3_named |= names_itself(&rs->rules[i], "clone3");
+	}
+	if (!rs->hardening.tty_injection_allow)
+		r = add_builtin(p, rs, "built-in:tty-injection", "ioctl", "EPERM", EPERM,
+				"cmd in { TIOCSTI, TIOCLINUX }");
+	if (r >= 0 && clone_cond && !clone3_named)
+		r = add_builtin(p, rs, "built-in:clone3", "clone3", "ENOSYS", ENOSYS, NULL);
+	return r;
+}
+
+/* ---- building the policy ---- */
+
+static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rules,
+			   struct abi_build *b, bool multi, bool warn, struct diag *d,
+			   struct rule_mark *marks)
 {
 	struct abi_policy *abi = b->abi;
 	const struct arch *a = abi->arch;
+	struct action unknown;
 	int r;
 
+	policy_unknown_action(&rs->attrs, &unknown);
 	if (action_ret(&rs->attrs.default_action, a, &abi->default_ret) < 0 ||
-	    action_ret(rs->attrs.has_unknown_action ? &rs->attrs.unknown_action
-						    : &rs->attrs.default_action,
-		       a, &abi->unknown_ret) < 0) {
+	    action_ret(&unknown, a, &abi->unknown_ret) < 0) {
 		diag_error(d, NULL,
 			   "errno name of the default or unknown-syscall action unknown on %s",
 			   a->name);
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < rs->n_rules; i++) {
-		const struct rule *rule = &rs->rules[i];
+	for (size_t i = 0; i < rules->n; i++) {
+		const struct rule *rule = rules->v[i];
 		struct resolve_ctx ctx = { .arch = a, .rule = rule, .d = d, .multi_abi = multi };
 		struct rrule rr = { .src = rule };
 		uint32_t nr;
@@ -662,7 +777,7 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_build *b, bool m
 			marks[i].failed = true;
 			continue;
 		}
-		r = resolve_conj(&ctx, &rr.cmps, &rr.n_cmps);
+		r = policy_resolve_conj(&ctx, &rr.cmps, &rr.n_cmps);
 		if (r < 0) {
 			marks[i].failed = true;
 			if (r == -ENOMEM)
@@ -682,13 +797,14 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_build *b, bool m
 			return r;
 		}
 	}
+	for (size_t i = 0; i < abi->n_sys; i++)
+		finish_rsys(&abi->sys[i], rs->n_rules, d, warn);
 	for (int k = 0; k < MUX_COUNT; k++) {
-		r = add_mux_rules(rs, b, (enum mux_kind)k);
+		r = policy_add_mux_rules(rules, b, (enum mux_kind)k);
 		if (r < 0)
 			return r;
 	}
-	for (size_t i = 0; i < abi->n_sys; i++)
-		finish_rsys(&abi->sys[i], d, warn);
+	drop_idle_builtins(b, rs->n_rules);
 	r = sort_sys(abi, b->where);
 	if (r < 0)
 		return r;
@@ -712,8 +828,9 @@ static int build_abi_rules(const struct ruleset *rs, struct abi_build *b, bool m
 	return 0;
 }
 
-static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool multi, bool warn,
-		     struct diag *d, struct rule_mark *marks)
+static int build_abi(const struct ruleset *rs, const struct rule_list *rules,
+		     struct abi_policy *abi, bool multi, bool warn, struct diag *d,
+		     struct rule_mark *marks)
 {
 	struct abi_build b = { .abi = abi };
 	int r;
@@ -726,7 +843,7 @@ static int build_abi(const struct ruleset *rs, struct abi_policy *abi, bool mult
 		goto out;
 	}
 	memset(b.where, 0xff, (abi->n_known + 1) * sizeof(*b.where)); /* SIZE_MAX: no slot yet */
-	r = build_abi_rules(rs, &b, multi, warn, d, marks);
+	r = build_abi_rules(rs, rules, &b, multi, warn, d, marks);
 out:
 	free(b.where);
 	free(b.cap_rules);
@@ -765,6 +882,7 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 	const struct arch *arches[ARCH_COUNT];
 	struct policy *p = NULL;
 	struct rule_mark *marks = NULL;
+	struct rule_list rules = { 0 };
 	size_t n_abis, errors_before = d->n_errors;
 	int r;
 
@@ -782,13 +900,23 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 				   rs->prios[i].syscall);
 
 	p = calloc(1, sizeof(*p));
-	marks = calloc(rs->n_rules + 1, sizeof(*marks));
-	if (p)
-		p->abis = calloc(n_abis, sizeof(*p->abis));
-	if (!p || !marks || !p->abis) {
+	if (!p)
+		return -ENOMEM;
+	r = add_builtins(rs, p);
+	if (r < 0)
+		goto fail;
+	/* the rules as written, then the built-in ones */
+	rules.v = calloc(rs->n_rules + p->n_builtins + 1, sizeof(*rules.v));
+	marks = calloc(rs->n_rules + p->n_builtins + 1, sizeof(*marks));
+	p->abis = calloc(n_abis, sizeof(*p->abis));
+	if (!rules.v || !marks || !p->abis) {
 		r = -ENOMEM;
 		goto fail;
 	}
+	for (size_t i = 0; i < rs->n_rules; i++)
+		rules.v[rules.n++] = &rs->rules[i];
+	for (size_t i = 0; i < p->n_builtins; i++)
+		rules.v[rules.n++] = &p->builtins[i];
 	if (action_ret(&rs->attrs.bad_arch_action, arches[0], &p->bad_arch_ret) < 0) {
 		diag_error(d, NULL, "errno name of the bad-arch action unknown on %s",
 			   arches[0]->name);
@@ -798,26 +926,28 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 	for (size_t i = 0; i < n_abis; i++) {
 		p->abis[i].arch = arches[i];
 		p->n_abis++;
-		r = build_abi(rs, &p->abis[i], n_abis > 1, i == 0, d, marks);
+		r = build_abi(rs, &rules, &p->abis[i], n_abis > 1, i == 0, d, marks);
 		if (r < 0)
 			goto fail;
 	}
 	/* A name no ABI of the filter has must exist somewhere (scmp-run.ini(5)
 	 * SYSCALL NAMES). */
-	for (size_t i = 0; i < rs->n_rules; i++)
-		if (!marks[i].found && !rs->rules[i].optional &&
-		    !syscalls_known(rs->rules[i].syscall))
-			diag_error(d, &rs->rules[i].loc, "unknown syscall '%s'",
-				   rs->rules[i].syscall);
+	for (size_t i = 0; i < rules.n; i++)
+		if (!marks[i].found && !rules.v[i]->optional &&
+		    !syscalls_known(rules.v[i]->syscall))
+			diag_error(d, &rules.v[i]->loc, "unknown syscall '%s'",
+				   rules.v[i]->syscall);
 	if (d->n_errors > errors_before) {
 		r = -EINVAL;
 		goto fail;
 	}
 	free(marks);
+	free(rules.v);
 	*ret = p;
 	return 0;
 fail:
 	free(marks);
+	free(rules.v);
 	policy_free(p);
 	return r;
 }

@@ -18,6 +18,9 @@ void policy_free(struct policy *p)
 {
 	if (!p)
 		return;
+	for (size_t i = 0; i < p->n_builtins; i++)
+		conj_free(&p->builtins[i].conj);
+	free(p->builtins);
 	for (size_t i = 0; i < p->n_abis; i++) {
 		for (size_t j = 0; j < p->abis[i].n_sys; j++) {
 			struct rsys *s = &p->abis[i].sys[j];
@@ -31,6 +34,22 @@ void policy_free(struct policy *p)
 	}
 	free(p->abis);
 	free(p);
+}
+
+bool policy_action_denies(enum action_kind kind)
+{
+	return kind != ACTION_ALLOW && kind != ACTION_LOG;
+}
+
+void policy_unknown_action(const struct filter_attrs *attrs, struct action *ret)
+{
+	if (attrs->has_unknown_action)
+		*ret = attrs->unknown_action;
+	else if (policy_action_denies(attrs->default_action.kind))
+		/* a newer libc's probe for a syscall the table predates falls back */
+		*ret = (struct action){ .kind = ACTION_ERRNO, .data = 38, .errno_name = "ENOSYS" };
+	else
+		*ret = attrs->default_action;
 }
 
 const struct abi_policy *policy_abi_for(const struct policy *p, uint32_t audit_arch, uint32_t nr)

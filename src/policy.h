@@ -70,6 +70,10 @@ struct policy {
 	struct abi_policy *abis; /* in the order the program checks them */
 	size_t n_abis;
 	uint32_t bad_arch_ret;
+	/* The built-in rules this profile got (scmp-run.ini(5) BUILT-IN RULES),
+	 * located at "built-in:NAME", written after every rule of the ruleset. */
+	struct rule *builtins;
+	size_t n_builtins;
 };
 
 /*
@@ -85,6 +89,15 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 
 /* Free p and everything it owns; NULL is a no-op. */
 void policy_free(struct policy *p);
+
+/* The action for numbers the table does not name (scmp-run.ini(5) [filter]
+ * unknown-syscall-action): the one written, else errno(ENOSYS) when the
+ * default action denies (policy_action_denies()), else the default action. */
+void policy_unknown_action(const struct filter_attrs *attrs, struct action *ret);
+
+/* Whether an action denies the call: every action except allow and log
+ * (trace and notify hand the call to another program, which may refuse it). */
+bool policy_action_denies(enum action_kind kind);
 
 enum decision_why {
 	DECIDE_RULE,	 /* a rule matched */

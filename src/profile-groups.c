@@ -232,14 +232,30 @@ struct expand_ctx {
 	struct loader *l;
 	const struct entry *e;
 	struct strset seen; /* names already emitted for this key */
+	size_t first_rule;  /* the key's first rule in the ruleset */
 };
 
-static int emit(struct expand_ctx *x, const char *name, bool optional)
+/* A name written by itself after a group of the same key named it: its
+ * rule is no longer one "through a group only" (scmp-run.ini(5) BUILT-IN
+ * RULES, clone3). */
+static void named_itself(struct expand_ctx *x, const char *name)
+{
+	struct ruleset *rs = x->l->p->rs;
+
+	for (size_t i = x->first_rule; i < rs->n_rules; i++)
+		if (!strcmp(rs->rules[i].syscall, name))
+			rs->rules[i].via_group = false;
+}
+
+static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_group)
 {
 	struct ruleset *rs = x->l->p->rs;
 	const struct entry *e = x->e;
+	size_t before = rs->n_rules;
 	int r = strset_add(&x->seen, name);
 
+	if (r == 0 && !via_group && !e->is_prio)
+		named_itself(x, name);
 	if (r <= 0)
 		return r;
 	if (e->is_prio) {
@@ -249,13 +265,12 @@ static int emit(struct expand_ctx *x, const char *name, bool optional)
 		return ruleset_set_priority(rs, name, e->prio, &e->loc);
 	}
 	if (!e->cond.n_conjs)
-		return ruleset_add(rs, name, optional, &e->action, NULL, &e->loc);
-	for (size_t i = 0; i < e->cond.n_conjs; i++) {
+		r = ruleset_add(rs, name, optional, &e->action, NULL, &e->loc);
+	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++)
 		r = ruleset_add(rs, name, optional, &e->action, &e->cond.conjs[i], &e->loc);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	for (size_t i = before; r >= 0 && i < rs->n_rules; i++)
+		rs->rules[i].via_group = via_group;
+	return r < 0 ? r : 0;
 }
 
 static int expand(struct expand_ctx *x, const char *name, bool optional, unsigned depth)
@@ -265,14 +280,14 @@ static int expand(struct expand_ctx *x, const char *name, bool optional, unsigne
 	int r = 0;
 
 	if (name[0] != '@')
-		return emit(x, name, optional);
+		return emit(x, name, optional, depth > 0);
 	if (depth > NEST_MAX)
 		return -ELOOP;
 	bg = groups_lookup(name);
 	if (bg && !bg->members) {
 		r = collect_known(x->l);
 		for (size_t i = 0; r >= 0 && i < x->l->n_known; i++)
-			r = emit(x, x->l->known[i], true);
+			r = emit(x, x->l->known[i], true, true);
 		return r;
 	}
 	if (bg) {
@@ -292,7 +307,7 @@ static int expand(struct expand_ctx *x, const char *name, bool optional, unsigne
 int profile_groups_expand(struct loader *l)
 {
 	for (size_t i = 0; i < l->n_ents;) {
-		struct expand_ctx x = { .l = l };
+		struct expand_ctx x = { .l = l, .first_rule = l->p->rs->n_rules };
 		unsigned id = l->ents[i].key_id;
 		int r = 0;
 

@@ -427,6 +427,21 @@ static int key_group(struct key_ctx *k, const struct key_row *row)
 	return key_word(k, &p->group, &p->group_loc, &p->has_group);
 }
 
+/* [hardening] tty-injection = deny | allow (scmp-run.ini(5) [hardening]):
+ * allow drops the built-in rule against TIOCSTI and TIOCLINUX. */
+static int key_tty_injection(struct key_ctx *k, const struct key_row *row)
+{
+	struct hardening *h = &k->l->p->rs->hardening;
+
+	if (strcmp(k->value, "deny") && strcmp(k->value, "allow")) {
+		key_error(k, "invalid %s '%s': use deny or allow", k->key, k->value);
+		return -EINVAL;
+	}
+	h->tty_injection_allow = !strcmp(k->value, "allow");
+	h->tty_injection_loc = k->loc;
+	return 0;
+}
+
 /* [process] keep-fds, [environment] keep and set: list keys, each
  * assignment adds (caller.h). */
 static int key_caller(struct key_ctx *k, const struct key_row *row)
@@ -608,6 +623,9 @@ static const struct key_row key_rows[] = {
 	{ ROW("environment", "set", key_caller), CALLER_PARSER(caller_parse_env_set) },
 	{ ROW("landlock", NULL, key_landlock) },
 	{ ROW("limits", NULL, key_limits) },
+	/* [hardening]: one row per key; a preset that adds rules gets a parser
+	 * of its own, the rules it adds are built in policy-build.c */
+	{ ROW("hardening", "tty-injection", key_tty_injection) },
 	{ ROW(NULL, "syscalls", key_syscalls) },
 	{ ROW(NULL, NULL, key_condition) },
 };

@@ -37,7 +37,15 @@ struct rule {
 	struct action action;
 	struct conj conj; /* n_cmps == 0: unconditional */
 	struct src_loc loc;
-	unsigned seq; /* order written in the profile (ties, stable output) */
+	unsigned seq;	/* order written in the profile (ties, stable output) */
+	bool via_group; /* named through a group only, never by itself */
+};
+
+/* [hardening] (scmp-run.ini(5) HARDENING): switches that add or remove
+ * built-in rules. Each key records where it was written. */
+struct hardening {
+	bool tty_injection_allow; /* tty-injection = allow: no tty-injection rule */
+	struct src_loc tty_injection_loc;
 };
 
 struct priority {
@@ -48,6 +56,7 @@ struct priority {
 
 struct ruleset {
 	struct filter_attrs attrs;
+	struct hardening hardening;
 	struct rule *rules; /* in written order (rule.seq is the index) */
 	size_t n_rules, cap_rules;
 	struct priority *prios;
@@ -72,7 +81,7 @@ const char *ruleset_intern_file(struct ruleset *rs, const char *file);
 int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
 		const struct conj *conj, const struct src_loc *loc);
 
-/* Set the dispatch priority hint of a syscall (0..RULESETET_PRIORITY_MAX). The
+/* Set the dispatch priority hint of a syscall (0..RULESET_PRIORITY_MAX). The
  * last one written wins. Returns 0, -ERANGE or -ENOMEM. */
 int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
 			 const struct src_loc *loc);

@@ -13,11 +13,15 @@ static void print_attrs(const struct filter_attrs *attrs, FILE *f)
 {
 	char buf[64];
 
+	struct action unknown;
+
+	policy_unknown_action(attrs, &unknown);
 	fprintf(f, "default action: %s\n", action_format(&attrs->default_action, buf, sizeof(buf)));
-	fprintf(f, "unknown-syscall action: %s\n",
-		action_format(attrs->has_unknown_action ? &attrs->unknown_action
-							: &attrs->default_action,
-			      buf, sizeof(buf)));
+	fprintf(f, "unknown-syscall action: %s%s\n", action_format(&unknown, buf, sizeof(buf)),
+		attrs->has_unknown_action ? ""
+		: policy_action_denies(attrs->default_action.kind)
+			? " (not written: the default action denies)"
+			: " (not written: the default action)");
 	fprintf(f, "bad-arch action: %s\n",
 		action_format(&attrs->bad_arch_action, buf, sizeof(buf)));
 	fprintf(f, "no-new-privs: %s, tsync: %s, log: %s, spec-allow: %s\n",
@@ -36,6 +40,30 @@ static void print_rule_counts(const struct ruleset *rs, FILE *f)
 		if (per_action[k])
 			fprintf(f, " %s %zu", action_kind_name((enum action_kind)k), per_action[k]);
 	fprintf(f, "%s\n", rs->n_rules ? "" : " none");
+}
+
+/* The built-in rules the profile got, and the ones it switched off
+ * (scmp-run.ini(5) BUILT-IN RULES). */
+static void print_builtins(const struct compiled *c, FILE *f)
+{
+	const struct hardening *h = &c->rs->hardening;
+	char buf[64], loc[256];
+
+	for (size_t i = 0; i < c->policy->n_builtins; i++) {
+		const struct rule *r = &c->policy->builtins[i];
+
+		fprintf(f, "built-in rule: %s: %s %s", r->loc.file,
+			action_format(&r->action, buf, sizeof(buf)), r->syscall);
+		if (r->conj.n_cmps) {
+			fputs(" if ", f);
+			conj_print(&r->conj, f);
+		}
+		fputc('\n', f);
+	}
+	if (h->tty_injection_allow)
+		fprintf(f,
+			"built-in rule: tty-injection: off ([hardening] tty-injection = allow at %s)\n",
+			src_loc_format(&h->tty_injection_loc, loc, sizeof(loc)));
 }
 
 /* How many known numbers of an ABI the kernel serves from its always-allow
@@ -75,6 +103,7 @@ int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 		fprintf(f, "description: %s\n", c->profile->description);
 	print_attrs(&c->rs->attrs, f);
 	print_rule_counts(c->rs, f);
+	print_builtins(c, f);
 	fprintf(f, "program: %zu instructions (limit %u)\n", c->prog->len, BPF_PROG_MAX);
 	for (size_t i = 0; i < p->n_abis; i++) {
 		const struct abi_policy *abi = &p->abis[i];

@@ -392,9 +392,11 @@ static pid_t read_tgid(pid_t tid)
 
 static void why_text(const struct decision *dec, char *buf, size_t size)
 {
+	char loc[256];
+
 	switch (dec->why) {
 	case DECIDE_RULE:
-		snprintf(buf, size, "%s:%u%s", dec->rule->src->loc.file, dec->rule->src->loc.line,
+		snprintf(buf, size, "%s%s", src_loc_format(&dec->rule->src->loc, loc, sizeof(loc)),
 			 dec->rule->via_mux ? " (through the multiplexer)" : "");
 		break;
 	case DECIDE_DEFAULT:

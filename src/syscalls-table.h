@@ -33,7 +33,8 @@ struct sct_table {
 };
 
 struct sct_param {
-	uint32_t name;
+	uint32_t name;	  /* the include/linux/syscalls.h spelling where there is one */
+	uint32_t aliases; /* the kernel source's other spellings, '|'-separated; 0: none */
 	enum sct_class cls;
 };
 

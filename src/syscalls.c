@@ -186,6 +186,25 @@ static const struct sct_proto *find_proto(const char *name, const char *table)
 	return def;
 }
 
+bool syscalls_arg_named(const struct syscall_arg *arg, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!arg->name)
+		return false;
+	if (!strcmp(arg->name, name))
+		return true;
+	for (const char *s = arg->aliases; s && *s;) {
+		const char *bar = strchr(s, '|');
+		size_t len = bar ? (size_t)(bar - s) : strlen(s);
+
+		if (len == n && !strncmp(s, name, n))
+			return true;
+		s = bar ? bar + 1 : s + len;
+	}
+	return false;
+}
+
 /* The class of each table class on a 32-bit (narrow) and a 64-bit (wide) ABI. */
 static const struct {
 	enum arg_class narrow, wide;
@@ -205,17 +224,26 @@ static const struct {
 int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret[SYSCALL_ARGS_MAX],
 		  bool *ret_known)
 {
-	const struct sct_proto *p;
 	uint32_t nr;
-	unsigned slot = 0;
-	bool wide;
 	int r;
 
 	r = syscalls_lookup_name(a, name, &nr);
 	if (r < 0)
 		return r;
+	return syscalls_proto_args(a, name, ret, ret_known);
+}
+
+int syscalls_proto_args(const struct arch *a, const char *name,
+			struct syscall_arg ret[SYSCALL_ARGS_MAX], bool *ret_known)
+{
+	const struct sct_proto *p;
+	unsigned slot = 0;
+	bool wide;
+
+	if (!a->table || !syscalls_known(name))
+		return -ENOENT;
 	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
-		ret[i] = (struct syscall_arg){ .name = NULL, .cls = ARG_NONE };
+		ret[i] = (struct syscall_arg){ .cls = ARG_NONE };
 
 	p = find_proto(name, a->table);
 	if (!p || p->nparams < 0) {
@@ -228,20 +256,20 @@ int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret
 	wide = a->bits == 64;
 	for (int i = 0; i < p->nparams && slot < SYSCALL_ARGS_MAX; i++) {
 		const struct sct_param *pp = &p->params[i];
+		const char *aliases = pp->aliases ? STR(pp->aliases) : NULL;
 		enum arg_class cls;
 
 		cls = (size_t)pp->cls < sizeof(classes) / sizeof(classes[0])
 			      ? (wide ? classes[pp->cls].wide : classes[pp->cls].narrow)
 			      : ARG_PTR;
 		if (cls != ARG_PAIR) {
-			ret[slot++] = (struct syscall_arg){ .name = STR(pp->name), .cls = cls };
+			ret[slot++] = (struct syscall_arg){ STR(pp->name), cls, aliases };
 			continue;
 		}
 		if (a->pair_aligned && slot % 2 == 1)
-			ret[slot++] = (struct syscall_arg){ .name = NULL, .cls = ARG_PAD };
+			ret[slot++] = (struct syscall_arg){ .cls = ARG_PAD };
 		for (unsigned half = 0; half < 2 && slot < SYSCALL_ARGS_MAX; half++)
-			ret[slot++] =
-				(struct syscall_arg){ .name = STR(pp->name), .cls = ARG_PAIR };
+			ret[slot++] = (struct syscall_arg){ STR(pp->name), ARG_PAIR, aliases };
 	}
 	*ret_known = true;
 	return 0;

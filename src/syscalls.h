@@ -40,6 +40,7 @@ enum arg_class {
 struct syscall_arg {
 	const char *name; /* kernel prototype parameter name; NULL if unknown */
 	enum arg_class cls;
+	const char *aliases; /* its other spellings in the kernel source, '|'-separated; or NULL */
 };
 
 /* The low bits of the register that an argument of class cls holds on ABI a,
@@ -86,6 +87,10 @@ const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr);
 /* True if any ABI of the table has this name. */
 bool syscalls_known(const char *name);
 
+/* True if an argument slot is called name: its prototype name or one of
+ * its other spellings (scmp-run.ini(5) CONDITIONS: "flags" and "clone_flags"). */
+bool syscalls_arg_named(const struct syscall_arg *arg, const char *name);
+
 /*
  * Argument slots of a syscall on one ABI, resolved from the prototype: on
  * 32-bit ABIs long is 32 bits and 64-bit values take two slots (ARG_PAIR,
@@ -96,3 +101,10 @@ bool syscalls_known(const char *name);
  */
 int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret[SYSCALL_ARGS_MAX],
 		  bool *ret_known);
+
+/* The same for a syscall the ABI does not have by itself but reaches
+ * through a multiplexer (i386 has no accept syscall, only socketcall's
+ * SYS_ACCEPT): the prototype of the name, laid out in this ABI's registers.
+ * Returns -ENOENT if no ABI of the table has the name. */
+int syscalls_proto_args(const struct arch *a, const char *name,
+			struct syscall_arg ret[SYSCALL_ARGS_MAX], bool *ret_known);

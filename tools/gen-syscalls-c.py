@@ -73,9 +73,10 @@ def read_args(path, tables):
         else:
             for p in f[1:]:
                 pn, _, c = p.partition(':')
-                if not NAME.match(pn) or c not in CLASSES:
+                spellings = pn.split('|')
+                if not all(NAME.match(n) for n in spellings) or c not in CLASSES:
                     fail(path, ln, 'bad parameter %r' % p)
-                params.append((pn, c))
+                params.append((spellings, c))
             if len(params) > ARGS_MAX:
                 fail(path, ln, 'more than %d parameters' % ARGS_MAX)
         key = (name, table or '')
@@ -142,12 +143,14 @@ def main(argv):
     for (name, table) in sorted(protos, key=lambda k: (k[0].encode(), k[1].encode())):
         params = protos[(name, table)]
         if params is None:
-            body.append('\t{ %d, %d, -1, { { 0, SCT_S32 } } }, /* %s */\n' %
+            body.append('\t{ %d, %d, -1, { { 0, 0, SCT_S32 } } }, /* %s */\n' %
                         (soff(name), soff(table), name))
             continue
-        ps = ', '.join('{ %d, %s }' % (soff(pn), CLASSES[c]) for pn, c in params)
+        # the first spelling, then the others '|'-separated (0: none)
+        ps = ', '.join('{ %d, %d, %s }' % (soff(pn[0]), soff('|'.join(pn[1:])), CLASSES[c])
+                       for pn, c in params)
         body.append('\t{ %d, %d, %d, { %s } }, /* %s */\n' %
-                    (soff(name), soff(table), len(params), ps or '{ 0, SCT_S32 }', name))
+                    (soff(name), soff(table), len(params), ps or '{ 0, 0, SCT_S32 }', name))
     body.append('};\n\nconst size_t sct_protos_n = %d;\n\n' % len(protos))
 
     body.append('const uint32_t sct_names[] = {\n')

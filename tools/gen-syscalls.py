@@ -10,7 +10,8 @@ extracted) or an extracted tree; default /usr/src/linux-source-6.12.tar.xz.
 With --check nothing is written; the exit status says whether the committed
 files are up to date. --review lists the entry points whose arguments were
 taken from the prototype of the syscall's name (wrappers without a prototype
-of their own), for a human to check after a kernel update.
+of their own) and the spellings left out (another layout, or written in
+several ways), for a human to check after a kernel update.
 
 Rules the output follows (each one is a fact of the kernel build, see the
 comments at TABLES and in the functions below):
@@ -25,6 +26,12 @@ comments at TABLES and in the functions below):
   dropped: they are no syscall's name, and libseccomp does not resolve them.
 * Numbers are stored as the table has them: without the x32 bit 0x40000000
   and without the mips bases 4000/5000/6000 (src/arch.c adds nr_base).
+* A parameter gets every name the kernel source gives it where the layout is
+  the same: the prototype in include/linux/syscalls.h or compat.h and the
+  SYSCALL_DEFINE / COMPAT_SYSCALL_DEFINE definition (add_spellings()).
+* data/kernel-widths.txt narrows the arguments the kernel uses fewer bits of
+  than the prototype says; each entry cites the kernel lines, and the cited
+  lines must still read as quoted (check_widths()).
 """
 
 import os
@@ -122,10 +129,11 @@ UNNAMED = {
 # Prototypes declared more than once in include/linux/syscalls.h under #ifdef;
 # data/syscall-args-overlay.txt describes them per ABI instead.
 OVERLAY_ONLY = {'clone', 'sigsuspend'}
-# fanotify_mark: the CONFIG_ARCH_SPLIT_ARG64 variant (x86_32, ppc32) passes the
-# u64 mask as two u32 in the same registers the generic rule gives it; the
-# u64 form is used everywhere.
-PREFER_FIRST = {'fanotify_mark'}
+# fanotify_mark: the CONFIG_ARCH_SPLIT_ARG64 variant (x86_32, ppc32), declared
+# first, passes the u64 mask as two u32 in the same registers the generic rule
+# gives a u64 on those ABIs; the u64 form, declared last, is used everywhere
+# (the 64-bit ABIs have five arguments: dfd is the fourth).
+PREFER_LAST = {'fanotify_mark'}
 
 # 32-bit entry points that split 64-bit values into two 32-bit registers,
 # checked by hand to use the same register layout as the generic prototype
@@ -190,10 +198,15 @@ def die(msg):
 
 
 class Source:
-    """Files of a kernel tree or tarball, read on demand (tarball: one pass)."""
+    """Files of a kernel tree or tarball, read on demand (tarball: one pass).
+    wanted: files, and directories ending in '/' whose .c files are read;
+    trees: directories whose .c files anywhere below are read when they
+    define a syscall (SYSCALL_DEFINE), or single .c files."""
 
-    def __init__(self, path, wanted):
+    def __init__(self, path, wanted, trees=()):
         self.files = {}
+        in_tree = lambda rel: rel.endswith('.c') and \
+            any(rel == t or (t.endswith('/') and rel.startswith(t)) for t in trees)
         if os.path.isdir(path):
             for rel in wanted:
                 if rel.endswith('/'):
@@ -205,6 +218,15 @@ class Source:
                 else:
                     self.files[rel] = open(os.path.join(path, rel),
                                    encoding='utf-8').read()
+            for t in trees:
+                top = os.path.join(path, t)
+                walk = [(os.path.dirname(top), [], [os.path.basename(top)])] \
+                    if not t.endswith('/') else os.walk(top)
+                for d, _, fns in walk:
+                    for fn in fns:
+                        rel = os.path.relpath(os.path.join(d, fn), path)
+                        if in_tree(rel) and rel not in self.files:
+                            self.keep_define(rel, open(os.path.join(d, fn), 'rb').read())
             return
         links = {}
         with tarfile.open(path, 'r:*') as tar:
@@ -218,6 +240,8 @@ class Source:
                 if rel in wanted or (d in wanted and rel.endswith('.c')) or \
                    rel in links.values():
                     self.files[rel] = tar.extractfile(m).read().decode('utf-8')
+                elif in_tree(rel):
+                    self.keep_define(rel, tar.extractfile(m).read())
         for rel, target in links.items():
             if target not in self.files:
                 die('%s: %s links to %s, which comes first' % (path, rel, target))
@@ -226,11 +250,22 @@ class Source:
             if not rel.endswith('/') and rel not in self.files:
                 die('%s: missing %s' % (path, rel))
 
+    def keep_define(self, rel, data):
+        if b'SYSCALL_DEFINE' in data:
+            self.files[rel] = data.decode('utf-8')
+
     def get(self, rel):
         return self.files[rel]
 
+    def has(self, rel):
+        return rel in self.files
+
     def under(self, d):
         return sorted(k for k in self.files if k.startswith(d) and k.endswith('.c'))
+
+    def in_trees(self, trees):
+        return sorted(k for k in self.files if k.endswith('.c') and
+                  any(k == t or (t.endswith('/') and k.startswith(t)) for t in trees))
 
 
 def kernel_version(src):
@@ -345,6 +380,8 @@ def parse_decls(text, prefix, where):
             params = [split_param(p) for p in args.split(',')]
         if name in out:
             dups.add(name)
+            if name in PREFER_LAST:
+                out[name] = params
             continue
         out[name] = params
     return out, dups
@@ -403,7 +440,7 @@ def generic_protos(src):
     text = src.get('include/linux/syscalls.h')
     decls, dups = parse_decls(text, 'sys_', 'syscalls.h')
     for name in list(dups):
-        if name in PREFER_FIRST:
+        if name in PREFER_LAST:
             dups.discard(name)
     if dups - OVERLAY_ONLY:
         die('syscalls.h: declared twice: %s' % ' '.join(sorted(dups - OVERLAY_ONLY)))
@@ -432,6 +469,193 @@ def generic_protos(src):
     return protos, compat
 
 
+# ---------------------------------------------------------------- spellings
+
+# Where the syscalls every ABI shares are defined (SYSCALL_DEFINE and
+# COMPAT_SYSCALL_DEFINE outside arch/): the parameter names of a definition
+# are a spelling a profile may use besides the prototype's in
+# include/linux/syscalls.h or include/linux/compat.h (scmp-run.ini(5)
+# CONDITIONS). Source.in_trees() reads the .c files below these that define
+# a syscall.
+GENERIC_TREES = ('kernel/', 'mm/', 'fs/', 'ipc/', 'net/', 'security/', 'block/', 'io_uring/',
+         'drivers/char/random.c', 'drivers/pci/syscall.c')
+
+WIDE_TYPES = {'loff_t', 'compat_loff_t', 'u64', '__u64', 's64', '__s64'}
+
+
+def kind_of_type(ctype):
+    """What a C parameter type occupies, for checking that two spellings
+    describe the same layout: 'ptr', 'wide' (a 64-bit value) or 'scalar'."""
+    t = ctype.replace('__user', ' ')
+    if '*' in t:
+        return 'ptr'
+    t = ' '.join(w for w in t.split() if w not in ('const', 'volatile'))
+    if TYPE_CLASS.get(t) == 'ptr':
+        return 'ptr'
+    return 'wide' if t in WIDE_TYPES else 'scalar'
+
+
+def kind_of_class(c):
+    return 'ptr' if c == 'ptr' else ('wide' if c in ('s64', 'u64') else 'scalar')
+
+
+def parse_generic_defines(src):
+    """Every SYSCALL_DEFINEn(X, ...) and COMPAT_SYSCALL_DEFINEn(X, ...) of the
+    generic trees -> {('sys' or 'compat', X): {params}}; params is a tuple
+    of (type, name). A name defined under #ifdef in several ways has several."""
+    out = {}
+    for rel in src.in_trees(GENERIC_TREES):
+        text = strip_comments(src.get(rel))
+        for m in re.finditer(r'\b(COMPAT_)?SYSCALL_DEFINE(\d)\(\s*(\w+)', text):
+            kind, n, name = m.group(1), int(m.group(2)), m.group(3)
+            body = balanced_args(text, m.start() + text[m.start():].index('(') + 1)
+            parts = [' '.join(p.split()) for p in body.split(',')][1:]
+            if len(parts) != 2 * n:
+                continue
+            params = tuple((parts[2 * i], parts[2 * i + 1]) for i in range(n))
+            out.setdefault(('compat' if kind else 'sys', name), set()).add(params)
+    return out
+
+
+def spelling_sources(x, protos, compat, gdefs, review):
+    """The spellings of function X as lists of (name, kind): the prototypes
+    in syscalls.h (sys_X) and compat.h (compat_sys_X), and the definitions
+    SYSCALL_DEFINE(X) and COMPAT_SYSCALL_DEFINE(X). A definition written in
+    several ways whose names differ is left out (say so with --review)."""
+    out = []
+    if x in protos:
+        out.append(('sys_%s in syscalls.h' % x, [(n, kind_of_class(c)) for n, c in protos[x]]))
+    if x in compat:
+        out.append(('compat_sys_%s in compat.h' % x,
+                [(n, kind_of_class(c)) for n, c in compat[x]]))
+    for kind, macro in (('sys', 'SYSCALL_DEFINE'), ('compat', 'COMPAT_SYSCALL_DEFINE')):
+        variants = gdefs.get((kind, x), set())
+        if len({tuple(n for _, n in v) for v in variants}) > 1:
+            if review:
+                sys.stderr.write('review: %s(%s) is written in %d ways: its names are not '
+                         'used\n' % (macro, x, len(variants)))
+            continue
+        for v in variants:
+            out.append(('%s(%s)' % (macro, x), [(n, kind_of_type(t)) for t, n in v]))
+    return out
+
+
+def add_spellings(resolved, origin, protos, compat, gdefs, review):
+    """Give every parameter of every list taken from the prototype of a
+    function X the names the other spellings of X use for it: "flags|clone_flags"
+    (the overlay writes such lists by hand). A spelling is used only where it
+    describes the same layout: as many parameters, pointers and 64-bit
+    values at the same places. A name may stand for one parameter only."""
+    out = {}
+    for key, proto in resolved.items():
+        o = origin.get(key)
+        if proto in (None, INHERIT):
+            out[key] = proto
+            continue
+        # The spellings in a fixed order (syscalls.h first), so that ABIs
+        # with the same names write them alike; then the list's own.
+        names = [[] for _ in proto]
+        for where, spell in (spelling_sources(o[1], protos, compat, gdefs, review)
+                     if o else []):
+            if len(spell) != len(proto) or \
+               any(k != kind_of_class(c) for (_, k), (_, c) in zip(spell, proto)):
+                if review:
+                    sys.stderr.write('review: %s %s: %s has another layout\n' %
+                             (key[0], key[1], where))
+                continue
+            for i, (n, _) in enumerate(spell):
+                if n not in names[i]:
+                    names[i].append(n)
+        for i, (pn, _) in enumerate(proto):
+            names[i] += [n for n in pn.split('|') if n not in names[i]]
+        for i in range(len(names)):
+            for j in range(i + 1, len(names)):
+                both = set(names[i]) & set(names[j])
+                if both:
+                    die('%s %s: %s names parameters %d and %d' %
+                        (key[0], key[1], ' '.join(sorted(both)), i, j))
+        out[key] = tuple(('|'.join(names[i]), c) for i, (_, c) in enumerate(proto))
+    return out
+
+
+# ---------------------------------------------------------------- kernel widths
+
+NARROW_CLASSES = ('u16', 's32', 'u32')
+
+
+def norm(text):
+    return ' '.join(text.split())
+
+
+def parse_widths(path):
+    """data/kernel-widths.txt: "[@TABLE] NAME PARAM CLASS" lines, each
+    followed by indented "FILE:LINE TEXT" lines citing the kernel source."""
+    entries, cur = [], None
+    for ln, raw in enumerate(open(path, encoding='utf-8'), 1):
+        line = raw.rstrip('\n')
+        if not line.strip() or line.lstrip().startswith('#'):
+            continue
+        if line[0] in ' \t':
+            m = re.match(r'^\s+([\w./-]+):(\d+)\s+(\S.*)$', line)
+            if cur is None or not m:
+                die('%s:%d: want an indented "FILE:LINE TEXT" under an entry' % (path, ln))
+            cur['cites'].append((m.group(1), int(m.group(2)), m.group(3), ln))
+            continue
+        f = line.split()
+        table = None
+        if f[0].startswith('@'):
+            table = f[0][1:]
+            if table not in TABLES:
+                die('%s:%d: unknown table %s' % (path, ln, table))
+            f = f[1:]
+        if len(f) != 3 or f[2] not in NARROW_CLASSES:
+            die('%s:%d: want "[@TABLE] NAME PARAM CLASS" with CLASS one of %s' %
+                (path, ln, ' '.join(NARROW_CLASSES)))
+        cur = {'table': table, 'name': f[0], 'param': f[1], 'cls': f[2], 'cites': [],
+               'ln': ln}
+        entries.append(cur)
+    for e in entries:
+        if not e['cites']:
+            die('%s:%d: %s %s cites no kernel line' % (path, e['ln'], e['name'], e['param']))
+    return entries
+
+
+def check_widths(src, entries, path):
+    """Every cited line must still read as quoted (blanks normalised): a
+    kernel update that moves or changes one needs a new review."""
+    for e in entries:
+        for rel, line, text, ln in e['cites']:
+            lines = src.get(rel).split('\n')
+            if line > len(lines) or norm(text) not in norm(lines[line - 1]):
+                die('%s:%d: %s:%d does not read %r: review %s %s again' %
+                    (path, ln, rel, line, text, e['name'], e['param']))
+
+
+def apply_widths(resolved, entries, path):
+    """Narrow each listed parameter where the prototype makes it register-wide."""
+    for e in entries:
+        changed = False
+        for key, proto in list(resolved.items()):
+            t, name = key
+            if name != e['name'] or (e['table'] and t != e['table']) or \
+               proto in (None, INHERIT):
+                continue
+            new = list(proto)
+            for i, (pn, c) in enumerate(proto):
+                if e['param'] not in pn.split('|'):
+                    continue
+                if c not in ('slong', 'ulong') + NARROW_CLASSES:
+                    die('%s:%d: %s %s is %s on %s: not a number the kernel can narrow' %
+                        (path, e['ln'], name, e['param'], c, t))
+                if c in ('slong', 'ulong'):
+                    new[i] = (pn, e['cls'])
+                    changed = True
+            resolved[key] = tuple(new)
+        if not changed:
+            die('%s:%d: %s %s is register-wide on no table: the entry changes nothing' %
+                (path, e['ln'], e['name'], e['param']))
+
+
 def parse_args_overlay(path):
     """data/syscall-args-overlay.txt: lines NAME p:c ... or @TABLE NAME p:c ..."""
     default, per = {}, {}
@@ -452,7 +676,7 @@ def parse_args_overlay(path):
         else:
             for p in f[1:]:
                 pn, _, c = p.partition(':')
-                if c not in CLASSES:
+                if c not in CLASSES or not all(re.match(r'^\w+$', n) for n in pn.split('|')):
                     die('%s:%d: bad parameter %r' % (path, ln, p))
                 params.append((pn, c))
             params = tuple(params)
@@ -478,7 +702,7 @@ def resolve_args(tables, protos, compat, archdefs, odefault, oper, review):
     arch/*/kernel/*.c): the name's generic prototype if the entry only splits
     64-bit values into register halves (REVIEWED_SPLIT), else the arch
     entry's own; the name's generic or overlay prototype; unknown (None)."""
-    res = {}
+    res, origin = {}, {}
     problems = []
     used_split = set()
     for t, rows in tables.items():
@@ -490,6 +714,7 @@ def resolve_args(tables, protos, compat, archdefs, odefault, oper, review):
                 res[key] = oper[key]
                 continue
             base = protos.get(name, odefault.get(name))
+            base_origin = ('sys', name) if name in protos else None
             if fn in NO_ENTRY:
                 # No entry point of its own: the kernel returns ENOSYS
                 # whatever the arguments. Use the name's prototype as
@@ -501,6 +726,7 @@ def resolve_args(tables, protos, compat, archdefs, odefault, oper, review):
                 fn = 'sys_' + x  # assembly stub in front of sys_X
             if t in COMPAT64_TABLES and fn.startswith('compat_sys_') and x in compat:
                 res[key] = compat[x]
+                origin[key] = ('sys', x)
                 continue
             if fn.startswith('compat_sys_') and t in COMPAT64_TABLES:
                 # Without a compat prototype the generic one is used; it
@@ -513,9 +739,11 @@ def resolve_args(tables, protos, compat, archdefs, odefault, oper, review):
                 # A 32-bit ABI's registers are 32 bits wide: its compat
                 # entry compat_sys_X has the layout of sys_X.
                 res[key] = protos[x]
+                origin[key] = ('sys', x)
                 continue
             if bits == 32 and fn.startswith('compat_sys_') and x in compat:
                 res[key] = compat[x]
+                origin[key] = ('sys', x)
                 continue
             if fn in adefs and base is not None:
                 if bits == 32 and is_split(base):
@@ -524,6 +752,7 @@ def resolve_args(tables, protos, compat, archdefs, odefault, oper, review):
                                 (t, name, fn))
                     used_split.add(fn)
                     res[key] = base
+                    origin[key] = base_origin
                 else:
                     res[key] = to_classes(adefs[fn], fn)
                 continue
@@ -532,6 +761,7 @@ def resolve_args(tables, protos, compat, archdefs, odefault, oper, review):
                     sys.stderr.write('review: %s %s: entry %s, prototype of %s\n' %
                              (t, name, fn, name))
                 res[key] = base
+                origin[key] = base_origin
                 continue
             if fn in adefs:
                 res[key] = to_classes(adefs[fn], fn)
@@ -541,7 +771,7 @@ def resolve_args(tables, protos, compat, archdefs, odefault, oper, review):
         problems.append('REVIEWED_SPLIT lists %s, which no table uses' % fn)
     if problems:
         die('argument resolution:\n  ' + '\n  '.join(problems))
-    return res
+    return res, origin
 
 
 # ---------------------------------------------------------------- output
@@ -571,8 +801,11 @@ def fmt_proto(name, proto):
 def render_args(version, tables, resolved):
     out = [header(version, 'Syscall arguments: NAME PARAM:CLASS ..., per-ABI exceptions as '
               '@TABLE NAME ...\n'
-              '# Classes: s32 u32 (low 32 bits of the register), slong ulong (the whole\n'
-              '# register), s64 u64 (64-bit value: two registers on 32-bit ABIs), ptr.\n'
+              '# Classes: u16 (low 16 bits of the register), s32 u32 (low 32 bits),\n'
+              '# slong ulong (the whole register), s64 u64 (64-bit value: two registers on\n'
+              '# 32-bit ABIs), ptr. A parameter spelt several ways in the kernel source\n'
+              '# lists every spelling, "flags|clone_flags". data/kernel-widths.txt narrows\n'
+              '# the arguments the kernel uses fewer bits of than the prototype says.\n'
               '# "@TABLE NAME ?": arguments unknown on that ABI; no line: unknown everywhere.')]
     names = sorted({name for rows in tables.values() for _, name, _ in rows})
     for name in names:
@@ -601,8 +834,12 @@ def main(argv):
     wanted |= {v[0] for v in TABLES.values()}
     arches = sorted({v[2] for v in TABLES.values()})
     wanted |= {'arch/%s/kernel/' % a for a in arches}
-    src = Source(path, wanted)
+    widths_path = os.path.join(DATA, 'kernel-widths.txt')
+    widths = parse_widths(widths_path)
+    wanted |= {c[0] for e in widths for c in e['cites']}
+    src = Source(path, wanted, GENERIC_TREES)
     version = kernel_version(src)
+    check_widths(src, widths, widths_path)
 
     tables = build_tables(src)
     for t, nr, name in parse_overlay(os.path.join(DATA, 'syscalls-overlay.txt')):
@@ -621,9 +858,12 @@ def main(argv):
     for name in odefault:
         if name in protos:
             die('args overlay: %s is already in syscalls.h' % name)
-    resolved = resolve_args(tables, protos, compat, archdefs, odefault, oper, review)
+    resolved, origin = resolve_args(tables, protos, compat, archdefs, odefault, oper, review)
     if UNCLASSIFIED:
         die('unclassified types:\n  ' + '\n  '.join(sorted(UNCLASSIFIED)))
+    resolved = add_spellings(resolved, origin, protos, compat, parse_generic_defines(src),
+                 review)
+    apply_widths(resolved, widths, widths_path)
 
     outputs = {
         os.path.join(DATA, 'syscalls.txt'): render_syscalls(version, tables),

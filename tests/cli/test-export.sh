@@ -188,4 +188,40 @@ for v in TIOCSTI TIOCLINUX 0x5401; do
 	like "$OUT" ": errno(EPERM)" "explain ioctl $v: in the unordered set"
 done
 
+# ---- built-in rules (scmp-run.ini(5) BUILT-IN RULES) ----
+B="$SCMP_RUN -p $P/builtins.ini --target-arch x86_64 --explain"
+run $B clone3 0 88
+like "$OUT" "clone3 (x86_64 435): errno(ENOSYS)" "explain clone3: errno(ENOSYS) for a profile with a condition on clone"
+like "$OUT" "rule: built-in:clone3" "explain clone3: the built-in rule decides"
+run $B ioctl 0 TIOCSTI
+like "$OUT" "ioctl (x86_64 16): errno(EPERM)" "explain ioctl TIOCSTI: errno(EPERM)"
+like "$OUT" "rule: built-in:tty-injection" "explain ioctl TIOCSTI: the built-in rule decides"
+run $B ioctl 0 0xffffffff0000541c
+like "$OUT" ": errno(EPERM)" "explain ioctl TIOCLINUX with the upper half set: errno(EPERM)"
+run $B ioctl 0 TIOCGWINSZ
+like "$OUT" "rule: default" "explain ioctl TIOCGWINSZ: the default"
+run "$SCMP_RUN" -p "$P/builtins.ini" --target-arch x86_64 --check
+like "$OUT" "built-in rule: built-in:tty-injection: errno(EPERM) ioctl if cmd in { TIOCSTI, TIOCLINUX }" \
+	"--check lists the tty-injection rule"
+like "$OUT" "built-in rule: built-in:clone3: errno(ENOSYS) clone3" "--check lists the clone3 rule"
+run "$SCMP_RUN" -p "$P/builtins.ini" --target-arch x86_64 --export-pfc -
+like "$OUT" "action errno(ENOSYS); # built-in:clone3" "PFC shows the clone3 rule with its location"
+like "$OUT" "action errno(EPERM); # built-in:tty-injection" "PFC shows the tty-injection rule"
+O="$SCMP_RUN -p $P/builtins-off.ini --target-arch x86_64 --explain"
+run $O ioctl 0 TIOCSTI
+like "$OUT" "ioctl (x86_64 16): allow" "tty-injection = allow: TIOCSTI allowed"
+like "$OUT" "rule: default" "tty-injection = allow: no built-in rule"
+run $O clone3 0 88
+like "$OUT" "rule: $P/builtins-off.ini:15" "clone3 named by itself: the profile's rule decides"
+run "$SCMP_RUN" -p "$P/builtins-off.ini" --target-arch x86_64 --check
+like "$OUT" "tty-injection: off ([hardening] tty-injection = allow at $P/builtins-off.ini:9)" \
+	"--check says tty-injection is off and where"
+unlike "$OUT" "built-in:clone3" "--check: no clone3 rule when the profile names clone3"
+# unknown-syscall-action: errno(ENOSYS) under a denying default
+run "$SCMP_RUN" -p "$P/small.ini" --target-arch x86_64 --check
+like "$OUT" "unknown-syscall action: errno(ENOSYS) (not written: the default action denies)" \
+	"--check: the unknown-syscall default"
+run "$SCMP_RUN" -p "$P/small.ini" --target-arch x86_64 --explain 1000
+like "$OUT" "1000): errno(ENOSYS)" "explain 1000: errno(ENOSYS) under a denying default"
+
 done_testing

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The documentation follows the program: every long option of --help is in
 # scmp-run(1)'s OPTIONS and in each completion; every group and architecture
-# the program knows is in scmp-run.ini(5).
+# the program knows, and every entry of data/kernel-widths.txt, is in
+# scmp-run.ini(5).
 set -u
 : "${SCMP_RUN:?}" "${SRCDIR:?}"
 
@@ -63,5 +64,21 @@ ok $? "every built-in group ($(wc -l <"$tmp/groups")) is in the table of scmp-ru
 "$SCMP_RUN" --list-arches >"$tmp/arches"
 [ -s "$tmp/arches" ] && check_all "$tmp/arches" "$man5" '*' '*' "scmp-run.ini.5 ARCHITECTURES"
 ok $? "every architecture token ($(wc -l <"$tmp/arches")) is in scmp-run.ini(5)"
+
+# every entry of the kernel-width table is in the table of scmp-run.ini(5)
+# ARGUMENT WIDTHS AND SIGNEDNESS, and the table has nothing else
+grep -vE '^[[:space:]]|^#|^$' "$SRCDIR/data/kernel-widths.txt" | sed 's/^@[^ ]* //' |
+	awk '{ print $1 " " $2 }' | sort -u >"$tmp/widths"
+grep '^|  ' "$man5" | sed -n '/clone flags/,/process_madvise/p' >"$tmp/width-rows"
+r=0
+[ -s "$tmp/widths" ] || r=1
+while read -r name param; do
+	grep -qE -- "(^\|  |, )$name $param(,|\$| \()" "$tmp/width-rows" ||
+		{ echo "# '$name $param' missing from the table of scmp-run.ini.5"; r=1; }
+done <"$tmp/widths"
+n_rows=$(sed 's/ ([^)]*)//' "$tmp/width-rows" | tr ',' '\n' | grep -c .)
+[ "$n_rows" -eq "$(wc -l <"$tmp/widths")" ] ||
+	{ echo "# the table has $n_rows entries, data/kernel-widths.txt $(wc -l <"$tmp/widths")"; r=1; }
+ok $r "every kernel width ($(wc -l <"$tmp/widths")) is in the table of scmp-run.ini(5), and only those"
 
 done_testing

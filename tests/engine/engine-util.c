@@ -159,7 +159,7 @@ static bool written_match(const struct rule *r, const struct arch *a, const stru
 		uint64_t x;
 
 		for (int k = 0; slot < 0 && k < SYSCALL_ARGS_MAX; k++)
-			if (args[k].name && !strcmp(args[k].name, c->param))
+			if (syscalls_arg_named(&args[k], c->param))
 				slot = k;
 		switch (args[slot].cls) {
 		case ARG_U16:
@@ -184,16 +184,20 @@ static bool written_match(const struct rule *r, const struct arch *a, const stru
 			hit = x != written_value(&c->values[0], a, width);
 			break;
 		case CMP_LT:
-			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) < 0;
+			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) <
+			      0;
 			break;
 		case CMP_LE:
-			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) <= 0;
+			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) <=
+			      0;
 			break;
 		case CMP_GT:
-			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) > 0;
+			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) >
+			      0;
 			break;
 		case CMP_GE:
-			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) >= 0;
+			hit = order(x, written_value(&c->values[0], a, width), width, is_signed) >=
+			      0;
 			break;
 		case CMP_MASKED_EQ:
 		case CMP_MASKED_NE:
@@ -214,20 +218,11 @@ static bool written_match(const struct rule *r, const struct arch *a, const stru
 	return true;
 }
 
-int util_decide_written(const struct ruleset *rs, const struct arch *a,
-			const struct seccomp_data *sd, uint32_t *ret)
+const struct rule *util_written_best(const struct ruleset *rs, const struct arch *a,
+				     const char *name, const struct seccomp_data *sd)
 {
-	const char *name = syscalls_lookup_nr(a, (uint32_t)sd->nr);
 	const struct rule *best = NULL;
 
-	if (!name) {
-		return action_ret(rs->attrs.has_unknown_action ? &rs->attrs.unknown_action
-							       : &rs->attrs.default_action,
-				  a, ret);
-	}
-	for (int k = 0; k < MUX_COUNT; k++)
-		if (a->mux_name[k] && !strcmp(a->mux_name[k], name))
-			return -EOPNOTSUPP;
 	for (size_t i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 
@@ -237,5 +232,62 @@ int util_decide_written(const struct ruleset *rs, const struct arch *a,
 		if (!best || action_rank(r->action.kind) > action_rank(best->action.kind))
 			best = r;
 	}
-	return action_ret(best ? &best->action : &rs->attrs.default_action, a, ret);
+	return best;
+}
+
+/* The built-in rules as scmp-run.ini(5) BUILT-IN RULES states them, decided
+ * for one call: the candidate they add (written after every rule), or
+ * NULL. */
+static const struct action *written_builtin(const struct ruleset *rs, const struct arch *a,
+					    const char *name, const struct seccomp_data *sd)
+{
+	static const struct action eperm = { ACTION_ERRNO, 1, "EPERM" };
+	static const struct action enosys = { ACTION_ERRNO, 38, "ENOSYS" };
+	bool clone_cond = false, clone3_named = false;
+	int64_t sti = -1, linux_ = -1;
+
+	if (!strcmp(name, "ioctl") && !rs->hardening.tty_injection_allow) {
+		uint32_t cmd = (uint32_t)sd->args[1];
+
+		consts_lookup(a, "TIOCSTI", &sti);
+		consts_lookup(a, "TIOCLINUX", &linux_);
+		return cmd == (uint32_t)sti || cmd == (uint32_t)linux_ ? &eperm : NULL;
+	}
+	if (strcmp(name, "clone3"))
+		return NULL;
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		clone_cond |= !strcmp(rs->rules[i].syscall, "clone") && rs->rules[i].conj.n_cmps;
+		clone3_named |= !strcmp(rs->rules[i].syscall, "clone3") && !rs->rules[i].via_group;
+	}
+	return clone_cond && !clone3_named ? &enosys : NULL;
+}
+
+int util_decide_written(const struct ruleset *rs, const struct arch *a,
+			const struct seccomp_data *sd, uint32_t *ret)
+{
+	static const struct action enosys = { ACTION_ERRNO, 38, "ENOSYS" };
+	const char *name = syscalls_lookup_nr(a, (uint32_t)sd->nr);
+	const struct action *builtin, *best_action;
+	const struct rule *best;
+
+	if (!name) {
+		const struct action *def = &rs->attrs.default_action;
+
+		/* unknown-syscall-action: ENOSYS when the default denies */
+		if (rs->attrs.has_unknown_action)
+			def = &rs->attrs.unknown_action;
+		else if (def->kind != ACTION_ALLOW && def->kind != ACTION_LOG)
+			def = &enosys;
+		return action_ret(def, a, ret);
+	}
+	for (int k = 0; k < MUX_COUNT; k++)
+		if (a->mux_name[k] && !strcmp(a->mux_name[k], name))
+			return -EOPNOTSUPP;
+	best = util_written_best(rs, a, name, sd);
+	best_action = best ? &best->action : NULL;
+	builtin = written_builtin(rs, a, name, sd);
+	if (builtin &&
+	    (!best_action || action_rank(builtin->kind) > action_rank(best_action->kind)))
+		best_action = builtin;
+	return action_ret(best_action ? best_action : &rs->attrs.default_action, a, ret);
 }

@@ -45,3 +45,9 @@ uint32_t util_eval(const struct tcase *c, const struct seccomp_data *sd, bool *r
  */
 int util_decide_written(const struct ruleset *rs, const struct arch *a,
 			const struct seccomp_data *sd, uint32_t *ret);
+
+/* The rule of the profile (no built-in rule) that decides a call of name
+ * with sd's arguments, straight from the rules as written: the strictest
+ * action, the first written among equals. NULL if none matches. */
+const struct rule *util_written_best(const struct ruleset *rs, const struct arch *a,
+				     const char *name, const struct seccomp_data *sd);

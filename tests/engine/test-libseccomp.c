@@ -35,7 +35,11 @@
  *    more). "in { a, b }" becomes one libseccomp rule per value. No masked
  *    "!=", no "not in" (no such libseccomp operator); a masked value has no
  *    bits outside its mask (libseccomp drops them, we never match). trap
- *    without data only. No unknown-syscall-action (libseccomp has none).
+ *    without data only. No unknown-syscall-action (libseccomp has none): our
+ *    sets write the default action as theirs.
+ *  - The built-in tty-injection rule (scmp-run.ini(5) BUILT-IN RULES) is
+ *    given to libseccomp as a rule of its own in the sets without ioctl
+ *    rules; the sets with ioctl rules opt out of it.
  *  - Argument slots whose type is the same width and signedness on every
  *    64-bit ABI of the set; no 16-bit (umode_t) slots, no register pairs.
  *    With a 32-bit ABI in the set every value fits 32 bits, and the inputs
@@ -420,6 +424,18 @@ static void cond_text(const struct drule *dr, char *buf, size_t size)
 	}
 }
 
+/* Does the set have rules on ioctl? Then the built-in tty-injection rule
+ * would overlap them, where the two libraries order candidates differently:
+ * the set opts out of it ([hardening] tty-injection = allow). Otherwise
+ * libseccomp gets the rule as scmp-run.ini(5) BUILT-IN RULES states it. */
+static bool set_has_ioctl(const struct dset *s)
+{
+	for (unsigned i = 0; i < s->n_sys; i++)
+		if (!strcmp(s->sys[i].name, "ioctl"))
+			return true;
+	return false;
+}
+
 static int build_ours(const struct dset *s, struct tcase *c)
 {
 	const struct arch *first = s->abis[0];
@@ -433,6 +449,10 @@ static int build_ours(const struct dset *s, struct tcase *c)
 	action_parse(actions[s->def].text, first, &c->rs->attrs.default_action, &err);
 	c->rs->attrs.has_default_action = true;
 	action_parse(actions[s->bad_arch].text, first, &c->rs->attrs.bad_arch_action, &err);
+	/* libseccomp has no unknown-syscall-action: the default decides there */
+	c->rs->attrs.unknown_action = c->rs->attrs.default_action;
+	c->rs->attrs.has_unknown_action = true;
+	c->rs->hardening.tty_injection_allow = set_has_ioctl(s);
 	for (unsigned i = 0; i < s->n_rules; i++) {
 		const struct drule *dr = &s->rules[i];
 		char cond[256];
@@ -525,6 +545,19 @@ static int export_theirs(const struct dset *s, int fd)
 	for (unsigned i = 0; r >= 0 && i < s->n_rules; i++)
 		if (s->sys[s->rules[i].sys].action != s->def)
 			r = add_theirs(ctx, s, &s->rules[i]);
+	/* the built-in tty-injection rule: cmd is 32 bits, TIOCSTI 0x5412 and
+	 * TIOCLINUX 0x541c on every ABI of the sets */
+	for (unsigned k = 0; r >= 0 && k < 2 && !set_has_ioctl(s) &&
+			     actions[s->def].scmp != SCMP_ACT_ERRNO(1);
+	     k++) {
+		struct scmp_arg_cmp cmd = { .arg = 1,
+					    .op = SCMP_CMP_MASKED_EQ,
+					    .datum_a = UINT32_MAX,
+					    .datum_b = k ? 0x541c : 0x5412 };
+
+		r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(1),
+					   seccomp_syscall_resolve_name("ioctl"), 1, &cmd);
+	}
 	if (r >= 0)
 		r = seccomp_export_bpf(ctx, fd);
 	seccomp_release(ctx);
@@ -634,6 +667,20 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct tcase *c
 		else if (sys && sys->slots[i].low32_inputs)
 			v &= UINT32_MAX;
 		sd->args[i] = v;
+	}
+	/* the requests of the built-in tty-injection rule, and their neighbours */
+	if (!set_has_ioctl(s) && !pick(r, 12)) {
+		static const uint64_t cmds[] = { 0x5412, 0x541c, 0x5413, 0x541b, 0xffffffff00005412,
+						 0x10000541c };
+		uint32_t nr;
+
+		k = pick(r, s->n_abis);
+		low = s->abis[k]->bits == 32 || s->abis[k]->id == ARCH_X32;
+		if (syscalls_lookup_name(s->abis[k], "ioctl", &nr) == 0) {
+			sd->arch = s->abis[k]->audit_arch;
+			sd->nr = (int)nr;
+			sd->args[1] = cmds[pick(r, low ? 4 : 6)];
+		}
 	}
 }
 

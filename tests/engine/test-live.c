@@ -5,14 +5,19 @@
  * exactly the action the simulator predicts.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,7 +75,7 @@ static long do_call(const struct call *c)
 
 /* The exit_group syscall itself: a sanitizer's _exit() would make calls
  * (sigaltstack, mmap) that the filter under test may deny. */
-static void child_exit(int status)
+__attribute__((noreturn)) static void child_exit(int status)
 {
 	syscall(SYS_exit_group, status);
 	__builtin_unreachable();
@@ -182,7 +187,9 @@ static bool int80_works(void)
 		return works;
 	pid = fork();
 	if (pid == 0)
-		child_exit(int80(20 /* i386 getpid */, (const unsigned long[6]){ 0 }) == getpid() ? 0 : 1);
+		child_exit(int80(20 /* i386 getpid */, (const unsigned long[6]){ 0 }) == getpid()
+				   ? 0
+				   : 1);
 	works = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 	return works;
 }
@@ -204,6 +211,59 @@ static void expect(const struct tcase *c, const struct call *call, int want, con
 
 #define A(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
+#define HIGH_BIT (1ul << 32) /* a bit the kernel drops from a 32-bit argument */
+#define WIDTH_FD 1000	     /* a descriptor number the width tests own */
+
+/* The inode of this process's user namespace. */
+static ino_t user_ns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/user", &st) == 0 ? st.st_ino : 0;
+}
+
+/*
+ * Without any filter, in a child: does the kernel act on the low 32 bits
+ * only (data/kernel-widths.txt)? clone(2) with bit 32 set still creates a
+ * new user namespace, mmap(2) and writev(2) still use the descriptor.
+ * Returns 0 when it does.
+ */
+static int kernel_narrows(int which)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		ino_t before = user_ns();
+		struct iovec iov = { .iov_base = (void *)"x", .iov_len = 1 };
+		long r;
+
+		switch (which) {
+		case 0:
+			r = syscall(SYS_clone, (unsigned long)CLONE_NEWUSER | SIGCHLD | HIGH_BIT, 0,
+				    0, 0, 0);
+			if (r == 0) /* the new process: in a user namespace of its own? */
+				child_exit(user_ns() != before ? 0 : 1);
+			if (r < 0)
+				child_exit(2);
+			child_exit(waitpid((pid_t)r, &st, 0) == r && WIFEXITED(st) ? WEXITSTATUS(st)
+										   : 3);
+		case 1:
+			r = syscall(SYS_mmap, 0, 4096, PROT_READ, MAP_PRIVATE, WIDTH_FD | HIGH_BIT,
+				    0);
+			child_exit(r == -1 ? 1 : 0);
+		default:
+			r = syscall(SYS_writev, WIDTH_FD | HIGH_BIT, &iov, 1 | HIGH_BIT);
+			child_exit(r == 1 ? 0 : 1);
+		}
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
 int main(void)
 {
 #if !defined(__x86_64__)
@@ -222,26 +282,36 @@ int main(void)
 		return tap_done();
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getppid }, 11, "errno rule gives its errno");
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getpid }, 0, "default allow runs the call");
-	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getpgid, .args = { 7 } }, 1, "trap delivers SIGSYS");
-	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getpgid, .args = { 6 } }, 0, "trap rule's condition false");
-	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getsid, .args = { 9 } }, 3, "kill-process kills");
-	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getsid, .args = { 8 } }, 3, "kill-thread kills a 1-thread process");
-	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getpriority, .args = { 0, 0 } }, 0, "log lets the call run");
-	expect(&c, &(struct call){ .abi = 0, .nr = SYS_umask, .args = { 0777 } }, 12, "masked compare matches");
+	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getpgid, .args = { 7 } }, 1,
+	       "trap delivers SIGSYS");
+	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getpgid, .args = { 6 } }, 0,
+	       "trap rule's condition false");
+	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getsid, .args = { 9 } }, 3,
+	       "kill-process kills");
+	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getsid, .args = { 8 } }, 3,
+	       "kill-thread kills a 1-thread process");
+	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getpriority, .args = { 0, 0 } }, 0,
+	       "log lets the call run");
+	expect(&c, &(struct call){ .abi = 0, .nr = SYS_umask, .args = { 0777 } }, 12,
+	       "masked compare matches");
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_umask, .args = { 0x1000001ff } }, 12,
 	       "32-bit argument: upper half ignored");
-	expect(&c, &(struct call){ .abi = 0, .nr = SYS_umask, .args = { 0077 } }, 0, "masked compare does not match");
+	expect(&c, &(struct call){ .abi = 0, .nr = SYS_umask, .args = { 0077 } }, 0,
+	       "masked compare does not match");
 	util_compiled_free(&c);
 
 	/* Bad arch, x32 numbers and -1 on a native-only filter. */
-	c = build(A("default", "allow", "", "badarch", "errno(1003)", "", "unknown",
-		    "errno(1004)", "", "errno(1005)", "getppid", ""));
+	c = build(A("default", "allow", "", "badarch", "errno(1003)", "", "unknown", "errno(1004)",
+		    "", "errno(1005)", "getppid", ""));
 	if (!c.out.prog)
 		return tap_done();
-	expect(&c, &(struct call){ .abi = 1, .nr = 64 /* i386 getppid */ }, 13, "int $0x80 is bad-arch");
-	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | SYS_getppid }, 13, "x32 number is bad-arch");
+	expect(&c, &(struct call){ .abi = 1, .nr = 64 /* i386 getppid */ }, 13,
+	       "int $0x80 is bad-arch");
+	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | SYS_getppid }, 13,
+	       "x32 number is bad-arch");
 	expect(&c, &(struct call){ .abi = 0, .nr = -1 }, 14, "syscall -1 is an unknown number");
-	expect(&c, &(struct call){ .abi = 0, .nr = 9999 }, 14, "a number past the table is unknown");
+	expect(&c, &(struct call){ .abi = 0, .nr = 9999 }, 14,
+	       "a number past the table is unknown");
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getppid }, 15, "native rule applies");
 	util_compiled_free(&c);
 
@@ -254,8 +324,10 @@ int main(void)
 	expect(&c, &(struct call){ .abi = 1, .nr = 64 }, 16, "i386 getppid hits the i386 rule");
 	expect(&c, &(struct call){ .abi = 1, .nr = 20 }, 17, "i386 getpid hits the i386 rule");
 	expect(&c, &(struct call){ .abi = 1, .nr = 9999 }, 14, "i386 unknown number");
-	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | SYS_getppid }, 16, "x32 getppid hits the x32 rule");
-	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | 9999 }, 14, "x32 unknown number");
+	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | SYS_getppid }, 16,
+	       "x32 getppid hits the x32 rule");
+	expect(&c, &(struct call){ .abi = 0, .nr = ARCH_X32_SYSCALL_BIT | 9999 }, 14,
+	       "x32 unknown number");
 	expect(&c, &(struct call){ .abi = 0, .nr = SYS_getppid }, 16, "x86_64 getppid");
 	util_compiled_free(&c);
 
@@ -265,9 +337,70 @@ int main(void)
 		    "exit_group", ""));
 	if (!c.out.prog)
 		return tap_done();
-	expect(&c, &(struct call){ .abi = 1, .nr = 102, .args = { 1, 0 } }, 18, "socketcall(SYS_SOCKET) not allowed");
-	expect(&c, &(struct call){ .abi = 1, .nr = 102, .args = { 3, 0 } }, 3, "socketcall(SYS_CONNECT) killed");
+	expect(&c, &(struct call){ .abi = 1, .nr = 102, .args = { 1, 0 } }, 18,
+	       "socketcall(SYS_SOCKET) not allowed");
+	expect(&c, &(struct call){ .abi = 1, .nr = 102, .args = { 3, 0 } }, 3,
+	       "socketcall(SYS_CONNECT) killed");
 	util_compiled_free(&c);
+
+	/* Kernel widths: the kernel acts on the low 32 bits of clone's flags,
+	 * mmap's fd, writev's fd and length, so a deny rule written with "=="
+	 * must hold whatever the upper half is. First the kernel as the
+	 * oracle, then the filter. */
+	{
+		int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || dup2(fd, WIDTH_FD) != WIDTH_FD) {
+			tap_ok(false, "width tests: a file on descriptor %d", WIDTH_FD);
+		} else {
+			tap_ok(kernel_narrows(0) == 0,
+			       "kernel: clone(CLONE_NEWUSER|SIGCHLD with bit 32) creates a user "
+			       "namespace");
+			tap_ok(kernel_narrows(1) == 0,
+			       "kernel: mmap of fd %d with bit 32 maps the file", WIDTH_FD);
+		}
+		if (fd >= 0)
+			close(fd);
+		close(WIDTH_FD);
+	}
+	{
+		int p[2];
+
+		if (pipe(p) < 0 || dup2(p[1], WIDTH_FD) != WIDTH_FD)
+			tap_ok(false, "width tests: a pipe on descriptor %d", WIDTH_FD);
+		else
+			tap_ok(kernel_narrows(2) == 0,
+			       "kernel: writev to fd %d, length 1, both with bit 32, writes",
+			       WIDTH_FD);
+		c = build(A("default", "allow", "", "errno(1030)", "clone",
+			    "flags == CLONE_NEWUSER|SIGCHLD", "errno(1031)", "mmap", "fd == 1000",
+			    "errno(1032)", "writev", "fd == 1000", "errno(1033)", "readv",
+			    "vlen == 1"));
+		if (!c.out.prog)
+			return tap_done();
+		expect(&c,
+		       &(struct call){ .nr = SYS_clone,
+				       .args = { CLONE_NEWUSER | SIGCHLD | HIGH_BIT } },
+		       40, "clone flags == CLONE_NEWUSER|SIGCHLD denied with bit 32 set");
+		expect(&c,
+		       &(struct call){ .nr = SYS_clone,
+				       .args = { CLONE_NEWUSER | SIGCHLD | 0xffffffff00000000ul } },
+		       40, "clone flags denied with the whole upper half set");
+		expect(&c,
+		       &(struct call){
+			       .nr = SYS_mmap,
+			       .args = { 0, 4096, PROT_READ, MAP_PRIVATE, WIDTH_FD | HIGH_BIT } },
+		       41, "mmap fd == 1000 denied with bit 32 set");
+		expect(&c,
+		       &(struct call){ .nr = SYS_writev, .args = { WIDTH_FD | HIGH_BIT, 0, 1 } },
+		       42, "writev fd == 1000 denied with bit 32 set");
+		expect(&c, &(struct call){ .nr = SYS_readv, .args = { 9999, 0, 1 | HIGH_BIT } }, 43,
+		       "readv vlen == 1 denied with bit 32 set");
+		util_compiled_free(&c);
+		close(p[0]);
+		close(p[1]);
+		close(WIDTH_FD);
+	}
 
 	/* Random conditions on harmless calls: kernel vs simulator. */
 	static const struct {
@@ -275,15 +408,22 @@ int main(void)
 		const char *name;
 	} harmless[] = {
 		/* three or more arguments; called with a bad fd, they fail with EBADF */
-		{ SYS_lseek, "lseek" },	    { SYS_fcntl, "fcntl" },
-		{ SYS_ioctl, "ioctl" },	    { SYS_fchown, "fchown" },
-		{ SYS_dup3, "dup3" },	    { SYS_fadvise64, "fadvise64" },
+		{ SYS_lseek, "lseek" },		{ SYS_fcntl, "fcntl" },
+		{ SYS_ioctl, "ioctl" },		{ SYS_fchown, "fchown" },
+		{ SYS_dup3, "dup3" },		{ SYS_fadvise64, "fadvise64" },
 		{ SYS_fallocate, "fallocate" }, { SYS_sync_file_range, "sync_file_range" },
 	};
 	static const char *const conds[] = {
-		"arg1 == 0x80000000", "arg1 < 0", "arg1 >= -5 && arg1 <= 5", "arg2 > 0xffffffff",
-		"arg2 & 0xff00 == 0x1200", "arg1 in { 1, 2, 0x7fffffff }", "arg0 != 3",
-		"arg2 <= 0x100000000", "arg1 not in { 0, 1 }", "arg0 == 0xffffffff",
+		"arg1 == 0x80000000",
+		"arg1 < 0",
+		"arg1 >= -5 && arg1 <= 5",
+		"arg2 > 0xffffffff",
+		"arg2 & 0xff00 == 0x1200",
+		"arg1 in { 1, 2, 0x7fffffff }",
+		"arg0 != 3",
+		"arg2 <= 0x100000000",
+		"arg1 not in { 0, 1 }",
+		"arg0 == 0xffffffff",
 	};
 	uint64_t seed = 0x11ce;
 	for (int set = 0; set < 40; set++) {
@@ -305,16 +445,26 @@ int main(void)
 			continue;
 		}
 		for (int k = 0; k < 15; k++) {
-			static const unsigned long vals[] = { 0, 1, 2, 3, 5, 0x7fffffff, 0x80000000,
-							      0xffffffff, 0x100000000, 0x1200,
-							      0xfffffffffffffffb, 0x100001200 };
+			static const unsigned long vals[] = { 0,
+							      1,
+							      2,
+							      3,
+							      5,
+							      0x7fffffff,
+							      0x80000000,
+							      0xffffffff,
+							      0x100000000,
+							      0x1200,
+							      0xfffffffffffffffb,
+							      0x100001200 };
 			struct call call = { 0 };
 
 			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 			call.nr = harmless[(seed >> 33) % 8].nr;
 			/* the fd stays invalid (low half): the calls must not act */
-			call.args[0] = (const unsigned long[]){ 9999, 0xffffffff,
-								0x100000000 + 9999 }[(seed >> 20) % 3];
+			call.args[0] =
+				(const unsigned long[]){ 9999, 0xffffffff,
+							 0x100000000 + 9999 }[(seed >> 20) % 3];
 			call.args[1] = vals[(seed >> 40) % 12];
 			call.args[2] = vals[(seed >> 50) % 12];
 			random_calls++;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Data-driven engine vectors: each .vec file is a rule set plus lines
- * "check ARCH SYSCALL [ARG...] -> ACTION [@LABEL|@default|@unknown|@badarch]",
+ * "check ARCH SYSCALL [ARG...] -> ACTION [@LABEL|@default|@unknown|@badarch|@built-in:NAME]",
  * run through compile -> simulate and through the reference semantics.
  * A rule a check names carries a label: "rule LABEL: ACTION SYSCALL [COND]";
  * labels are unique within a rule set, so inserting lines breaks nothing.
+ * "grouprule" adds a rule as if named through a group only; "hardening
+ * tty-injection allow" opts out of that built-in rule.
  * "error TEXT" / "warning TEXT" expect a diagnostic containing TEXT,
  * "nowarning TEXT" expects none.
  */
@@ -146,6 +148,8 @@ static void check_line(const char *file, unsigned line, struct tcase *c,
 			where_ok = dec.why == DECIDE_UNKNOWN;
 		else if (!strcmp(at, "badarch"))
 			where_ok = dec.why == DECIDE_BAD_ARCH;
+		else if (!strncmp(at, "built-in:", 9))
+			where_ok = dec.why == DECIDE_RULE && !strcmp(dec.rule->src->loc.file, at);
 		else if (!label_line(labels, at)) {
 			tap_ok(false, "%s:%u: no rule labelled '%s' in this rule set", file, line,
 			       at);
@@ -227,7 +231,19 @@ static void run_file(const char *path)
 				else
 					r = -EINVAL;
 			}
-		} else if (!strcmp(word, "rule")) {
+		} else if (!strcmp(word, "hardening")) {
+			/* "hardening tty-injection allow|deny" */
+			r = -EINVAL;
+			if (!strcmp(rest, "tty-injection allow") ||
+			    !strcmp(rest, "tty-injection deny")) {
+				c.rs->hardening.tty_injection_allow = !strcmp(rest + 14, "allow");
+				r = 0;
+			}
+		} else if (!strcmp(word, "rule") || !strcmp(word, "grouprule")) {
+			/* grouprule: as if named through a group only */
+			bool via_group = word[0] == 'g';
+			size_t before = c.rs->n_rules;
+
 			char *act = rest, *sys, *cond;
 
 			sys = strpbrk(act, " \t");
@@ -254,6 +270,8 @@ static void run_file(const char *path)
 					*cond++ = '\0';
 				r = util_add_rule(c.rs, act, sys, cond ? trim(cond) : NULL, line);
 			}
+			for (size_t i = before; r >= 0 && i < c.rs->n_rules; i++)
+				c.rs->rules[i].via_group = via_group;
 		} else if (!strcmp(word, "prio")) {
 			char *n = strpbrk(rest, " \t");
 			struct src_loc loc = { .file = "test", .line = line };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Target program for the live command-line tests: makes one chosen call
- * (from a second thread, under a SIGSYS handler, or through the i386 entry
- * point) and reports what happened on stdout, unbuffered. */
+ * (from a second thread, under a SIGSYS handler, through the i386 entry
+ * point, or TIOCSTI on its terminal) and reports what happened on stdout,
+ * unbuffered. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -134,6 +136,20 @@ int main(int argc, char **argv)
 			say("int80 getpid: %s\n", r == getpid() ? "own pid" : "wrong pid");
 		return 0;
 	}
-	fprintf(stderr, "usage: live-helper threads|getppid|trap|int80\n");
+	if (!strcmp(mode, "tiocsti")) {
+		/* type one character into the terminal on stdin: the escape
+		 * scmp-run.ini(5) BUILT-IN RULES closes */
+		static const char c = '\n';
+
+		errno = 0;
+		r = ioctl(STDIN_FILENO, TIOCSTI, &c);
+		say("tiocsti: %s\n", r == 0	       ? "typed"
+				     : errno == EPERM  ? "EPERM"
+				     : errno == EIO    ? "EIO"
+				     : errno == ENOTTY ? "ENOTTY"
+						       : "other error");
+		return 0;
+	}
+	fprintf(stderr, "usage: live-helper threads|getppid|trap|int80|tiocsti\n");
 	return 2;
 }

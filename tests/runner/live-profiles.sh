@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Real programs under every sample profile in profiles/: coreutils
 # pipelines, python3 with imports, a loopback TCP server and client, and in
-# each profile one forbidden operation failing the way the profile says.
-# Usage: live-profiles.sh LIVE-TCP-SCRIPT (environment: SCMP_RUN, SRCDIR).
+# each profile one forbidden operation failing the way the profile says;
+# TIOCSTI on the controlling terminal refused under every one of them.
+# Usage: live-profiles.sh LIVE-TCP-SCRIPT LIVE-HELPER (environment: SCMP_RUN,
+# SRCDIR).
 
 # $tool below is split into words on purpose; RC is read by status_is.
 # shellcheck disable=SC2086,SC2034
@@ -12,7 +14,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 . "$SRCDIR/tests/tap.sh"
 
-TCP=${1:?usage: live-profiles.sh LIVE-TCP-SCRIPT}
+TCP=${1:?usage: live-profiles.sh LIVE-TCP-SCRIPT LIVE-HELPER}
+HELPER=${2:?usage: live-profiles.sh LIVE-TCP-SCRIPT LIVE-HELPER}
 S=$SCMP_RUN
 P=$(sample_profiles) # as root: each sample plus user = root
 CTL=$SRCDIR/tests/runner/profiles/caps-none.ini # control: allow all, no caps
@@ -199,5 +202,40 @@ is "$(cat "$TAP_TMP/py.out")" EACCES \
 (cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
 	"$(pyerr 'open("/etc/hostname").read()')" && cp "$OUT" "$TAP_TMP/py.out")
 is "$(cat "$TAP_TMP/py.out")" "ok" "untrusted-tool: /etc stays readable"
+
+# ---- tty-injection (scmp-run.ini(5) BUILT-IN RULES) in every profile ----
+# script(1) gives the command a new session whose controlling terminal is a
+# pty: TIOCSTI there types into the terminal's input, as a sandboxed program
+# would into the shell that launched it.
+# tiocsti PROFILE [python]: what TIOCSTI on the terminal gave, made by the
+# helper or (where a profile's Landlock paths do not reach the build
+# directory) by python3
+TIOCSTI_PY='import errno, fcntl, termios
+try:
+    fcntl.ioctl(0, termios.TIOCSTI, b"\n"); r = "typed"
+except OSError as e:
+    r = errno.errorcode[e.errno]
+print("tiocsti: " + r)'
+tiocsti() {
+	if [ "${2:-}" = python ]; then
+		cmd="$S -p $1 python3 -c '$TIOCSTI_PY'"
+	else
+		cmd="$S -p $1 $HELPER tiocsti"
+	fi
+	timeout 20 script -qec "$cmd" /dev/null </dev/null 2>&1 | tr -d '\r' | sed -n 's/^tiocsti: //p'
+}
+if command -v script >/dev/null 2>&1; then
+	is "$(tiocsti "$SRCDIR/tests/runner/profiles/tty-allowed.ini")" "typed" \
+		"tty-injection: TIOCSTI types into the terminal with tty-injection = allow"
+	is "$(tiocsti "$SRCDIR/tests/runner/profiles/tty-allowed.ini" python)" "typed" \
+		"tty-injection: python3's TIOCSTI types into the terminal as well"
+	is "$(tiocsti "$P/minimal.ini")" "EPERM" "minimal: TIOCSTI on the terminal fails with EPERM"
+	for p in net-daemon system-service no-network untrusted-tool; do
+		is "$(tiocsti "$P/$p.ini" python)" "EPERM" \
+			"$p: TIOCSTI on the terminal fails with EPERM"
+	done
+else
+	skip "tty-injection: script(1) is not installed (util-linux)"
+fi
 
 done_testing

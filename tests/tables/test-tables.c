@@ -400,16 +400,26 @@ static void test_args(void)
 	check_args("x86", "ioctl", "fd:U32 cmd:U32 arg:U32 NONE NONE NONE");
 	/* x32's ioctl entry is compat_sys_ioctl: arg is a compat_ulong_t */
 	check_args("x32", "ioctl", "fd:U32 cmd:U32 arg:U32 NONE NONE NONE");
+	/* clone's flags: 32 bits on every ABI (data/kernel-widths.txt) */
 	check_args("x86_64", "clone",
-		   "flags:U64 newsp:U64 parent_tid:PTR child_tid:PTR tls:U64 NONE");
+		   "flags:U32 newsp:U64 parent_tid:PTR child_tid:PTR tls:U64 NONE");
 	check_args("x86", "clone", "flags:U32 newsp:U32 parent_tid:PTR tls:U32 child_tid:PTR NONE");
 	check_args("aarch64", "clone",
-		   "flags:U64 newsp:U64 parent_tid:PTR tls:U64 child_tid:PTR NONE");
+		   "flags:U32 newsp:U64 parent_tid:PTR tls:U64 child_tid:PTR NONE");
 	check_args("s390x", "clone",
-		   "newsp:U64 flags:U64 parent_tid:PTR child_tid:PTR tls:U64 NONE");
+		   "newsp:U64 flags:U32 parent_tid:PTR child_tid:PTR tls:U64 NONE");
 	check_args("loongarch64", "clone",
-		   "flags:U64 newsp:U64 parent_tid:PTR child_tid:PTR tls:U64 NONE");
-	check_args("x86_64", "mmap", "addr:U64 len:U64 prot:U64 flags:U64 fd:U64 off:U64");
+		   "flags:U32 newsp:U64 parent_tid:PTR child_tid:PTR tls:U64 NONE");
+	check_args("x86_64", "mmap", "addr:U64 len:U64 prot:U64 flags:U64 fd:U32 off:U64");
+	check_args("aarch64", "mmap", "addr:U64 len:U64 prot:U64 flags:U64 fd:U32 off:U64");
+	check_args("x86_64", "readv", "fd:U32 vec:PTR vlen:U32 NONE NONE NONE");
+	check_args("x86_64", "ptrace", "request:S64 pid:S32 addr:U64 data:U64 NONE NONE");
+	check_args("ppc64", "personality", "personality:U32 NONE NONE NONE NONE NONE");
+	/* the u64 mask is one register on 64-bit ABIs, two on 32-bit ones */
+	check_args("x86_64", "fanotify_mark",
+		   "fanotify_fd:S32 flags:U32 mask:U64 fd:S32 pathname:PTR NONE");
+	check_args("x86", "fanotify_mark",
+		   "fanotify_fd:S32 flags:U32 mask:PAIR mask:PAIR fd:S32 pathname:PTR");
 	check_args("x86", "mmap", "arg:PTR NONE NONE NONE NONE NONE");
 	check_args("x86", "mmap2", "addr:U32 len:U32 prot:U32 flags:U32 fd:U32 pgoff:U32");
 	check_args("x86_64", "pread64", "fd:U32 buf:PTR count:U64 pos:S64 NONE NONE");
@@ -435,6 +445,27 @@ static void test_args(void)
 		   "dfd:S32 path:PTR at_flags:U32 name:PTR args:PTR size:U64");
 	check_args("x86_64", "capget", "header:PTR dataptr:PTR NONE NONE NONE NONE");
 
+	/* both spellings (scmp-run.ini(5) CONDITIONS) */
+	tap_ok(syscalls_args(arch_get(ARCH_X86_64), "clone", args, &known) == 0 &&
+		       syscalls_arg_named(&args[0], "flags") &&
+		       syscalls_arg_named(&args[0], "clone_flags") &&
+		       !syscalls_arg_named(&args[0], "clone") &&
+		       !syscalls_arg_named(&args[0], "flag") &&
+		       syscalls_arg_named(&args[2], "parent_tidptr"),
+	       "clone: flags is also clone_flags (kernel/fork.c), parent_tid parent_tidptr");
+	tap_ok(syscalls_args(arch_get(ARCH_X32), "recvfrom", args, &known) == 0 &&
+		       syscalls_arg_named(&args[2], "len") &&
+		       syscalls_arg_named(&args[2], "size") && args[2].cls == ARG_U32,
+	       "x32 recvfrom: len (compat) and size (syscalls.h), 32 bits");
+	tap_ok(syscalls_args(arch_get(ARCH_X86_64), "recvfrom", args, &known) == 0 &&
+		       syscalls_arg_named(&args[2], "len") &&
+		       syscalls_arg_named(&args[2], "size") &&
+		       syscalls_arg_named(&args[5], "addr_len") &&
+		       syscalls_arg_named(&args[5], "addrlen") && args[2].cls == ARG_U64,
+	       "x86_64 recvfrom: the x32 names resolve too");
+	tap_ok(syscalls_args(arch_get(ARCH_X86_64), "fanotify_mark", args, &known) == 0 &&
+		       syscalls_arg_named(&args[3], "dfd") && syscalls_arg_named(&args[3], "fd"),
+	       "fanotify_mark: fd (syscalls.h) and dfd (SYSCALL_DEFINE)");
 	tap_ok(syscalls_args(arch_get(ARCH_X86_64), "afs_syscall", args, &known) == 0 && !known &&
 		       args[0].cls == ARG_UNKNOWN && args[5].cls == ARG_UNKNOWN && !args[0].name,
 	       "a syscall without prototype: ARG_UNKNOWN in every slot, not known");
