@@ -78,9 +78,9 @@ static void print_rsys(FILE *f, const struct abi_policy *abi, const struct rsys 
 		} else {
 			uncond = true;
 		}
-		fprintf(f, "action %s; # %s:%u%s\n",
-			action_format_ret(r->ret, abi->arch, buf, sizeof(buf)), r->src->loc.file,
-			r->src->loc.line, r->via_mux ? " (multiplexed)" : "");
+		fprintf(f, "action %s; # ", action_format_ret(r->ret, abi->arch, buf, sizeof(buf)));
+		diag_fputs_escaped(r->src->loc.file, f); /* a name from a profile: escaped */
+		fprintf(f, ":%u%s\n", r->src->loc.line, r->via_mux ? " (multiplexed)" : "");
 	}
 	if (!uncond)
 		fprintf(f, "    action %s; # default\n",
