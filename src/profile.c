@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "number.h"
 #include "profile-internal.h"
 #include "syscalls.h"
 
@@ -148,25 +149,21 @@ static int parse_bool(const char *s, bool *ret, const char **reterr)
 #define PRIORITY_RANGE "0..255"
 _Static_assert(RULESET_PRIORITY_MAX == 255, "PRIORITY_RANGE spells out RULESET_PRIORITY_MAX");
 
-/* A [priority] value: decimal 0..RULESET_PRIORITY_MAX. -EINVAL for what is
- * not such a number, -ERANGE for a number over the maximum. */
+/* A [priority] value: a number (scmp-run.ini(5) NUMBERS) in
+ * 0..RULESET_PRIORITY_MAX. -EINVAL for what is not a number, -ERANGE for a
+ * number out of range. */
 static int parse_priority(const char *s, unsigned *ret, const char **reterr)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
+	int r = number_parse_max(s, RULESET_PRIORITY_MAX, &v);
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!isdigit((unsigned char)s[0]) || errno || *end) {
-		*reterr = "expected " PRIORITY_RANGE;
-		return -EINVAL;
-	}
-	if (v > RULESET_PRIORITY_MAX) {
-		*reterr = "out of range " PRIORITY_RANGE;
-		return -ERANGE;
-	}
-	*ret = (unsigned)v;
-	return 0;
+	if (r == -ERANGE)
+		*reterr = NUMBER_ERR_RANGE " " PRIORITY_RANGE;
+	else if (r < 0)
+		*reterr = NUMBER_ERR_SYNTAX ": expected " PRIORITY_RANGE;
+	else
+		*ret = (unsigned)v;
+	return r;
 }
 
 /* "CAP_NET_ADMIN" or "net_admin", any case; never a number. */
