@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compile.h"
 #include "config.h"
@@ -292,6 +293,7 @@ static enum outcome run(const struct options *o, const struct compiled *c, char 
 
 static enum outcome dispatch_profile(const struct options *o, int argc, char **argv, struct diag *d)
 {
+	struct profile_opts popts;
 	struct compiled c;
 	enum outcome ret;
 
@@ -302,7 +304,14 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
 
-	if (compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, d, &c) < 0)
+	/* scmp-run(1) TRUST: as root, files another user could write are refused. */
+	popts = (struct profile_opts){
+		.search_path = getenv("SCMP_RUN_PROFILE_PATH"),
+		.installed_dir = SCMP_RUN_PROFILEDIR,
+		.trust = geteuid() == 0,
+		.uid = getuid(),
+	};
+	if (compile_profile(o->profile, &popts, o->target, d, &c) < 0)
 		return OUTCOME_REJECTED;
 	/* Warnings cannot weaken a filter: show them when asked to check, or
 	 * when verbose; a service log gets only what stopped it. */

@@ -287,20 +287,7 @@ static int key_description(struct key_ctx *k, const struct key_row *row)
 
 static int key_include(struct key_ctx *k, const struct key_row *row)
 {
-	/* Relative to the directory of the including file. */
-	const char *from = k->fr->path, *slash = strrchr(from, '/');
-	char *path;
-	int r;
-
-	if (k->value[0] == '/' || !slash)
-		r = asprintf(&path, "%s", k->value);
-	else
-		r = asprintf(&path, "%.*s/%s", (int)(slash - from), from, k->value);
-	if (r < 0)
-		return -ENOMEM;
-	r = profile_ini_load(k->l, k->fr, k->value, path, &k->loc);
-	free(path);
-	return r == -ENOMEM ? r : 0; /* its errors are reported */
+	return profile_ini_include(k->fr, k->value, &k->loc);
 }
 
 /* Architectures that cannot share one filter (one process). */
@@ -621,10 +608,10 @@ static bool check_hash(struct frame *fr, const struct pending *pd)
 }
 
 /* The lines of a value joined by one blank (empty lines skipped); NULL on
- * ENOMEM. */
+ * ENOMEM. Linear: a value may have tens of thousands of lines. */
 static char *join_value(const struct pending *pd)
 {
-	size_t len = 0;
+	size_t len = 0, at = 0;
 	char *value;
 
 	for (size_t i = 0; i < pd->n_segs; i++)
@@ -632,14 +619,17 @@ static char *join_value(const struct pending *pd)
 	value = malloc(len + 1);
 	if (!value)
 		return NULL;
-	value[0] = '\0';
 	for (size_t i = 0; i < pd->n_segs; i++) {
-		if (!pd->segs[i].text[0])
+		size_t n = strlen(pd->segs[i].text);
+
+		if (!n)
 			continue;
-		if (value[0])
-			strcat(value, " ");
-		strcat(value, pd->segs[i].text);
+		if (at)
+			value[at++] = ' ';
+		memcpy(value + at, pd->segs[i].text, n);
+		at += n;
 	}
+	value[at] = '\0';
 	return value;
 }
 
@@ -714,30 +704,42 @@ static void loader_clear(struct loader *l)
 	}
 	free(l->ents);
 	profile_groups_free(l);
+	profile_ini_free(l);
 }
 
-int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret)
+int profile_load(const char *what, const struct profile_opts *opts, const struct arch *native,
+		 struct diag *d, struct profile **ret)
 {
+	static const struct profile_opts by_path = { .source = PROFILE_FROM_PATH };
 	struct loader l = { .native = native, .d = d, .errors = d->n_errors };
 	int r = 0;
 
 	*ret = NULL;
+	l.opts = opts ? opts : &by_path;
 	l.p = calloc(1, sizeof(*l.p));
 	if (!l.p)
 		return -ENOMEM;
-	l.p->path = strdup(path);
 	l.p->rs = ruleset_new();
-	if (!l.p->path || !l.p->rs) {
+	if (!l.p->rs) {
 		r = -ENOMEM;
 		goto out;
 	}
 	/* A top file that cannot be opened needs no second error. */
-	if (profile_ini_load(&l, NULL, path, path, NULL) == 0 && !l.oom && !l.abort)
+	r = profile_ini_load_top(&l, what);
+	if (r == 0 && !l.oom && !l.abort)
 		finish(&l, l.p->rs->files[0]);
+	/* Even for a profile with errors: say which files cannot be trusted. */
+	if (!l.oom)
+		profile_ini_check_trust(&l);
 	if (l.oom)
 		r = l.oom;
-	else if (d->n_errors != l.errors)
-		r = -EINVAL;
+	else if (r != -ENOENT)
+		r = d->n_errors != l.errors ? -EINVAL : 0;
+	if (r == 0) {
+		l.p->path = strdup(l.p->rs->files[0]);
+		if (!l.p->path)
+			r = -ENOMEM;
+	}
 out:
 	loader_clear(&l);
 	if (r < 0) {

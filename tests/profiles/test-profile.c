@@ -70,7 +70,7 @@ static struct profile *load(const char *path, struct diag *d, int *ret_r)
 	struct profile *p = NULL;
 
 	diag_init(d);
-	*ret_r = profile_load(path, native, d, &p);
+	*ret_r = profile_load(path, NULL, native, d, &p);
 	return p;
 }
 
@@ -631,7 +631,7 @@ static void test_generated(void)
 
 		diag_init(&d);
 		diag_error(&d, NULL, "earlier");
-		tap_ok(profile_load(good, native, &d, &p) == 0 && p,
+		tap_ok(profile_load(good, NULL, native, &d, &p) == 0 && p,
 		       "an earlier error in the diag list does not reject this profile");
 		profile_free(p);
 		diag_clear(&d);
