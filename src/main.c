@@ -104,9 +104,11 @@ static void usage(FILE *f)
 	      "  " PROG " --help | --version\n"
 	      "\n"
 	      "Options:\n"
-	      "  -p, --profile PROFILE  profile file, or name looked up in $SCMP_RUN_PROFILE_PATH,\n"
-	      "                         " SCMP_RUN_SYSCONF_PROFILEDIR " and " SCMP_RUN_PROFILEDIR
-	      "\n"
+	      "  -p, --profile PROFILE  profile file (with a '/'), '-' for standard input, or a\n"
+	      "                         name, never looked up in the current directory but in\n"
+	      "                         $SCMP_RUN_PROFILE_PATH, " SCMP_RUN_SYSCONF_PROFILEDIR
+	      " and\n"
+	      "                         " SCMP_RUN_PROFILEDIR "\n"
 	      "      --check            validate the profile and print a summary\n"
 	      "      --export-bpf FILE  write the program run mode would load ('-': stdout)\n"
 	      "      --export-pfc FILE  write readable pseudo filter code ('-': stdout)\n"
