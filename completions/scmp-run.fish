@@ -16,7 +16,7 @@ function __scmp_run_command_index
                     return 0
                 end
                 return 1
-            case -p --profile --export-bpf --export-pfc --resolve --target-arch
+            case -p --profile --export-bpf --export-pfc --export-oci --import-oci --oci-caps --resolve --target-arch --user --group
                 set i (math $i + 2)
             case '--*'
                 set i (math $i + 1)
@@ -91,6 +91,9 @@ complete -c scmp-run -n __scmp_run_before_command -s p -l profile -r -F \
 complete -c scmp-run -n __scmp_run_before_command -l check -d 'validate the profile and print a summary'
 complete -c scmp-run -n __scmp_run_before_command -l export-bpf -r -F -d 'write the program run mode would load'
 complete -c scmp-run -n __scmp_run_before_command -l export-pfc -r -F -d 'write readable pseudo filter code'
+complete -c scmp-run -n __scmp_run_before_command -l export-oci -r -F -d 'write the profile as OCI runtime-spec seccomp JSON'
+complete -c scmp-run -n __scmp_run_before_command -l import-oci -r -F -d 'print an OCI/Docker seccomp JSON file as an INI profile'
+complete -c scmp-run -n __scmp_run_before_command -l oci-caps -x -d 'capabilities the process keeps (CAP_A,CAP_B), for a JSON profile'
 complete -c scmp-run -n __scmp_run_before_command -l explain -d 'print the action for SYSCALL ARG...'
 complete -c scmp-run -n __scmp_run_before_command -l resolve -x -a '(__scmp_run_syscalls)' \
     -d 'syscall name <-> number'
@@ -100,6 +103,10 @@ complete -c scmp-run -n __scmp_run_before_command -l list-groups -d 'list the sy
 complete -c scmp-run -n __scmp_run_before_command -l list-profiles -d 'list the profiles found by name'
 complete -c scmp-run -n __scmp_run_before_command -l target-arch -x \
     -a '(__scmp_run_call --list-arches)' -d 'compile for ARCH (not in run mode)'
+complete -c scmp-run -n __scmp_run_before_command -l user -x -a '(__fish_complete_users)' \
+    -d 'run as USER instead of the user of the profile'
+complete -c scmp-run -n __scmp_run_before_command -l group -x -a '(__fish_complete_groups)' \
+    -d 'run as GROUP instead of the group of the profile'
 complete -c scmp-run -n __scmp_run_before_command -s v -l verbose -d 'more detail'
 complete -c scmp-run -n __scmp_run_before_command -s h -l help -d 'show the help'
 complete -c scmp-run -n __scmp_run_before_command -l version -d 'show the version'

@@ -8,9 +8,16 @@ src=$2
 out=$3
 secs=${4:-60}
 mkdir -p "$out/corpus" "$out/artifacts" || exit 99
+# FUZZ_SEEDS (directories under SRCDIR) and FUZZ_DICT pick another corpus.
 seeds="$src/profiles $src/tests/profiles/good $src/tests/profiles/bad $src/tests/profiles/bad/include
 $src/tests/cli/profiles $src/tests/cli/bad $src/fuzz/regressions"
-common="-rss_limit_mb=2048 -timeout=20 -dict=$src/fuzz/profile.dict -artifact_prefix=$out/artifacts/"
+if [ -n "${FUZZ_SEEDS:-}" ]; then
+	seeds=
+	for d in $FUZZ_SEEDS; do
+		seeds="$seeds $src/$d"
+	done
+fi
+common="-rss_limit_mb=2048 -timeout=20 -dict=$src/${FUZZ_DICT:-fuzz/profile.dict} -artifact_prefix=$out/artifacts/"
 failed=0
 
 # shellcheck disable=SC2086

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The pipeline: profile_load (which finds the profile) -> policy_build -> bpf_generate,
- * with every diagnostic in the caller's struct diag.
+ * The pipeline: profile_load (which finds the profile; oci_load for JSON)
+ * -> policy_build -> bpf_generate, with every diagnostic in the caller's
+ * struct diag.
  */
 #include "compile.h"
 
@@ -25,15 +26,20 @@ static int build(struct compiled *c, const struct arch *native, struct diag *d)
 	return r;
 }
 
-/* Load what opts names, then build it. */
+/* Load what opts names (INI), or without opts the file at what (JSON by its
+ * name, else INI), then build it. */
 static int compile_load(const char *what, const struct profile_opts *opts,
-			const struct arch *native, struct diag *d, struct compiled *ret)
+			const struct oci_options *oci, const struct arch *native, struct diag *d,
+			struct compiled *ret)
 {
 	size_t errors = d->n_errors;
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	r = profile_load(what, opts, native, d, &ret->profile);
+	if (!opts && oci_is_json(what))
+		r = oci_load(what, native, oci, d, &ret->profile);
+	else
+		r = profile_load(what, opts, native, d, &ret->profile);
 	if (r >= 0 && d->n_errors > errors)
 		r = -EINVAL;
 	if (r >= 0) {
@@ -45,13 +51,14 @@ static int compile_load(const char *what, const struct profile_opts *opts,
 	return r;
 }
 
-int compile_file(const char *path, const struct arch *native, struct diag *d, struct compiled *ret)
+int compile_file(const char *path, const struct arch *native, const struct oci_options *oci,
+		 struct diag *d, struct compiled *ret)
 {
-	return compile_load(path, NULL, native, d, ret);
+	return compile_load(path, NULL, oci, native, d, ret);
 }
 
 int compile_profile(const char *value, const struct profile_opts *opts, const struct arch *native,
-		    struct diag *d, struct compiled *ret)
+		    const struct oci_options *oci, struct diag *d, struct compiled *ret)
 {
 	struct profile_opts o = *opts;
 
@@ -61,7 +68,21 @@ int compile_profile(const char *value, const struct profile_opts *opts, const st
 		o.source = PROFILE_FROM_PATH;
 	else
 		o.source = PROFILE_FROM_NAME;
-	return compile_load(value, &o, native, d, ret);
+	if (o.source != PROFILE_FROM_STDIN && oci_is_json(value)) {
+		/* JSON: found and checked like any profile file, then read by
+		 * the OCI module. */
+		char *path;
+		int r = profile_locate(value, &o, d, &path);
+
+		if (r < 0) {
+			memset(ret, 0, sizeof(*ret));
+			return r;
+		}
+		r = compile_load(path, NULL, oci, native, d, ret);
+		free(path);
+		return r;
+	}
+	return compile_load(value, &o, oci, native, d, ret);
 }
 
 int compile_ruleset(const struct ruleset *rs, const struct arch *native, struct diag *d,

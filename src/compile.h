@@ -10,6 +10,7 @@
 
 #include "bpf.h"
 #include "diag.h"
+#include "oci.h"
 #include "profile.h"
 #include "policy.h"
 
@@ -26,18 +27,22 @@ struct compiled {
  * standard input, a VALUE with a '/' a path, anything else a NAME looked up
  * in opts' search path (opts->source is ignored; the other members say
  * where includes by NAME are looked up and whether files must be trusted).
- * Load it for the ABI that "native" stands for, build its policy and
- * generate the program. Every problem goes to d with its location: a
- * profile that is not found is an error with a hint naming the directories
- * searched. Returns 0, or -ENOENT (not found), -EINVAL (rejected), -E2BIG
- * (program too long) or -ENOMEM; on failure *ret holds nothing. A pass that
- * adds an error to d fails even if every step returned success.
+ * A file whose name ends in ".json" is an OCI/Docker profile (oci_load(),
+ * with oci; NULL means no capabilities and the running kernel), found and
+ * checked like any other (profile_locate()); any other is INI. Load it for
+ * the ABI that "native" stands for, build its policy and generate the
+ * program. Every problem goes to d with its location: a profile that is
+ * not found is an error with a hint naming the directories searched.
+ * Returns 0, or -ENOENT (not found), -EINVAL (rejected), -E2BIG (program
+ * too long) or -ENOMEM; on failure *ret holds nothing. A pass that adds an
+ * error to d fails even if every step returned success.
  */
 int compile_profile(const char *value, const struct profile_opts *opts, const struct arch *native,
-		    struct diag *d, struct compiled *ret);
+		    const struct oci_options *oci, struct diag *d, struct compiled *ret);
 
 /* The same for a file given by path: no search-path lookup. */
-int compile_file(const char *path, const struct arch *native, struct diag *d, struct compiled *ret);
+int compile_file(const char *path, const struct arch *native, const struct oci_options *oci,
+		 struct diag *d, struct compiled *ret);
 
 /*
  * Build and generate a ruleset made by the caller (tests, benchmarks): rs is

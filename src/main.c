@@ -18,11 +18,18 @@
 #include "export.h"
 #include "groups.h"
 #include "listing.h"
+#include "oci.h"
 #include "run.h"
 #include "summary.h"
 #include "syscalls.h"
 
 #define PROG "scmp-run"
+
+#if SCMP_RUN_OCI
+#define OCI_NOTE ""
+#else
+#define OCI_NOTE " (built without OCI support)"
+#endif
 
 /* What came of a mode; exit_status() turns it into the exit code. */
 enum outcome {
@@ -38,6 +45,8 @@ enum mode {
 	MODE_CHECK,
 	MODE_EXPORT_BPF,
 	MODE_EXPORT_PFC,
+	MODE_EXPORT_OCI,
+	MODE_IMPORT_OCI,
 	MODE_EXPLAIN,
 	MODE_RESOLVE,
 	MODE_LIST_SYSCALLS,
@@ -54,7 +63,10 @@ struct options {
 	const char *profile;
 	const char *out;     /* --export-* FILE */
 	const char *resolve; /* --resolve NAME|NUMBER */
+	const char *import;  /* --import-oci FILE */
+	struct oci_options oci;
 	const struct arch *target;
+	const char *user, *group; /* --user, --group */
 	bool verbose;
 };
 
@@ -69,7 +81,12 @@ enum {
 	OPT_LIST_GROUPS,
 	OPT_LIST_PROFILES,
 	OPT_TARGET_ARCH,
+	OPT_USER,
+	OPT_GROUP,
 	OPT_VERSION,
+	OPT_EXPORT_OCI,
+	OPT_IMPORT_OCI,
+	OPT_OCI_CAPS,
 };
 
 static const struct option long_options[] = {
@@ -77,6 +94,9 @@ static const struct option long_options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "export-bpf", required_argument, NULL, OPT_EXPORT_BPF },
 	{ "export-pfc", required_argument, NULL, OPT_EXPORT_PFC },
+	{ "export-oci", required_argument, NULL, OPT_EXPORT_OCI },
+	{ "import-oci", required_argument, NULL, OPT_IMPORT_OCI },
+	{ "oci-caps", required_argument, NULL, OPT_OCI_CAPS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "resolve", required_argument, NULL, OPT_RESOLVE },
 	{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
@@ -84,6 +104,8 @@ static const struct option long_options[] = {
 	{ "list-groups", no_argument, NULL, OPT_LIST_GROUPS },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "target-arch", required_argument, NULL, OPT_TARGET_ARCH },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -97,6 +119,8 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --check                         validate, print a summary\n"
 	      "  " PROG " -p PROFILE --export-bpf FILE|-             write the raw BPF program\n"
 	      "  " PROG " -p PROFILE --export-pfc FILE|-             write pseudo filter code\n"
+	      "  " PROG " -p PROFILE --export-oci FILE|-             write OCI seccomp JSON\n"
+	      "  " PROG " --import-oci FILE.json                     print it as an INI profile\n"
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
 	      "  " PROG
@@ -112,6 +136,12 @@ static void usage(FILE *f)
 	      "      --check            validate the profile and print a summary\n"
 	      "      --export-bpf FILE  write the program run mode would load ('-': stdout)\n"
 	      "      --export-pfc FILE  write readable pseudo filter code ('-': stdout)\n"
+	      "      --export-oci FILE  write the profile as OCI runtime-spec seccomp JSON\n"
+	      "                         ('-': stdout)" OCI_NOTE "\n"
+	      "      --import-oci FILE  print an OCI/Docker seccomp JSON file as an INI profile" OCI_NOTE
+	      "\n"
+	      "      --oci-caps CAPS    capabilities the process keeps, for the includes/excludes\n"
+	      "                         of a JSON profile (CAP_A,CAP_B; default none)" OCI_NOTE "\n"
 	      "      --explain          print the action for SYSCALL [ARG...], the deciding rule\n"
 	      "                         and the instructions executed\n"
 	      "      --resolve NAME     print the number of a syscall name, or the name of a number\n"
@@ -120,6 +150,8 @@ static void usage(FILE *f)
 	      "      --list-groups      list the syscall groups, or the members of @GROUP\n"
 	      "      --list-profiles    list the profiles found by name\n"
 	      "      --target-arch ARCH compile for ARCH ('native' means ARCH; not in run mode)\n"
+	      "      --user USER        run as USER (name or number), instead of [credentials] user\n"
+	      "      --group GROUP      run as GROUP, instead of [credentials] group\n"
 	      "  -v, --verbose          more detail\n"
 	      "  -h, --help             show this help\n"
 	      "      --version          show the version and the syscall table's kernel version\n",
@@ -188,7 +220,8 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 			    enum outcome *ret)
 {
 	bool no_operands = o->mode == MODE_RESOLVE || o->mode == MODE_LIST_SYSCALLS ||
-			   o->mode == MODE_LIST_ARCHES || o->mode == MODE_LIST_PROFILES;
+			   o->mode == MODE_LIST_ARCHES || o->mode == MODE_LIST_PROFILES ||
+			   o->mode == MODE_IMPORT_OCI;
 
 	if (no_operands && argc) {
 		*ret = usage_error(d, "unexpected argument '%s'", argv[0]);
@@ -217,6 +250,9 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 		return true;
 	case MODE_LIST_GROUPS:
 		*ret = list_groups(argc, argv, d);
+		return true;
+	case MODE_IMPORT_OCI:
+		*ret = outcome_of(oci_import(o->import, o->target, &o->oci, d, stdout));
 		return true;
 	default:
 		return false;
@@ -248,8 +284,8 @@ static enum outcome explain(const struct options *o, const struct compiled *c, i
 	return outcome_of(explain_call(c, o->target, &sd, stdout, d));
 }
 
-/* "12 instructions for x86_64 x86; running /bin/true" */
-static void note_running(const struct compiled *c, const char *path, struct diag *d)
+/* "12 instructions for x86_64 x86; running true" */
+static void note_running(const struct compiled *c, const char *cmd, struct diag *d)
 {
 	const struct src_loc loc = { .file = c->profile->path };
 	char abis[256] = "";
@@ -258,7 +294,7 @@ static void note_running(const struct compiled *c, const char *path, struct diag
 	for (size_t i = 0; i < c->policy->n_abis && len < sizeof(abis); i++)
 		len += (size_t)snprintf(abis + len, sizeof(abis) - len, " %s",
 					c->policy->abis[i].arch->name);
-	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, path);
+	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, cmd);
 }
 
 static enum outcome outcome_of_run(enum run_failure fail)
@@ -273,23 +309,35 @@ static enum outcome outcome_of_run(enum run_failure fail)
 	}
 }
 
-/* Run mode (scmp-run(1) Run mode): every check before anything about the
- * process changes, then run_exec(), which returns only on failure. */
+/* Run mode (scmp-run(1) Run mode): the checks that change nothing, then
+ * run_exec(), which returns only on failure. Once the filter is installed,
+ * nothing but the report (if the filter lets it through) runs before
+ * _exit(): whatever else the filter stops would turn the exit status into a
+ * signal. */
 static enum outcome run(const struct options *o, const struct compiled *c, char **argv,
 			struct diag *d)
 {
 	enum run_failure fail = RUN_FAIL_SETUP;
-	char *path = run_prepare(c->profile, c->prog, argv, d, &fail);
+	enum run_state state = RUN_STATE_OPEN;
 
-	if (!path)
-		return outcome_of_run(fail);
-	if (o->verbose)
-		note_running(c, path, d);
+	if (run_prepare(c->profile, c->prog, argv, d) < 0)
+		return OUTCOME_REJECTED;
+	if (o->verbose) {
+		note_running(c, argv[0], d);
+		if (run_describe(c->profile, d) < 0)
+			diag_error(d, NULL, "out of memory");
+	}
+	if (diag_failed(d))
+		return OUTCOME_REJECTED;
 	/* What is said before execve() must be out before it: it does not return. */
 	diag_print(d, PROG, stderr);
 	diag_clear(d);
-	run_exec(c->profile, c->prog, path, argv, d, &fail);
-	free(path);
+	run_exec(c->profile, c->prog, argv[0], argv, d, &fail, &state);
+	if (state != RUN_STATE_OPEN) {
+		if (state == RUN_STATE_FILTERED)
+			diag_print(d, PROG, stderr);
+		_exit(exit_status(MODE_RUN, outcome_of_run(fail)));
+	}
 	return outcome_of_run(fail);
 }
 
@@ -298,6 +346,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	struct profile_opts popts;
 	struct compiled c;
 	enum outcome ret;
+	int r;
 
 	if (!o->profile)
 		return usage_error(d, "%s", "no profile: use -p PROFILE");
@@ -305,29 +354,43 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		return usage_error(d, "%s", "no command to run");
 	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
+	if (o->oci.caps && !oci_is_json(o->profile))
+		return usage_error(d, "%s",
+				   "--oci-caps is for JSON profiles (-p FILE.json, --import-oci)");
 
-	/* scmp-run(1) TRUST: as root, files another user could write are refused. */
+	/* scmp-run(1) TRUST: as root, or switching credentials, files another
+	 * user could write are refused. */
 	popts = (struct profile_opts){
 		.search_path = getenv("SCMP_RUN_PROFILE_PATH"),
 		.installed_dir = SCMP_RUN_PROFILEDIR,
-		.trust = geteuid() == 0,
+		.trust = geteuid() == 0 || o->user || o->group,
 		.uid = getuid(),
 	};
-	if (compile_profile(o->profile, &popts, o->target, d, &c) < 0)
+	if (compile_profile(o->profile, &popts, o->target, &o->oci, d, &c) < 0)
 		return OUTCOME_REJECTED;
+	r = profile_set_credentials(c.profile, o->user, o->group, d);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			diag_error(d, NULL, "out of memory");
+		compiled_free(&c);
+		return r == -EINVAL ? OUTCOME_USAGE : OUTCOME_REJECTED;
+	}
 	/* Warnings cannot weaken a filter: show them when asked to check, or
 	 * when verbose; a service log gets only what stopped it. */
 	if (o->mode == MODE_RUN && !o->verbose)
 		diag_clear(d);
 	switch (o->mode) {
 	case MODE_CHECK:
-		ret = outcome_of(summary_print(&c, stdout));
+		ret = outcome_of(summary_print(&c, stdout, d));
 		break;
 	case MODE_EXPORT_BPF:
 		ret = outcome_of(export_bpf(&c, o->out, d));
 		break;
 	case MODE_EXPORT_PFC:
 		ret = outcome_of(export_pfc(&c, o->out, d));
+		break;
+	case MODE_EXPORT_OCI:
+		ret = outcome_of(export_oci(&c, o->target, o->out, d));
 		break;
 	case MODE_EXPLAIN:
 		ret = explain(o, &c, argc, argv, d);
@@ -361,6 +424,8 @@ static const struct {
 	{ OPT_CHECK, MODE_CHECK },
 	{ OPT_EXPORT_BPF, MODE_EXPORT_BPF },
 	{ OPT_EXPORT_PFC, MODE_EXPORT_PFC },
+	{ OPT_EXPORT_OCI, MODE_EXPORT_OCI },
+	{ OPT_IMPORT_OCI, MODE_IMPORT_OCI },
 	{ OPT_EXPLAIN, MODE_EXPLAIN },
 	{ OPT_RESOLVE, MODE_RESOLVE },
 	{ OPT_LIST_SYSCALLS, MODE_LIST_SYSCALLS },
@@ -389,7 +454,14 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 		break;
 	case OPT_EXPORT_BPF:
 	case OPT_EXPORT_PFC:
+	case OPT_EXPORT_OCI:
 		o->out = optarg;
+		break;
+	case OPT_IMPORT_OCI:
+		o->import = optarg;
+		break;
+	case OPT_OCI_CAPS:
+		o->oci.caps = optarg;
 		break;
 	case OPT_RESOLVE:
 		o->resolve = optarg;
@@ -398,6 +470,12 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 		o->target = strcmp(optarg, "native") ? arch_lookup(optarg) : arch_native();
 		if (!o->target)
 			*bad_arch = optarg;
+		break;
+	case OPT_USER:
+		o->user = optarg;
+		break;
+	case OPT_GROUP:
+		o->group = optarg;
 		break;
 	default:
 		return is_mode; /* else getopt said what is wrong */
@@ -426,7 +504,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 	if (conflict) {
 		return usage_error(d, "%s",
 				   "conflicting modes: give one of --check, --export-bpf, "
-				   "--export-pfc, --explain, --resolve, --list-*");
+				   "--export-pfc, --export-oci, --import-oci, --explain, "
+				   "--resolve, --list-*");
 	}
 	if (bad_arch)
 		return usage_error(d, "unknown architecture '%s' (see --list-arches)", bad_arch);
@@ -434,6 +513,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 		return usage_error(d, "%s",
 				   "--target-arch is for --check, --export-* and --explain; "
 				   "run mode always uses this machine's ABI");
+	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
+		return usage_error(d, "%s", "--user and --group are for run mode and --check");
 	if (!o->target)
 		o->target = arch_native();
 	return OUTCOME_OK;

@@ -459,7 +459,7 @@ void profile_ini_check_trust(struct loader *l)
 	bool bad = false;
 	char buf[96];
 
-	if (!l->opts->trust && !p->has_user && !p->has_group)
+	if (!l->opts->trust && !(p && (p->has_user || p->has_group)))
 		return;
 	for (size_t i = 0; i < l->n_trust; i++) {
 		const char *why = untrusted(l, &l->trust[i], buf, sizeof(buf));
@@ -471,7 +471,7 @@ void profile_ini_check_trust(struct loader *l)
 	}
 	if (bad)
 		diag_hint(l->d, NULL,
-			  "as root, or when the profile switches credentials, scmp-run reads only "
+			  "as root, or when switching credentials, scmp-run reads only "
 			  "profiles, includes and searched directories that root or uid %u owns "
 			  "and that group and others cannot write",
 			  (unsigned)l->opts->uid);
@@ -842,4 +842,43 @@ int profile_ini_include(struct frame *fr, const char *value, const struct src_lo
 	r = load_file(l, fr, value, path, loc, false);
 	free(path);
 	return r == -ENOMEM ? r : 0; /* its errors are reported */
+}
+
+int profile_locate(const char *what, const struct profile_opts *opts, struct diag *d,
+		   char **ret_path)
+{
+	struct loader l = { .opts = opts, .d = d, .errors = d->n_errors };
+	const struct src_loc *where;
+	struct src_loc at = { 0 };
+	struct stat st;
+	char *path;
+	int r = 0;
+
+	*ret_path = NULL;
+	path = opts->source == PROFILE_FROM_NAME ? find_named(&l, what, NULL) : strdup(what);
+	if (!path)
+		return l.oom || opts->source != PROFILE_FROM_NAME ? -ENOMEM : -ENOENT;
+	at.file = path;
+	where = &at;
+	/* The OCI reader opens the file itself (O_NONBLOCK, and it refuses
+	 * anything but a regular file again after the open). */
+	if (stat(path, &st) < 0) {
+		diag_error(d, where, "cannot open profile: %s", strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		diag_error(d, where, "cannot open profile: %s, not a regular file",
+			   file_type(st.st_mode));
+	} else {
+		r = add_trust(&l, path, NULL, false, NULL, &st);
+		if (r == 0)
+			profile_ini_check_trust(&l);
+	}
+	profile_ini_free(&l);
+	if (r == 0 && d->n_errors != l.errors)
+		r = -EINVAL;
+	if (r < 0) {
+		free(path);
+		return r;
+	}
+	*ret_path = path;
+	return 0;
 }

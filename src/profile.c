@@ -205,6 +205,8 @@ static int parse_arch(const char *word, const struct arch *native, const struct 
 
 struct key_row;
 typedef int key_parser(struct key_ctx *k, const struct key_row *row);
+/* The caller.h parsers of [process] and [environment] keys. */
+typedef int caller_parser(struct caller_settings *s, const char *value, const char **reterr);
 
 /* Where a generic parser stores its value. */
 enum key_base {
@@ -221,12 +223,14 @@ struct key_row {
 	 * valid (has == 0: none) */
 	enum key_base base;
 	size_t field, has;
+	caller_parser *caller; /* key_caller */
 };
 
 #define ROW(s, k, p)	 .section = (s), .key = (k), .parse = (p)
 #define FILTER_FIELD(f)	 .base = IN_FILTER, .field = offsetof(struct filter_attrs, f)
 #define FILTER_HAS(f)	 .has = offsetof(struct filter_attrs, f)
 #define PROFILE_FIELD(f) .base = IN_PROFILE, .field = offsetof(struct profile, f)
+#define CALLER_PARSER(f) .caller = (f)
 
 _Static_assert(offsetof(struct filter_attrs, has_default_action) != 0 &&
 		       offsetof(struct filter_attrs, has_unknown_action) != 0,
@@ -407,6 +411,22 @@ static int key_group(struct key_ctx *k, const struct key_row *row)
 	return key_word(k, &p->group, &p->group_loc, &p->has_group);
 }
 
+/* [process] keep-fds, [environment] keep and set: list keys, each
+ * assignment adds (caller.h). */
+static int key_caller(struct key_ctx *k, const struct key_row *row)
+{
+	const char *err = "invalid value";
+	int r = row->caller(&k->l->p->caller, k->value, &err);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		key_error(k, "invalid %s '%s': %s", k->key, k->value, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int key_groups_define(struct key_ctx *k, const struct key_row *row)
 {
 	return profile_groups_define(k);
@@ -521,6 +541,12 @@ static const struct key_row key_rows[] = {
 	{ ROW("capabilities", "ambient", key_bool), PROFILE_FIELD(ambient) },
 	{ ROW("credentials", "user", key_user) },
 	{ ROW("credentials", "group", key_group) },
+	{ ROW("process", "keep-fds", key_caller), CALLER_PARSER(caller_parse_keep_fds) },
+	{ ROW("process", "reset-signals", key_bool), PROFILE_FIELD(caller.reset_signals) },
+	{ ROW("process", "new-session", key_bool), PROFILE_FIELD(caller.new_session) },
+	{ ROW("environment", "clear", key_bool), PROFILE_FIELD(caller.env_clear) },
+	{ ROW("environment", "keep", key_caller), CALLER_PARSER(caller_parse_env_keep) },
+	{ ROW("environment", "set", key_caller), CALLER_PARSER(caller_parse_env_set) },
 	{ ROW(NULL, "syscalls", key_syscalls) },
 	{ ROW(NULL, NULL, key_condition) },
 };
@@ -716,14 +742,10 @@ int profile_load(const char *what, const struct profile_opts *opts, const struct
 
 	*ret = NULL;
 	l.opts = opts ? opts : &by_path;
-	l.p = calloc(1, sizeof(*l.p));
+	/* The path is known once the file is found: set at the end. */
+	l.p = profile_new(what);
 	if (!l.p)
 		return -ENOMEM;
-	l.p->rs = ruleset_new();
-	if (!l.p->rs) {
-		r = -ENOMEM;
-		goto out;
-	}
 	/* A top file that cannot be opened needs no second error. */
 	r = profile_ini_load_top(&l, what);
 	if (r == 0 && !l.oom && !l.abort)
@@ -736,11 +758,11 @@ int profile_load(const char *what, const struct profile_opts *opts, const struct
 	else if (r != -ENOENT)
 		r = d->n_errors != l.errors ? -EINVAL : 0;
 	if (r == 0) {
+		free(l.p->path);
 		l.p->path = strdup(l.p->rs->files[0]);
 		if (!l.p->path)
 			r = -ENOMEM;
 	}
-out:
 	loader_clear(&l);
 	if (r < 0) {
 		profile_free(l.p);
@@ -748,6 +770,22 @@ out:
 	}
 	*ret = l.p;
 	return 0;
+}
+
+struct profile *profile_new(const char *path)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
+	p->path = strdup(path);
+	p->rs = ruleset_new();
+	if (!p->path || !p->rs) {
+		profile_free(p);
+		return NULL;
+	}
+	return p;
 }
 
 void profile_free(struct profile *p)
@@ -759,5 +797,37 @@ void profile_free(struct profile *p)
 	ruleset_free(p->rs);
 	free(p->user);
 	free(p->group);
+	caller_settings_clear(&p->caller);
 	free(p);
+}
+
+/* One name or number, as [credentials] takes it: a copy in *dst. */
+static int set_credential(const char *option, const char *value, char **dst,
+			  struct src_loc *dst_loc, bool *has, struct diag *d)
+{
+	char *copy;
+
+	if (!*value || strpbrk(value, " \t")) {
+		diag_error(d, NULL, "%s '%s': expected one name or number", option, value);
+		return -EINVAL;
+	}
+	copy = strdup(value);
+	if (!copy)
+		return -ENOMEM;
+	free(*dst);
+	*dst = copy;
+	*dst_loc = (struct src_loc){ .file = option };
+	*has = true;
+	return 0;
+}
+
+int profile_set_credentials(struct profile *p, const char *user, const char *group, struct diag *d)
+{
+	int r = 0;
+
+	if (user)
+		r = set_credential("--user", user, &p->user, &p->user_loc, &p->has_user, d);
+	if (r == 0 && group)
+		r = set_credential("--group", group, &p->group, &p->group_loc, &p->has_group, d);
+	return r;
 }

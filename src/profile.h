@@ -2,7 +2,7 @@
 /*
  * Profile loader: an INI file (and its includes) read with inih through a
  * reader that counts physical lines, turned into a ruleset plus the run
- * settings (capabilities, credentials).
+ * settings (capabilities, credentials, caller state).
  */
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "caller.h"
 #include "config.h"
 #include "diag.h"
 #include "ruleset.h"
@@ -35,6 +36,8 @@ struct profile {
 	bool has_user, has_group;
 	char *user, *group; /* as written (name or number) */
 	struct src_loc user_loc, group_loc;
+	/* [process], [environment] */
+	struct caller_settings caller;
 };
 
 /* How the first argument of profile_load() names the profile (scmp-run(1)
@@ -60,6 +63,11 @@ struct profile_opts {
 	uid_t uid; /* the real uid: the one owner trusted besides root */
 };
 
+/* A profile of path (copied) with no rules and every default of
+ * scmp-run.ini(5): what a loader fills in. NULL on ENOMEM. Free with
+ * profile_free(). */
+struct profile *profile_new(const char *path);
+
 /*
  * Load a profile (what: a path or a NAME, as opts->source says; opts NULL
  * means a path, no search path, no trust check) for a filter whose
@@ -71,3 +79,23 @@ struct profile_opts {
 int profile_load(const char *what, const struct profile_opts *opts, const struct arch *native,
 		 struct diag *d, struct profile **ret);
 void profile_free(struct profile *p);
+
+/*
+ * Find the file of a profile that profile_load() does not read (a JSON
+ * file) as it would find it: what is a path or a NAME as opts->source says
+ * (not standard input); it must be a regular file, and with opts->trust the
+ * file and every directory searched must be trusted (scmp-run(1) TRUST).
+ * Returns 0 and a malloc'ed path in *ret_path, or -ENOENT (a NAME not
+ * found) or -EINVAL with the reason in d, or -ENOMEM.
+ */
+int profile_locate(const char *what, const struct profile_opts *opts, struct diag *d,
+		   char **ret_path);
+
+/*
+ * --user and --group (scmp-run(1)): replace [credentials] user or group as
+ * if written at the end of the profile, located at the option's name
+ * ("--user", "--group"). NULL leaves that key as it is; the other key stays
+ * as the profile says. Returns 0, -EINVAL for an empty value or one with
+ * blanks (reported in d), or -ENOMEM.
+ */
+int profile_set_credentials(struct profile *p, const char *user, const char *group, struct diag *d);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Run mode: resolve the command, then switch credentials, drop capabilities
- * (libcap-ng), set NO_NEW_PRIVS, install the seccomp filter and execve().
+ * Run mode: caller state, switch credentials, drop capabilities (libcap-ng),
+ * resolve the command as the target user, set NO_NEW_PRIVS, kernel checks,
+ * install the seccomp filter and execve().
  */
 #include "run.h"
 
@@ -22,6 +23,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "caller.h"
+#include "caps.h"
+#include "kernel-check.h"
 #include "sim.h"
 
 /* execvp() falls back to confstr(_CS_PATH) ("/bin:/usr/bin" on glibc) when
@@ -179,8 +183,13 @@ static int check_self_exec(const struct profile *p, const struct bpf_prog *prog,
 	sd.args[0] = (uintptr_t)path;
 	sd.args[1] = (uintptr_t)argv;
 	sd.args[2] = (uintptr_t)environ;
-	if (sim_run(prog->insns, prog->len, &sd, &res) == 0 &&
-	    (res.ret == SECCOMP_RET_ALLOW || res.ret == SECCOMP_RET_LOG))
+	if (sim_run(prog->insns, prog->len, &sd, &res) < 0) {
+		diag_error(d, NULL,
+			   "the seccomp program is invalid: it fails in the simulator on the "
+			   "execve() of the command");
+		return -EINVAL;
+	}
+	if (res.ret == SECCOMP_RET_ALLOW || res.ret == SECCOMP_RET_LOG)
 		return 0;
 	diag_error(d, NULL, "%s: the filter would stop the execve() of the command itself (%s)",
 		   p->path, action_format_ret(res.ret, native, buf, sizeof(buf)));
@@ -188,26 +197,53 @@ static int check_self_exec(const struct profile *p, const struct bpf_prog *prog,
 	return -EPERM;
 }
 
-char *run_prepare(const struct profile *p, const struct bpf_prog *prog, char *const argv[],
-		  struct diag *d, enum run_failure *ret_fail)
+int run_prepare(const struct profile *p, const struct bpf_prog *prog, char *const argv[],
+		struct diag *d)
 {
-	char *path;
-
-	*ret_fail = RUN_FAIL_SETUP;
 	if (uses_notify(p->rs)) {
 		diag_error(d, NULL, "%s: the 'notify' action needs a supervisor; run mode has none",
 			   p->path);
-		return NULL;
+		return -EINVAL;
 	}
-	path = run_resolve_command(argv[0], d, ret_fail);
-	if (!path)
-		return NULL;
-	if (check_self_exec(p, prog, path, argv, d) < 0) {
-		*ret_fail = RUN_FAIL_SETUP;
-		free(path);
-		return NULL;
+	/* The filter sees only the values of the pointers, not the path: a
+	 * profile that stops every execve() is refused here, before anything
+	 * changes; run_exec() checks the final call again. */
+	return check_self_exec(p, prog, argv[0], argv, d);
+}
+
+/* ---- caller state: scmp-run(1) Caller state (the steps live in caller.c) ---- */
+
+int run_describe(const struct profile *p, struct diag *d)
+{
+	const struct src_loc loc = { .file = p->path };
+	const char *err;
+	unsigned listen_n = 0;
+	char *text = NULL, *line, *next;
+	size_t size = 0;
+	FILE *f;
+
+	/* A LISTEN_FDS that run_exec() will refuse is reported there. */
+	if (caller_listen_fds(getenv("LISTEN_PID"), getenv("LISTEN_FDS"), getpid(), &listen_n,
+			      &err) < 0)
+		listen_n = 0;
+	f = open_memstream(&text, &size);
+	if (!f)
+		return -ENOMEM;
+	caller_describe(&p->caller, listen_n, p->has_user ? p->user : NULL, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
 	}
-	return path;
+	for (line = text; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		diag_note(d, &loc, "%s", line);
+	}
+	if (p->has_user)
+		diag_note(d, &p->user_loc, "the command runs as user '%s'", p->user);
+	free(text);
+	return 0;
 }
 
 /* ---- helpers ---- */
@@ -505,16 +541,10 @@ static int switch_credentials(const struct run_plan *plan, struct diag *d)
 
 /* ---- (b) capabilities ---- */
 
-static int capng_failed(struct diag *d, const char *step)
-{
-	int err = errno ? errno : EPERM;
-
-	return step_failed(d, step, err);
-}
-
 static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag *d)
 {
 	struct run_caps now = { 0 }, got = { 0 };
+	const char *step;
 	bool can_bound;
 	int last_cap = -1, r;
 
@@ -525,34 +555,9 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 	 * after a user change with KEEPCAPS it is only permitted. */
 	can_bound = now.prm & CAPBIT(CAP_SETPCAP);
 
-	errno = 0;
-	capng_clear(CAPNG_SELECT_BOTH);
-	for (int c = 0; c < 64; c++) {
-		if (!(plan->keep & CAPBIT(c)))
-			continue;
-		if (capng_update(CAPNG_ADD,
-				 CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_INHERITABLE |
-					 CAPNG_BOUNDING_SET,
-				 (unsigned)c) < 0)
-			return capng_failed(d, "dropping capabilities");
-	}
-	if (can_bound) {
-		/* Temporarily keep CAP_SETPCAP effective for the bounding set. */
-		if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SETPCAP) < 0)
-			return capng_failed(d, "dropping capabilities");
-		errno = 0;
-		if (capng_apply(CAPNG_SELECT_CAPS) != 0)
-			return capng_failed(d, "dropping capabilities");
-		errno = 0;
-		if (capng_apply(CAPNG_SELECT_BOUNDS) != 0)
-			return capng_failed(d, "dropping the capability bounding set");
-		if (!(plan->keep & CAPBIT(CAP_SETPCAP)) &&
-		    capng_update(CAPNG_DROP, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SETPCAP) < 0)
-			return capng_failed(d, "dropping capabilities");
-	}
-	errno = 0;
-	if (capng_apply(CAPNG_SELECT_CAPS) != 0)
-		return capng_failed(d, "dropping capabilities");
+	r = caps_set(plan->keep, can_bound, &step);
+	if (r < 0)
+		return step_failed(d, step, -r);
 
 	/* Ambient: cleared always (the caller's own ambient set must not
 	 * leak through), then raised for the kept ones if asked. */
@@ -688,41 +693,163 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 	return (int)r;
 }
 
-int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
-	     char *const argv[], struct diag *d, enum run_failure *ret_fail)
+/* ---- (e) kernel checks: scmp-run(1), Kernel checks (kernel-check.c) ---- */
+
+/* May anything be written to fd 2 once the filter is installed? Only if
+ * the filter lets write(2, ...) through for any buffer and length tried:
+ * a message the filter kills or traps would turn the exit status into a
+ * signal. The program is asked (not the policy): it is what the kernel
+ * runs. */
+static bool filter_allows_stderr(const struct bpf_prog *prog)
+{
+	static const uint64_t lens[] = { 1, 4096, 65536 };
+	char probe;
+
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		uint64_t args[6] = { 2, (uint64_t)(uintptr_t)&probe, lens[i] };
+		uint32_t ret;
+
+		if (kcheck_predict(prog, "write", args, &ret) < 0)
+			return false;
+		ret &= SECCOMP_RET_ACTION_FULL;
+		if (ret != SECCOMP_RET_ALLOW && ret != SECCOMP_RET_LOG)
+			return false;
+	}
+	return true;
+}
+
+/* The steps of scmp-run(1) Caller state that are decided before anything
+ * changes: the uid-0 guard, socket activation, the target user's passwd
+ * entry (for the environment). */
+static int caller_plan(const struct run_plan *plan, unsigned *ret_listen_n,
+		       struct caller_user *user, struct diag *d)
+{
+	const char *err = NULL;
+	int r;
+
+	r = caller_check_root(plan->set_uid ? plan->uid == 0 : getuid() == 0 || geteuid() == 0,
+			      plan->set_uid, d);
+	if (r < 0)
+		return r;
+	r = caller_listen_fds(getenv("LISTEN_PID"), getenv("LISTEN_FDS"), getpid(), ret_listen_n,
+			      &err);
+	if (r < 0) {
+		diag_error(d, NULL, "socket activation: %s", err);
+		return r;
+	}
+	return plan->set_uid ? caller_user_lookup(plan->uid, user, d) : 0;
+}
+
+/* The steps of scmp-run(1) Caller state that change the process:
+ * descriptors (close-on-exec), signals, session, environment. */
+static int caller_apply(const struct caller_settings *s, unsigned listen_n,
+			const struct caller_user *user, struct diag *d)
+{
+	int r = caller_close_fds(s, listen_n, d);
+
+	if (r == 0 && s->reset_signals)
+		r = caller_reset_signals(d);
+	if (r == 0 && s->new_session)
+		r = caller_new_session(d);
+	if (r == 0)
+		r = caller_env_apply(s, user, d);
+	return r;
+}
+
+int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *cmd,
+	     char *const argv[], struct diag *d, enum run_failure *ret_fail,
+	     enum run_state *ret_state)
 {
 	const bool nnp = p->rs->attrs.no_new_privs;
+	struct caller_user user = { 0 };
+	struct kcheck_readback rb = { .status_fd = -1 };
+	unsigned listen_n = 0;
+	bool may_print;
+	char *path = NULL;
 	struct run_plan plan;
 	int r;
 
 	*ret_fail = RUN_FAIL_SETUP;
+	*ret_state = RUN_STATE_OPEN;
 	r = plan_build(p, prog, d, &plan);
 	if (r < 0)
 		return r;
+	r = caller_plan(&plan, &listen_n, &user, d);
+	if (r < 0)
+		goto out;
+
+	/* [limits] are applied here, and the [landlock] paths opened
+	 * (scmp-run.ini(5) has neither yet). */
+
+	/* Caller state, applied before the lookup below: PATH is the
+	 * command's. */
+	r = caller_apply(&p->caller, listen_n, plan.set_uid ? &user : NULL, d);
+	if (r < 0)
+		goto out;
 
 	r = switch_credentials(&plan, d);
 	if (r < 0)
-		return r;
+		goto out;
 
 	r = drop_capabilities(&plan, nnp, d);
 	if (r < 0)
-		return r;
+		goto out;
+
+	/* COMMAND is resolved and checked here, with exactly the ids, groups
+	 * and effective capabilities that execve() will check it with (after
+	 * the switch and the drop; no_new_privs and seccomp do not change
+	 * file access): the launcher's own permissions (root's) would find
+	 * files the target user cannot execute. 126 and 127 are decided
+	 * before the filter is installed; the filter is asked again about
+	 * this very execve(), with the final path and environment. */
+	path = run_resolve_command(cmd, d, ret_fail);
+	if (!path) {
+		r = *ret_fail == RUN_FAIL_NOT_FOUND	   ? -ENOENT
+		    : *ret_fail == RUN_FAIL_NOT_EXECUTABLE ? -EACCES
+							   : -ENOMEM;
+		goto out;
+	}
+	*ret_fail = RUN_FAIL_SETUP;
+	r = check_self_exec(p, prog, path, argv, d);
+	if (r < 0)
+		goto out;
 
 	if (nnp) {
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-			return step_failed(d, "setting no_new_privs", errno);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+			r = step_failed(d, "setting no_new_privs", errno);
+			goto out;
+		}
 		if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
 			diag_error(d, NULL, "setting no_new_privs failed: not set on read-back");
-			return -EPERM;
+			r = -EPERM;
+			goto out;
 		}
 	}
 
+	/* Kernel checks before loading: every action is available; the
+	 * read-back is prepared (it opens /proc/self/status now). */
+	r = kcheck_actions_available(prog, d);
+	if (r == 0)
+		r = kcheck_readback_prepare(prog, &rb, d);
+	if (r < 0)
+		goto out;
+	may_print = filter_allows_stderr(prog);
+
+	/* The Landlock domain is entered here (scmp-run.ini(5) has no
+	 * [landlock] yet). */
+
 	r = install_filter(&plan, prog, d);
 	if (r < 0)
-		return r;
+		goto out;
 
+	/* The filter is in place: nothing but the read-back runs before
+	 * execve(), and the caller prints nothing unless may_print. */
+	*ret_state = may_print ? RUN_STATE_FILTERED : RUN_STATE_MUTE;
+	r = kcheck_readback_verify(&rb, d);
+	if (r < 0)
+		return r;
 	execve(path, argv, environ);
-	/* The filter is in place: the command never runs unsandboxed. */
+	/* The command never runs unsandboxed. */
 	r = errno;
 	*ret_fail = r == ENOENT ? RUN_FAIL_NOT_FOUND : RUN_FAIL_NOT_EXECUTABLE;
 	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
@@ -730,5 +857,12 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *p
 		diag_hint(d, NULL,
 			  "the seccomp filter, a security module or the mount "
 			  "options (noexec) may refuse execve");
+	/* After the filter nothing is freed: the caller leaves with _exit(). */
 	return -r;
+
+out:
+	kcheck_readback_close(&rb);
+	caller_user_clear(&user);
+	free(path);
+	return r;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Run mode: the one place that changes the process. Switch credentials,
- * drop capabilities, set NO_NEW_PRIVS, install the filter, execve().
+ * Run mode: the one place that changes the process. Caller state, switch
+ * credentials, drop capabilities, set NO_NEW_PRIVS, kernel checks, install
+ * the filter, execve().
  */
 #pragma once
 
@@ -25,32 +26,60 @@ enum run_failure {
  */
 char *run_resolve_command(const char *cmd, struct diag *d, enum run_failure *ret_fail);
 
-/*
- * The checks of run mode that come before anything about the process
- * changes, in order (scmp-run(1) Run mode): the profile needs no supervisor
- * (no 'notify' action), argv[0] resolves on PATH (run_resolve_command()),
- * and the program lets the execve() of that path through on this machine's
- * ABI. Returns the malloc'ed path of the command, or NULL with the reason
- * in d and *ret_fail.
- */
-char *run_prepare(const struct profile *p, const struct bpf_prog *prog, char *const argv[],
-		  struct diag *d, enum run_failure *ret_fail);
+/* Where a failed run_exec() leaves the process. */
+enum run_state {
+	RUN_STATE_OPEN,	    /* no filter installed: report and exit as usual */
+	RUN_STATE_FILTERED, /* the filter is installed and lets write(2) on fd 2
+			     * through: report, then _exit() at once */
+	RUN_STATE_MUTE,	    /* the filter is installed and may stop write(2) on
+			     * fd 2: _exit() at once, printing nothing */
+};
 
 /*
- * Apply the profile to this process and execve(path, argv, environ).
+ * The checks of run mode that need neither the command's path nor any
+ * change to the process, in order (scmp-run(1) Run mode): the profile needs
+ * no supervisor (no 'notify' action), and the program lets an execve() of
+ * argv[0] through on this machine's ABI (run_exec() checks again with the
+ * path it finds). Returns 0, or a negative errno with the reason in d.
+ */
+int run_prepare(const struct profile *p, const struct bpf_prog *prog, char *const argv[],
+		struct diag *d);
+
+/*
+ * What run mode will do with the caller's state (scmp-run(1) Caller state),
+ * as notes located at the profile, one per line of caller_describe(): the
+ * descriptors kept (socket activation included), signals, session,
+ * environment. For -v; changes nothing. Returns 0 or -ENOMEM.
+ */
+int run_describe(const struct profile *p, struct diag *d);
+
+/*
+ * Apply the profile to this process and execve() the command, in the order
+ * of scmp-run(1) Run mode: checks that change nothing (program, uid-0
+ * guard, socket activation, user and group lookup, capabilities);
+ * descriptors, signals, session, environment (Caller state); credentials;
+ * capabilities; cmd resolved on PATH unless it contains '/' and checked as
+ * the target user (run_resolve_command()), then the execve() of that path
+ * checked against the program; no_new_privs; kernel checks; filter;
+ * read-back; execve(path, argv, environ).
+ *
  * Returns only on failure: a negative errno with the failed step, raw
- * errno and hints in d, and in *ret_fail RUN_FAIL_SETUP, or, when execve()
- * itself failed (the filter is then installed and the command did not
- * run), RUN_FAIL_NOT_FOUND for ENOENT (a missing interpreter) and
- * RUN_FAIL_NOT_EXECUTABLE otherwise, as env(1) does. Nothing is executed
+ * errno and hints in d; in *ret_fail RUN_FAIL_SETUP, or RUN_FAIL_NOT_FOUND
+ * / RUN_FAIL_NOT_EXECUTABLE from the resolution (before the filter), or,
+ * when execve() itself failed (the filter is then installed and the command
+ * did not run), RUN_FAIL_NOT_FOUND for ENOENT (a missing interpreter) and
+ * RUN_FAIL_NOT_EXECUTABLE otherwise, as env(1) does; in *ret_state whether
+ * the filter is installed and whether d may be printed. Nothing is executed
  * unless every step succeeded.
  *
  * Choices: [capabilities] keep is an upper bound (a capability the caller
  * lacks is not kept and not an error); [credentials] sets the supplementary
  * groups to the primary group only; a numeric user without a passwd entry
  * needs an explicit group. Checks that need no change to the process (user
- * and group lookup, no-new-privs = no without CAP_SYS_ADMIN, missing
- * CAP_SETUID/CAP_SETGID) fail before anything changes.
+ * and group lookup, uid 0 without a named user, LISTEN_FDS, no-new-privs =
+ * no without CAP_SYS_ADMIN, missing CAP_SETUID/CAP_SETGID) fail before
+ * anything changes.
  */
-int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
-	     char *const argv[], struct diag *d, enum run_failure *ret_fail);
+int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *cmd,
+	     char *const argv[], struct diag *d, enum run_failure *ret_fail,
+	     enum run_state *ret_state);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* --check: what a profile says and what its program costs, one line per
- * fact, for a person reading it. */
+/* --check: what a profile says, what its program costs and what run mode
+ * does with the caller's state, one line per fact, for a person reading it. */
 #include "summary.h"
 
 #include <errno.h>
+#include <unistd.h>
 
 #include "sim.h"
 
@@ -48,7 +49,23 @@ static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy 
 	return cached;
 }
 
-int summary_print(const struct compiled *c, FILE *f)
+/* scmp-run(1) Caller state: what run mode does with descriptors, signals,
+ * session and environment; the uid-0 guard is a fact of the process that
+ * runs, so only a warning here. */
+static void print_caller(const struct profile *p, FILE *f, struct diag *d)
+{
+	const struct src_loc loc = { .file = p->path };
+
+	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, f);
+	if ((getuid() == 0 || geteuid() == 0) && !p->has_user) {
+		diag_warning(d, &loc,
+			     "run mode would refuse this profile here: the command would run "
+			     "as root (uid 0), and the profile does not say so");
+		diag_hint(d, &loc, CALLER_ROOT_HINT);
+	}
+}
+
+int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 {
 	const struct policy *p = c->policy;
 
@@ -76,5 +93,6 @@ int summary_print(const struct compiled *c, FILE *f)
 			"always-allow cache\n",
 			abi->arch->name, len, count_cached(c->prog, abi), abi->n_known);
 	}
+	print_caller(c->profile, f, d);
 	return ferror(f) ? -EIO : 0;
 }

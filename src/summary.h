@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* --check: the summary of a compiled profile (its actions, attributes, rule
- * counts, program size per ABI and the always-allow cache coverage). */
+ * counts, program size per ABI, the always-allow cache coverage and the
+ * caller state run mode leaves). */
 #pragma once
 
 #include <stdio.h>
 
 #include "compile.h"
 
-/* Print the summary of c, compiled from a profile (c->profile is set), to f.
- * Returns 0 or -EIO if writing failed. */
-int summary_print(const struct compiled *c, FILE *f);
+/* Print the summary of c, compiled from a profile (c->profile is set), to f,
+ * with what run mode does with the caller's state; what run mode would
+ * refuse because of this process (uid 0 without a named user) is a warning
+ * in d. Returns 0 or -EIO if writing failed. */
+int summary_print(const struct compiled *c, FILE *f, struct diag *d);

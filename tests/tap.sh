@@ -97,3 +97,23 @@ done_testing() {
 
 : "${SCMP_RUN:?SCMP_RUN must name the scmp-run binary}"
 : "${SRCDIR:?SRCDIR must name the source tree}"
+
+# sample_profiles: the directory to take the sample profiles (profiles/)
+# from. As root it is a copy where each one includes its sample and adds
+# [credentials] user = root: the uid-0 guard (scmp-run(1)) wants root
+# named, and the tests run the samples as root on purpose.
+sample_profiles() {
+	if [ "$(id -u)" != 0 ]; then
+		printf '%s\n' "$SRCDIR/profiles"
+		return
+	fi
+	_d=$TAP_TMP/sample-profiles-as-root
+	if [ ! -d "$_d" ]; then
+		mkdir -p "$_d" || exit 99
+		for _f in "$SRCDIR"/profiles/*.ini; do
+			printf '[profile]\ninclude = %s\n\n[credentials]\nuser = root\n' "$_f" \
+				>"$_d/${_f##*/}" || exit 99
+		done
+	fi
+	printf '%s\n' "$_d"
+}

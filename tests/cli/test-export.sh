@@ -56,7 +56,8 @@ status_is 1 "a program with a jump past its end is rejected by the kernel"
 # What run mode loads is what --export-bpf wrote: read the filter back from
 # a running sandboxed process (PTRACE_SECCOMP_GET_FILTER, needs CAP_SYS_ADMIN).
 for p in no-network system-service net-daemon untrusted-tool; do
-	"$SCMP_RUN" -p "$p" -- sleep 30 &
+	# as root, the sample plus user = root (same filter)
+	SCMP_RUN_PROFILE_PATH=$(sample_profiles) "$SCMP_RUN" -p "$p" -- sleep 30 &
 	pid=$!
 	i=0
 	while [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" != "$(command -v sleep)" ] &&

@@ -17,6 +17,9 @@ chmod 755 "$TAP_TMP"
 prof() {
 	printf '[profile]\ndescription = %s\n[filter]\ndefault-action = allow\n%b' "$1" "${2:-}"
 }
+# Run mode as root needs the user named (scmp-run(1) Caller state).
+AS_ROOT=
+[ "$(id -u)" = 0 ] && AS_ROOT="--user root"
 # elapsed_ok START: the time since START (date +%s) is at most 2 seconds
 elapsed_ok() {
 	[ $(($(date +%s) - $1)) -le 2 ]
@@ -35,7 +38,8 @@ like "$OUT" "profile: $SRCDIR/profiles/untrusted-tool.ini" \
 	"-p NAME in a directory holding NAME.ini: the profile of the search path"
 unlike "$OUT" "planted" "-p NAME: the planted file is not read"
 RC=0
-(cd "$evil" && "$SCMP_RUN" -p untrusted-tool -- true) >"$OUT" 2>"$ERR" || RC=$?
+# shellcheck disable=SC2086
+(cd "$evil" && "$SCMP_RUN" $AS_ROOT -p untrusted-tool -- true) >"$OUT" 2>"$ERR" || RC=$?
 status_is 0 "-p NAME in run mode: runs under the real profile, not the planted one"
 RC=0
 (cd "$evil" && env SCMP_RUN_PROFILE_PATH=".::untrusted-tool:$evil/../nowhere" \
@@ -118,6 +122,31 @@ run "$SCMP_RUN" -p "$D/top/inc-dir.ini" --check
 like "$ERR" "inc-dir.ini:2: error: cannot open include '../lib/'" "an include of a directory: located"
 like "$ERR" "a directory, not a regular file" "an include of a directory: says why"
 
+# JSON profiles (scmp-run.ini(5) OCI AND DOCKER PROFILES) are found and
+# opened the same way.
+printf '{"defaultAction": "SCMP_ACT_ALLOW"}\n' >"$D/lib/oci.json"
+if "$SCMP_RUN" -p "$D/lib/oci.json" --check >/dev/null 2>&1; then
+	cp "$D/lib/oci.json" "$evil/planted.json"
+	RC=0
+	(cd "$evil" && env SCMP_RUN_PROFILE_PATH="$D/lib" "$SCMP_RUN" -p planted.json --check) \
+		>"$OUT" 2>"$ERR" || RC=$?
+	status_is 1 "-p NAME.json: not from the current directory"
+	run env SCMP_RUN_PROFILE_PATH="$D/lib" "$SCMP_RUN" -p oci.json --check
+	like "$OUT" "profile: $D/lib/oci.json" "-p NAME.json: from the search path"
+	mkfifo "$D/top/fifo.json"
+	t0=$(date +%s)
+	run timeout 10 "$SCMP_RUN" -p "$D/top/fifo.json" --check
+	elapsed_ok "$t0"
+	ok $? "-p FIFO.json returns at once"
+	like "$ERR" "fifo.json: error: cannot open profile: a FIFO, not a regular file" \
+		"-p FIFO.json: refused"
+else
+	skip "built without JSON profiles"
+	skip "built without JSON profiles"
+	skip "built without JSON profiles"
+	skip "built without JSON profiles"
+fi
+
 # ---- -p -: the profile on standard input ----
 
 run_in "$(prof 'from standard input')" "$SCMP_RUN" -p - --check
@@ -138,8 +167,9 @@ like "$OUT" "description: base beside the file" "-p - including an absolute path
 run_in "$(printf '[profile]\ninclude = base\n')" env SCMP_RUN_PROFILE_PATH="$D/lib" \
 	"$SCMP_RUN" -p - --check
 like "$OUT" "description: base from the search path" "-p - including a NAME"
+# shellcheck disable=SC2086
 run_in "$(printf '[filter]\ndefault-action = allow\n[errno(EPERM)]\nsyscalls = mkdir mkdirat\n')" \
-	"$SCMP_RUN" -p - -- sh -c "mkdir '$D/made' 2>/dev/null; echo \$?"
+	"$SCMP_RUN" $AS_ROOT -p - -- sh -c "mkdir '$D/made' 2>/dev/null; echo \$?"
 status_is 0 "-p - in run mode: the command ran"
 is "$(cat "$OUT")" "1" "-p - in run mode: under that filter (mkdir denied)"
 
@@ -218,16 +248,17 @@ mkdir -m 777 "$T/open"
 prof "trusted" >"$T/good.ini"
 prof "lib profile" >"$T/lib/named.ini"
 marker=$T/ran
-# refused WHAT FILE WANT-IN-STDERR [ENV...]: --check 1, run mode 125 and
-# the command did not run
+# refused WHAT FILE WANT-IN-STDERR [ENV...]: --check 1, run mode 125 for
+# the same reason, and the command did not run
 refused() {
 	_what=$1 _p=$2 _want=$3
 	shift 3
 	run env "$@" "$SCMP_RUN" -p "$_p" --check
 	status_is 1 "$_what: --check 1"
 	like "$ERR" "$_want" "$_what: located, says why"
-	run env "$@" "$SCMP_RUN" -p "$_p" -- touch "$marker"
+	run env "$@" "$SCMP_RUN" --user root -p "$_p" -- touch "$marker"
 	status_is 125 "$_what: run mode 125"
+	like "$ERR" "$_want" "$_what: run mode says why"
 	[ -e "$marker" ]
 	ok $((! $?)) "$_what: the command did not run"
 }
@@ -262,6 +293,16 @@ refused "root: include = NAME from a group-writable directory" "$T/inc-named.ini
 	SCMP_RUN_PROFILE_PATH="$T/group"
 run env SCMP_RUN_PROFILE_PATH="$T/lib" "$SCMP_RUN" -p named --check
 status_is 0 "root: -p NAME from a directory owned by root, mode 0755: accepted"
+if [ -s "$D/lib/oci.json" ] && "$SCMP_RUN" -p "$D/lib/oci.json" --check >/dev/null 2>&1; then
+	cp "$D/lib/oci.json" "$T/gw.json" && chmod 664 "$T/gw.json"
+	refused "root: a group-writable JSON profile" "$T/gw.json" \
+		"$T/gw.json: error: untrusted profile: writable by group or others (mode 0664)"
+	refused "root: -p NAME.json from a world-writable directory" gw.json \
+		"$T/open: error: untrusted directory searched for profile 'gw.json'" \
+		SCMP_RUN_PROFILE_PATH="$T/open:$T"
+else
+	skip "built without JSON profiles"
+fi
 run env SCMP_RUN_PROFILE_PATH="$T/lib" "$SCMP_RUN" -p "$T/inc-named.ini" --check
 status_is 0 "root: include = NAME from a trusted directory: accepted"
 run_in "$(prof 'piped')" "$SCMP_RUN" -p - --check

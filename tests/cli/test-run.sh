@@ -7,6 +7,9 @@
 . "$(dirname "$0")/../tap.sh"
 cd "$SRCDIR" || exit 99
 P=tests/cli/profiles
+# Run mode as root: the sample profiles by NAME, with user = root added.
+SCMP_RUN_PROFILE_PATH=$(sample_profiles):${SCMP_RUN_PROFILE_PATH:-}
+export SCMP_RUN_PROFILE_PATH
 TINY_DYN=${1:-}
 TINY_STATIC=${2:-}
 
@@ -234,15 +237,203 @@ for t in "$TINY_STATIC" "$TINY_DYN"; do
 	is "$(cat "$ERR")" "tiny" "minimal: $(basename "$t") wrote stderr"
 done
 if [ -n "$TINY_STATIC" ]; then
+	# Descriptors >= 3 are not passed (scmp-run(1), Caller state): with no
+	# fd 3 open here, the write to fd 3 fails with EBADF (exit 5), so the
+	# launcher's own descriptors (the read-back one) did not leak either.
+	RC=0
+	printf 'to fd 3' | "$SCMP_RUN" -p minimal -- "$TINY_STATIC" x >/dev/null 2>&1 || RC=$?
+	status_is 5 "minimal: no descriptor 3 reaches the command"
+	# With the caller's fd 3 open, minimal's filter (read on fd 0 and 3,
+	# prctl killed) leaves the read-back no call to make: refused.
 	RC=0
 	printf 'to fd 3' | "$SCMP_RUN" -p minimal -- "$TINY_STATIC" x 3>"$TAP_TMP/fd3" \
-		>/dev/null 2>&1 || RC=$?
-	status_is 0 "minimal: a static program writes fd 3"
-	is "$(cat "$TAP_TMP/fd3")" "to fd 3" "minimal: fd 3 got the data"
+		>/dev/null 2>"$ERR" || RC=$?
+	status_is 125 "minimal with the caller's fd 3 open: 125"
+	like "$ERR" "could not be verified after loading" "minimal with fd 3 open: says why"
+	is "$(cat "$TAP_TMP/fd3")" "" "minimal: the caller's fd 3 got nothing"
+	# [process] keep-fds = 3 passes it; prctl(PR_GET_SECCOMP) allowed
+	# gives the read-back its call (fd 3 is the caller's now).
+	printf '[profile]\ninclude = %s/minimal.ini\n[process]\nkeep-fds = 3\n' \
+		"$(sample_profiles)" >"$TAP_TMP/minimal-fd3.ini"
+	printf '[allow]\nprctl = option == PR_GET_SECCOMP\n' >>"$TAP_TMP/minimal-fd3.ini"
+	RC=0
+	printf 'to fd 3' | "$SCMP_RUN" -p "$TAP_TMP/minimal-fd3.ini" -- "$TINY_STATIC" x \
+		3>"$TAP_TMP/fd3" >/dev/null 2>"$ERR" || RC=$?
+	status_is 0 "minimal with keep-fds = 3: the command ran"
+	is "$(cat "$TAP_TMP/fd3")" "to fd 3" "keep-fds = 3: the command wrote to the caller's fd 3"
 fi
 run_in 'x' "$SCMP_RUN" -p minimal -- cat
 status_is 0 "minimal: cat of stdin runs"
 run "$SCMP_RUN" -p minimal -- ls /
 status_is $((128 + 31)) "minimal: ls / is killed by SIGSYS (getdents64)"
+
+# ---- [process] and [environment] (scmp-run.ini(5)), --user, --group ----
+C=$TAP_TMP/caller
+mkdir -m 755 "$C" && chmod 755 "$TAP_TMP"
+# prof NAME LINE...: an allow-all profile (user = root as root, for the
+# uid-0 guard) with the given lines.
+prof() {
+	_f=$C/$1.ini
+	shift
+	printf '[filter]\ndefault-action = allow\n' >"$_f"
+	[ "$(id -u)" = 0 ] && printf '[credentials]\nuser = root\n' >>"$_f"
+	printf '%s\n' "$@" >>"$_f"
+}
+
+# Bad values: located errors, 125 in run mode, and the command never runs.
+run "$SCMP_RUN" -p tests/profiles/bad/process-bad.ini -- sh -c "touch $marker"
+status_is 125 "bad [process] value in run mode: 125"
+like "$ERR" "process-bad.ini:12: error: invalid keep-fds '2'" "bad keep-fds: FILE:LINE"
+like "$ERR" "process-bad.ini:16: error: invalid boolean 'maybe' for 'reset-signals'" \
+	"bad reset-signals: FILE:LINE"
+run "$SCMP_RUN" -p tests/profiles/bad/environment-bad.ini -- sh -c "touch $marker"
+status_is 125 "bad [environment] value in run mode: 125"
+like "$ERR" "environment-bad.ini:12: error: invalid set 'NOEQUALS': not NAME=VALUE" \
+	"bad set: FILE:LINE"
+run "$SCMP_RUN" -p tests/profiles/bad/environment-bad.ini --check
+status_is 1 "bad [environment] value with --check: 1"
+[ -e "$marker" ]
+ok $((! $?)) "no command with a bad [process] or [environment] ran"
+
+# keep-fds: a listed descriptor reaches the command, the others do not.
+prof keep5 '[process]' 'keep-fds = 5'
+prof plain
+run sh -c 'exec "$0" -p "$1" -- sh -c "echo kept >&5" 5>"$2"' "$SCMP_RUN" "$C/keep5.ini" "$C/fd5"
+status_is 0 "keep-fds = 5: the command wrote to fd 5"
+is "$(cat "$C/fd5")" "kept" "keep-fds = 5: into the caller's file"
+run sh -c 'exec "$0" -p "$1" -- sh -c "echo kept >&5" 5>"$2"' "$SCMP_RUN" "$C/plain.ini" "$C/fd5"
+ok $((RC == 0)) "without keep-fds: fd 5 is closed in the command"
+is "$(cat "$C/fd5")" "" "without keep-fds: the caller's file got nothing"
+prof keepall '[process]' 'keep-fds = all'
+run sh -c 'exec "$0" -p "$1" -- sh -c "echo all >&7" 7>"$2"' "$SCMP_RUN" "$C/keepall.ini" "$C/fd7"
+is "$(cat "$C/fd7")" "all" "keep-fds = all: fd 7 reaches the command"
+
+# reset-signals = no: an ignored signal stays ignored (SIGUSR1: bit 9).
+prof nosig '[process]' 'reset-signals = no'
+run sh -c 'trap "" USR1; exec "$0" -p "$1" -- grep SigIgn /proc/self/status' \
+	"$SCMP_RUN" "$C/nosig.ini"
+like "$OUT" "SigIgn:	0000000000000200" "reset-signals = no: SIGUSR1 stays ignored"
+run sh -c 'trap "" USR1; exec "$0" -p "$1" -- grep SigIgn /proc/self/status' \
+	"$SCMP_RUN" "$C/plain.ini"
+like "$OUT" "SigIgn:	0000000000000000" "reset-signals default: SIGUSR1 reset"
+
+# new-session: the command leads a session of its own (field 6 of stat).
+prof session '[process]' 'new-session = yes'
+sid_script='read -r l </proc/$$/stat; set -- ${l#*) }; echo "$$ $4"'
+run "$SCMP_RUN" -p "$C/session.ini" -- sh -c "$sid_script"
+status_is 0 "new-session = yes: ran"
+set -- $(cat "$OUT")
+is "${2:-}" "${1:-x}" "new-session = yes: the command's session is its own pid"
+run "$SCMP_RUN" -p "$C/plain.ini" -- sh -c "$sid_script"
+set -- $(cat "$OUT")
+[ -n "${2:-}" ] && [ "$1" != "$2" ]
+ok $? "new-session default: the caller's session"
+
+# [environment]: clear, keep, then (user = root as root) the four, then set.
+prof env '[environment]' 'clear = yes' 'keep = PATH KEEPME MISSING' \
+	'set = GREETING=hello world=1' 'set = KEEPME=second' 'set = EMPTY='
+run env KEEPME=first DROPME=x SSH_AUTH_SOCK=/tmp/agent "$SCMP_RUN" -p "$C/env.ini" -- env
+status_is 0 "[environment]: ran"
+sort "$OUT" | grep -v '^PATH=' >"$C/env.got"
+if [ "$(id -u)" = 0 ]; then
+	home=$(getent passwd root | cut -d: -f6)
+	shell=$(getent passwd root | cut -d: -f7)
+	printf '%s\n' "EMPTY=" "GREETING=hello world=1" "HOME=$home" "KEEPME=second" \
+		"LOGNAME=root" "SHELL=${shell:-/bin/sh}" "USER=root" >"$C/env.want"
+else
+	printf '%s\n' "EMPTY=" "GREETING=hello world=1" "KEEPME=second" >"$C/env.want"
+fi
+is "$(cat "$C/env.got")" "$(cat "$C/env.want")" "[environment]: clear, keep, set in order"
+like "$OUT" "PATH=" "[environment]: PATH kept"
+
+# --check and -v say what the settings do.
+run "$SCMP_RUN" -p "$C/plain.ini" --check
+like "$OUT" "descriptors: closed from 3 up, except those of socket activation (LISTEN_FDS) (default)" \
+	"--check: descriptors"
+like "$OUT" "signals: dispositions and mask reset (default)" "--check: signals"
+like "$OUT" "session: the caller's (default)" "--check: session"
+prof all '[process]' 'keep-fds = 9 5' 'reset-signals = no' 'new-session = yes' \
+	'[environment]' 'clear = yes' 'keep = TERM' 'set = A=1'
+run "$SCMP_RUN" -p "$C/all.ini" --check
+status_is 0 "--check with [process] and [environment]: 0"
+like "$OUT" "descriptors: closed from 3 up, except those of socket activation (LISTEN_FDS) and 5 9 (keep-fds)" \
+	"--check: keep-fds"
+like "$OUT" "signals: passed on (reset-signals = no)" "--check: reset-signals = no"
+like "$OUT" "session: a new one (new-session = yes)" "--check: new-session"
+if [ "$(id -u)" = 0 ]; then
+	like "$OUT" "environment: cleared except TERM; HOME USER LOGNAME SHELL of user 'root'; set A" \
+		"--check: environment"
+else
+	like "$OUT" "environment: cleared except TERM; set A" "--check: environment"
+fi
+run sh -c 'LISTEN_PID=$$ LISTEN_FDS=2 exec "$0" -v -p "$1" -- true' "$SCMP_RUN" "$C/keep5.ini"
+status_is 0 "-v: ran"
+like "$ERR" "keep5.ini: note: descriptors: closed from 3 up, except 3..4 (socket activation) and 5 (keep-fds)" \
+	"-v: the descriptors kept, socket activation's counted"
+like "$ERR" "keep5.ini: note: environment: " "-v: environment"
+run "$SCMP_RUN" -p "$C/keep5.ini" -- true
+is "$(cat "$ERR")" "" "without -v: nothing said"
+
+# The uid-0 guard in --check: a warning (a fact of this process), exit 0.
+if [ "$(id -u)" = 0 ]; then
+	printf '[filter]\ndefault-action = allow\n' >"$C/nouser.ini"
+	run "$SCMP_RUN" -p "$C/nouser.ini" --check
+	status_is 0 "--check as root without [credentials]: 0"
+	like "$ERR" "nouser.ini: warning: run mode would refuse this profile here" \
+		"--check as root without [credentials]: a warning"
+	like "$ERR" "hint: running as root: add [credentials] user = ..., or user = root to keep root" \
+		"--check as root without [credentials]: the hint"
+	run "$SCMP_RUN" -p "$C/nouser.ini" --user root --check
+	is "$(cat "$ERR")" "" "--check --user root: no warning"
+	if command -v setpriv >/dev/null; then
+		run setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$SCMP_RUN" -p "$C/nouser.ini" --check
+		status_is 0 "--check as uid 65534: 0"
+		is "$(cat "$ERR")" "" "--check as uid 65534: no warning"
+	else
+		skip "no setpriv: --check unprivileged"
+		skip "no setpriv: --check unprivileged"
+	fi
+
+	# --user and --group override [credentials]; --user root counts as
+	# user = root.
+	run "$SCMP_RUN" -p "$C/nouser.ini" -- sh -c "touch $marker"
+	status_is 125 "root without [credentials] or --user: 125"
+	run "$SCMP_RUN" --user root -p "$C/nouser.ini" -- id -u
+	status_is 0 "--user root: runs"
+	is "$(cat "$OUT")" 0 "--user root: as uid 0"
+	run "$SCMP_RUN" --user nobody -p "$C/plain.ini" -- sh -c 'id -u; id -g; echo $USER'
+	status_is 0 "--user nobody over user = root: runs"
+	is "$(cat "$OUT")" "$(id -u nobody)
+$(id -g nobody)
+nobody" "--user nobody: its ids and USER"
+	run "$SCMP_RUN" --user nobody --group 4242 -p "$C/plain.ini" -- id -G
+	is "$(cat "$OUT")" 4242 "--group 4242: the group, alone"
+	run "$SCMP_RUN" --group 4242 -p "$C/plain.ini" -- sh -c 'id -u; id -G'
+	is "$(cat "$OUT")" "0
+4242" "--group alone: user = root of the profile stays"
+	run "$SCMP_RUN" --user no-such-user-xyz -p "$C/plain.ini" -- sh -c "touch $marker"
+	status_is 125 "--user of an unknown user: 125"
+	like "$ERR" "scmp-run: --user: error: unknown user 'no-such-user-xyz'" \
+		"--user of an unknown user: located at the option"
+	run "$SCMP_RUN" --group no-such-group-xyz -p "$C/plain.ini" -- sh -c "touch $marker"
+	status_is 125 "--group of an unknown group: 125"
+	like "$ERR" "scmp-run: --group: error: unknown group 'no-such-group-xyz'" \
+		"--group of an unknown group: located at the option"
+else
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+		skip "the uid-0 guard and --user/--group need root"
+	done
+fi
+run "$SCMP_RUN" --user "" -p "$C/plain.ini" -- sh -c "touch $marker"
+status_is 125 "--user '': 125"
+like "$ERR" "--user '': expected one name or number" "--user '': says why"
+run "$SCMP_RUN" --user "a b" -p "$C/plain.ini" --check
+status_is 2 "--user 'a b' with --check: 2"
+run "$SCMP_RUN" --user root -p "$C/plain.ini" --export-pfc -
+status_is 2 "--user with --export-pfc: 2"
+like "$ERR" "--user and --group are for run mode and --check" "--user with --export-pfc: says why"
+[ -e "$marker" ]
+ok $((! $?)) "no refused command ran"
 
 done_testing

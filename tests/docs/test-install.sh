@@ -80,7 +80,16 @@ ok $? "every installed profile passes --check by name"
 
 # Run a real command under an installed profile, by name.
 if [ -f "$profdir/untrusted-tool.ini" ]; then
-	out=$(SCMP_RUN_PROFILE_PATH=$profdir "$dest$bin" -p untrusted-tool -- sh -c 'echo sandboxed' \
+	# As root, the uid-0 guard wants root named: a profile of the same
+	# name first on the path includes the installed one and adds it.
+	path=$profdir
+	if [ "$(id -u)" = 0 ]; then
+		mkdir -p "$tmp/as-root" &&
+			printf '[profile]\ninclude = %s\n\n[credentials]\nuser = root\n' \
+				"$profdir/untrusted-tool.ini" >"$tmp/as-root/untrusted-tool.ini"
+		path=$tmp/as-root:$profdir
+	fi
+	out=$(SCMP_RUN_PROFILE_PATH=$path "$dest$bin" -p untrusted-tool -- sh -c 'echo sandboxed' \
 		2>"$tmp/err")
 	r=$?
 	[ $r -eq 0 ] && [ "$out" = sandboxed ]

@@ -201,6 +201,43 @@ out:
 	diag_clear(&d);
 }
 
+static void test_caller(void)
+{
+	struct diag d;
+	struct profile *p = load_good("good/caller.ini", &d);
+	const struct caller_settings *c;
+
+	if (!p)
+		goto out;
+	c = &p->caller;
+	tap_ok(!c->keep_all_fds && c->n_keep_fds == 4 && c->keep_fds[0] == 7 &&
+		       c->keep_fds[1] == 5 && c->keep_fds[2] == 3 && c->keep_fds[3] == 9,
+	       "caller: keep-fds accumulates in the order read, includes counted");
+	tap_ok(c->reset_signals,
+	       "caller: reset-signals = yes of the include overrides the no before");
+	tap_ok(c->new_session, "caller: new-session = on after the include wins");
+	tap_ok(c->env_clear, "caller: clear = true from the include");
+	tap_ok(c->n_env_keep == 3 && !strcmp(c->env_keep[0], "PATH") &&
+		       !strcmp(c->env_keep[1], "LANG") && !strcmp(c->env_keep[2], "TERM"),
+	       "caller: keep accumulates");
+	tap_ok(c->n_env_set == 2 && !strcmp(c->env_set[0], "GREETING=hello world=1") &&
+		       !strcmp(c->env_set[1], "EMPTY="),
+	       "caller: set entries as written, in order");
+	profile_free(p);
+	diag_clear(&d);
+
+	p = load_good("good/basic.ini", &d);
+	if (!p)
+		goto out;
+	c = &p->caller;
+	tap_ok(c->reset_signals && !c->new_session && !c->env_clear && !c->keep_all_fds &&
+		       !c->n_keep_fds && !c->n_env_keep && !c->n_env_set,
+	       "caller: without the sections, the defaults");
+out:
+	profile_free(p);
+	diag_clear(&d);
+}
+
 static size_t count_known(void)
 {
 	const char **names = NULL;
@@ -213,14 +250,14 @@ static size_t count_known(void)
 		for (size_t i = 0; sc && i < m; i++) {
 			size_t j;
 
-			for (j = 0; j < n && strcmp(names[j], sc[i].name); j++)
+			for (j = 0; j < n && strcmp(names[j], syscall_name(&sc[i])); j++)
 				;
 			if (j < n)
 				continue;
 			names = realloc(names, (n + 1) * sizeof(*names));
 			if (!names)
 				abort();
-			names[n++] = sc[i].name;
+			names[n++] = syscall_name(&sc[i]);
 		}
 	}
 	free(names);
@@ -434,8 +471,7 @@ static size_t read_expects(const char *path, struct expect *ex, size_t max)
 				continue;
 		}
 		ex[n].line = (unsigned)strtoul(num, NULL, 10);
-		snprintf(ex[n].text, sizeof(ex[n].text), "%s",
-			 c1[1] == ' ' ? c1 + 2 : c1 + 1);
+		snprintf(ex[n].text, sizeof(ex[n].text), "%s", c1[1] == ' ' ? c1 + 2 : c1 + 1);
 		n++;
 	}
 	free(line);
@@ -512,8 +548,8 @@ static void expect_error(const char *path, const char *what, unsigned line, cons
 	struct profile *p = load(path, &d, &r);
 	const char *base = strrchr(path, '/') + 1;
 
-	if (!tap_ok(r == -EINVAL && !p && has_error(&d, base, line, text), "%s: %u: %s", what,
-		    line, text))
+	if (!tap_ok(r == -EINVAL && !p && has_error(&d, base, line, text), "%s: %u: %s", what, line,
+		    text))
 		dump_diag(&d);
 	profile_free(p);
 	diag_clear(&d);
@@ -695,6 +731,7 @@ int main(int argc, char **argv)
 
 	test_basic();
 	test_override();
+	test_caller();
 	test_groups();
 	test_small();
 	test_priority_group();

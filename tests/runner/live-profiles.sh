@@ -14,7 +14,7 @@ fi
 
 TCP=${1:?usage: live-profiles.sh LIVE-TCP-SCRIPT}
 S=$SCMP_RUN
-P=$SRCDIR/profiles
+P=$(sample_profiles) # as root: each sample plus user = root
 CTL=$SRCDIR/tests/runner/profiles/caps-none.ini # control: allow all, no caps
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH

@@ -45,9 +45,15 @@ static struct profile *profile_make(void)
 
 	if (!p || !(p->rs = calloc(1, sizeof(*p->rs))))
 		abort();
+	p->path = (char *)"test.ini";
 	p->rs->attrs.no_new_privs = true;
-	p->user_loc = (struct src_loc){ "test.ini", 10 };
-	p->group_loc = (struct src_loc){ "test.ini", 11 };
+	p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
+	/* As root, the uid-0 guard wants the user named: user = root. Cases
+	 * about other users or an unprivileged caller change this. */
+	p->has_user = true;
+	p->user = "root";
+	p->user_loc = (struct src_loc){ .file = "test.ini", .line = 10 };
+	p->group_loc = (struct src_loc){ .file = "test.ini", .line = 11 };
 	return p;
 }
 
@@ -78,6 +84,17 @@ static struct sock_filter getppid_insns[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
 static const struct bpf_prog getppid_eperm = { .insns = getppid_insns, .len = 6 };
+
+/* write() -> EPERM on the native ABI, everything else allowed. */
+static struct sock_filter write_insns[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 3),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_write, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+static const struct bpf_prog write_eperm = { .insns = write_insns, .len = 6 };
 #endif
 
 /* An opcode seccomp_check_filter() does not know. */
@@ -157,21 +174,23 @@ static bool field_is(const char *text, const char *key, const char *want)
 /* ---- running a case ---- */
 
 struct outcome {
-	int status;  /* exit code, or 128 + signal */
-	char *out;   /* all the child wrote to stdout */
-	char *after; /* after a failed run_exec: the child's own status, else NULL */
-	int ret;     /* run_exec()'s return if it returned, else 0 */
+	int status;	       /* exit code, or 128 + signal */
+	char *out;	       /* all the child wrote to stdout */
+	char *after;	       /* after a failed run_exec: the child's own status, else NULL */
+	int ret;	       /* run_exec()'s return if it returned, else 0 */
+	enum run_failure fail; /* and what it said, if it returned */
+	enum run_state state;
 };
 
 typedef void (*pre_fn)(void);
 
-static void child_report(int r, const struct diag *d)
+static void child_report(int r, enum run_failure fail, enum run_state state, const struct diag *d)
 {
 	FILE *f;
 	char buf[4096];
 	size_t n;
 
-	printf("RUNFAIL %d\n", r);
+	printf("RUNFAIL %d %d %d\n", r, (int)fail, (int)state);
 	for (size_t i = 0; i < d->n_msgs; i++)
 		printf("MSG %d %s\n", (int)d->msgs[i].severity,
 		       d->msgs[i].text ? d->msgs[i].text : "(null)");
@@ -201,6 +220,8 @@ static void run_case(const struct profile *p, const struct bpf_prog *prog, const
 	if (pid < 0)
 		abort();
 	if (pid == 0) {
+		enum run_failure fail = RUN_FAIL_NONE;
+		enum run_state state = RUN_STATE_OPEN;
 		struct diag d;
 		int r;
 
@@ -213,8 +234,14 @@ static void run_case(const struct profile *p, const struct bpf_prog *prog, const
 		if (pre)
 			pre();
 		diag_init(&d);
-		r = run_exec(p, prog, path, argv, &d, &(enum run_failure){ RUN_FAIL_NONE });
-		child_report(r, &d);
+		r = run_exec(p, prog, path, argv, &d, &fail, &state);
+		/* As main.c: a filter that may stop write(2) on fd 2 gets
+		 * nothing but _exit() with the status. */
+		if (state == RUN_STATE_MUTE)
+			_exit(fail == RUN_FAIL_NOT_FOUND	? 127
+			      : fail == RUN_FAIL_NOT_EXECUTABLE ? 126
+								: 125);
+		child_report(r, fail, state, &d);
 		_exit(125);
 	}
 	close(fds[1]);
@@ -240,7 +267,12 @@ static void run_case(const struct profile *p, const struct bpf_prog *prog, const
 		abort();
 	o->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
 	if (!strncmp(o->out, "RUNFAIL ", 8)) {
-		o->ret = atoi(o->out + 8);
+		int fail = 0, state = 0;
+
+		if (sscanf(o->out + 8, "%d %d %d", &o->ret, &fail, &state) != 3)
+			abort();
+		o->fail = (enum run_failure)fail;
+		o->state = (enum run_state)state;
 		a = strstr(o->out, "\nAFTER\n");
 		o->after = a ? a + 7 : NULL;
 	}
@@ -350,6 +382,22 @@ static void preinstall_seven(void)
 	for (int i = 0; i < 7; i++)
 		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &f) != 0)
 			_exit(97);
+}
+
+/* An outer filter that answers seccomp(2) with "success" (errno 0): as a
+ * sandbox around scmp-run could. */
+static void install_seccomp_faker(void)
+{
+	static struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_seccomp, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog f = { .len = 4, .filter = insns };
+
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &f) != 0)
+		_exit(94);
 }
 
 /* A second thread with a filter of its own: TSYNC cannot synchronise it
@@ -505,7 +553,7 @@ static void test_caps(void)
 	if (ran(&o, "keep none")) {
 		check_caps(&o, "keep none", 0, 0, 0, 0);
 		check_sandbox(o.out, "keep none", 1);
-		check_ids(o.out, "keep none", 0, 0, parent_groups);
+		check_ids(o.out, "keep none", 0, 0, "0");
 	}
 	outcome_free(&o);
 
@@ -595,16 +643,24 @@ static void test_credentials(void)
 			check_ids(o.out, "user=nobody group=daemon", nobody_uid, gr->gr_gid, grp);
 		outcome_free(&o);
 
-		/* group only: the uid stays */
+		/* user = root with another group: the uid stays 0 */
+		p->user = "root";
+		run_case(p, &allow_all, helper, helper_argv, NULL, &o);
+		if (ran(&o, "user=root group=daemon"))
+			check_ids(o.out, "user=root group=daemon", 0, gr->gr_gid, grp);
+		outcome_free(&o);
+
+		/* group only, as root: the uid-0 guard refuses */
 		p->has_user = false;
 		run_case(p, &allow_all, helper, helper_argv, NULL, &o);
-		if (ran(&o, "group=daemon only"))
-			check_ids(o.out, "group=daemon only", 0, gr->gr_gid, grp);
+		not_ran(&o, -EPERM, "group=daemon only, as root");
+		check_msg(&o, "running as root: add [credentials] user = ..., or user = root to "
+			      "keep root");
 		outcome_free(&o);
 		profile_drop(p);
 	} else {
-		tap_skip("no group 'daemon' on this system");
-		tap_skip("no group 'daemon' on this system");
+		for (int i = 0; i < 4; i++)
+			tap_skip("no group 'daemon' on this system");
 	}
 
 	/* numbers without passwd/group entries */
@@ -696,6 +752,7 @@ static void test_unprivileged(void)
 	/* nobody asking for nothing special: works; the bounding set cannot
 	 * shrink without CAP_SETPCAP, which no_new_privs makes harmless. */
 	p = profile_make();
+	p->has_user = false;
 	run_case(p, &allow_all, helper, helper_argv, drop_to_nobody, &o);
 	if (ran(&o, "unprivileged, keep none")) {
 		check_caps(&o, "unprivileged, keep none", 0, 0, parent_bnd, 0);
@@ -724,6 +781,7 @@ static void test_unprivileged(void)
 	profile_drop(p);
 
 	p = profile_make();
+	p->has_user = false;
 	p->rs->attrs.no_new_privs = false;
 	keep(p, CAP_SYS_ADMIN);
 	run_case(p, &allow_all, helper, helper_argv, drop_to_nobody, &o);
@@ -744,11 +802,12 @@ static void test_filter(void)
 
 	run_case(p, &bad_prog, helper, helper_argv, NULL, &o);
 	not_ran(&o, -EINVAL, "a program with a bad opcode");
-	check_msg(&o, "installing the seccomp filter failed: Invalid argument (EINVAL)");
-	check_msg(&o, "rejected the program");
+	/* Refused by the self-check of the execve(), after the drop and
+	 * before no_new_privs. */
+	check_msg(&o, "the seccomp program is invalid");
 	tap_ok(o.after && field_is(o.after, "Seccomp", "0") &&
-		       field_is(o.after, "NoNewPrivs", "1") && hexfield(o.after, "CapEff") == 0,
-	       "bad program: no filter, earlier steps done (nnp, caps)");
+		       field_is(o.after, "NoNewPrivs", "0") && hexfield(o.after, "CapEff") == 0,
+	       "bad program: no filter, no nnp, capabilities dropped");
 	outcome_free(&o);
 
 	run_case(p, &empty, helper, helper_argv, NULL, &o);
@@ -811,16 +870,109 @@ static void test_filter(void)
 		abort();
 	close(fd);
 	run_case(p, &allow_all, notexec, helper_argv, NULL, &o);
-	not_ran(&o, -EACCES, "execve of a non-executable file");
+	not_ran(&o, -EACCES, "a non-executable file");
+	check_msg(&o, "cannot execute");
+	tap_ok(o.fail == RUN_FAIL_NOT_EXECUTABLE && o.state == RUN_STATE_OPEN,
+	       "a non-executable file: not executable (126), no filter yet");
+	tap_ok(o.after && field_is(o.after, "Seccomp", "0"),
+	       "a non-executable file: 126 decided before the filter");
+	outcome_free(&o);
+
+	/* Executable, but execve() fails (missing interpreter): after the
+	 * filter; printed only because the filter allows write on fd 2. */
+	fd = open(notexec, O_WRONLY | O_TRUNC);
+	if (fd < 0 || write(fd, "#!/nonexistent/interp\n", 22) != 22 || close(fd) < 0 ||
+	    chmod(notexec, 0755) < 0)
+		abort();
+	run_case(p, &allow_all, notexec, helper_argv, NULL, &o);
+	not_ran(&o, -ENOENT, "a missing interpreter");
 	check_msg(&o, "executing '");
+	tap_ok(o.fail == RUN_FAIL_NOT_FOUND && o.state == RUN_STATE_FILTERED,
+	       "a missing interpreter: not found (127), filtered, may report");
 	tap_ok(o.after && field_is(o.after, "Seccomp", "2"),
 	       "execve failure comes after the filter was installed");
 	outcome_free(&o);
+#ifdef NATIVE_AUDIT_ARCH
+	run_case(p, &write_eperm, notexec, helper_argv, NULL, &o);
+	tap_ok(o.status == 127 && o.out[0] == 0,
+	       "filter denies write: execve failure exits 127 silently");
+	if (o.status != 127 || o.out[0])
+		tap_diag("status %d, output:\n%.300s", o.status, o.out);
+	outcome_free(&o);
+#else
+	tap_skip("write filter: no native audit arch for this test");
+#endif
 	unlink(notexec);
+
+	/* An outer filter that fakes the success of seccomp(2): the
+	 * read-back sees that no filter was added. */
+	run_case(p, &allow_all, helper, helper_argv, install_seccomp_faker, &o);
+	not_ran(&o, -EPERM, "an outer filter fakes seccomp() success");
+	check_msg(&o, "Seccomp_filters is 1, expected 2");
+	tap_ok(o.fail == RUN_FAIL_SETUP && o.state == RUN_STATE_FILTERED,
+	       "read-back failure: setup failure (125), after the filter");
+	outcome_free(&o);
 	profile_drop(p);
 }
 
-/* run_prepare(): the checks before anything changes, in their order. */
+/* COMMAND is looked up and checked as the target user. */
+static void test_resolve_as_user(void)
+{
+	char base[] = "/tmp/test-run-user-XXXXXX", a[600], b[600], cmd[1400];
+	char *old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	char *argv[] = { "tool", NULL };
+	struct profile *p = profile_make();
+	struct outcome o;
+
+	if (!mkdtemp(base) || chmod(base, 0755) < 0)
+		abort();
+	snprintf(a, sizeof(a), "%s/a", base);
+	snprintf(b, sizeof(b), "%s/b", base);
+	if (mkdir(a, 0755) < 0 || mkdir(b, 0755) < 0)
+		abort();
+	/* a/tool: only root may execute it; b/tool: everyone. */
+	snprintf(cmd, sizeof(cmd),
+		 "install -m 0700 '%s' '%s/tool' && install -m 0755 '%s' '%s/tool'", helper, a,
+		 helper, b);
+	if (system(cmd) != 0)
+		abort();
+	p->user = "nobody";
+
+	snprintf(cmd, sizeof(cmd), "%s:%s", a, b);
+	setenv("PATH", cmd, 1);
+	run_case(p, &allow_all, "tool", argv, NULL, &o);
+	if (ran(&o, "PATH search as nobody skips a root-only a/tool"))
+		check_ids(o.out, "PATH search as nobody", nobody_uid, nobody_gid, "65534");
+	outcome_free(&o);
+
+	setenv("PATH", a, 1);
+	run_case(p, &allow_all, "tool", argv, NULL, &o);
+	not_ran(&o, -EACCES, "only a root-only tool on PATH, as nobody");
+	tap_ok(o.fail == RUN_FAIL_NOT_EXECUTABLE && o.state == RUN_STATE_OPEN,
+	       "root-only tool as nobody: not executable (126)");
+	check_msg(&o, "'tool': cannot execute: Permission denied");
+	tap_ok(o.after && field_is(o.after, "Seccomp", "0"),
+	       "root-only tool as nobody: refused before the filter");
+	outcome_free(&o);
+
+	p->user = "root";
+	run_case(p, &allow_all, "tool", argv, NULL, &o);
+	ran(&o, "the same tool with user = root");
+	outcome_free(&o);
+
+	if (old_path)
+		setenv("PATH", old_path, 1);
+	else
+		unsetenv("PATH");
+	free(old_path);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		tap_diag("could not remove %s", base);
+	profile_drop(p);
+}
+
+/* run_prepare(): the checks before anything changes, in their order. The
+ * command is not looked up there: run_exec() does it as the target user. */
 static void test_prepare(void)
 {
 	static struct sock_filter kill_insns[] = {
@@ -830,38 +982,77 @@ static void test_prepare(void)
 	struct profile *p = profile_make();
 	char *argv_sh[] = { (char *)"sh", NULL },
 	     *argv_none[] = { (char *)"no-such-cmd-xyz", NULL };
-	enum run_failure fail;
 	struct diag d;
-	char *path;
 
 	p->path = (char *)"test.ini";
 	diag_init(&d);
-	path = run_prepare(p, &allow_all, argv_sh, &d, &fail);
-	tap_ok(path && !diag_failed(&d), "prepare: an allowed execve() of a command on PATH");
-	free(path);
+	tap_ok(run_prepare(p, &allow_all, argv_sh, &d) == 0 && !diag_failed(&d),
+	       "prepare: an allowed execve()");
 	diag_clear(&d);
 
-	path = run_prepare(p, &kill_all, argv_sh, &d, &fail);
-	tap_ok(!path && fail == RUN_FAIL_SETUP && d.n_msgs &&
+	tap_ok(run_prepare(p, &kill_all, argv_sh, &d) == -EPERM && d.n_msgs &&
 		       strstr(d.msgs[0].text, "would stop the execve() of the command itself"),
 	       "prepare: a filter that stops the execve() is refused ('%s')",
 	       d.n_msgs ? d.msgs[0].text : "");
 	diag_clear(&d);
 
-	path = run_prepare(p, &kill_all, argv_none, &d, &fail);
-	tap_ok(!path && fail == RUN_FAIL_NOT_FOUND,
-	       "prepare: a missing command is found missing before the self-check");
+	tap_ok(run_prepare(p, &allow_all, argv_none, &d) == 0 && !diag_failed(&d),
+	       "prepare: a missing command is not looked up yet");
 	diag_clear(&d);
 
 	p->rs->attrs.default_action.kind = ACTION_NOTIFY;
-	path = run_prepare(p, &allow_all, argv_none, &d, &fail);
-	tap_ok(!path && fail == RUN_FAIL_SETUP && d.n_msgs &&
+	tap_ok(run_prepare(p, &kill_all, argv_none, &d) == -EINVAL && d.n_msgs == 1 &&
 		       strstr(d.msgs[0].text, "'notify' action needs a supervisor"),
-	       "prepare: notify is refused first, before the command is looked up");
+	       "prepare: notify is refused first, before the self-check");
 	diag_clear(&d);
 	p->path = NULL;
 	profile_drop(p);
 }
+
+#if defined(NATIVE_AUDIT_ARCH) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The self-check of run_exec() asks about the execve() it makes: with the
+ * path found on PATH, not argv[0]. The filter allows execve() only with
+ * argv[0]'s pointer as path, so run_prepare() passes and run_exec() refuses
+ * before the filter. */
+static void test_self_check_final_path(void)
+{
+	char *argv[] = { (char *)"run-helper", NULL };
+	uint64_t ptr = (uint64_t)(uintptr_t)argv[0];
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 4),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)ptr, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]) + 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(ptr >> 32), 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	};
+	const struct bpf_prog prog = { .insns = insns, .len = 8 };
+	struct profile *p = profile_make();
+	struct outcome o;
+	struct diag d;
+
+	p->path = (char *)"test.ini";
+	diag_init(&d);
+	tap_ok(run_prepare(p, &prog, argv, &d) == 0, "self-check: argv[0] passes run_prepare()");
+	diag_clear(&d);
+	run_case(p, &prog, helper, argv, NULL, &o);
+	not_ran(&o, -EPERM, "self-check with the path found");
+	check_msg(&o, "would stop the execve() of the command itself");
+	tap_ok(o.after && field_is(o.after, "Seccomp", "0") && o.state == RUN_STATE_OPEN,
+	       "self-check with the path found: before the filter");
+	outcome_free(&o);
+	p->path = NULL;
+	profile_drop(p);
+}
+#else
+static void test_self_check_final_path(void)
+{
+	for (int i = 0; i < 5; i++)
+		tap_skip("self-check test: needs a little-endian native audit arch");
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -917,5 +1108,7 @@ int main(int argc, char **argv)
 	test_nnp();
 	test_unprivileged();
 	test_filter();
+	test_resolve_as_user();
+	test_self_check_final_path();
 	return tap_done();
 }

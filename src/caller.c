@@ -1,0 +1,709 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Caller state that must not leak into the command: descriptors, signals,
+ * environment, session, uid 0 (scmp-run(1), Caller state).
+ */
+#include "caller.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2) /* include/uapi/linux/close_range.h */
+#endif
+
+#define CALLER_PWBUF_MAX   (1u << 20) /* getpwuid_r() buffer limit on ERANGE growth */
+#define CALLER_FD_SCAN_MAX (1u << 20) /* the kernel's default fs.nr_open */
+
+extern char **environ;
+
+static const char *errno_name(int err)
+{
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "unknown errno";
+}
+
+static int step_failed(struct diag *d, const char *step, int err)
+{
+	diag_error(d, NULL, "%s failed: %s (%s)", step, strerror(err), errno_name(err));
+	return -err;
+}
+
+static void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void caller_settings_clear(struct caller_settings *s)
+{
+	free(s->keep_fds);
+	strv_free(s->env_keep, s->n_env_keep);
+	strv_free(s->env_set, s->n_env_set);
+	*s = (struct caller_settings)CALLER_SETTINGS_INIT;
+}
+
+/* ---- parsers ---- */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Plain decimal digits into *ret (<= max). -EINVAL if not digits, -ERANGE
+ * if larger than max. */
+static int parse_decimal(const char *s, size_t len, unsigned long max, unsigned long *ret)
+{
+	unsigned long v = 0;
+
+	if (len == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		if (v > (max - (unsigned long)(s[i] - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	*ret = v;
+	return 0;
+}
+
+int caller_parse_keep_fds(struct caller_settings *s, const char *value, const char **reterr)
+{
+	int fds[CALLER_KEEP_FDS_MAX];
+	size_t n = 0;
+	bool all = false;
+	int *nv;
+
+	for (const char *p = value;;) {
+		const char *e;
+		unsigned long v;
+		int r;
+
+		while (is_blank(*p))
+			p++;
+		if (!*p)
+			break;
+		for (e = p; *e && !is_blank(*e); e++)
+			;
+		if ((size_t)(e - p) == 3 && !strncasecmp(p, "all", 3)) {
+			all = true;
+		} else {
+			r = parse_decimal(p, (size_t)(e - p), INT_MAX, &v);
+			if (r == -EINVAL) {
+				*reterr = "not a descriptor number or 'all'";
+				return r;
+			}
+			if (r < 0) {
+				*reterr = "descriptor number out of range";
+				return r;
+			}
+			if (v < 3) {
+				*reterr = "descriptors 0, 1 and 2 are always passed: list numbers "
+					  ">= 3";
+				return -ERANGE;
+			}
+			if (n + s->n_keep_fds >= CALLER_KEEP_FDS_MAX) {
+				*reterr = "too many descriptors (256 at most)";
+				return -ERANGE;
+			}
+			fds[n++] = (int)v;
+		}
+		p = e;
+	}
+	if (!all && n == 0) {
+		*reterr = "no descriptor listed";
+		return -EINVAL;
+	}
+	if (all && n > 0) {
+		*reterr = "'all' and descriptor numbers together";
+		return -EINVAL;
+	}
+	if (all) {
+		s->keep_all_fds = true;
+		return 0;
+	}
+	nv = realloc(s->keep_fds, (s->n_keep_fds + n) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	memcpy(nv + s->n_keep_fds, fds, n * sizeof(*fds));
+	s->keep_fds = nv;
+	s->n_keep_fds += n;
+	return 0;
+}
+
+bool caller_env_name_valid(const char *name)
+{
+	if (!*name)
+		return false;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		if (*c == '=' || *c <= ' ' || *c == 0x7f)
+			return false;
+	return true;
+}
+
+static int strv_add(char ***v, size_t *n, const char *s, size_t len)
+{
+	char **nv, *copy;
+
+	if (*n >= CALLER_ENV_MAX)
+		return -ERANGE;
+	copy = strndup(s, len);
+	if (!copy)
+		return -ENOMEM;
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv) {
+		free(copy);
+		return -ENOMEM;
+	}
+	nv[(*n)++] = copy;
+	*v = nv;
+	return 0;
+}
+
+int caller_parse_env_keep(struct caller_settings *s, const char *value, const char **reterr)
+{
+	size_t n_old = s->n_env_keep, count = 0;
+	int r = 0;
+
+	/* Check every name first: a rejected value leaves s unchanged. */
+	for (const char *p = value;;) {
+		const char *e;
+		char name[256];
+
+		while (is_blank(*p))
+			p++;
+		if (!*p)
+			break;
+		for (e = p; *e && !is_blank(*e); e++)
+			;
+		if ((size_t)(e - p) >= sizeof(name)) {
+			*reterr = "variable name too long (255 bytes at most)";
+			return -ERANGE;
+		}
+		memcpy(name, p, (size_t)(e - p));
+		name[e - p] = 0;
+		if (!caller_env_name_valid(name)) {
+			*reterr = "not a variable name (no '=', blanks or control characters)";
+			return -EINVAL;
+		}
+		count++;
+		p = e;
+	}
+	if (count == 0) {
+		*reterr = "no variable name listed";
+		return -EINVAL;
+	}
+	if (n_old + count > CALLER_ENV_MAX) {
+		*reterr = "too many variable names (1024 at most)";
+		return -ERANGE;
+	}
+	for (const char *p = value; r == 0;) {
+		const char *e;
+
+		while (is_blank(*p))
+			p++;
+		if (!*p)
+			break;
+		for (e = p; *e && !is_blank(*e); e++)
+			;
+		r = strv_add(&s->env_keep, &s->n_env_keep, p, (size_t)(e - p));
+		p = e;
+	}
+	if (r < 0) {
+		for (size_t i = n_old; i < s->n_env_keep; i++)
+			free(s->env_keep[i]);
+		s->n_env_keep = n_old;
+	}
+	return r;
+}
+
+int caller_parse_env_set(struct caller_settings *s, const char *value, const char **reterr)
+{
+	const char *eq = strchr(value, '=');
+	char name[256];
+
+	if (!eq) {
+		*reterr = "not NAME=VALUE";
+		return -EINVAL;
+	}
+	if ((size_t)(eq - value) >= sizeof(name)) {
+		*reterr = "variable name too long (255 bytes at most)";
+		return -ERANGE;
+	}
+	memcpy(name, value, (size_t)(eq - value));
+	name[eq - value] = 0;
+	if (!caller_env_name_valid(name)) {
+		*reterr = "not a variable name before '=' (no blanks or control characters)";
+		return -EINVAL;
+	}
+	if (s->n_env_set >= CALLER_ENV_MAX) {
+		*reterr = "too many set entries (1024 at most)";
+		return -ERANGE;
+	}
+	return strv_add(&s->env_set, &s->n_env_set, value, strlen(value));
+}
+
+/* ---- what the settings do ---- */
+
+static void describe_fds(const struct caller_settings *s, long listen_n, FILE *f)
+{
+	const char *sep = ", except";
+	bool any = false;
+
+	if (s->keep_all_fds) {
+		fputs("descriptors: all passed on (keep-fds = all)\n", f);
+		return;
+	}
+	fputs("descriptors: closed from 3 up", f);
+	if (listen_n < 0)
+		fputs(", except those of socket activation (LISTEN_FDS)", f);
+	else if (listen_n == 1)
+		fputs(", except 3 (socket activation)", f);
+	else if (listen_n > 1)
+		fprintf(f, ", except 3..%ld (socket activation)", 2 + listen_n);
+	if (listen_n)
+		sep = " and";
+	/* In ascending order, each once: the next larger number each time. */
+	for (long last = -1;;) {
+		long next = LONG_MAX;
+
+		for (size_t i = 0; i < s->n_keep_fds; i++)
+			if (s->keep_fds[i] > last && s->keep_fds[i] < next)
+				next = s->keep_fds[i];
+		if (next == LONG_MAX)
+			break;
+		fprintf(f, "%s %ld", any ? "" : sep, next);
+		any = true;
+		last = next;
+	}
+	fputs(any ? " (keep-fds)\n" : " (default)\n", f);
+}
+
+static void describe_env(const struct caller_settings *s, const char *user, FILE *f)
+{
+	bool dflt = !s->env_clear && !user && !s->n_env_set;
+
+	fputs("environment: ", f);
+	if (s->env_clear) {
+		fputs("cleared", f);
+		for (size_t i = 0; i < s->n_env_keep; i++)
+			fprintf(f, "%s%s", i ? " " : " except ", s->env_keep[i]);
+	} else {
+		fputs("passed on", f);
+	}
+	if (user)
+		fprintf(f, "; HOME USER LOGNAME SHELL of user '%s'", user);
+	for (size_t i = 0; i < s->n_env_set; i++)
+		fprintf(f, "%s%.*s", i ? " " : "; set ", (int)strcspn(s->env_set[i], "="),
+			s->env_set[i]);
+	fprintf(f, "%s\n", dflt ? " (default)" : "");
+}
+
+void caller_describe(const struct caller_settings *s, long listen_n, const char *user, FILE *f)
+{
+	describe_fds(s, listen_n, f);
+	fputs(s->reset_signals ? "signals: dispositions and mask reset (default)\n"
+			       : "signals: passed on (reset-signals = no)\n",
+	      f);
+	fputs(s->new_session ? "session: a new one (new-session = yes)\n"
+			     : "session: the caller's (default)\n",
+	      f);
+	describe_env(s, user, f);
+}
+
+/* ---- descriptors ---- */
+
+int caller_listen_fds(const char *listen_pid, const char *listen_fds, pid_t self, unsigned *ret_n,
+		      const char **reterr)
+{
+	unsigned long pid, n;
+
+	*ret_n = 0;
+	/* Another process's variables (systemd checks LISTEN_PID the same
+	 * way, sd_listen_fds(3)): not ours, nothing is kept. */
+	if (!listen_pid || parse_decimal(listen_pid, strlen(listen_pid), INT_MAX, &pid) < 0 ||
+	    pid != (unsigned long)self)
+		return 0;
+	if (!listen_fds) {
+		*reterr = "LISTEN_PID is this process but LISTEN_FDS is not set";
+		return -EINVAL;
+	}
+	if (parse_decimal(listen_fds, strlen(listen_fds), INT_MAX - 3, &n) < 0) {
+		*reterr = "LISTEN_FDS is not a descriptor count (decimal digits, at most "
+			  "INT_MAX - 3)";
+		return -EINVAL;
+	}
+	*ret_n = (unsigned)n;
+	return 0;
+}
+
+/* Set FD_CLOEXEC on one descriptor; EBADF (not open) is fine. */
+static int cloexec_one(int fd)
+{
+	int fl = fcntl(fd, F_GETFD);
+
+	if (fl < 0)
+		return errno == EBADF ? 0 : -errno;
+	if (!(fl & FD_CLOEXEC) && fcntl(fd, F_SETFD, fl | FD_CLOEXEC) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The fallbacks of cloexec_range() walk /proc/self/fd, or every number up
+ * to the hard limit of open files (capped). */
+static int cloexec_range_slow(unsigned lo, unsigned hi)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct rlimit rl;
+	int r = 0;
+
+	if (dir) {
+		int self = dirfd(dir);
+		struct dirent *de;
+
+		while ((de = readdir(dir))) {
+			unsigned long fd;
+
+			if (parse_decimal(de->d_name, strlen(de->d_name), INT_MAX, &fd) < 0 ||
+			    (int)fd == self || fd < lo || fd > hi)
+				continue;
+			r = cloexec_one((int)fd);
+			if (r < 0)
+				break;
+		}
+		closedir(dir);
+		return r;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return -errno;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > CALLER_FD_SCAN_MAX)
+		rl.rlim_max = CALLER_FD_SCAN_MAX;
+	for (unsigned long fd = lo; fd <= hi && fd < rl.rlim_max; fd++) {
+		r = cloexec_one((int)fd);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int cloexec_range(unsigned lo, unsigned hi)
+{
+	if (lo > hi)
+		return 0;
+	if (syscall(SYS_close_range, lo, hi, CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+	/* ENOSYS: before Linux 5.9; EINVAL: the flag is from Linux 5.11. */
+	if (errno != ENOSYS && errno != EINVAL)
+		return -errno;
+	return cloexec_range_slow(lo, hi);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int caller_close_fds(const struct caller_settings *s, unsigned listen_n, struct diag *d)
+{
+	int *keep = NULL;
+	size_t n = 0;
+	unsigned lo = 3;
+	int r = 0;
+
+	if (s->keep_all_fds)
+		return 0;
+	/* The kept numbers in order; socket activation's as one range. */
+	if (s->n_keep_fds) {
+		keep = malloc(s->n_keep_fds * sizeof(*keep));
+		if (!keep)
+			return step_failed(d, "closing inherited descriptors", ENOMEM);
+		memcpy(keep, s->keep_fds, s->n_keep_fds * sizeof(*keep));
+		n = s->n_keep_fds;
+		qsort(keep, n, sizeof(*keep), cmp_int);
+	}
+	if (listen_n)
+		lo = 3 + listen_n; /* caller_listen_fds() keeps this <= INT_MAX */
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (keep[i] < 3 || (unsigned)keep[i] < lo)
+			continue;
+		r = cloexec_range(lo, (unsigned)keep[i] - 1);
+		lo = (unsigned)keep[i] + 1;
+	}
+	if (r == 0)
+		r = cloexec_range(lo, UINT_MAX);
+	free(keep);
+	if (r < 0)
+		return step_failed(d, "closing inherited descriptors", -r);
+	return 0;
+}
+
+/* ---- signals ---- */
+
+/* The SigIgn mask of /proc/self/status (bit N-1: signal N ignored). */
+static int read_sigign(uint64_t *ret)
+{
+	char buf[4096], *p;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	buf[n] = 0;
+	p = strstr(buf, "\nSigIgn:\t");
+	if (!p)
+		return -ENOENT;
+	errno = 0;
+	*ret = strtoull(p + 9, &p, 16);
+	return errno || *p != '\n' ? -EINVAL : 0;
+}
+
+int caller_reset_signals(struct diag *d)
+{
+	/* The kernel's struct sigaction, all zero: SIG_DFL, no flags, empty
+	 * mask, whatever the architecture's field order; 64 bytes cover every
+	 * layout. */
+	static const unsigned char zero[64];
+	const size_t sigset_bytes = (_NSIG - 1) / 8;
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	uint64_t ign = 0;
+	bool have_ign = false;
+
+	sigemptyset(&dfl.sa_mask);
+	for (int sig = 1; sig < _NSIG; sig++) {
+		int r;
+
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (sigaction(sig, &dfl, NULL) == 0)
+			continue;
+		if (errno != EINVAL || sig < 32 || sig >= SIGRTMIN)
+			return step_failed(d, "resetting signal dispositions", errno);
+		/* A signal the C library reserves for itself (32, 33 with
+		 * glibc): its handler is the library's (threads and set*id
+		 * need it until execve(), which resets handlers anyway). Only
+		 * SIG_IGN survives execve() (signal(7)); a caller can leave
+		 * it, so an ignored one is reset with the raw call. */
+		if (!have_ign) {
+			r = read_sigign(&ign);
+			if (r < 0)
+				return step_failed(d, "reading the ignored signals", -r);
+			have_ign = true;
+		}
+		if ((ign & (UINT64_C(1) << (sig - 1))) &&
+		    syscall(SYS_rt_sigaction, sig, zero, NULL, sigset_bytes) < 0)
+			return step_failed(d, "resetting signal dispositions", errno);
+	}
+	if (syscall(SYS_rt_sigprocmask, SIG_SETMASK, zero, NULL, sigset_bytes) < 0)
+		return step_failed(d, "emptying the signal mask", errno);
+	return 0;
+}
+
+/* ---- session ---- */
+
+int caller_new_session(struct diag *d)
+{
+	int r;
+
+	if (setsid() >= 0)
+		return 0;
+	r = step_failed(d, "starting a new session (setsid)", errno);
+	if (r == -EPERM)
+		diag_hint(d, NULL,
+			  "scmp-run leads its process group (a shell with job control "
+			  "started it): start it through setsid(1), or from a service "
+			  "manager");
+	return r;
+}
+
+/* ---- environment ---- */
+
+void caller_user_clear(struct caller_user *u)
+{
+	free(u->name);
+	free(u->home);
+	free(u->shell);
+	memset(u, 0, sizeof(*u));
+}
+
+int caller_user_lookup(uid_t uid, struct caller_user *u, struct diag *d)
+{
+	struct passwd pw, *res = NULL;
+	size_t size = 1024;
+	char *buf = NULL;
+	int r;
+
+	memset(u, 0, sizeof(*u));
+	for (;;) {
+		char *nbuf = realloc(buf, size);
+
+		if (!nbuf) {
+			free(buf);
+			return step_failed(d, "looking up the target user", ENOMEM);
+		}
+		buf = nbuf;
+		r = getpwuid_r(uid, &pw, buf, size, &res);
+		if (r != ERANGE || size >= CALLER_PWBUF_MAX)
+			break;
+		size *= 2;
+	}
+	if (!res) {
+		free(buf);
+		/* No entry (getpwuid_r(3) lists these for "not found"). */
+		if (r == 0 || r == ENOENT || r == ESRCH || r == EBADF || r == EPERM)
+			return 0;
+		return step_failed(d, "looking up the target user", r);
+	}
+	u->name = strdup(pw.pw_name);
+	u->home = strdup(pw.pw_dir);
+	/* passwd(5): an empty shell field means /bin/sh. */
+	u->shell = strdup(pw.pw_shell && *pw.pw_shell ? pw.pw_shell : "/bin/sh");
+	free(buf);
+	if (!u->name || !u->home || !u->shell) {
+		caller_user_clear(u);
+		return step_failed(d, "looking up the target user", ENOMEM);
+	}
+	u->found = true;
+	return 0;
+}
+
+static bool keeps(const struct caller_settings *s, const char *entry)
+{
+	size_t len = strcspn(entry, "=");
+
+	for (size_t i = 0; i < s->n_env_keep; i++)
+		if (strlen(s->env_keep[i]) == len && !strncmp(s->env_keep[i], entry, len))
+			return true;
+	return false;
+}
+
+/* clear = yes: only the kept names stay. Builds the kept list before
+ * clearing, so that nothing is lost on ENOMEM halfway. */
+static int env_clear(const struct caller_settings *s, struct diag *d)
+{
+	char **kept = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	for (char **e = environ; e && *e; e++) {
+		char **nk;
+
+		if (!keeps(s, *e))
+			continue;
+		nk = realloc(kept, (n + 1) * sizeof(*nk));
+		if (!nk || !(nk[n] = strdup(*e))) {
+			kept = nk ? nk : kept;
+			r = -ENOMEM;
+			break;
+		}
+		kept = nk;
+		n++;
+	}
+	if (r == 0 && clearenv() != 0)
+		r = -ENOMEM;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		char *eq = strchr(kept[i], '=');
+
+		/* Entries without '=' are not variables; getenv() ignores them. */
+		if (!eq)
+			continue;
+		*eq = 0;
+		if (setenv(kept[i], eq + 1, 1) < 0)
+			r = -errno;
+	}
+	strv_free(kept, n);
+	if (r < 0)
+		return step_failed(d, "clearing the environment", -r);
+	return 0;
+}
+
+static int env_set(const char *name, const char *value, struct diag *d)
+{
+	int r = value ? setenv(name, value, 1) : unsetenv(name);
+
+	if (r < 0) {
+		r = errno;
+		diag_error(d, NULL, "setting the environment variable '%s' failed: %s (%s)", name,
+			   strerror(r), errno_name(r));
+		return -r;
+	}
+	return 0;
+}
+
+int caller_env_apply(const struct caller_settings *s, const struct caller_user *u, struct diag *d)
+{
+	int r;
+
+	if (s->env_clear) {
+		r = env_clear(s, d);
+		if (r < 0)
+			return r;
+	}
+	if (u) {
+		const struct caller_user none = { 0 };
+		const struct caller_user *e = u->found ? u : &none;
+
+		if ((r = env_set("HOME", e->home, d)) < 0 ||
+		    (r = env_set("USER", e->name, d)) < 0 ||
+		    (r = env_set("LOGNAME", e->name, d)) < 0 ||
+		    (r = env_set("SHELL", e->shell, d)) < 0)
+			return r;
+	}
+	for (size_t i = 0; i < s->n_env_set; i++) {
+		const char *entry = s->env_set[i], *eq = strchr(entry, '=');
+		char name[256];
+
+		/* The parser checked this; a settings struct filled another
+		 * way is checked again (fail closed). */
+		if (!eq || (size_t)(eq - entry) >= sizeof(name)) {
+			diag_error(d, NULL, "environment entry '%s' is not NAME=VALUE", entry);
+			return -EINVAL;
+		}
+		memcpy(name, entry, (size_t)(eq - entry));
+		name[eq - entry] = 0;
+		if (!caller_env_name_valid(name)) {
+			diag_error(d, NULL, "environment entry '%s': '%s' is not a variable name",
+				   entry, name);
+			return -EINVAL;
+		}
+		r = env_set(name, eq + 1, d);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- uid 0 ---- */
+
+int caller_check_root(bool runs_as_root, bool explicit_user, struct diag *d)
+{
+	if (!runs_as_root || explicit_user)
+		return 0;
+	diag_error(d, NULL,
+		   "the command would run as root (uid 0), and the profile does not say so");
+	diag_hint(d, NULL, CALLER_ROOT_HINT);
+	return -EPERM;
+}

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Kernel checks of run mode: SECCOMP_GET_ACTION_AVAIL for every action the
+ * program returns, and the read-back of PR_GET_SECCOMP and Seccomp_filters.
+ */
+#include "kernel-check.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "arch.h"
+#include "sim.h"
+#include "syscalls.h"
+
+#ifndef SECCOMP_GET_ACTION_AVAIL
+#define SECCOMP_GET_ACTION_AVAIL 2
+#endif
+
+/* seccomp(2) and include/uapi/linux/seccomp.h: the filter mode and these
+ * actions came with Linux 3.5; SECCOMP_RET_KILL_THREAD is the old
+ * SECCOMP_RET_KILL. SECCOMP_GET_ACTION_AVAIL itself is from Linux 4.14. */
+static const struct kcheck_action actions[] = {
+	{ SECCOMP_RET_KILL_PROCESS, "kill-process", "Linux 4.14" },
+	{ SECCOMP_RET_KILL_THREAD, "kill-thread", "Linux 3.5" },
+	{ SECCOMP_RET_TRAP, "trap", "Linux 3.5" },
+	{ SECCOMP_RET_ERRNO, "errno", "Linux 3.5" },
+	{ SECCOMP_RET_USER_NOTIF, "notify", "Linux 5.0" },
+	{ SECCOMP_RET_TRACE, "trace", "Linux 3.5" },
+	{ SECCOMP_RET_LOG, "log", "Linux 4.14" },
+	{ SECCOMP_RET_ALLOW, "allow", "Linux 3.5" },
+};
+
+_Static_assert(sizeof(actions) / sizeof(actions[0]) == KCHECK_ACTIONS_MAX, "one entry per action");
+
+static const char *errno_name(int err)
+{
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "unknown errno";
+}
+
+const struct kcheck_action *kcheck_action_info(uint32_t ret)
+{
+	for (size_t i = 0; i < KCHECK_ACTIONS_MAX; i++)
+		if ((ret & SECCOMP_RET_ACTION_FULL) == actions[i].action)
+			return &actions[i];
+	return NULL;
+}
+
+int kcheck_prog_actions(const struct bpf_prog *prog, uint32_t ret_actions[KCHECK_ACTIONS_MAX])
+{
+	int n = 0;
+
+	for (size_t i = 0; i < prog->len; i++) {
+		const struct sock_filter *in = &prog->insns[i];
+		uint32_t act;
+		int j;
+
+		if (BPF_CLASS(in->code) != BPF_RET)
+			continue;
+		if (BPF_RVAL(in->code) != BPF_K || !kcheck_action_info(in->k))
+			return -EINVAL;
+		act = in->k & SECCOMP_RET_ACTION_FULL;
+		for (j = 0; j < n && ret_actions[j] != act; j++)
+			;
+		if (j == n)
+			ret_actions[n++] = act;
+	}
+	return n;
+}
+
+int kcheck_actions_available(const struct bpf_prog *prog, struct diag *d)
+{
+	uint32_t acts[KCHECK_ACTIONS_MAX];
+	int n = kcheck_prog_actions(prog, acts);
+
+	if (n < 0) {
+		diag_error(d, NULL,
+			   "checking the actions of the program failed: it returns a value "
+			   "that is no seccomp action");
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct kcheck_action *a = kcheck_action_info(acts[i]);
+		uint32_t act = acts[i];
+		int err;
+
+		if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) == 0)
+			continue;
+		err = errno;
+		if (err == EOPNOTSUPP) {
+			diag_error(d, NULL,
+				   "the kernel does not support the seccomp action '%s' (it needs "
+				   "%s or later)",
+				   a->name, a->since);
+		} else {
+			diag_error(d, NULL,
+				   "checking that the kernel supports the seccomp action '%s' "
+				   "failed: %s (%s)",
+				   a->name, strerror(err), errno_name(err));
+			if (err == EINVAL)
+				diag_hint(d, NULL,
+					  "SECCOMP_GET_ACTION_AVAIL needs Linux 4.14 or later");
+			else if (err == ENOSYS)
+				diag_hint(d, NULL,
+					  "the kernel was built without seccomp filter support "
+					  "(CONFIG_SECCOMP_FILTER)");
+		}
+		return -err;
+	}
+	return 0;
+}
+
+int kcheck_parse_filters(const char *text, size_t len, unsigned *ret)
+{
+	static const char key[] = "Seccomp_filters:";
+	const size_t klen = sizeof(key) - 1;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t end = i;
+
+		while (end < len && text[end] != '\n')
+			end++;
+		if (end - i > klen && !memcmp(text + i, key, klen)) {
+			unsigned long v = 0;
+			size_t j = i + klen;
+
+			while (j < end && (text[j] == '\t' || text[j] == ' '))
+				j++;
+			if (j == end)
+				return -EINVAL;
+			for (; j < end; j++) {
+				if (text[j] < '0' || text[j] > '9' || v > (UINT32_MAX - 9) / 10)
+					return -EINVAL;
+				v = v * 10 + (unsigned long)(text[j] - '0');
+			}
+			*ret = (unsigned)v;
+			return 0;
+		}
+		i = end + 1;
+	}
+	return -ENOENT;
+}
+
+int kcheck_predict(const struct bpf_prog *prog, const char *syscall_name, const uint64_t args[6],
+		   uint32_t *ret)
+{
+	const struct arch *a = arch_native();
+	struct seccomp_data sd = { .arch = a->audit_arch };
+	struct sim_result res;
+	uint32_t nr;
+
+	if (syscalls_lookup_name(a, syscall_name, &nr) < 0)
+		return -ENOENT;
+	sd.nr = (int)nr;
+	memcpy(sd.args, args, sizeof(sd.args));
+	if (sim_run(prog->insns, prog->len, &sd, &res) < 0)
+		return -EINVAL;
+	*ret = res.ret;
+	return 0;
+}
+
+/* The filter lets the call run (its own result counts). */
+static bool passes(uint32_t ret)
+{
+	uint32_t act = ret & SECCOMP_RET_ACTION_FULL;
+
+	return act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG;
+}
+
+/* The filter answers with an errno (the call is safe to make). */
+static bool answers(uint32_t ret)
+{
+	return (ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO;
+}
+
+static int read_status(int fd, char *buf, size_t size, ssize_t *ret_len)
+{
+	ssize_t n = read(fd, buf, size);
+
+	if (n < 0)
+		return -errno;
+	*ret_len = n;
+	return 0;
+}
+
+void kcheck_readback_close(struct kcheck_readback *rb)
+{
+	if (rb->status_fd >= 0)
+		close(rb->status_fd);
+	rb->status_fd = -1;
+}
+
+int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback *rb, struct diag *d)
+{
+	uint64_t args[6] = { 0 };
+	ssize_t len;
+	int fd, r;
+
+	memset(rb, 0, sizeof(*rb));
+	rb->status_fd = -1;
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		goto unreadable;
+	}
+	r = read_status(fd, rb->buf, sizeof(rb->buf), &len);
+	close(fd);
+	if (r < 0)
+		goto unreadable;
+	r = kcheck_parse_filters(rb->buf, (size_t)len, &rb->before);
+	if (r < 0) {
+		diag_error(d, NULL,
+			   "/proc/self/status has no Seccomp_filters count: the filter "
+			   "cannot be verified after loading");
+		diag_hint(d, NULL, "the count needs Linux 5.9 or later");
+		return r;
+	}
+
+	/* A fresh descriptor: /proc status text is generated at the first
+	 * read, so the read after loading shows the new count. */
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		goto unreadable;
+	}
+	rb->status_fd = fd;
+	args[1] = (uint64_t)(uintptr_t)rb->buf;
+	args[2] = sizeof(rb->buf);
+	/* A profile may allow read(2) on some descriptors only: take the
+	 * lowest free number the filter lets read through, if any. */
+	for (int n = 3; n < 3 + KCHECK_FD_SEARCH_MAX; n++) {
+		uint32_t ret;
+
+		args[0] = (uint64_t)n;
+		if (n != fd && (fcntl(n, F_GETFD) >= 0 || errno != EBADF))
+			continue;
+		if (kcheck_predict(prog, "read", args, &ret) < 0 || !passes(ret))
+			continue;
+		if (n != fd) {
+			if (fcntl(fd, F_DUPFD_CLOEXEC, n) != n) {
+				r = -errno;
+				kcheck_readback_close(rb);
+				goto unreadable;
+			}
+			close(fd);
+			rb->status_fd = n;
+		}
+		break;
+	}
+	args[0] = (uint64_t)rb->status_fd;
+	r = kcheck_predict(prog, "read", args, &rb->read_ret);
+	if (r == 0) {
+		memset(args, 0, sizeof(args));
+		args[0] = PR_GET_SECCOMP;
+		r = kcheck_predict(prog, "prctl", args, &rb->prctl_ret);
+	}
+	if (r < 0) {
+		kcheck_readback_close(rb);
+		diag_error(d, NULL, "predicting the filter's answer to its read-back failed: %s",
+			   r == -ENOENT ? "no read or prctl syscall on this ABI"
+					: "the program is invalid");
+		return r;
+	}
+	if (!passes(rb->read_ret) && !answers(rb->read_ret) && !passes(rb->prctl_ret) &&
+	    !answers(rb->prctl_ret)) {
+		kcheck_readback_close(rb);
+		diag_error(d, NULL,
+			   "the filter stops both read(2) of /proc/self/status and "
+			   "prctl(PR_GET_SECCOMP) with a signal or a tracer: the filter "
+			   "could not be verified after loading");
+		diag_hint(d, NULL,
+			  "allow 'prctl' with option == PR_GET_SECCOMP, or deny it with an "
+			  "errno instead");
+		return -EPERM;
+	}
+	return 0;
+
+unreadable:
+	diag_error(d, NULL, "reading /proc/self/status failed: %s (%s)", strerror(-r),
+		   errno_name(-r));
+	diag_hint(d, NULL,
+		  "the filter count there is how the filter is verified after loading: "
+		  "mount /proc");
+	return r;
+}
+
+/* Did a call the filter answers with errno(e) come back with just that? */
+static bool got_errno(long r, int err, uint32_t ret)
+{
+	uint32_t e = ret & SECCOMP_RET_DATA;
+
+	return e == 0 ? r == 0 : r == -1 && (uint32_t)err == e;
+}
+
+int kcheck_readback_verify(struct kcheck_readback *rb, struct diag *d)
+{
+	unsigned after = 0;
+	ssize_t len = 0;
+	long r;
+	int err;
+
+	if (passes(rb->prctl_ret) || answers(rb->prctl_ret)) {
+		r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+		err = errno;
+		if (passes(rb->prctl_ret) ? r != 2 : !got_errno(r, err, rb->prctl_ret)) {
+			diag_error(d, NULL,
+				   "the seccomp filter is not in place after loading: "
+				   "PR_GET_SECCOMP returned %ld (errno %d), not %s",
+				   r, r < 0 ? err : 0,
+				   passes(rb->prctl_ret) ? "2" : "the filter's errno");
+			return -EPERM;
+		}
+	}
+	if (passes(rb->read_ret) || answers(rb->read_ret)) {
+		r = read_status(rb->status_fd, rb->buf, sizeof(rb->buf), &len);
+		if (answers(rb->read_ret)) {
+			if (!got_errno(r < 0 ? -1 : len, -(int)r, rb->read_ret)) {
+				diag_error(d, NULL,
+					   "the seccomp filter is not in place after loading: "
+					   "read(2) did not get the filter's errno");
+				return -EPERM;
+			}
+		} else if (r < 0 || kcheck_parse_filters(rb->buf, (size_t)len, &after) < 0 ||
+			   after != rb->before + 1) {
+			diag_error(d, NULL,
+				   "the seccomp filter is not in place after loading: "
+				   "Seccomp_filters is %u, expected %u",
+				   after, rb->before + 1);
+			diag_hint(d, NULL,
+				  "an outer seccomp filter may fake the success of seccomp(2)");
+			return -EPERM;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The caller's state through the command line (scmp-run(1), Caller state):
+# descriptors, socket activation, signals, environment on a user switch,
+# the uid-0 guard; as root and as an unprivileged user (uid 65534).
+# Usage: live-caller.sh STATE-HELPER (environment: SCMP_RUN, SRCDIR).
+. "$SRCDIR/tests/tap.sh"
+
+H=${1:?usage: live-caller.sh STATE-HELPER}
+S=$SCMP_RUN
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+
+# field NAME: the value after "NAME:" or "NAME=" in the last output
+field() {
+	sed -n "s/^$1[:=][[:space:]]*//p" "$OUT"
+}
+
+# Profiles: allow all; as root with user = root, or user = nobody.
+D=$TAP_TMP/p
+mkdir -m 755 "$D" && chmod 755 "$TAP_TMP"
+printf '[filter]\ndefault-action = allow\n' >"$D/plain.ini"
+printf '[filter]\ndefault-action = allow\n[credentials]\nuser = root\n' >"$D/root.ini"
+printf '[filter]\ndefault-action = allow\n[credentials]\nuser = nobody\n' >"$D/nobody.ini"
+cp "$H" "$D/state-helper" && chmod 755 "$D/state-helper"
+cp "$S" "$D/scmp-run" && chmod 755 "$D/scmp-run"
+H=$D/state-helper
+S=$D/scmp-run
+
+cp "$SRCDIR/tests/runner/sigblock.py" "$D/sigblock.py" && chmod 755 "$D/sigblock.py"
+if [ "$(id -u)" = 0 ]; then
+	P=$D/root.ini
+else
+	P=$D/plain.ini
+fi
+
+# caller_state WRAPPER...: the checks for one kind of caller
+caller_state() {
+	# descriptors: 5 and 7 open in the caller are not passed
+	run "$@" sh -c 'exec "$0" -p "$1" "$2" 5</dev/null 7</dev/null' "$S" "$P" "$H"
+	status_is 0 "$WHO: ran"
+	is "$(field fds)" "0 1 2" "$WHO: descriptors 5 and 7 of the caller are closed"
+
+	# socket activation: LISTEN_PID is scmp-run's pid (sh execs it)
+	run "$@" sh -c 'LISTEN_PID=$$ LISTEN_FDS=2 exec "$0" -p "$1" "$2" 3</dev/null 4</dev/null 5</dev/null' \
+		"$S" "$P" "$H"
+	is "$(field fds)" "0 1 2 3 4" "$WHO: LISTEN_FDS=2 for this pid keeps 3 and 4, closes 5"
+	run "$@" sh -c 'LISTEN_PID=1 LISTEN_FDS=2 exec "$0" -p "$1" "$2" 3</dev/null 4</dev/null' \
+		"$S" "$P" "$H"
+	is "$(field fds)" "0 1 2" "$WHO: another process's LISTEN_PID keeps nothing"
+	run "$@" sh -c 'LISTEN_PID=$$ LISTEN_FDS=2x exec "$0" -p "$1" "$2" 3</dev/null' "$S" "$P" "$H"
+	status_is 125 "$WHO: our LISTEN_PID with LISTEN_FDS=2x: 125"
+	like "$ERR" "LISTEN_FDS is not a descriptor count" "$WHO: LISTEN_FDS=2x: says why"
+	is "$(cat "$OUT")" "" "$WHO: LISTEN_FDS=2x: the command did not run"
+
+	# signals: ignored ones and a blocked mask do not reach the command
+	run "$@" sh -c 'trap "" INT QUIT PIPE; exec "$0" -p "$1" "$2"' "$S" "$P" "$H"
+	is "$(field SigIgn)" "0000000000000000" "$WHO: ignored signals are reset"
+	run "$@" "$D/sigblock.py" "$S" -p "$P" "$H"
+	is "$(field SigBlk)" "0000000000000000" "$WHO: the blocked mask is emptied"
+}
+
+WHO=root
+if [ "$(id -u)" = 0 ]; then
+	caller_state
+	if command -v setpriv >/dev/null && command -v python3 >/dev/null; then
+		P=$D/plain.ini
+		WHO="uid 65534"
+		caller_state setpriv --reuid=65534 --regid=65534 --clear-groups
+	else
+		skip "setpriv or python3 missing: no unprivileged cases"
+	fi
+else
+	WHO="uid $(id -u)"
+	caller_state
+fi
+
+if [ "$(id -u)" = 0 ]; then
+	# The uid-0 guard.
+	marker=$TAP_TMP/ran
+	run "$S" -p "$D/plain.ini" sh -c "touch $marker"
+	status_is 125 "root without [credentials]: 125"
+	like "$ERR" "running as root: add [credentials] user = ..., or user = root to keep root" \
+		"root without [credentials]: the hint"
+	run test -e "$marker"
+	status_is 1 "root without [credentials]: the command did not run"
+	run "$S" -p "$D/root.ini" sh -c 'id -u'
+	status_is 0 "explicit user = root: runs"
+	is "$(cat "$OUT")" 0 "explicit user = root: as uid 0"
+
+	# Environment on a user switch: the four from nobody's entry; the
+	# rest (SSH_AUTH_SOCK) unchanged, as scmp-run.ini(5) says.
+	NHOME=$(getent passwd nobody | cut -d: -f6)
+	NSHELL=$(getent passwd nobody | cut -d: -f7)
+	run env HOME=/root USER=root LOGNAME=root SHELL=/bin/bash SSH_AUTH_SOCK=/tmp/agent \
+		"$S" -p "$D/nobody.ini" "$H" HOME USER LOGNAME SHELL SSH_AUTH_SOCK
+	status_is 0 "user = nobody: ran"
+	is "$(field HOME) $(field USER) $(field LOGNAME) $(field SHELL)" \
+		"$NHOME nobody nobody ${NSHELL:-/bin/sh}" "user = nobody: HOME USER LOGNAME SHELL from passwd"
+	is "$(field SSH_AUTH_SOCK)" "/tmp/agent" "user = nobody: other variables are left as they are"
+	run env HOME=/root USER=root "$S" -p "$D/root.ini" "$H" HOME USER
+	is "$(field HOME) $(field USER)" "/root root" "user = root: HOME and USER from root's entry"
+
+	# Executable as the target user: a file only root may execute.
+	install -m 0700 "$H" "$D/root-only"
+	run "$S" -p "$D/nobody.ini" "$D/root-only"
+	status_is 126 "user = nobody, a root-only executable: 126"
+	like "$ERR" "cannot execute: Permission denied" "root-only executable as nobody: says why"
+	run "$S" -p "$D/root.ini" "$D/root-only"
+	status_is 0 "user = root, the same file: runs"
+fi
+
+done_testing

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * kernel-check.c tests: action -> kernel version mapping, the actions of a
+ * program, the live SECCOMP_GET_ACTION_AVAIL check, and the read-back.
+ */
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kernel-check.h"
+#include "tests/tap.h"
+
+#if defined(__x86_64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+static void test_mapping(void)
+{
+	static const struct {
+		uint32_t ret;
+		const char *name, *since;
+	} want[] = {
+		{ SECCOMP_RET_KILL_PROCESS, "kill-process", "Linux 4.14" },
+		{ SECCOMP_RET_KILL_THREAD, "kill-thread", "Linux 3.5" },
+		{ SECCOMP_RET_TRAP | 7, "trap", "Linux 3.5" },
+		{ SECCOMP_RET_ERRNO | EPERM, "errno", "Linux 3.5" },
+		{ SECCOMP_RET_USER_NOTIF, "notify", "Linux 5.0" },
+		{ SECCOMP_RET_TRACE | 9, "trace", "Linux 3.5" },
+		{ SECCOMP_RET_LOG, "log", "Linux 4.14" },
+		{ SECCOMP_RET_ALLOW, "allow", "Linux 3.5" },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct kcheck_action *a = kcheck_action_info(want[i].ret);
+
+		tap_ok(a && a->action == (want[i].ret & SECCOMP_RET_ACTION_FULL) &&
+			       !strcmp(a->name, want[i].name) && !strcmp(a->since, want[i].since),
+		       "%#x is %s, since %s", want[i].ret, want[i].name, want[i].since);
+	}
+	tap_ok(!kcheck_action_info(0x12340000u), "0x12340000 is no action");
+}
+
+static void test_prog_actions(void)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 2, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 2),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 3, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_LOG),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct bpf_prog prog = { .insns = insns, .len = 8 };
+	uint32_t acts[KCHECK_ACTIONS_MAX];
+	int n = kcheck_prog_actions(&prog, acts);
+
+	tap_ok(n == 3 && acts[0] == SECCOMP_RET_ERRNO && acts[1] == SECCOMP_RET_LOG &&
+		       acts[2] == SECCOMP_RET_ALLOW,
+	       "a program's actions: errno (twice), log, allow -> 3 distinct");
+	insns[7] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_A, 0);
+	tap_ok(kcheck_prog_actions(&prog, acts) == -EINVAL, "returning A: cannot tell, refused");
+	insns[7] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0x12340000u);
+	tap_ok(kcheck_prog_actions(&prog, acts) == -EINVAL, "an unknown action value: refused");
+}
+
+static void test_available(void)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_THREAD),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_LOG),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct bpf_prog prog = { .insns = insns, .len = 8 };
+	uint32_t act = SECCOMP_RET_ALLOW;
+	struct diag d;
+	int r;
+
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) != 0) {
+		tap_skip("SECCOMP_GET_ACTION_AVAIL: %s", strerror(errno));
+		return;
+	}
+	diag_init(&d);
+	r = kcheck_actions_available(&prog, &d);
+	tap_ok(r == 0 && d.n_msgs == 0, "all 8 actions are available on this kernel");
+	diag_clear(&d);
+}
+
+static void test_parse(void)
+{
+	static const char ok[] = "Name:\tx\nSeccomp:\t2\nSeccomp_filters:\t3\nSpeculation:\tx\n";
+	static const char last[] = "Seccomp_filters:\t12";
+	static const char missing[] = "Name:\tx\nSeccomp:\t0\n";
+	static const char bad[] = "Seccomp_filters:\t1x\n";
+	static const char empty[] = "Seccomp_filters:\t\n";
+	unsigned v = 0;
+
+	tap_ok(kcheck_parse_filters(ok, sizeof(ok) - 1, &v) == 0 && v == 3, "Seccomp_filters 3");
+	tap_ok(kcheck_parse_filters(last, sizeof(last) - 1, &v) == 0 && v == 12,
+	       "last line without newline: 12");
+	tap_ok(kcheck_parse_filters(missing, sizeof(missing) - 1, &v) == -ENOENT,
+	       "no Seccomp_filters line: -ENOENT");
+	tap_ok(kcheck_parse_filters(bad, sizeof(bad) - 1, &v) == -EINVAL, "'1x': -EINVAL");
+	tap_ok(kcheck_parse_filters(empty, sizeof(empty) - 1, &v) == -EINVAL, "empty: -EINVAL");
+}
+
+/* ---- live read-back, each in a child ---- */
+
+static struct sock_filter allow_insns[] = {
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
+static int load(const struct bpf_prog *prog)
+{
+	struct sock_fprog f = { .len = (unsigned short)prog->len, .filter = prog->insns };
+
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &f);
+}
+
+/* prepare, load (or fake), verify: the child's exit status is verify's
+ * result (0 ok, 1 refused), 2+ for setup problems. */
+static int readback(const struct bpf_prog *prog, bool fake_outer)
+{
+	struct kcheck_readback rb;
+	struct diag d;
+
+	diag_init(&d);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return 2;
+	if (fake_outer) {
+		/* an outer filter: seccomp() "succeeds" without doing anything */
+		static struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_seccomp, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct bpf_prog outer = { .insns = f, .len = 4 };
+
+		if (load(&outer) != 0)
+			return 3;
+	}
+	if (kcheck_readback_prepare(prog, &rb, &d) < 0)
+		return 4;
+	if (load(prog) != 0)
+		return 5;
+	return kcheck_readback_verify(&rb, &d) == 0 ? 0 : 1;
+}
+
+static int child(const struct bpf_prog *prog, bool fake)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		abort();
+	if (pid == 0)
+		_exit(readback(prog, fake));
+	if (waitpid(pid, &st, 0) < 0)
+		abort();
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void test_readback(void)
+{
+	struct bpf_prog allow = { .insns = allow_insns, .len = 1 };
+	struct diag d;
+	struct kcheck_readback rb;
+
+	diag_init(&d);
+	if (kcheck_readback_prepare(&allow, &rb, &d) < 0) {
+		tap_skip("no Seccomp_filters in /proc/self/status here");
+		diag_clear(&d);
+		return;
+	}
+	tap_ok(rb.status_fd >= 3 && (rb.read_ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW &&
+		       rb.prctl_ret == SECCOMP_RET_ALLOW,
+	       "prepare: a descriptor, both calls predicted allowed");
+	kcheck_readback_close(&rb);
+
+	tap_ok(child(&allow, false) == 0, "a real filter: PR_GET_SECCOMP 2, count + 1");
+	tap_ok(child(&allow, true) == 1, "an outer filter that fakes seccomp() success: refused");
+
+#ifdef NATIVE_AUDIT_ARCH
+	{
+		/* read -> EACCES, prctl -> EPERM: verified by the errnos */
+		struct sock_filter insns[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 5),
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_read, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct bpf_prog errs = { .insns = insns, .len = 8 };
+
+		tap_ok(child(&errs, false) == 0, "read and prctl answered by errnos: verified");
+		tap_ok(child(&errs, true) == 1, "the same behind a faker: refused");
+
+		/* both killed: nothing can be verified, refused before loading */
+		insns[4] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+		insns[6] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+		tap_ok(kcheck_readback_prepare(&errs, &rb, &d) == -EPERM && rb.status_fd == -1 &&
+			       diag_failed(&d),
+		       "read killed, prctl trapped: refused before loading");
+		diag_clear(&d);
+		diag_init(&d);
+	}
+#else
+	tap_skip("no native audit arch for this test");
+	tap_skip("no native audit arch for this test");
+	tap_skip("no native audit arch for this test");
+#endif
+	diag_clear(&d);
+}
+
+int main(void)
+{
+	test_mapping();
+	test_prog_actions();
+	test_available();
+	test_parse();
+	test_readback();
+	return tap_done();
+}
