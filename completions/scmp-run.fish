@@ -16,7 +16,7 @@ function __scmp_run_command_index
                     return 0
                 end
                 return 1
-            case -p --profile --export-bpf --export-pfc --export-oci --import-oci --oci-caps --resolve --target-arch --user --group
+            case -p --profile --export-bpf --export-pfc --export-oci --import-oci --oci-caps --resolve --target-arch --user --group --learn
                 set i (math $i + 2)
             case '--*'
                 set i (math $i + 1)
@@ -52,7 +52,8 @@ function __scmp_run_at_command
     __scmp_run_before_command; or return 1
     set -l cur (commandline -ct)
     string match -q -- '-*' $cur; and return 1
-    not __scmp_run_seen --explain; and not __scmp_run_seen --list-groups
+    not __scmp_run_seen --explain; and not __scmp_run_seen --explain-path
+    and not __scmp_run_seen --list-groups
 end
 
 function __scmp_run_target
@@ -95,6 +96,8 @@ complete -c scmp-run -n __scmp_run_before_command -l export-oci -r -F -d 'write 
 complete -c scmp-run -n __scmp_run_before_command -l import-oci -r -F -d 'print an OCI/Docker seccomp JSON file as an INI profile'
 complete -c scmp-run -n __scmp_run_before_command -l oci-caps -x -d 'capabilities the process keeps (CAP_A,CAP_B), for a JSON profile'
 complete -c scmp-run -n __scmp_run_before_command -l explain -d 'print the action for SYSCALL ARG...'
+complete -c scmp-run -n __scmp_run_before_command -l explain-path \
+    -d 'print whether [landlock] allows PATH for ACCESS'
 complete -c scmp-run -n __scmp_run_before_command -l resolve -x -a '(__scmp_run_syscalls)' \
     -d 'syscall name <-> number'
 complete -c scmp-run -n __scmp_run_before_command -l list-syscalls -d 'list the syscalls of the target architecture'
@@ -107,6 +110,13 @@ complete -c scmp-run -n __scmp_run_before_command -l user -x -a '(__fish_complet
     -d 'run as USER instead of the user of the profile'
 complete -c scmp-run -n __scmp_run_before_command -l group -x -a '(__fish_complete_groups)' \
     -d 'run as GROUP instead of the group of the profile'
+complete -c scmp-run -n __scmp_run_before_command -l report -F \
+    -d 'run supervised: report denied calls (--report=FILE)'
+complete -c scmp-run -n __scmp_run_before_command -l permissive -d 'run supervised: deny nothing, report'
+complete -c scmp-run -n __scmp_run_before_command -l learn -r -F \
+    -d 'run supervised: write a profile allowing what the command did'
+complete -c scmp-run -n __scmp_run_before_command -l explain-audit -F \
+    -d 'explain seccomp audit records (FILE, - or the kernel log)'
 complete -c scmp-run -n __scmp_run_before_command -s v -l verbose -d 'more detail'
 complete -c scmp-run -n __scmp_run_before_command -s h -l help -d 'show the help'
 complete -c scmp-run -n __scmp_run_before_command -l version -d 'show the version'
@@ -117,6 +127,11 @@ complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --explai
     -a '(__scmp_run_syscalls)'
 complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --list-groups' \
     -a '(__scmp_run_groups)'
+# After --explain-path: a path, then read, write or exec.
+complete -c scmp-run -n '__scmp_run_seen --explain-path; and not __scmp_run_command_index >/dev/null' \
+    -F
+complete -c scmp-run -n '__scmp_run_seen --explain-path; and __scmp_run_command_index >/dev/null' \
+    -a 'read write exec'
 complete -c scmp-run -n __scmp_run_at_command -a '(__fish_complete_command)'
-complete -c scmp-run -n 'not __scmp_run_before_command; and not __scmp_run_seen --explain' \
+complete -c scmp-run -n 'not __scmp_run_before_command; and not __scmp_run_seen --explain; and not __scmp_run_seen --explain-path' \
     -a '(__scmp_run_complete_command)'

@@ -200,7 +200,7 @@ void kcheck_readback_close(struct kcheck_readback *rb)
 int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback *rb, struct diag *d)
 {
 	uint64_t args[6] = { 0 };
-	ssize_t len;
+	ssize_t len = 0;
 	int fd, r;
 
 	memset(rb, 0, sizeof(*rb));

@@ -12,15 +12,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "audit.h"
 #include "compile.h"
 #include "config.h"
 #include "explain.h"
 #include "export.h"
 #include "groups.h"
+#include "landlock.h"
 #include "listing.h"
 #include "oci.h"
 #include "run.h"
 #include "summary.h"
+#include "supervise.h"
 #include "syscalls.h"
 
 #define PROG "scmp-run"
@@ -38,6 +41,7 @@ enum outcome {
 	OUTCOME_REJECTED,	/* a rejected profile, a failed lookup or write, a failed run */
 	OUTCOME_NOT_FOUND,	/* run mode: the command was not found */
 	OUTCOME_NOT_EXECUTABLE, /* run mode: the command could not be executed */
+	OUTCOME_COMMAND,	/* supervised run mode: the command ran; its status counts */
 };
 
 enum mode {
@@ -48,6 +52,8 @@ enum mode {
 	MODE_EXPORT_OCI,
 	MODE_IMPORT_OCI,
 	MODE_EXPLAIN,
+	MODE_EXPLAIN_AUDIT,
+	MODE_EXPLAIN_PATH,
 	MODE_RESOLVE,
 	MODE_LIST_SYSCALLS,
 	MODE_LIST_ARCHES,
@@ -68,6 +74,8 @@ struct options {
 	const struct arch *target;
 	const char *user, *group; /* --user, --group */
 	bool verbose;
+	struct supervise_opts sup; /* --report, --permissive, --learn */
+	bool sup_conflict;	   /* --learn with --report or --permissive */
 };
 
 enum {
@@ -75,6 +83,7 @@ enum {
 	OPT_EXPORT_BPF,
 	OPT_EXPORT_PFC,
 	OPT_EXPLAIN,
+	OPT_EXPLAIN_PATH,
 	OPT_RESOLVE,
 	OPT_LIST_SYSCALLS,
 	OPT_LIST_ARCHES,
@@ -87,6 +96,10 @@ enum {
 	OPT_EXPORT_OCI,
 	OPT_IMPORT_OCI,
 	OPT_OCI_CAPS,
+	OPT_REPORT,
+	OPT_PERMISSIVE,
+	OPT_LEARN,
+	OPT_EXPLAIN_AUDIT,
 };
 
 static const struct option long_options[] = {
@@ -98,6 +111,7 @@ static const struct option long_options[] = {
 	{ "import-oci", required_argument, NULL, OPT_IMPORT_OCI },
 	{ "oci-caps", required_argument, NULL, OPT_OCI_CAPS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "explain-path", no_argument, NULL, OPT_EXPLAIN_PATH },
 	{ "resolve", required_argument, NULL, OPT_RESOLVE },
 	{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
 	{ "list-arches", no_argument, NULL, OPT_LIST_ARCHES },
@@ -109,6 +123,10 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "report", optional_argument, NULL, OPT_REPORT },
+	{ "permissive", no_argument, NULL, OPT_PERMISSIVE },
+	{ "learn", required_argument, NULL, OPT_LEARN },
+	{ "explain-audit", optional_argument, NULL, OPT_EXPLAIN_AUDIT },
 	{ 0 },
 };
 
@@ -122,6 +140,9 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --export-oci FILE|-             write OCI seccomp JSON\n"
 	      "  " PROG " --import-oci FILE.json                     print it as an INI profile\n"
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
+	      "  " PROG
+	      " -p PROFILE --explain-audit [FILE|-]        explain seccomp audit records\n"
+	      " -p PROFILE --explain-path PATH [ACCESS]    show the [landlock] line for a path\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
 	      "  " PROG
 	      " --list-syscalls | --list-arches | --list-groups [@GROUP] | --list-profiles\n"
@@ -144,6 +165,8 @@ static void usage(FILE *f)
 	      "                         of a JSON profile (CAP_A,CAP_B; default none)" OCI_NOTE "\n"
 	      "      --explain          print the action for SYSCALL [ARG...], the deciding rule\n"
 	      "                         and the instructions executed\n"
+	      "      --explain-path     print whether [landlock] allows PATH for ACCESS (read,\n"
+	      "                         write or exec; default read) and the deciding line\n"
 	      "      --resolve NAME     print the number of a syscall name, or the name of a number\n"
 	      "      --list-syscalls    list the syscalls of the target architecture\n"
 	      "      --list-arches      list the architecture tokens\n"
@@ -152,6 +175,14 @@ static void usage(FILE *f)
 	      "      --target-arch ARCH compile for ARCH ('native' means ARCH; not in run mode)\n"
 	      "      --user USER        run as USER (name or number), instead of [credentials] user\n"
 	      "      --group GROUP      run as GROUP, instead of [credentials] group\n"
+	      "      --report[=FILE]    run supervised: report each denied call and its rule\n"
+	      "                         to stderr (or FILE), then enact the profile's action\n"
+	      "      --permissive       run supervised: report what would be denied, deny nothing\n"
+	      "      --learn FILE       run supervised: write a profile allowing what the command\n"
+	      "                         did (-p: the base it includes); not a sandbox\n"
+	      "      --explain-audit [FILE|-]\n"
+	      "                         explain the kernel's seccomp audit records (type=1326)\n"
+	      "                         of FILE, stdin or the kernel log against the profile\n"
 	      "  -v, --verbose          more detail\n"
 	      "  -h, --help             show this help\n"
 	      "      --version          show the version and the syscall table's kernel version\n",
@@ -159,12 +190,15 @@ static void usage(FILE *f)
 }
 
 /* scmp-run(1) EXIT STATUS. In run mode every failure of scmp-run itself is
- * 125: the command did not run. */
-static int exit_status(enum mode mode, enum outcome o)
+ * 125: the command did not run. A supervised command's own status is
+ * passed on (command_status). */
+static int exit_status(enum mode mode, enum outcome o, int command_status)
 {
 	switch (o) {
 	case OUTCOME_OK:
 		return 0;
+	case OUTCOME_COMMAND:
+		return command_status;
 	case OUTCOME_NOT_FOUND:
 		return 127;
 	case OUTCOME_NOT_EXECUTABLE:
@@ -284,6 +318,50 @@ static enum outcome explain(const struct options *o, const struct compiled *c, i
 	return outcome_of(explain_call(c, o->target, &sd, stdout, d));
 }
 
+/* --explain-path PATH [read|write|exec]: '.' in the profile is the
+ * working directory, as at launch (scmp-run.ini(5) LANDLOCK). */
+static enum outcome explain_path(const struct compiled *c, int argc, char **argv, struct diag *d)
+{
+	enum landlock_access a = LANDLOCK_ACCESS_READ;
+	char *cwd;
+	int r;
+
+	if (argc < 1)
+		return usage_error(d, "%s", "--explain-path needs a PATH");
+	if (argc > 2)
+		return usage_error(d, "unexpected argument '%s'", argv[2]);
+	if (argc == 2 && landlock_access_parse(argv[1], &a) < 0)
+		return usage_error(d, "unknown access '%s': use read, write or exec", argv[1]);
+	cwd = getcwd(NULL, 0);
+	r = landlock_explain_print(&c->profile->landlock, cwd, argv[0], a, stdout);
+	free(cwd);
+	if (r == -EINVAL)
+		return usage_error(d,
+				   "cannot compare '%s' with the profile's paths: it must be "
+				   "absolute (or relative to a known working directory), "
+				   "without '..', at most %d bytes",
+				   argv[0], LANDLOCK_PATH_MAX - 1);
+	return outcome_of(r);
+}
+
+/* -v in run mode: what Landlock will enforce on this kernel, before the
+ * command runs (scmp-run(1) OPTIONS, -v). */
+static void note_landlock(const struct compiled *c)
+{
+	struct landlock_rights rights;
+	struct diag scratch;
+	int abi = landlock_abi_for(&c->profile->landlock);
+
+	/* A right that require cannot have is reported by run mode itself. */
+	diag_init(&scratch);
+	if (landlock_rights_build(&c->profile->landlock, abi < 0 ? 0 : abi, &scratch, &rights) ==
+	    0) {
+		landlock_report(&c->profile->landlock, &rights, NULL, PROG ": landlock: ", stderr);
+		rlimits_print(&c->profile->limits, PROG ": limit: ", stderr);
+	}
+	diag_clear(&scratch);
+}
+
 /* "12 instructions for x86_64 x86; running true" */
 static void note_running(const struct compiled *c, const char *cmd, struct diag *d)
 {
@@ -332,27 +410,79 @@ static enum outcome run(const struct options *o, const struct compiled *c, char 
 	/* What is said before execve() must be out before it: it does not return. */
 	diag_print(d, PROG, stderr);
 	diag_clear(d);
+	if (o->verbose)
+		note_landlock(c);
 	run_exec(c->profile, c->prog, argv[0], argv, d, &fail, &state);
 	if (state != RUN_STATE_OPEN) {
 		if (state == RUN_STATE_FILTERED)
 			diag_print(d, PROG, stderr);
-		_exit(exit_status(MODE_RUN, outcome_of_run(fail)));
+		_exit(exit_status(MODE_RUN, outcome_of_run(fail), 0));
 	}
 	return outcome_of_run(fail);
 }
 
-static enum outcome dispatch_profile(const struct options *o, int argc, char **argv, struct diag *d)
+/* Supervised run mode (scmp-run(1), FINDING WHAT WAS DENIED): the checks of
+ * run mode, then the command runs as a child and scmp-run waits for it. */
+static enum outcome run_supervised(const struct options *o, const struct compiled *c, char **argv,
+				   struct diag *d, int *ret_status)
 {
+	enum run_failure fail = RUN_FAIL_SETUP;
+	int r;
+
+	if (supervise_check(c->profile, d) < 0 || run_prepare(c->profile, c->prog, argv, d) < 0)
+		return OUTCOME_REJECTED;
+	if (o->verbose) {
+		note_running(c, argv[0], d);
+		if (run_describe(c->profile, d) < 0)
+			diag_error(d, NULL, "out of memory");
+	}
+	if (diag_failed(d))
+		return OUTCOME_REJECTED;
+	/* The child gets a copy of d: what is said is out before the clone. */
+	diag_print(d, PROG, stderr);
+	diag_clear(d);
+	r = supervise_run(&o->sup, c, argv, d, &fail);
+	if (r < 0)
+		return outcome_of_run(fail);
+	*ret_status = r;
+	return OUTCOME_COMMAND;
+}
+
+/* --explain-audit [FILE|-]: FILE as the option's value or as the operand. */
+static enum outcome explain_audit(const struct options *o, const struct compiled *c, int argc,
+				  char **argv, struct diag *d)
+{
+	const char *file = o->out;
+	int r;
+
+	if (argc > (file ? 0 : 1))
+		return usage_error(d, "unexpected argument '%s'", argv[file ? 0 : 1]);
+	if (!file && argc)
+		file = argv[0];
+	r = audit_explain_file(c->policy, file, stdout, d);
+	if (r == 0)
+		diag_error(d, NULL, "no seccomp audit record (type=1326) in %s",
+			   !file	       ? "the kernel log"
+			   : strcmp(file, "-") ? file
+					       : "the input");
+	return r > 0 ? OUTCOME_OK : OUTCOME_REJECTED;
+}
+
+static enum outcome dispatch_profile(const struct options *o, int argc, char **argv, struct diag *d,
+				     int *ret_status)
+{
+	bool learn_base = !o->profile && o->sup.mode == SUPERVISE_LEARN;
 	struct profile_opts popts;
 	struct compiled c;
 	enum outcome ret;
 	int r;
 
-	if (!o->profile)
+	if (!o->profile && !learn_base)
 		return usage_error(d, "%s", "no profile: use -p PROFILE");
 	if (o->mode == MODE_RUN && !argc)
 		return usage_error(d, "%s", "no command to run");
-	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && argc)
+	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_AUDIT &&
+	    o->mode != MODE_EXPLAIN_PATH && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
 	if (o->oci.caps && !oci_is_json(o->profile))
 		return usage_error(d, "%s",
@@ -366,8 +496,18 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		.trust = geteuid() == 0 || o->user || o->group,
 		.uid = getuid(),
 	};
-	if (compile_profile(o->profile, &popts, o->target, &o->oci, d, &c) < 0)
+	if (learn_base) /* --learn without -p: everything allowed, everything seen */
+		r = supervise_learn_base(o->target, d, &c);
+	else
+		r = compile_profile(o->profile, &popts, o->target, &o->oci, d, &c);
+	if (r < 0)
 		return OUTCOME_REJECTED;
+#ifdef SCMP_RUN_TEST_SEAM
+	/* Only in the test build of tests/landlock (never installed): act as
+	 * if the kernel had an older Landlock ABI. */
+	if (getenv("SCMP_RUN_TEST_LANDLOCK_ABI"))
+		c.profile->landlock.abi_max = atoi(getenv("SCMP_RUN_TEST_LANDLOCK_ABI"));
+#endif
 	r = profile_set_credentials(c.profile, o->user, o->group, d);
 	if (r < 0) {
 		if (r == -ENOMEM)
@@ -382,6 +522,9 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	switch (o->mode) {
 	case MODE_CHECK:
 		ret = outcome_of(summary_print(&c, stdout, d));
+		if (ret == OUTCOME_OK)
+			ret = outcome_of(summary_print_confine(
+				&c, landlock_abi_for(&c.profile->landlock), d, stdout));
 		break;
 	case MODE_EXPORT_BPF:
 		ret = outcome_of(export_bpf(&c, o->out, d));
@@ -395,8 +538,17 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	case MODE_EXPLAIN:
 		ret = explain(o, &c, argc, argv, d);
 		break;
+	case MODE_EXPLAIN_AUDIT:
+		ret = explain_audit(o, &c, argc, argv, d);
+		break;
+	case MODE_EXPLAIN_PATH:
+		ret = explain_path(&c, argc, argv, d);
+		break;
 	default:
-		ret = run(o, &c, argv, d);
+		if (o->sup.mode != SUPERVISE_NONE)
+			ret = run_supervised(o, &c, argv, d, ret_status);
+		else
+			ret = run(o, &c, argv, d);
 		break;
 	}
 	compiled_free(&c);
@@ -427,6 +579,8 @@ static const struct {
 	{ OPT_EXPORT_OCI, MODE_EXPORT_OCI },
 	{ OPT_IMPORT_OCI, MODE_IMPORT_OCI },
 	{ OPT_EXPLAIN, MODE_EXPLAIN },
+	{ OPT_EXPLAIN_AUDIT, MODE_EXPLAIN_AUDIT },
+	{ OPT_EXPLAIN_PATH, MODE_EXPLAIN_PATH },
 	{ OPT_RESOLVE, MODE_RESOLVE },
 	{ OPT_LIST_SYSCALLS, MODE_LIST_SYSCALLS },
 	{ OPT_LIST_ARCHES, MODE_LIST_ARCHES },
@@ -465,6 +619,24 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 		break;
 	case OPT_RESOLVE:
 		o->resolve = optarg;
+		break;
+	case OPT_EXPLAIN_AUDIT:
+		o->out = optarg;
+		break;
+	case OPT_REPORT:
+		o->sup_conflict |= o->sup.mode == SUPERVISE_LEARN;
+		if (o->sup.mode == SUPERVISE_NONE)
+			o->sup.mode = SUPERVISE_REPORT;
+		o->sup.report_path = optarg;
+		break;
+	case OPT_PERMISSIVE: /* implies --report */
+		o->sup_conflict |= o->sup.mode == SUPERVISE_LEARN;
+		o->sup.mode = SUPERVISE_PERMISSIVE;
+		break;
+	case OPT_LEARN:
+		o->sup_conflict |= o->sup.mode != SUPERVISE_NONE && o->sup.mode != SUPERVISE_LEARN;
+		o->sup.mode = SUPERVISE_LEARN;
+		o->sup.learn_path = optarg;
 		break;
 	case OPT_TARGET_ARCH:
 		o->target = strcmp(optarg, "native") ? arch_lookup(optarg) : arch_native();
@@ -505,13 +677,21 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 		return usage_error(d, "%s",
 				   "conflicting modes: give one of --check, --export-bpf, "
 				   "--export-pfc, --export-oci, --import-oci, --explain, "
-				   "--resolve, --list-*");
+				   "--explain-audit, --explain-path, --resolve, --list-*");
 	}
+	if (o->sup_conflict)
+		return usage_error(d, "%s",
+				   "--learn cannot be combined with --report or --permissive");
+	if (o->sup.mode != SUPERVISE_NONE && o->mode != MODE_RUN)
+		return usage_error(d, "%s", "--report, --permissive and --learn are for run mode");
+	o->sup.has_base = o->profile != NULL;
+	o->sup.verbose = o->verbose;
 	if (bad_arch)
 		return usage_error(d, "unknown architecture '%s' (see --list-arches)", bad_arch);
 	if (o->mode == MODE_RUN && o->target)
 		return usage_error(d, "%s",
-				   "--target-arch is for --check, --export-* and --explain; "
+				   "--target-arch is for --check, --export-*, --explain and "
+				   "--explain-path; "
 				   "run mode always uses this machine's ABI");
 	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
 		return usage_error(d, "%s", "--user and --group are for run mode and --check");
@@ -525,11 +705,12 @@ int main(int argc, char **argv)
 	struct options o = { .mode = MODE_RUN };
 	struct diag d;
 	enum outcome ret;
+	int command_status = 0;
 
 	diag_init(&d);
 	ret = parse_options(&o, &argc, &argv, &d);
 	if (ret == OUTCOME_OK && !dispatch_tables(&o, argc, argv, &d, &ret))
-		ret = dispatch_profile(&o, argc, argv, &d);
+		ret = dispatch_profile(&o, argc, argv, &d, &command_status);
 	/* Output to standard output counts: a full disk is not a success. */
 	errno = 0;
 	if ((fflush(stdout) != 0 || ferror(stdout)) && !diag_failed(&d)) {
@@ -538,5 +719,5 @@ int main(int argc, char **argv)
 	}
 	diag_print(&d, PROG, stderr);
 	diag_clear(&d);
-	return exit_status(o.mode, ret);
+	return exit_status(o.mode, ret, command_status);
 }

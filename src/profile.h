@@ -13,6 +13,8 @@
 #include "caller.h"
 #include "config.h"
 #include "diag.h"
+#include "landlock.h"
+#include "rlimits.h"
 #include "ruleset.h"
 
 /* The longest physical line: one line, its "\n" and a NUL fill inih's line
@@ -38,6 +40,10 @@ struct profile {
 	struct src_loc user_loc, group_loc;
 	/* [process], [environment] */
 	struct caller_settings caller;
+	/* [landlock]: zeroed is the default domain (scmp-run.ini(5) LANDLOCK) */
+	struct landlock_config landlock;
+	/* [limits]: zeroed sets nothing */
+	struct rlimits_config limits;
 };
 
 /* How the first argument of profile_load() names the profile (scmp-run(1)

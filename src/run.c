@@ -26,6 +26,8 @@
 #include "caller.h"
 #include "caps.h"
 #include "kernel-check.h"
+#include "landlock.h"
+#include "rlimits.h"
 #include "sim.h"
 
 /* execvp() falls back to confstr(_CS_PATH) ("/bin:/usr/bin" on glibc) when
@@ -635,15 +637,33 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 
 /* ---- (d) seccomp ---- */
 
-static int install_filter(const struct run_plan *plan, const struct bpf_prog *prog, struct diag *d)
+static int install_filter(const struct run_plan *plan, const struct bpf_prog *prog,
+			  const struct run_hook *hook, struct diag *d)
 {
 	struct sock_fprog fprog = {
 		.len = (unsigned short)prog->len,
 		.filter = prog->insns,
 	};
-	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, plan->seccomp_flags, &fprog);
-	int err = errno;
+	unsigned long flags = plan->seccomp_flags;
+	long r;
+	int err;
 
+	if (hook) {
+		r = hook->installing(hook->data);
+		if (r < 0)
+			return step_failed(d, "preparing the supervisor's listener", (int)-r);
+		/* TSYNC and NEW_LISTENER both use the return value: the
+		 * kernel takes them together only with TSYNC_ESRCH (5.7). */
+		flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+		if (flags & SECCOMP_FILTER_FLAG_TSYNC)
+			flags |= SECCOMP_FILTER_FLAG_TSYNC_ESRCH;
+	}
+	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
+	err = errno;
+	if (hook && r >= 0) {
+		hook->installed(hook->data, (int)r);
+		return 0;
+	}
 	if (r > 0) {
 		/* TSYNC: the id of a thread that could not be synchronised (it
 		 * has a diverging filter or no_new_privs state). */
@@ -686,6 +706,11 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 		diag_hint(d, NULL,
 			  "the kernel was built without seccomp filter support "
 			  "(CONFIG_SECCOMP_FILTER)");
+		break;
+	case ESRCH:
+		diag_hint(d, NULL,
+			  "tsync: a thread could not be synchronised (it has a diverging "
+			  "filter or no_new_privs state)");
 		break;
 	default:
 		break;
@@ -760,26 +785,60 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	     char *const argv[], struct diag *d, enum run_failure *ret_fail,
 	     enum run_state *ret_state)
 {
+	return run_exec_hooked(p, prog, cmd, argv, NULL, d, ret_fail, ret_state);
+}
+
+int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const char *cmd,
+		    char *const argv[], const struct run_hook *hook, struct diag *d,
+		    enum run_failure *ret_fail, enum run_state *ret_state)
+{
+	const struct bpf_prog *load = hook ? hook->load : prog;
 	const bool nnp = p->rs->attrs.no_new_privs;
+	struct landlock_plan ll = { .ruleset_fd = -1 };
 	struct caller_user user = { 0 };
 	struct kcheck_readback rb = { .status_fd = -1 };
 	unsigned listen_n = 0;
 	bool may_print;
 	char *path = NULL;
 	struct run_plan plan;
-	int r;
+	int abi, r;
 
 	*ret_fail = RUN_FAIL_SETUP;
 	*ret_state = RUN_STATE_OPEN;
-	r = plan_build(p, prog, d, &plan);
+	r = plan_build(p, load, d, &plan);
 	if (r < 0)
 		return r;
 	r = caller_plan(&plan, &listen_n, &user, d);
 	if (r < 0)
 		goto out;
 
-	/* [limits] are applied here, and the [landlock] paths opened
-	 * (scmp-run.ini(5) has neither yet). */
+	/* [limits], then the [landlock] paths: both while the launcher still
+	 * has its own credentials (scmp-run.ini(5) LIMITS, LANDLOCK). The
+	 * ruleset fd is close-on-exec and survives the descriptor step,
+	 * which only marks descriptors close-on-exec. */
+	r = rlimits_apply(&p->limits, d);
+	if (r < 0)
+		goto out;
+	abi = landlock_abi_for(&p->landlock);
+	if (abi < 0) {
+		r = step_failed(d, "probing the Landlock ABI", -abi);
+		goto out;
+	}
+	r = landlock_prepare(&p->landlock, abi, d, &ll);
+	if (r < 0)
+		goto out;
+	/* Out of the low numbers: the read-back takes the lowest free
+	 * descriptor the filter lets read through (a profile may allow read(2)
+	 * on fd 3 only). Where the open-files limit leaves no room above, the
+	 * ruleset stays where it is. */
+	if (ll.ruleset_fd >= 0 && ll.ruleset_fd < 3 + KCHECK_FD_SEARCH_MAX) {
+		int hi = fcntl(ll.ruleset_fd, F_DUPFD_CLOEXEC, 3 + KCHECK_FD_SEARCH_MAX);
+
+		if (hi >= 0) {
+			close(ll.ruleset_fd);
+			ll.ruleset_fd = hi;
+		}
+	}
 
 	/* Caller state, applied before the lookup below: PATH is the
 	 * command's. */
@@ -826,19 +885,23 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 		}
 	}
 
-	/* Kernel checks before loading: every action is available; the
-	 * read-back is prepared (it opens /proc/self/status now). */
-	r = kcheck_actions_available(prog, d);
+	/* Kernel checks before loading: every action of the program loaded
+	 * is available; the read-back is prepared (it opens
+	 * /proc/self/status now). */
+	r = kcheck_actions_available(load, d);
 	if (r == 0)
 		r = kcheck_readback_prepare(prog, &rb, d);
 	if (r < 0)
 		goto out;
 	may_print = filter_allows_stderr(prog);
 
-	/* The Landlock domain is entered here (scmp-run.ini(5) has no
-	 * [landlock] yet). */
+	/* The domain right before the filter: entering it is a syscall the
+	 * filter might deny (scmp-run.ini(5) LANDLOCK). */
+	r = landlock_enforce(&ll, d);
+	if (r < 0)
+		goto out;
 
-	r = install_filter(&plan, prog, d);
+	r = install_filter(&plan, load, hook, d);
 	if (r < 0)
 		goto out;
 
@@ -848,6 +911,8 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	r = kcheck_readback_verify(&rb, d);
 	if (r < 0)
 		return r;
+	if (hook)
+		hook->executing(hook->data);
 	execve(path, argv, environ);
 	/* The command never runs unsandboxed. */
 	r = errno;
@@ -855,12 +920,14 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
 	if (r == EPERM || r == EACCES)
 		diag_hint(d, NULL,
-			  "the seccomp filter, a security module or the mount "
-			  "options (noexec) may refuse execve");
+			  "the seccomp filter, a security module, the [landlock] paths "
+			  "(exec needs read-exec) or the mount options (noexec) may refuse "
+			  "execve");
 	/* After the filter nothing is freed: the caller leaves with _exit(). */
 	return -r;
 
 out:
+	landlock_plan_close(&ll);
 	kcheck_readback_close(&rb);
 	caller_user_clear(&user);
 	free(path);

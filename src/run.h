@@ -83,3 +83,28 @@ int run_describe(const struct profile *p, struct diag *d);
 int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *cmd,
 	     char *const argv[], struct diag *d, enum run_failure *ret_fail,
 	     enum run_state *ret_state);
+
+/*
+ * A supervisor's hook into run_exec() (scmp-run(1), FINDING WHAT WAS DENIED).
+ * The program installed is load, with SECCOMP_FILTER_FLAG_NEW_LISTENER (and
+ * TSYNC_ESRCH when the profile asks for tsync); prog stays the program whose
+ * answers run mode predicts for its own calls after the install (the
+ * read-back, a message) and checks the execve() of the command against: the
+ * supervisor answers those calls as prog does. installing() is called right
+ * before the install (a negative errno from it fails the step), installed()
+ * with the listener right after it, executing() right before execve().
+ * These two may make no system call: the filter is in force and the
+ * profile may deny any of them.
+ */
+struct run_hook {
+	const struct bpf_prog *load;
+	int (*installing)(void *data);
+	void (*installed)(void *data, int listener);
+	void (*executing)(void *data);
+	void *data;
+};
+
+/* run_exec() with a supervisor's hook; hook NULL is run_exec(). */
+int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const char *cmd,
+		    char *const argv[], const struct run_hook *hook, struct diag *d,
+		    enum run_failure *ret_fail, enum run_state *ret_state);

@@ -91,6 +91,10 @@ has "scmp-run -p alpha-test --explain opena" openat openat2
 exactly "scmp-run --target-arch x86 -p alpha-test --explain socketc" socketcall
 lacks "scmp-run -p alpha-test --explain socketc" socketcall
 has "scmp-run --resolve clock_get" clock_gettime clock_getres
+# --explain-path PATH ACCESS: a file name, then the access
+has "scmp-run -p alpha-test --explain-path profile-fi" profile-file.ini
+exactly "scmp-run -p alpha-test --explain-path /etc w" write
+exactly "scmp-run -p alpha-test --explain-path /etc " read write exec
 has "scmp-run --user roo" root
 has "scmp-run --group roo" root
 # --user and --group take a word: the next one is not the command

@@ -59,6 +59,8 @@ has "scmp-run --list-groups @s" @system-service @sandbox
 has "scmp-run -p alpha-test --explain opena" openat openat2
 has "scmp-run --target-arch x86 -p alpha-test --explain socketc" socketcall
 lacks "scmp-run -p alpha-test --explain socketc" socketcall
+# --explain-path PATH ACCESS: the access words after the path
+has "scmp-run -p alpha-test --explain-path /etc " read write exec
 has "scmp-run -p alpha-test scmp-ru" scmp-run
 has "scmp-run --user roo" root
 has "scmp-run --group roo" root

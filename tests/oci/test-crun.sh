@@ -4,7 +4,8 @@
 # minimal container (a rootfs made here from a static busybox) whose
 # linux.seccomp is the export of a sample profile. A call the profile denies
 # fails inside with the same errno as under scmp-run itself; an allowed
-# program runs.
+# program runs; the built-in rule against terminal injection holds inside.
+# Usage: test-crun.sh [TTY-IOCTL]   (the static helper tests/oci/tty-ioctl.c)
 . "$(dirname "$0")/../tap.sh"
 
 busybox=$(command -v busybox || true)
@@ -73,5 +74,26 @@ like "$OUT" "errno(EPERM)" "no-network: --explain says EPERM for socket(AF_INET)
 check net-daemon.ini "arping -c1 -I lo 127.0.0.1" "socket: Address family not supported by protocol"
 run "$SCMP_RUN" -p "$SRCDIR/profiles/net-daemon.ini" --explain socket AF_PACKET
 like "$OUT" "errno(EAFNOSUPPORT)" "net-daemon: --explain says EAFNOSUPPORT for socket(AF_PACKET)"
+
+# The built-in rule tty-injection is part of the exported program: the
+# runtime refuses TIOCSTI and TIOCLINUX as scmp-run does (without a filter
+# they fail otherwise: standard input is no terminal).
+tty_ioctl=${1:-}
+if ! "$SCMP_RUN" -p "$SRCDIR/profiles/no-network.ini" --explain ioctl 0 0x5412 2>/dev/null |
+	grep -qF "built-in:tty-injection"; then
+	skip "no built-in rule tty-injection in this build"
+elif [ -n "$tty_ioctl" ]; then
+	denied="TIOCSTI: Operation not permitted
+TIOCLINUX: Operation not permitted"
+	cp "$tty_ioctl" "$bundle/rootfs/bin/tty-ioctl" || exit 99
+	in_container "$TAP_TMP/no-network.ini.json" /bin/tty-ioctl
+	is "$RC:$(cat "$OUT")" "0:$denied" "tty-injection: crun refuses TIOCSTI and TIOCLINUX"
+	run "$SCMP_RUN" -p "$SRCDIR/profiles/no-network.ini" --user root "$tty_ioctl"
+	is "$RC:$(cat "$OUT")" "0:$denied" "tty-injection: so does scmp-run"
+	run "$tty_ioctl"
+	unlike "$OUT" "not permitted" "tty-injection: without a filter the calls fail otherwise"
+else
+	skip "no static tty-ioctl helper (no static libc)"
+fi
 
 done_testing

@@ -64,4 +64,34 @@ run "$SCMP_RUN" -p ./json/actions.json --check
 like "$ERR" "./json/actions.json:15:3: note: entry 10 dropped: its action is the defaultAction (as runc does)" \
 	"--check names an entry dropped for having the default action"
 
+# The built-in rules (scmp-run.ini(5) BUILT-IN RULES): an export writes
+# them as entries (the runtime must load the program run mode loads); the
+# import of that export leaves out the rules that restate them, and the
+# built-in decides again.
+nn=$SRCDIR/profiles/no-network.ini
+if "$SCMP_RUN" -p "$nn" --explain ioctl 0 0x5412 2>/dev/null | grep -qF "built-in:tty-injection"; then
+	run "$SCMP_RUN" -p "$nn" --export-oci "$TAP_TMP/nn.json"
+	is "$RC" 0 "built-ins: --export-oci succeeds"
+	for v in 21522 21532; do
+		like "$TAP_TMP/nn.json" "\"value\": 4294967295, \"valueTwo\": $v" \
+			"built-ins: the export has the tty-injection entry for $v"
+	done
+	run "$SCMP_RUN" --import-oci "$TAP_TMP/nn.json"
+	cp "$OUT" "$TAP_TMP/nn.ini"
+	like "$OUT" "# 'ioctl' left out: the built-in rule tty-injection says the same" \
+		"built-ins: the import leaves out the rules that restate one"
+	unlike "$OUT" "ioctl =" "built-ins: ... and writes no rule on ioctl"
+	run "$SCMP_RUN" -p "$TAP_TMP/nn.ini" --explain ioctl 0 0x541c
+	like "$OUT" "rule: built-in:tty-injection" "built-ins: the imported profile's built-in decides"
+	run "$SCMP_RUN" -p "$TAP_TMP/nn.ini" --export-oci "$TAP_TMP/nn2.json"
+	cmp -s "$TAP_TMP/nn.json" "$TAP_TMP/nn2.json"
+	ok $? "built-ins: exporting the import gives the first export again"
+	printf '[hardening]\ntty-injection = allow\n' >>"$TAP_TMP/nn.ini"
+	run "$SCMP_RUN" -p "$TAP_TMP/nn.ini" --explain ioctl 0 0x5412
+	is "$RC:$(head -n1 "$OUT" | sed 's/.*: //')" "0:allow" \
+		"built-ins: [hardening] can still drop it in the imported profile"
+else
+	skip "no built-in rule tty-injection in this build"
+fi
+
 done_testing

@@ -619,8 +619,26 @@ static const uint64_t boundaries[] = {
 	0xffffffffffffffff,
 };
 
+/* Make sd match the tests of rule i of s (if it has one) where it can: the
+ * first value of each set, the value of each masked equality. */
+static void inside_rule(const struct rsys *s, size_t i, struct seccomp_data *sd)
+{
+	if (!s || i >= s->n_rules)
+		return;
+	for (size_t k = 0; k < s->rules[i].n_cmps; k++) {
+		const struct rcmp *t = &s->rules[i].cmps[k];
+		uint64_t flip = t->is_signed ? width_sign(t->width) : 0;
+
+		if (t->kind == RCMP_IN && t->n_ivs)
+			sd->args[t->arg] = t->ivs[0].lo ^ flip;
+		else if (t->kind == RCMP_MASK_EQ)
+			sd->args[t->arg] = t->value;
+	}
+}
+
 /* Every number of every ABI of the filter (plus unknown ones), with
- * boundary values, the JSON's own values and random ones. */
+ * boundary values, the JSON's own values, values inside each rule's tests
+ * and random ones. */
 static void compare_all(struct compare *c, const uint64_t *extra, size_t n_extra, uint64_t seed)
 {
 	struct rng r = { seed | 1 };
@@ -656,6 +674,7 @@ static void compare_all(struct compare *c, const uint64_t *extra, size_t n_extra
 						v &= UINT32_MAX;
 					sd.args[s] = n == 0 ? 0 : v;
 				}
+				inside_rule(policy_rsys(abi, nr), (size_t)n - 1, &sd);
 				compare_one(c, a, &sd);
 			}
 		}

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Seccomp audit records: a strict key=value parser and the explanation of
+ * a record against a policy.
+ */
+#include "audit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "action.h"
+#include "diag.h"
+#include "syscalls.h"
+
+struct field {
+	const char *key, *val;
+	size_t val_len;
+	bool quoted;
+};
+
+static bool is_key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '-';
+}
+
+/* Parse an unsigned number of the whole value: base 10 or 16 (with or
+ * without 0x, as base says), at most max. */
+static bool parse_num(const char *s, size_t n, unsigned base, uint64_t max, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	if (base == 16 && n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (!n || n > 20)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d;
+
+		if (s[i] >= '0' && s[i] <= '9')
+			d = (unsigned)(s[i] - '0');
+		else if (base == 16 && s[i] >= 'a' && s[i] <= 'f')
+			d = (unsigned)(s[i] - 'a' + 10);
+		else if (base == 16 && s[i] >= 'A' && s[i] <= 'F')
+			d = (unsigned)(s[i] - 'A' + 10);
+		else
+			return false;
+		if (v > (max - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*ret = v;
+	return true;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* comm="text" or comm=HEX (the kernel hex-encodes odd names); printable
+ * ASCII kept, the rest as '?'. */
+static bool parse_comm(const struct field *f, char *out)
+{
+	size_t o = 0;
+
+	if (f->quoted) {
+		for (size_t i = 0; i < f->val_len && o + 1 < AUDIT_COMM_MAX; i++) {
+			unsigned char c = (unsigned char)f->val[i];
+
+			out[o++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+		}
+	} else if (f->val_len == 1 && f->val[0] == '?') {
+		out[o++] = '?';
+	} else {
+		if (f->val_len % 2)
+			return false;
+		for (size_t i = 0; i < f->val_len; i += 2) {
+			int hi = hexval(f->val[i]), lo = hexval(f->val[i + 1]);
+
+			if (hi < 0 || lo < 0)
+				return false;
+			if (o + 1 < AUDIT_COMM_MAX) {
+				unsigned char c = (unsigned char)(hi * 16 + lo);
+
+				out[o++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+			}
+		}
+	}
+	out[o] = 0;
+	return true;
+}
+
+int audit_parse(const char *line, size_t len, struct audit_rec *ret)
+{
+	bool seccomp = false, seen_arch = false, seen_nr = false, seen_code = false,
+	     seen_pid = false, seen_comm = false, bad = false;
+	size_t i = 0;
+
+	memset(ret, 0, sizeof(*ret));
+	if (len > AUDIT_LINE_MAX)
+		return 0;
+	while (i < len && line[i] != '\n') {
+		struct field f = { 0 };
+		size_t k = i;
+
+		/* a key: a run of key characters followed by '=' */
+		while (k < len && is_key_char(line[k]))
+			k++;
+		if (k == i || k >= len || line[k] != '=') {
+			/* not a field: skip the word */
+			while (i < len && line[i] != ' ' && line[i] != '\n')
+				i++;
+			while (i < len && line[i] == ' ')
+				i++;
+			continue;
+		}
+		f.key = line + i;
+		size_t key_len = k - i;
+
+		i = k + 1;
+		if (i < len && line[i] == '"') {
+			size_t end = i + 1;
+
+			while (end < len && line[end] != '"' && line[end] != '\n')
+				end++;
+			if (end >= len || line[end] != '"') {
+				bad = true; /* unterminated */
+				break;
+			}
+			f.val = line + i + 1;
+			f.val_len = end - i - 1;
+			f.quoted = true;
+			i = end + 1;
+		} else {
+			size_t end = i;
+
+			while (end < len && line[end] != ' ' && line[end] != '\n')
+				end++;
+			f.val = line + i;
+			f.val_len = end - i;
+			i = end;
+		}
+		while (i < len && line[i] == ' ')
+			i++;
+
+#define KEY(s) (key_len == sizeof(s) - 1 && !memcmp(f.key, s, sizeof(s) - 1))
+		uint64_t v = 0;
+
+		if (KEY("type")) {
+			if ((f.val_len == 4 && !memcmp(f.val, "1326", 4)) ||
+			    (f.val_len == 7 && !memcmp(f.val, "SECCOMP", 7)))
+				seccomp = true;
+			else
+				return 0; /* another record type */
+		} else if (KEY("arch")) {
+			bad |= seen_arch || f.quoted ||
+			       !parse_num(f.val, f.val_len, 16, UINT32_MAX, &v);
+			ret->arch = (uint32_t)v;
+			seen_arch = true;
+		} else if (KEY("syscall")) {
+			bad |= seen_nr || f.quoted ||
+			       !parse_num(f.val, f.val_len, 10, UINT32_MAX, &v);
+			ret->nr = (uint32_t)v;
+			seen_nr = true;
+		} else if (KEY("code")) {
+			bad |= seen_code || f.quoted || f.val_len < 3 || f.val[0] != '0' ||
+			       f.val[1] != 'x' || !parse_num(f.val, f.val_len, 16, UINT32_MAX, &v);
+			ret->code = (uint32_t)v;
+			seen_code = true;
+		} else if (KEY("pid")) {
+			bad |= seen_pid || f.quoted ||
+			       !parse_num(f.val, f.val_len, 10, INT32_MAX, &v);
+			ret->pid = (uint32_t)v;
+			ret->has_pid = true;
+			seen_pid = true;
+		} else if (KEY("comm")) {
+			bad |= seen_comm || !parse_comm(&f, ret->comm);
+			seen_comm = true;
+		}
+#undef KEY
+		if (bad)
+			break;
+	}
+	if (!seccomp)
+		return 0;
+	if (bad || !seen_arch || !seen_nr || !seen_code)
+		return -EINVAL;
+	return 1;
+}
+
+static void put_loc(FILE *out, const struct rrule *rr)
+{
+	fprintf(out, "%s:%u%s", rr->src->loc.file, rr->src->loc.line,
+		rr->via_mux ? " (through the multiplexer)" : "");
+}
+
+void audit_explain(const struct policy *p, const struct audit_rec *rec, FILE *out)
+{
+	const struct abi_policy *abi = policy_abi_for(p, rec->arch, rec->nr);
+	const char *name = abi ? syscalls_lookup_nr(abi->arch, rec->nr) : NULL;
+	const struct arch *a = abi ? abi->arch : NULL;
+	char buf[64];
+	bool produced = false;
+
+	fprintf(out, "%s [%s %" PRIu32 "]", name ? name : "unknown", a ? a->name : "bad arch",
+		rec->nr);
+	if (rec->has_pid)
+		fprintf(out, " pid %" PRIu32, rec->pid);
+	if (rec->comm[0])
+		fprintf(out, " (%s)", rec->comm);
+	fprintf(out, ": the kernel took %s\n", action_format_ret(rec->code, a, buf, sizeof(buf)));
+
+	if (!abi) {
+		fprintf(out,
+			"  decision: %s (bad-arch-action: arch %#" PRIx32
+			" is not in the filter)\n",
+			action_format_ret(p->bad_arch_ret, NULL, buf, sizeof(buf)), rec->arch);
+		produced = p->bad_arch_ret == rec->code;
+	} else {
+		const struct rsys *s = policy_rsys(abi, rec->nr);
+		bool conditional = false, reaches_default = true;
+
+		for (size_t i = 0; s && i < s->n_rules; i++) {
+			if (s->rules[i].n_cmps)
+				conditional = true;
+			else
+				reaches_default = false;
+		}
+		if (!s) {
+			struct seccomp_data sd = { .nr = (int)rec->nr, .arch = rec->arch };
+			struct decision dec;
+
+			policy_decide(p, &sd, &dec);
+			fprintf(out, "  decision: %s by %s\n",
+				action_format_ret(dec.ret, a, buf, sizeof(buf)),
+				dec.why == DECIDE_UNKNOWN ? "unknown-syscall-action"
+							  : "default-action");
+			produced = dec.ret == rec->code;
+		} else if (!conditional) {
+			fprintf(out, "  decision: %s by ",
+				action_format_ret(s->rules[0].ret, a, buf, sizeof(buf)));
+			put_loc(out, &s->rules[0]);
+			fputc('\n', out);
+			produced = s->rules[0].ret == rec->code;
+		} else {
+			fprintf(out,
+				"  decision: depends on the arguments (the record has none)\n");
+		}
+		if (conditional || !s) {
+			bool any = false;
+
+			for (size_t i = 0; s && i < s->n_rules; i++) {
+				if (s->rules[i].ret != rec->code)
+					continue;
+				fputs(any ? ", " : "  rules that produce it: ", out);
+				put_loc(out, &s->rules[i]);
+				any = true;
+			}
+			if (s && reaches_default && abi->default_ret == rec->code) {
+				fputs(any ? ", " : "  rules that produce it: ", out);
+				fputs("default-action", out);
+				any = true;
+			}
+			if (any)
+				fputc('\n', out);
+			produced |= any;
+		}
+	}
+	if (!produced)
+		fprintf(out,
+			"  this profile never produces %s for this call: the record comes "
+			"from another filter or another version of the profile\n",
+			action_format_ret(rec->code, a, buf, sizeof(buf)));
+}
+
+static void one_line(const struct policy *p, const char *line, size_t len, const char *path,
+		     unsigned lineno, FILE *out, struct diag *d, int *n)
+{
+	struct audit_rec rec;
+	int r = audit_parse(line, len, &rec);
+
+	if (r < 0) {
+		struct src_loc loc = { .file = path, .line = lineno };
+
+		diag_warning(d, &loc, "malformed seccomp audit record: skipped");
+	} else if (r > 0) {
+		if (*n)
+			fputc('\n', out);
+		audit_explain(p, &rec, out);
+		(*n)++;
+	}
+}
+
+int audit_explain_file(const struct policy *p, const char *path, FILE *out, struct diag *d)
+{
+	const char *name = path ? (strcmp(path, "-") ? path : "standard input") : "/dev/kmsg";
+	char *line = NULL;
+	unsigned lineno = 0;
+	int n = 0;
+
+	if (!path) {
+		/* one record per read(); EAGAIN at the end of the buffer */
+		int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		char buf[AUDIT_LINE_MAX + 1];
+
+		if (fd < 0) {
+			int err = errno;
+
+			diag_error(d, NULL, "reading the kernel log (/dev/kmsg) failed: %s",
+				   strerror(err));
+			diag_hint(d, NULL, "pass the records as a file, or '-' with dmesg | ...");
+			return -err;
+		}
+		for (;;) {
+			ssize_t got = read(fd, buf, sizeof(buf) - 1);
+
+			if (got < 0 && errno == EPIPE)
+				continue; /* records were overwritten meanwhile */
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				break;
+			one_line(p, buf, (size_t)got, name, ++lineno, out, d, &n);
+		}
+		close(fd);
+		return n;
+	}
+
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	size_t cap = 0;
+	ssize_t got;
+
+	if (!f) {
+		int err = errno;
+
+		diag_error(d, NULL, "opening '%s' failed: %s", path, strerror(err));
+		return -err;
+	}
+	while ((got = getline(&line, &cap, f)) >= 0)
+		one_line(p, line, (size_t)got, name, ++lineno, out, d, &n);
+	free(line);
+	if (ferror(f)) {
+		diag_error(d, NULL, "reading '%s' failed", name);
+		n = -EIO;
+	}
+	if (f != stdin)
+		fclose(f);
+	return n;
+}

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Arguments of a call as text: constants by name, flag words as NAME|NAME,
+ * strings quoted and escaped (scmp-run(1), FINDING WHAT WAS DENIED).
+ */
+#include "callfmt.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "consts.h"
+
+/* Second names of a value; the first name is shown. */
+static const char *const aliases[] = {
+	"MAP_ANON", "MAP_FILE",	   "MAP_TYPE", "O_NDELAY",  "O_FSYNC",	 "O_RSYNC",   "O_ACCMODE",
+	"SIGIOT",   "SIGCLD",	   "SIGPOLL",  "SIGUNUSED", "F_GETLK64", "F_SETLK64", "F_SETLKW64",
+	"F_EXLCK",  "F_SHLCK",	   "F_RDLCK",  "F_WRLCK",   "F_UNLCK",	 "PER_MASK",  "SIGSTKSZ",
+	"CSIGNAL",  "IPPROTO_MAX", "AF_FILE",  "AF_LOCAL",  NULL,
+};
+
+static bool is_alias(const char *name)
+{
+	for (const char *const *a = aliases; *a; a++)
+		if (!strcmp(*a, name))
+			return true;
+	/* sub-values of a prctl option, owner kinds, seal bits: not options */
+	return !strncmp(name, "PR_SET_MM_", 10) || !strncmp(name, "PR_SET_VMA_", 11) ||
+	       !strncmp(name, "PR_SET_PTRACER_", 15) || !strncmp(name, "F_OWNER_", 8) ||
+	       !strncmp(name, "F_SEAL_", 7) || !strncmp(name, "SIG_", 4) ||
+	       !strncmp(name, "MAP_HUGE_", 9);
+}
+
+const char *callfmt_const_name(const struct arch *a, const char *prefix, int64_t value)
+{
+	size_t n = consts_count(), len = strlen(prefix);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = consts_name(i);
+		int64_t v;
+
+		if (strncmp(name, prefix, len) || is_alias(name))
+			continue;
+		if (consts_lookup(a, name, &v) == 0 && v == value)
+			return name;
+	}
+	return NULL;
+}
+
+struct out {
+	char *buf;
+	size_t size, len;
+	bool full;
+};
+
+__attribute__((format(printf, 2, 3))) static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->full)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= o->size - o->len) {
+		o->full = true;
+		o->len = o->size - 1;
+		return;
+	}
+	o->len += (size_t)n;
+}
+
+/* Flags: every single-bit constant of prefix that is set, then the rest. */
+static void put_flags(struct out *o, const struct arch *a, const char *prefix, uint64_t v,
+		      const char *sep)
+{
+	size_t n = consts_count(), len = strlen(prefix);
+	bool any = false;
+
+	for (size_t i = 0; i < n && v; i++) {
+		const char *name = consts_name(i);
+		int64_t c;
+
+		if (strncmp(name, prefix, len) || is_alias(name) ||
+		    consts_lookup(a, name, &c) < 0 || c <= 0 || ((uint64_t)c & ((uint64_t)c - 1)) ||
+		    !(v & (uint64_t)c))
+			continue;
+		put(o, "%s%s", any ? "|" : sep, name);
+		sep = "";
+		v &= ~(uint64_t)c;
+		any = true;
+	}
+	if (v || !any)
+		put(o, "%s%#" PRIx64, any ? "|" : sep, v);
+}
+
+static void put_const(struct out *o, const struct arch *a, const char *prefix, int64_t v)
+{
+	const char *name = callfmt_const_name(a, prefix, v);
+
+	if (name)
+		put(o, "%s", name);
+	else
+		put(o, "%" PRId64, v);
+}
+
+static void put_string(struct out *o, uint64_t addr, callfmt_read_fn read, void *data)
+{
+	char s[CALLFMT_STRING_MAX + 1];
+	ssize_t n = read ? read(data, addr, s, CALLFMT_STRING_MAX) : -1;
+	size_t len;
+
+	if (n < 0) {
+		put(o, "%#" PRIx64, addr);
+		return;
+	}
+	len = strnlen(s, (size_t)n);
+	put(o, "\"");
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			put(o, "\\%c", c);
+		else if (c >= 0x20 && c < 0x7f)
+			put(o, "%c", c);
+		else
+			put(o, "\\x%02x", c);
+	}
+	put(o, len == (size_t)n ? "\"..." : "\"");
+}
+
+static bool is_string_param(const char *name)
+{
+	static const char *const names[] = {
+		"filename", "pathname", "path",	    "oldname",	    "newname", "specialfile",
+		"library",  "dev_name", "dir_name", "new_root",	    "put_old", "uservaddr_unused",
+		"fsname",   "key",	"_key",	    "_description", NULL,
+	};
+
+	if (!name)
+		return false;
+	for (const char *const *n = names; *n; n++)
+		if (!strcmp(*n, name))
+			return true;
+	return false;
+}
+
+static bool is(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* Decode one argument; false if nothing special applies. */
+static bool put_special(struct out *o, const struct arch *a, const char *sys,
+			const struct syscall_arg *arg, unsigned i, const uint64_t args[])
+{
+	uint64_t v = args[i];
+	int32_t s32 = (int32_t)(uint32_t)v;
+	const char *p = arg->name;
+
+	if ((is(sys, "socket") || is(sys, "socketpair")) && i == 0) {
+		put_const(o, a, "AF_", s32);
+	} else if ((is(sys, "socket") || is(sys, "socketpair")) && i == 1) {
+		put_const(o, a, "SOCK_", s32 & 0xf);
+		if ((uint32_t)v & ~0xfu)
+			put_flags(o, a, "SOCK_", (uint32_t)v & ~0xfu, "|");
+	} else if (is(sys, "ioctl") && i == 1) {
+		const char *n = callfmt_const_name(a, "TIOC", (uint32_t)v);
+
+		if (!n)
+			n = callfmt_const_name(a, "FIO", (uint32_t)v);
+		if (!n)
+			n = callfmt_const_name(a, "TC", (uint32_t)v);
+		if (n)
+			put(o, "%s", n);
+		else
+			put(o, "%#" PRIx32, (uint32_t)v);
+	} else if (is(sys, "prctl") && i == 0) {
+		const char *n = callfmt_const_name(a, "PR_SET_", s32);
+
+		if (!n)
+			n = callfmt_const_name(a, "PR_GET_", s32);
+		if (!n)
+			n = callfmt_const_name(a, "PR_", s32);
+		if (n)
+			put(o, "%s", n);
+		else
+			put(o, "%" PRId32, s32);
+	} else if ((is(sys, "fcntl") || is(sys, "fcntl64")) && i == 1) {
+		put_const(o, a, "F_", s32);
+	} else if ((is(sys, "setsockopt") || is(sys, "getsockopt")) && i == 1) {
+		put_const(o, a, s32 == 1 ? "SOL_SOCKET" : "SOL_", s32);
+	} else if ((is(sys, "setsockopt") || is(sys, "getsockopt")) && i == 2 &&
+		   (int32_t)args[1] == 1) {
+		put_const(o, a, "SO_", s32);
+	} else if ((is(p, "prot") && (arg->cls != ARG_PTR))) {
+		if (v)
+			put_flags(o, a, "PROT_", v, "");
+		else
+			put(o, "PROT_NONE");
+	} else if (is(p, "flags") && (is(sys, "mmap") || is(sys, "mmap2"))) {
+		put_flags(o, a, "MAP_", v, "");
+	} else if ((is(p, "flags") || is(p, "clone_flags") || is(p, "unshare_flags")) &&
+		   (is(sys, "clone") || is(sys, "unshare"))) {
+		uint64_t f = (uint32_t)v;
+
+		if (is(sys, "clone") && (f & 0xff)) {
+			put_const(o, a, "SIG", (int64_t)(f & 0xff));
+			f &= ~0xffull;
+			if (f)
+				put(o, "|");
+			else
+				return true;
+		}
+		put_flags(o, a, "CLONE_", f, "");
+	} else if (is(p, "flags") && (is(sys, "open") || is(sys, "openat") || is(sys, "creat"))) {
+		static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "3" };
+
+		put(o, "%s", acc[v & 3]);
+		if (v & ~3ull)
+			put_flags(o, a, "O_", (uint32_t)v & ~3u, "|");
+	} else if (is(p, "mode") && arg->cls == ARG_U16) {
+		put(o, "0%" PRIo64, v & 0xffff);
+	} else if ((is(p, "dfd") || is(p, "olddfd") || is(p, "newdfd") || is(p, "dirfd") ||
+		    is(p, "fd")) &&
+		   s32 == -100) {
+		put(o, "AT_FDCWD");
+	} else if ((is(p, "sig") || is(p, "signum")) && s32 > 0 && s32 < 65) {
+		put_const(o, a, "SIG", s32);
+	} else if (is(sys, "personality") && i == 0) {
+		const char *n = callfmt_const_name(a, "PER_", s32);
+
+		if (n)
+			put(o, "%s", n);
+		else
+			put(o, "%#" PRIx32, (uint32_t)v);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+void callfmt_format(const struct arch *a, const char *name, uint32_t nr,
+		    const uint64_t args[SYSCALL_ARGS_MAX], callfmt_read_fn read, void *data,
+		    char *buf, size_t size)
+{
+	struct syscall_arg types[SYSCALL_ARGS_MAX];
+	struct out o = { .buf = buf, .size = size };
+	bool known = false;
+	unsigned n = SYSCALL_ARGS_MAX;
+
+	if (!size)
+		return;
+	buf[0] = 0;
+	if (!name || syscalls_args(a, name, types, &known) < 0) {
+		for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+			types[i] = (struct syscall_arg){ NULL, ARG_UNKNOWN };
+	}
+	if (name)
+		put(&o, "%s(", name);
+	else
+		put(&o, "syscall_%" PRIu32 "(", nr);
+	if (known)
+		for (n = 0; n < SYSCALL_ARGS_MAX && types[n].cls != ARG_NONE; n++)
+			;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t v = args[i];
+
+		if (a->bits == 32)
+			v &= UINT32_MAX;
+		if (i)
+			put(&o, ", ");
+		if (put_special(&o, a, name, &types[i], i, args))
+			continue;
+		switch (types[i].cls) {
+		case ARG_PTR:
+			if (!v)
+				put(&o, "NULL");
+			else if (is_string_param(types[i].name))
+				put_string(&o, v, read, data);
+			else
+				put(&o, "%#" PRIx64, v);
+			break;
+		case ARG_S32:
+			put(&o, "%" PRId32, (int32_t)(uint32_t)v);
+			break;
+		case ARG_S64:
+			put(&o, "%" PRId64, (int64_t)v);
+			break;
+		case ARG_U16:
+			put(&o, "%#" PRIx64, v & 0xffff);
+			break;
+		case ARG_U32:
+			v &= UINT32_MAX;
+			__attribute__((fallthrough));
+		default:
+			if (v < 0x10000)
+				put(&o, "%" PRIu64, v);
+			else
+				put(&o, "%#" PRIx64, v);
+			break;
+		}
+	}
+	put(&o, ")");
+	if (o.full && size > 4)
+		memcpy(buf + size - 4, "...", 4);
+}

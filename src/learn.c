@@ -1,0 +1,580 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * --learn: a set of recorded calls, and the profile written from it. The
+ * decisive arguments and the file layout are described in scmp-run(1),
+ * WRITING A PROFILE FOR A PROGRAM.
+ */
+#include "learn.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callfmt.h"
+#include "consts.h"
+#include "groups.h"
+
+/* Namespace flags of clone(2) and unshare(2); CLONE_NEWTIME (0x80) lies in
+ * clone's exit-signal byte and is a namespace flag only for unshare. */
+#define NS_FLAGS   0x7e020000ull
+#define PROT_EXEC_ 0x4ull
+#define FULL	   UINT64_MAX
+
+struct decisive {
+	const char *syscall;
+	const char *param[LEARN_TESTS_MAX];  /* parameter names; NULL: unused */
+	uint64_t mask[LEARN_TESTS_MAX];	     /* FULL: the argument's whole width */
+	const char *prefix[LEARN_TESTS_MAX]; /* constants to name values with */
+};
+
+static const struct decisive decisive[] = {
+	{ "socket", { "family", "type" }, { FULL, 0xf }, { "AF_", "SOCK_" } },
+	{ "socketpair", { "family", "type" }, { FULL, 0xf }, { "AF_", "SOCK_" } },
+	{ "ioctl", { "cmd" }, { FULL }, { NULL } },
+	{ "prctl", { "option" }, { FULL }, { NULL } },
+	{ "fcntl", { "cmd" }, { FULL }, { "F_" } },
+	{ "fcntl64", { "cmd" }, { FULL }, { "F_" } },
+	{ "clone", { "flags" }, { NS_FLAGS }, { NULL } },
+	{ "unshare", { "unshare_flags" }, { NS_FLAGS | 0x80 }, { NULL } },
+	{ "mmap", { "prot" }, { PROT_EXEC_ }, { NULL } },
+	{ "mmap2", { "prot" }, { PROT_EXEC_ }, { NULL } },
+	{ "mprotect", { "prot" }, { PROT_EXEC_ }, { NULL } },
+	{ "pkey_mprotect", { "prot" }, { PROT_EXEC_ }, { NULL } },
+	{ "personality", { "personality" }, { FULL }, { "PER_" } },
+	{ "setsockopt", { "level", "optname" }, { FULL, FULL }, { NULL, NULL } },
+	{ "getsockopt", { "level", "optname" }, { FULL, FULL }, { NULL, NULL } },
+};
+
+struct rec {
+	const struct arch *abi;
+	uint32_t nr;
+	const char *name; /* static (the syscall table); NULL: unknown number */
+	unsigned n;
+	uint8_t arg[LEARN_TESTS_MAX];
+	uint64_t mask[LEARN_TESTS_MAX], value[LEARN_TESTS_MAX];
+	const struct decisive *how;
+};
+
+struct learn {
+	struct rec *recs;
+	size_t n, cap;
+};
+
+struct learn *learn_new(void)
+{
+	return calloc(1, sizeof(struct learn));
+}
+
+void learn_free(struct learn *l)
+{
+	if (!l)
+		return;
+	free(l->recs);
+	free(l);
+}
+
+size_t learn_count(const struct learn *l)
+{
+	return l->n;
+}
+
+static const struct decisive *decisive_for(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(decisive) / sizeof(decisive[0]); i++)
+		if (!strcmp(decisive[i].syscall, name))
+			return &decisive[i];
+	return NULL;
+}
+
+/* The width mask of a parameter on a. */
+static uint64_t width_of(enum arg_class c, const struct arch *a)
+{
+	switch (c) {
+	case ARG_U16:
+		return 0xffff;
+	case ARG_S32:
+	case ARG_U32:
+		return UINT32_MAX;
+	default:
+		return a->bits == 32 ? UINT32_MAX : UINT64_MAX;
+	}
+}
+
+/* Fill r's tests from the arguments (args NULL: masks only). */
+static void rec_tests(struct rec *r, const uint64_t *args)
+{
+	struct syscall_arg types[SYSCALL_ARGS_MAX];
+	const struct decisive *how = decisive_for(r->name);
+	bool known;
+
+	r->n = 0;
+	r->how = how;
+	if (!how || syscalls_args(r->abi, r->name, types, &known) < 0 || !known)
+		return;
+	for (unsigned t = 0; t < LEARN_TESTS_MAX && how->param[t]; t++) {
+		for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++) {
+			if (!types[i].name || strcmp(types[i].name, how->param[t]))
+				continue;
+			r->arg[r->n] = (uint8_t)i;
+			r->mask[r->n] = how->mask[t] & width_of(types[i].cls, r->abi);
+			if (args)
+				r->value[r->n] = args[i] & r->mask[r->n];
+			r->n++;
+			break;
+		}
+	}
+}
+
+static bool rec_eq(const struct rec *a, const struct rec *b)
+{
+	if (a->abi != b->abi || a->nr != b->nr || a->n != b->n)
+		return false;
+	for (unsigned i = 0; i < a->n; i++)
+		if (a->arg[i] != b->arg[i] || a->mask[i] != b->mask[i] ||
+		    a->value[i] != b->value[i])
+			return false;
+	return true;
+}
+
+static int rec_add(struct learn *l, const struct rec *r)
+{
+	for (size_t i = l->n; i-- > 0;)
+		if (rec_eq(&l->recs[i], r))
+			return 0;
+	if (l->n >= LEARN_RECORDS_MAX)
+		return -E2BIG;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct rec *n = reallocarray(l->recs, cap, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		l->recs = n;
+		l->cap = cap;
+	}
+	l->recs[l->n++] = *r;
+	return 1;
+}
+
+int learn_record(struct learn *l, const struct arch *a, uint32_t nr,
+		 const uint64_t args[SYSCALL_ARGS_MAX])
+{
+	struct rec r = { .abi = a, .nr = nr, .name = syscalls_lookup_nr(a, nr) };
+
+	rec_tests(&r, args);
+	return rec_add(l, &r);
+}
+
+/* ---- reading records back ---- */
+
+static bool parse_hex(const char *s, char **end, uint64_t *ret)
+{
+	if (strncmp(s, "0x", 2))
+		return false;
+	errno = 0;
+	*ret = strtoull(s, end, 16);
+	return !errno && *end > s + 2;
+}
+
+/* ";@learned ABI NR [ARG&MASK=VALUE]..." */
+static int parse_record(const char *line, struct rec *r)
+{
+	char abi[32], *end;
+	const char *p = line + strlen(LEARN_TAG);
+	unsigned long long nr;
+	int used = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (*p != ' ' || sscanf(p, " %31s %n", abi, &used) != 1)
+		return -EINVAL;
+	r->abi = arch_lookup(abi);
+	p += used;
+	if (!r->abi || *p < '0' || *p > '9')
+		return -EINVAL;
+	errno = 0;
+	nr = strtoull(p, &end, 10);
+	if (errno || nr > UINT32_MAX || (*end != ' ' && *end && *end != '\n'))
+		return -EINVAL;
+	r->nr = (uint32_t)nr;
+	r->name = syscalls_lookup_nr(r->abi, r->nr);
+	p = end;
+	while (*p == ' ') {
+		uint64_t arg, mask, value;
+
+		p++;
+		if (*p < '0' || *p > '5' || p[1] != '&' || r->n >= LEARN_TESTS_MAX)
+			return -EINVAL;
+		arg = (uint64_t)(*p - '0');
+		if (!parse_hex(p + 2, &end, &mask) || *end != '=' ||
+		    !parse_hex(end + 1, &end, &value) || (value & ~mask))
+			return -EINVAL;
+		r->arg[r->n] = (uint8_t)arg;
+		r->mask[r->n] = mask;
+		r->value[r->n] = value;
+		r->n++;
+		p = end;
+	}
+	if (*p && *p != '\n')
+		return -EINVAL;
+	/* the tests must be the ones this version records for the call */
+	struct rec want = *r;
+
+	rec_tests(&want, NULL);
+	if (want.n != r->n)
+		return -EINVAL;
+	for (unsigned i = 0; i < r->n; i++)
+		if (want.arg[i] != r->arg[i] || want.mask[i] != r->mask[i])
+			return -EINVAL;
+	r->how = want.how;
+	return 0;
+}
+
+int learn_load(struct learn *l, FILE *f, const char *path, struct diag *d)
+{
+	char line[512];
+	unsigned lineno = 0;
+	int n = 0, r;
+
+	while (fgets(line, sizeof(line), f)) {
+		struct src_loc loc = { .file = path, .line = ++lineno };
+		struct rec rec;
+
+		if (strncmp(line, LEARN_TAG, strlen(LEARN_TAG)))
+			continue;
+		if (parse_record(line, &rec) < 0) {
+			diag_error(d, &loc, "malformed record line of a learned profile");
+			return -EINVAL;
+		}
+		r = rec_add(l, &rec);
+		if (r < 0)
+			return r;
+		n++;
+	}
+	if (ferror(f)) {
+		diag_error(d, NULL, "reading '%s' failed", path);
+		return -EIO;
+	}
+	if (!n) {
+		diag_error(d, NULL,
+			   "'%s' exists and is not a profile written by --learn (no '%s' "
+			   "lines): not overwritten",
+			   path, LEARN_TAG);
+		return -EINVAL;
+	}
+	return n;
+}
+
+/* ---- writing ---- */
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->abi->id != y->abi->id)
+		return x->abi->id < y->abi->id ? -1 : 1;
+	if (x->name && y->name && strcmp(x->name, y->name))
+		return strcmp(x->name, y->name);
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	for (unsigned i = 0; i < x->n && i < y->n; i++)
+		if (x->value[i] != y->value[i])
+			return x->value[i] < y->value[i] ? -1 : 1;
+	return (int)x->n - (int)y->n;
+}
+
+/* True if name is recorded unconditionally (any ABI). */
+static bool used_plain(const struct rec *recs, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].n == 0 && recs[i].name && !strcmp(recs[i].name, name))
+			return true;
+	return false;
+}
+
+/* Is every member of g (recursively) that exists on a recorded? *ret_count
+ * counts the members that exist on a. */
+static bool group_complete(const struct group *g, const struct rec *recs, size_t n,
+			   const struct arch *a, unsigned depth, size_t *ret_count)
+{
+	bool all = true;
+
+	if (!g->members || depth > 4)
+		return false;
+	for (const char *const *m = g->members; *m; m++) {
+		uint32_t nr;
+
+		if (**m == '@') {
+			const struct group *sub = groups_lookup(*m);
+
+			if (!sub || !group_complete(sub, recs, n, a, depth + 1, ret_count))
+				all = false;
+			continue;
+		}
+		if (syscalls_lookup_name(a, *m, &nr) < 0)
+			continue;
+		(*ret_count)++;
+		if (!used_plain(recs, n, *m))
+			all = false;
+	}
+	return all;
+}
+
+static bool group_has(const struct group *g, const char *name, unsigned depth)
+{
+	if (!g->members || depth > 4)
+		return false;
+	for (const char *const *m = g->members; *m; m++) {
+		if (**m == '@') {
+			const struct group *sub = groups_lookup(*m);
+
+			if (sub && group_has(sub, name, depth + 1))
+				return true;
+		} else if (!strcmp(*m, name)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void mark_group(const struct group *g, bool *done, const struct rec *recs, size_t n,
+		       unsigned depth)
+{
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].n == 0 && recs[i].name && group_has(g, recs[i].name, depth))
+			done[i] = true;
+}
+
+/* The groups a comment names: not the meta groups that hold nearly all. */
+static bool is_meta(const char *name)
+{
+	return !strcmp(name, "@default") || !strcmp(name, "@system-service") ||
+	       !strcmp(name, "@known");
+}
+
+/* A list of names wrapped under 100 columns (continuation lines). */
+struct wrap {
+	FILE *f;
+	size_t col;
+	bool open;
+};
+
+static void wrap_word(struct wrap *w, const char *word)
+{
+	size_t len = strlen(word);
+
+	if (!w->open) {
+		fprintf(w->f, "syscalls = %s", word);
+		w->col = 11 + len;
+		w->open = true;
+	} else if (w->col + 1 + len > 96) {
+		fprintf(w->f, "\n\t%s", word);
+		w->col = 8 + len;
+	} else {
+		fprintf(w->f, " %s", word);
+		w->col += 1 + len;
+	}
+}
+
+static void wrap_end(struct wrap *w)
+{
+	if (w->open)
+		fputc('\n', w->f);
+	w->open = false;
+}
+
+static void name_of(const struct rec *r, char *buf, size_t size)
+{
+	if (r->name)
+		snprintf(buf, size, "%s", r->name);
+	else
+		snprintf(buf, size, "%s/%" PRIu32, r->abi->name, r->nr - r->abi->nr_base);
+}
+
+static void write_value(FILE *f, const struct rec *r, unsigned t)
+{
+	const char *prefix = r->how && t < LEARN_TESTS_MAX ? r->how->prefix[t] : NULL;
+	const char *name = NULL;
+	uint64_t v = r->value[t];
+
+	if (r->name && !strcmp(r->name, "ioctl")) {
+		name = callfmt_const_name(r->abi, "TIOC", (int64_t)v);
+		if (!name)
+			name = callfmt_const_name(r->abi, "FIO", (int64_t)v);
+		if (!name)
+			name = callfmt_const_name(r->abi, "TC", (int64_t)v);
+	} else if (r->name && !strcmp(r->name, "prctl")) {
+		name = callfmt_const_name(r->abi, "PR_SET_", (int32_t)v);
+		if (!name)
+			name = callfmt_const_name(r->abi, "PR_GET_", (int32_t)v);
+	} else if (r->name && strstr(r->name, "sockopt") && t == 0) {
+		name = callfmt_const_name(r->abi, v == 1 ? "SOL_SOCKET" : "SOL_", (int32_t)v);
+	} else if (prefix) {
+		name = callfmt_const_name(r->abi, prefix, (int64_t)v);
+	}
+	if (r->mask[t] == PROT_EXEC_)
+		name = v ? "PROT_EXEC" : NULL;
+	if (name)
+		fputs(name, f);
+	else if (v < 10)
+		fprintf(f, "%" PRIu64, v);
+	else
+		fprintf(f, "%#" PRIx64, v);
+}
+
+static void write_cond(FILE *f, const struct rec *r)
+{
+	struct syscall_arg types[SYSCALL_ARGS_MAX];
+	bool known = false;
+
+	if (syscalls_args(r->abi, r->name, types, &known) < 0)
+		known = false;
+	fprintf(f, "%s = ", r->name);
+	for (unsigned t = 0; t < r->n; t++) {
+		unsigned i = r->arg[t];
+		bool full = r->mask[t] == width_of(known ? types[i].cls : ARG_UNKNOWN, r->abi);
+
+		if (t)
+			fputs(" && ", f);
+		if (known && types[i].name)
+			fputs(types[i].name, f);
+		else
+			fprintf(f, "arg%u", i);
+		if (r->mask[t] == PROT_EXEC_)
+			fputs(" & PROT_EXEC", f);
+		else if (!full)
+			fprintf(f, " & %#" PRIx64, r->mask[t]);
+		fputs(" == ", f);
+		write_value(f, r, t);
+	}
+	fputc('\n', f);
+}
+
+int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
+{
+	size_t n = l->n, ngroups;
+	struct rec *recs = n ? malloc(n * sizeof(*recs)) : NULL;
+	bool *done = n ? calloc(n, sizeof(*done)) : NULL;
+	const struct group *groups = groups_list(&ngroups);
+	bool other_abi = false;
+	struct wrap w = { .f = f };
+	char name[64];
+
+	if (n && (!recs || !done)) {
+		free(recs);
+		free(done);
+		return -ENOMEM;
+	}
+	if (n)
+		memcpy(recs, l->recs, n * sizeof(*recs));
+	if (n)
+		qsort(recs, n, sizeof(*recs), cmp_rec);
+
+	fputs("# Written by scmp-run --learn: it allows what the runs below did", f);
+	fputs(h->base ? " beyond the\n# base profile, and denies everything else.\n"
+		      : ",\n# and denies everything else.\n",
+	      f);
+	fputs("# Later runs with --learn on this file add to it; the rules are rewritten\n"
+	      "# from the " LEARN_TAG " lines at the end, so edit a copy.\n",
+	      f);
+	if (h->command)
+		fprintf(f, "# Command: %s\n", h->command);
+	fputs("\n[profile]\nversion = 1\n", f);
+	if (h->base)
+		fprintf(f, "include = %s\n", h->base);
+	fputs("\n[filter]\ndefault-action = errno(EPERM)\n"
+	      "unknown-syscall-action = errno(ENOSYS)\n",
+	      f);
+	for (size_t i = 0; i < n; i++)
+		other_abi |= recs[i].abi != h->native;
+	if (other_abi) {
+		fputs("architectures = native", f);
+		for (int id = 0; id < ARCH_COUNT; id++) {
+			const struct arch *a = arch_get((enum arch_id)id);
+			bool seen = false;
+
+			for (size_t i = 0; i < n && !seen; i++)
+				seen = recs[i].abi == a;
+			if (seen && a != h->native)
+				fprintf(f, " %s", a->name);
+		}
+		fputc('\n', f);
+	}
+	if (h->user || h->group) {
+		fputs("\n[credentials]\n", f);
+		if (h->user)
+			fprintf(f, "user = %s\n", h->user);
+		if (h->group)
+			fprintf(f, "group = %s\n", h->group);
+	}
+	fputs("\n[allow]\n", f);
+
+	/* complete groups, the larger first */
+	for (;;) {
+		const struct group *best = NULL;
+		size_t best_size = 0;
+
+		for (size_t g = 0; g < ngroups; g++) {
+			size_t count = 0;
+			bool fresh = false;
+
+			if (!strcmp(groups[g].name, "@known") ||
+			    !group_complete(&groups[g], recs, n, h->native, 0, &count) || !count)
+				continue;
+			for (size_t i = 0; i < n && !fresh; i++)
+				fresh = !done[i] && recs[i].n == 0 && recs[i].name &&
+					group_has(&groups[g], recs[i].name, 0);
+			if (fresh && count > best_size) {
+				best = &groups[g];
+				best_size = count;
+			}
+		}
+		if (!best)
+			break;
+		fprintf(f, "# %s: every member was used\n", best->name);
+		fprintf(f, "syscalls = %s\n", best->name);
+		mark_group(best, done, recs, n, 0);
+	}
+	/* the other plain names, under the first group that has them */
+	for (size_t g = 0; g <= ngroups; g++) {
+		const struct group *grp = g < ngroups ? &groups[g] : NULL;
+		bool any = false;
+
+		if (grp && is_meta(grp->name))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (done[i] || recs[i].n)
+				continue;
+			if (grp && (!recs[i].name || !group_has(grp, recs[i].name, 0)))
+				continue;
+			if (!any)
+				fprintf(f, grp ? "# from %s\n" : "# in no group\n",
+					grp ? grp->name : "");
+			any = true;
+			name_of(&recs[i], name, sizeof(name));
+			wrap_word(&w, name);
+			done[i] = true;
+		}
+		wrap_end(&w);
+	}
+	/* conditional rules: one conjunction a line (rules accumulate) */
+	for (size_t i = 0; i < n; i++) {
+		if (done[i] || !recs[i].n)
+			continue;
+		if (used_plain(recs, n, recs[i].name))
+			continue; /* allowed whatever the arguments */
+		write_cond(f, &recs[i]);
+	}
+
+	fputs("\n# The record of the runs: one line a distinct call.\n", f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, LEARN_TAG " %s %" PRIu32, recs[i].abi->name, recs[i].nr);
+		for (unsigned t = 0; t < recs[i].n; t++)
+			fprintf(f, " %u&0x%" PRIx64 "=0x%" PRIx64, recs[i].arg[t], recs[i].mask[t],
+				recs[i].value[t]);
+		fputc('\n', f);
+	}
+	free(recs);
+	free(done);
+	return ferror(f) ? -EIO : 0;
+}

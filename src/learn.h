@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What --learn records (ABI, syscall, the decisive argument of the usual
+ * multiplexing calls) and the profile it writes from that record
+ * (scmp-run(1), WRITING A PROFILE FOR A PROGRAM).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arch.h"
+#include "diag.h"
+#include "syscalls.h"
+
+#define LEARN_TESTS_MAX	  2	      /* decisive argument tests per recorded call */
+#define LEARN_RECORDS_MAX 100000      /* distinct records kept; more is an error */
+#define LEARN_TAG	  ";@learned" /* record lines in a written profile */
+
+struct learn;
+
+struct learn *learn_new(void);
+void learn_free(struct learn *l);
+
+/*
+ * Record one call: the number nr on ABI a with its arguments. For the
+ * multiplexing calls the decisive arguments are kept (masked), for the
+ * others only the syscall. Returns 1 if the record is new, 0 if it was
+ * known, -ENOMEM, or -E2BIG past LEARN_RECORDS_MAX.
+ */
+int learn_record(struct learn *l, const struct arch *a, uint32_t nr,
+		 const uint64_t args[SYSCALL_ARGS_MAX]);
+
+/* Number of distinct records. */
+size_t learn_count(const struct learn *l);
+
+/*
+ * Read the records of a profile this module wrote (its LEARN_TAG lines) from
+ * f, named path in diagnostics. A file without any record is not a learned
+ * profile: -EINVAL with an error in d (it is not overwritten). A malformed
+ * record line is an error too. Returns the number of records read.
+ */
+int learn_load(struct learn *l, FILE *f, const char *path, struct diag *d);
+
+struct learn_header {
+	const char *base; /* absolute path of the base profile; NULL: none */
+	const char *user; /* [credentials] to keep; NULL: none */
+	const char *group;
+	const char *command; /* shown in a comment; may be NULL */
+	const struct arch *native;
+};
+
+/*
+ * Write the profile: it includes the base, denies by default
+ * (errno(EPERM)), sets unknown-syscall-action = errno(ENOSYS), keeps the
+ * credentials and allows exactly the records: complete built-in groups by
+ * name, other names with their group in a comment, conditions on the
+ * recorded arguments; then the records as LEARN_TAG lines for the next
+ * merge. Returns 0 or -EIO (the stream's error).
+ */
+int learn_write(const struct learn *l, const struct learn_header *h, FILE *f);

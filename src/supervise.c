@@ -1,0 +1,983 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The supervisor: fork, listener handoff, signal forwarding, the
+ * notification loop of --report, --permissive and --learn (scmp-run(1),
+ * FINDING WHAT WAS DENIED).
+ *
+ * Handoff. The child shares the parent's descriptor table (clone3(2) with
+ * CLONE_FILES) until its execve(). It does the whole run-mode sequence;
+ * right before the install it wakes the parent (an eventfd write, still
+ * unfiltered), then installs the filter with SECCOMP_FILTER_FLAG_NEW_LISTENER:
+ * the listener lands in the shared table, so the parent holds it without a
+ * transfer. From the install on, every system call of the child is
+ * filtered and the profile may deny any of them but execve (run mode
+ * checks that one), so the child only stores the listener's number in
+ * memory shared with the parent (MAP_SHARED) and goes on: execve()
+ * unshares the table before it closes the close-on-exec descriptors, so
+ * the command never holds the listener and the parent keeps it. No
+ * sendmsg, no waiting for the parent: it works for every profile and costs
+ * a fork. If the supervisor dies, the listener closes with it and the
+ * kernel fails every notified call with ENOSYS. Never unfiltered.
+ *
+ * While the table is shared the child sees the parent's descriptors, so the
+ * parent keeps its own at SUPERVISE_FD_MIN and above: the child finds the
+ * caller's descriptors, and the lowest free numbers, where run mode would.
+ */
+#include "supervise.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "callfmt.h"
+#include "learn.h"
+#include "run.h"
+#include "syscalls.h"
+
+#define PROG "scmp-run"
+
+#define FOLD_MAX	 4096 /* distinct report lines counted */
+#define SUPERVISE_FD_MIN 256  /* the supervisor's own descriptors (see the top) */
+
+enum {
+	HANDOFF_SETUP,	    /* the child runs run mode's steps */
+	HANDOFF_INSTALLING, /* it woke the parent and calls seccomp() */
+	HANDOFF_INSTALLED,  /* the filter is in place; fd is the listener */
+	HANDOFF_EXEC,	    /* the child calls execve(): from here on, the command's calls */
+	HANDOFF_NOT_RUN,    /* run mode failed in the child; fail says how */
+};
+
+/* Memory shared by the parent and the child (MAP_SHARED). */
+struct handoff {
+	int state;
+	int fd;	     /* the listener, in the shared descriptor table */
+	int fail;    /* enum run_failure: why the command did not run */
+	int wake_fd; /* the eventfd the child writes before the install */
+};
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
+
+/* ---- the policy transform ---- */
+
+static bool is_act(uint32_t ret, uint32_t act)
+{
+	return (ret & SECCOMP_RET_ACTION_FULL) == act;
+}
+
+static uint32_t transform_ret(uint32_t ret, enum supervise_mode mode, bool outcome_of_rule)
+{
+	switch (mode) {
+	case SUPERVISE_REPORT:
+		if (is_act(ret, SECCOMP_RET_ERRNO) || is_act(ret, SECCOMP_RET_KILL_PROCESS) ||
+		    is_act(ret, SECCOMP_RET_LOG))
+			return SECCOMP_RET_USER_NOTIF;
+		return ret;
+	case SUPERVISE_PERMISSIVE:
+		return is_act(ret, SECCOMP_RET_ALLOW) ? ret : SECCOMP_RET_USER_NOTIF;
+	case SUPERVISE_LEARN:
+		return is_act(ret, SECCOMP_RET_ALLOW) && outcome_of_rule ? ret
+									 : SECCOMP_RET_USER_NOTIF;
+	case SUPERVISE_NONE:
+		break;
+	}
+	return ret;
+}
+
+void supervise_transform(struct policy *p, enum supervise_mode mode)
+{
+	p->bad_arch_ret = transform_ret(p->bad_arch_ret, mode, false);
+	for (size_t i = 0; i < p->n_abis; i++) {
+		struct abi_policy *abi = &p->abis[i];
+
+		abi->default_ret = transform_ret(abi->default_ret, mode, false);
+		abi->unknown_ret = transform_ret(abi->unknown_ret, mode, false);
+		for (size_t s = 0; s < abi->n_sys; s++)
+			for (size_t r = 0; r < abi->sys[s].n_rules; r++)
+				abi->sys[s].rules[r].ret =
+					transform_ret(abi->sys[s].rules[r].ret, mode, true);
+	}
+}
+
+int supervise_check(const struct profile *prof, struct diag *d)
+{
+	const struct ruleset *rs = prof->rs;
+
+	if (rs->attrs.default_action.kind == ACTION_NOTIFY ||
+	    rs->attrs.bad_arch_action.kind == ACTION_NOTIFY ||
+	    (rs->attrs.has_unknown_action && rs->attrs.unknown_action.kind == ACTION_NOTIFY)) {
+		diag_error(d, NULL,
+			   "%s: the profile's notify action cannot be used with --report, "
+			   "--permissive or --learn: the listener is scmp-run's own",
+			   prof->path);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < rs->n_rules; i++)
+		if (rs->rules[i].action.kind == ACTION_NOTIFY) {
+			diag_error(d, &rs->rules[i].loc,
+				   "the notify action cannot be used with --report, "
+				   "--permissive or --learn: the listener is scmp-run's own");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+int supervise_program(const struct compiled *c, enum supervise_mode mode, struct diag *d,
+		      struct bpf_prog **ret)
+{
+	struct policy *copy = NULL;
+	int r;
+
+	*ret = NULL;
+	r = policy_build(c->rs, arch_native(), d, &copy);
+	if (r >= 0) {
+		supervise_transform(copy, mode);
+		r = bpf_generate(copy, d, ret);
+	}
+	policy_free(copy);
+	return r;
+}
+
+int supervise_learn_base(const struct arch *native, struct diag *d, struct compiled *ret)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	int r = -ENOMEM;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!p)
+		goto oom;
+	p->path = strdup("(no base profile)");
+	p->rs = ruleset_new();
+	if (!p->path || !p->rs)
+		goto oom;
+	p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
+	p->rs->attrs.default_action = (struct action){ .kind = ACTION_ALLOW };
+	p->rs->attrs.has_default_action = true;
+	r = compile_ruleset(p->rs, native, d, ret);
+	if (r < 0) {
+		profile_free(p);
+		return r;
+	}
+	ret->profile = p;
+	return 0;
+oom:
+	profile_free(p);
+	diag_error(d, NULL, "out of memory");
+	return r;
+}
+
+/* ---- the child ---- */
+
+/* The answer of --permissive and --learn to every call: let it run (read
+ * only: struct bpf_prog has no const view). */
+static const struct sock_filter allow_all_insn = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+static const struct bpf_prog allow_all = { .insns = (struct sock_filter *)&allow_all_insn,
+					   .len = 1 };
+
+/* The program whose answers the supervisor gives to run mode's own calls
+ * after the install (run_mode_call()): run mode predicts them from it. */
+static const struct bpf_prog *answers_of(const struct compiled *c, enum supervise_mode mode)
+{
+	return mode == SUPERVISE_REPORT ? c->prog : &allow_all;
+}
+
+/* Called right before the install, still unfiltered: wake the parent. */
+static int handoff_installing(void *data)
+{
+	struct handoff *h = data;
+	const uint64_t one = 1;
+
+	__atomic_store_n(&h->state, HANDOFF_INSTALLING, __ATOMIC_RELEASE);
+	if (write(h->wake_fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/* Called right after the install: no system call (see the top). */
+static void handoff_installed(void *data, int listener)
+{
+	struct handoff *h = data;
+
+	__atomic_store_n(&h->fd, listener, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->state, HANDOFF_INSTALLED, __ATOMIC_RELEASE);
+}
+
+/* Called right before execve(): what is notified from here on is the
+ * command's (run mode's own calls before it are decided unreported). */
+static void handoff_executing(void *data)
+{
+	struct handoff *h = data;
+
+	__atomic_store_n(&h->state, HANDOFF_EXEC, __ATOMIC_RELEASE);
+}
+
+struct child_args {
+	const struct profile *prof;
+	const struct bpf_prog *prog; /* answers_of(): what run mode's own calls get */
+	const struct bpf_prog *load; /* transformed: the one installed */
+	char *const *argv;
+	struct handoff *h;
+	sigset_t oldmask;	      /* the caller's signal mask */
+	struct sigaction old_sigchld; /* and its SIGCHLD disposition */
+};
+
+static __attribute__((noreturn)) void child_main(const struct child_args *a)
+{
+	struct run_hook hook = {
+		.load = a->load,
+		.installing = handoff_installing,
+		.installed = handoff_installed,
+		.executing = handoff_executing,
+		.data = a->h,
+	};
+	const char *listen_pid = getenv("LISTEN_PID");
+	enum run_failure fail = RUN_FAIL_SETUP;
+	enum run_state state = RUN_STATE_OPEN;
+	struct diag d;
+
+	/* the caller's signal state, as run mode would find it */
+	sigaction(SIGCHLD, &a->old_sigchld, NULL);
+	sigprocmask(SIG_SETMASK, &a->oldmask, NULL);
+	/* socket activation: the descriptors are meant for the command, which
+	 * is this process now (as systemd-socket-activate does) */
+	if (listen_pid && (pid_t)strtol(listen_pid, NULL, 10) == getppid()) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%d", (int)getpid());
+		setenv("LISTEN_PID", buf, 1);
+	}
+	diag_init(&d);
+	run_exec_hooked(a->prof, a->prog, a->argv[0], a->argv, &hook, &d, &fail, &state);
+	/* The command did not run; the parent tells why from fail (its exit
+	 * status is decided where every other one is), this process says how,
+	 * unless the filter may stop the message (run mode's own rule). */
+	__atomic_store_n(&a->h->fail, (int)(fail == RUN_FAIL_NONE ? RUN_FAIL_SETUP : fail),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&a->h->state, HANDOFF_NOT_RUN, __ATOMIC_RELEASE);
+	if (state != RUN_STATE_MUTE) {
+		diag_print(&d, PROG, stderr);
+		fflush(stderr);
+	}
+	_exit(125);
+}
+
+/* A fork that shares the descriptor table until execve() (see the top). */
+static pid_t clone_files(void)
+{
+	struct clone_args args = {
+		.flags = CLONE_FILES,
+		.exit_signal = SIGCHLD,
+	};
+
+	return (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+}
+
+/* Move a descriptor of the supervisor above SUPERVISE_FD_MIN, out of the
+ * child's way (see the top); under a lower descriptor limit it stays. */
+static int fd_high(int fd)
+{
+	int high;
+
+	if (fd < 0 || fd >= SUPERVISE_FD_MIN)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, SUPERVISE_FD_MIN);
+	if (high < 0)
+		return fd;
+	close(fd);
+	return high;
+}
+
+/* ---- the parent ---- */
+
+struct fold {
+	const struct arch *abi;
+	uint32_t nr;
+	const void *rule; /* the deciding rrule, or NULL with why */
+	int why;
+	uint32_t ret;
+	unsigned long count;
+	char *text; /* "uname -> errno(EPERM) [x86_64 63] by p.ini:4" */
+};
+
+struct sup {
+	const struct supervise_opts *o;
+	const struct policy *policy;
+	const struct handoff *h;
+	int listener;
+	pid_t child;
+	FILE *report;
+	struct fold *folds;
+	size_t n_folds;
+	unsigned long reported, dropped_folds;
+	pid_t killed_tgid; /* a kill-process decision was enacted on it */
+	struct learn *learn;
+	int learn_err;
+};
+
+static ssize_t read_mem(void *data, uint64_t addr, char *buf, size_t size)
+{
+	const pid_t *tid = data;
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)*tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, buf, size, (off_t)addr);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n;
+}
+
+static void read_comm(pid_t tid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(buf, size, "?");
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+static pid_t read_tgid(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			tgid = (pid_t)strtol(line + 5, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return tgid;
+}
+
+static void why_text(const struct decision *dec, char *buf, size_t size)
+{
+	switch (dec->why) {
+	case DECIDE_RULE:
+		snprintf(buf, size, "%s:%u%s", dec->rule->src->loc.file, dec->rule->src->loc.line,
+			 dec->rule->via_mux ? " (through the multiplexer)" : "");
+		break;
+	case DECIDE_DEFAULT:
+		snprintf(buf, size, "default-action");
+		break;
+	case DECIDE_UNKNOWN:
+		snprintf(buf, size, "unknown-syscall-action");
+		break;
+	case DECIDE_BAD_ARCH:
+		snprintf(buf, size, "bad-arch-action");
+		break;
+	}
+}
+
+/* Count a line; true if it is the first of its kind (to be printed). */
+static bool fold(struct sup *s, const struct arch *abi, const struct seccomp_data *sd,
+		 const struct decision *dec, const char *name, const char *why)
+{
+	const void *rule = dec->why == DECIDE_RULE ? (const void *)dec->rule : NULL;
+	struct fold *f;
+	char act[64], *text;
+
+	for (size_t i = 0; i < s->n_folds; i++) {
+		f = &s->folds[i];
+		if (f->abi == abi && f->nr == (uint32_t)sd->nr && f->rule == rule &&
+		    f->why == (int)dec->why && f->ret == dec->ret) {
+			f->count++;
+			return false;
+		}
+	}
+	if (s->n_folds >= FOLD_MAX) {
+		s->dropped_folds++;
+		return true;
+	}
+	f = reallocarray(s->folds, s->n_folds + 1, sizeof(*f));
+	if (!f) {
+		s->dropped_folds++;
+		return true;
+	}
+	s->folds = f;
+	f = &s->folds[s->n_folds];
+	/* NULL when out of memory: the summary prints '?' */
+	if (asprintf(&text, "%s -> %s [%s %" PRIu32 "] by %s", name ? name : "?",
+		     action_format_ret(dec->ret, abi, act, sizeof(act)), abi ? abi->name : "?",
+		     (uint32_t)sd->nr, why) < 0)
+		text = NULL;
+	*f = (struct fold){ abi, (uint32_t)sd->nr, rule, (int)dec->why, dec->ret, 1, text };
+	s->n_folds++;
+	return true;
+}
+
+static void reply(struct sup *s, const struct seccomp_notif *req, int error, bool cont)
+{
+	struct seccomp_notif_resp resp = { .id = req->id };
+
+	if (cont)
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else
+		resp.error = error;
+	/* ENOENT: the caller died or was interrupted meanwhile */
+	(void)ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+static const struct arch *arch_of(const struct policy *p, const struct seccomp_data *sd)
+{
+	const struct abi_policy *abi = policy_abi_for(p, sd->arch, (uint32_t)sd->nr);
+
+	if (abi)
+		return abi->arch;
+	for (int id = 0; id < ARCH_COUNT; id++) {
+		const struct arch *a = arch_get((enum arch_id)id);
+
+		if (a->audit_arch == sd->arch)
+			return a;
+	}
+	return NULL;
+}
+
+/*
+ * A call of run mode itself between the install and execve() (the filter's
+ * read-back, a message after a failed execve): not the command's, so
+ * neither reported nor learned, and answered as the mode answers every
+ * call, which is what run mode predicted (answers_of()): --report as the
+ * profile does, where what would stop the call ends the child (the command
+ * has not started); --permissive and --learn let it run.
+ */
+static void run_mode_call(struct sup *s, const struct seccomp_notif *req,
+			  const struct decision *dec)
+{
+	if (s->o->mode != SUPERVISE_REPORT) {
+		reply(s, req, 0, true);
+		return;
+	}
+	switch (dec->ret & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_ALLOW:
+	case SECCOMP_RET_LOG:
+		reply(s, req, 0, true);
+		break;
+	case SECCOMP_RET_ERRNO:
+		reply(s, req, -(int)(dec->ret & SECCOMP_RET_DATA), false);
+		break;
+	default:
+		kill(s->child, SIGKILL);
+		break;
+	}
+}
+
+static void handle(struct sup *s)
+{
+	struct seccomp_notif req;
+	struct decision dec;
+	const struct arch *abi;
+	const char *name, *verb;
+	uint32_t act;
+	bool cont = false, kill_it = false;
+	uint64_t args[SYSCALL_ARGS_MAX];
+	int error = 0;
+
+	memset(&req, 0, sizeof(req));
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+		return; /* EINTR, or ENOENT: the caller went away */
+	policy_decide(s->policy, &req.data, &dec);
+	if (__atomic_load_n(&s->h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC &&
+	    (pid_t)req.pid == s->child) {
+		run_mode_call(s, &req, &dec);
+		return;
+	}
+	act = dec.ret & SECCOMP_RET_ACTION_FULL;
+	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+		args[i] = req.data.args[i];
+	abi = arch_of(s->policy, &req.data);
+	name = abi ? syscalls_lookup_nr(abi, (uint32_t)req.data.nr) : NULL;
+
+	if (s->o->mode == SUPERVISE_LEARN) {
+		if (abi && s->learn_err == 0) {
+			int r = learn_record(s->learn, abi, (uint32_t)req.data.nr, args);
+
+			if (r < 0)
+				s->learn_err = r;
+		}
+		reply(s, &req, 0, true);
+		return;
+	}
+
+	switch (act) {
+	case SECCOMP_RET_ALLOW:
+		reply(s, &req, 0, true);
+		return;
+	case SECCOMP_RET_LOG:
+		verb = s->o->mode == SUPERVISE_PERMISSIVE ? "would log" : "logged";
+		cont = true;
+		break;
+	case SECCOMP_RET_ERRNO:
+		verb = s->o->mode == SUPERVISE_PERMISSIVE ? "would deny" : "denied";
+		error = -(int)(dec.ret & SECCOMP_RET_DATA);
+		cont = s->o->mode == SUPERVISE_PERMISSIVE;
+		break;
+	case SECCOMP_RET_KILL_PROCESS:
+		verb = s->o->mode == SUPERVISE_PERMISSIVE ? "would deny" : "denied";
+		kill_it = s->o->mode != SUPERVISE_PERMISSIVE;
+		cont = !kill_it;
+		break;
+	default:
+		/* trap, trace, kill-thread: notified only in permissive mode */
+		verb = "would deny";
+		cont = s->o->mode == SUPERVISE_PERMISSIVE;
+		error = -ENOSYS; /* never reached in report mode: fail closed */
+		break;
+	}
+
+	s->reported++;
+	char why[PATH_MAX + 64];
+
+	why_text(&dec, why, sizeof(why));
+	if (fold(s, abi, &req.data, &dec, name, why)) {
+		char call[512], comm[32], act_text[64];
+		pid_t tid = (pid_t)req.pid;
+
+		if (abi)
+			callfmt_format(abi, name, (uint32_t)req.data.nr, args, read_mem, &tid, call,
+				       sizeof(call));
+		else
+			snprintf(call, sizeof(call), "syscall_%d(...)", req.data.nr);
+		read_comm(tid, comm, sizeof(comm));
+		/* what was read belongs to the caller only if it is still
+		 * waiting: its pid cannot have been reused meanwhile */
+		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
+			return;
+		fprintf(s->report, PROG ": %s: %s -> %s [%s %d] pid %d (%s) by %s\n", verb, call,
+			action_format_ret(dec.ret, abi, act_text, sizeof(act_text)),
+			abi ? abi->name : "?", req.data.nr, (int)tid, comm, why);
+		fflush(s->report);
+	}
+	if (kill_it) {
+		pid_t tgid = read_tgid((pid_t)req.pid);
+
+		/* The thread still waits in the notification: its ids are
+		 * live. SIGKILL cannot be caught: the call never runs. */
+		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0) {
+			if (tgid == s->child)
+				s->killed_tgid = tgid;
+			kill(tgid, SIGKILL);
+		}
+		return;
+	}
+	reply(s, &req, error, cont);
+}
+
+static void summary(struct sup *s)
+{
+	if (!s->reported || s->o->mode == SUPERVISE_LEARN)
+		return;
+	fprintf(s->report, PROG ": summary: %lu call%s %s, %zu distinct:\n", s->reported,
+		s->reported == 1 ? "" : "s",
+		s->o->mode == SUPERVISE_PERMISSIVE ? "would have been denied or logged"
+						   : "denied or logged",
+		s->n_folds);
+	for (size_t i = 0; i < s->n_folds; i++)
+		fprintf(s->report, PROG ":   %6lu  %s\n", s->folds[i].count,
+			s->folds[i].text ? s->folds[i].text : "?");
+	if (s->dropped_folds)
+		fprintf(s->report, PROG ":   %lu more calls not counted by kind\n",
+			s->dropped_folds);
+	fflush(s->report);
+}
+
+/* The command's status as a shell shows it: 128+N for a signal N. */
+static int command_status(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	return 128 + WTERMSIG(wstatus);
+}
+
+/* The child ended without executing the command: why, from the handoff. */
+static int not_run(const struct handoff *h, enum run_failure *ret_fail)
+{
+	int fail = __atomic_load_n(&h->fail, __ATOMIC_RELAXED);
+
+	*ret_fail = fail == RUN_FAIL_NOT_FOUND || fail == RUN_FAIL_NOT_EXECUTABLE
+			    ? (enum run_failure)fail
+			    : RUN_FAIL_SETUP;
+	return -ECHILD;
+}
+
+/* The child woke us right before its install: wait out the seccomp() call
+ * (microseconds) and return the listener's number, or -1 if the child
+ * ended first or the install failed. */
+static int take_listener(const struct handoff *h, pid_t child)
+{
+	while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HANDOFF_INSTALLING) {
+		siginfo_t si = { 0 };
+
+		if (waitid(P_PID, (id_t)child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == child)
+			break;
+		sched_yield();
+	}
+	return __atomic_load_n(&h->fd, __ATOMIC_RELAXED);
+}
+
+/* Read the signals that arrived: forward them, and reap the child on
+ * SIGCHLD. True once the child is reaped (*wstatus set). */
+static bool take_signals(int sfd, pid_t child, int *wstatus)
+{
+	struct signalfd_siginfo si;
+	bool reaped = false;
+
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			/* one SIGCHLD may stand for several changes: ask */
+			if (!reaped && waitpid(child, wstatus, WNOHANG) == child)
+				reaped = true;
+		} else if (si.ssi_code != SI_KERNEL && !reaped) {
+			/* A terminal's signals reach the whole foreground
+			 * group, the command included: sent once. */
+			kill(child, (int)si.ssi_signo);
+		}
+	}
+	return reaped;
+}
+
+static char *join_argv(char *const argv[])
+{
+	size_t len = 0;
+	char *s;
+
+	for (size_t i = 0; argv[i]; i++)
+		len += strlen(argv[i]) + 1;
+	s = malloc(len + 1);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	for (char *c = s; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	if (strlen(s) > 160)
+		strcpy(s + 157, "...");
+	return s;
+}
+
+/* Open a temporary file next to path, for an atomic rename at the end. */
+static int learn_open(const char *path, char **ret_tmp, struct diag *d)
+{
+	char *tmp = NULL;
+	int fd;
+
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+
+		diag_error(d, NULL, "--learn: cannot write '%s': %s", path, strerror(err));
+		free(tmp);
+		return -err;
+	}
+	*ret_tmp = tmp;
+	return fd;
+}
+
+static int learn_finish(struct sup *s, const struct profile *prof, char *const argv[], int fd,
+			const char *tmp, struct diag *d)
+{
+	const char *path = s->o->learn_path;
+	char *base = s->o->has_base ? realpath(prof->path, NULL) : NULL;
+	char *cmd = join_argv(argv);
+	struct learn_header h = {
+		.base = base,
+		.user = prof->has_user ? prof->user : NULL,
+		.group = prof->has_group ? prof->group : NULL,
+		.command = cmd,
+		.native = arch_native(),
+	};
+	FILE *f = fdopen(fd, "w");
+	int r = 0;
+
+	if (s->o->has_base && !base)
+		r = -errno;
+	if (!f && r == 0)
+		r = -errno;
+	if (r == 0 && s->learn_err)
+		r = s->learn_err;
+	if (r == 0)
+		r = learn_write(s->learn, &h, f);
+	if (f && fflush(f) != 0 && r == 0)
+		r = -errno;
+	if (f && fchmod(fd, 0644) < 0 && r == 0)
+		r = -errno;
+	if (f && fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (!f)
+		close(fd);
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		diag_error(d, NULL, "--learn: writing '%s' failed: %s", path, strerror(-r));
+	} else {
+		fprintf(stderr, PROG ": learned %zu distinct calls into %s\n",
+			learn_count(s->learn), path);
+	}
+	free(base);
+	free(cmd);
+	return r;
+}
+
+/* The report's stream: --report=FILE or stderr. Returns 0 or -errno. */
+static int report_open(struct sup *s, struct diag *d)
+{
+	int fd;
+
+	if (!s->o->report_path)
+		return 0;
+	fd = fd_high(open(s->o->report_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+	s->report = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!s->report) {
+		int err = errno;
+
+		if (fd >= 0)
+			close(fd);
+		s->report = stderr;
+		diag_error(d, NULL, "--report: cannot write '%s': %s", s->o->report_path,
+			   strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+/* --learn: what earlier runs learned, and the temporary file for this one. */
+static int learn_start(struct sup *s, int *ret_fd, char **ret_tmp, struct diag *d)
+{
+	const char *path = s->o->learn_path;
+	FILE *old = fopen(path, "re");
+	int r;
+
+	s->learn = learn_new();
+	if (!s->learn) {
+		if (old)
+			fclose(old);
+		diag_error(d, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	if (old) {
+		r = learn_load(s->learn, old, path, d);
+		fclose(old);
+		if (r < 0)
+			return r;
+	} else if (errno != ENOENT) {
+		r = -errno;
+		diag_error(d, NULL, "--learn: cannot read '%s': %s", path, strerror(-r));
+		return r;
+	}
+	r = learn_open(path, ret_tmp, d);
+	if (r < 0)
+		return r;
+	*ret_fd = fd_high(r);
+	return 0;
+}
+
+int supervise_run(const struct supervise_opts *o, const struct compiled *c, char *const argv[],
+		  struct diag *d, enum run_failure *ret_fail)
+{
+	struct sup s = { .o = o, .policy = c->policy, .listener = -1, .report = stderr };
+	struct child_args a = { .prof = c->profile, .prog = answers_of(c, o->mode), .argv = argv };
+	const struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct bpf_prog *prog = NULL;
+	struct handoff *h = MAP_FAILED;
+	sigset_t mask;
+	bool masked = false, chld_set = false, reaped = false;
+	char *learn_tmp = NULL;
+	int learn_fd = -1, sfd = -1, wake_fd = -1, listen_poll = -1;
+	int status = -EINVAL, wstatus = 0, r;
+	pid_t child = -1;
+
+	*ret_fail = RUN_FAIL_SETUP;
+	if (supervise_check(c->profile, d) < 0)
+		return -EINVAL;
+	/* the program loaded: the profile with its denials sent to us */
+	r = supervise_program(c, o->mode, d, &prog);
+	if (r < 0)
+		return r;
+	a.load = prog;
+
+	if (o->mode == SUPERVISE_LEARN)
+		r = learn_start(&s, &learn_fd, &learn_tmp, d);
+	else
+		r = report_open(&s, d);
+	if (r < 0) {
+		status = r;
+		goto out;
+	}
+
+	h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (h == MAP_FAILED)
+		goto sys_fail;
+	*h = (struct handoff){
+		.state = HANDOFF_SETUP,
+		.fd = -1,
+		.fail = RUN_FAIL_NONE,
+		.wake_fd = -1,
+	};
+	s.h = h;
+	a.h = h;
+	wake_fd = fd_high(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+	if (wake_fd < 0)
+		goto sys_fail;
+	h->wake_fd = wake_fd;
+
+	/* Forwarded signals and SIGCHLD are taken through a signalfd; blocked
+	 * before the clone, so none is lost in between. SIGCHLD must not be
+	 * ignored, or the kernel reaps the child for us. */
+	sigemptyset(&mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(&mask, forwarded[i]);
+	sigaddset(&mask, SIGCHLD);
+	if (sigaction(SIGCHLD, &dfl, &a.old_sigchld) < 0)
+		goto sys_fail;
+	chld_set = true;
+	if (sigprocmask(SIG_BLOCK, &mask, &a.oldmask) < 0)
+		goto sys_fail;
+	masked = true;
+	sfd = fd_high(signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK));
+	if (sfd < 0)
+		goto sys_fail;
+
+	if (o->mode == SUPERVISE_PERMISSIVE)
+		fprintf(stderr, PROG ": --permissive: nothing is denied, this is not a sandbox\n");
+	else if (o->mode == SUPERVISE_LEARN)
+		fprintf(stderr, PROG ": --learn: nothing is denied, this is not a sandbox\n");
+	fflush(NULL);
+
+	child = clone_files();
+	if (child < 0) {
+		if (errno == ENOSYS)
+			diag_hint(d, NULL, "the supervised modes need Linux 5.3 or later (clone3)");
+		goto sys_fail;
+	}
+	if (child == 0)
+		child_main(&a);
+	s.child = child;
+
+	while (!reaped) {
+		struct pollfd pfd[3] = {
+			{ .fd = sfd, .events = POLLIN },
+			{ .fd = wake_fd, .events = POLLIN },
+			{ .fd = listen_poll, .events = POLLIN },
+		};
+
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			diag_error(d, NULL, "waiting for the command failed: poll: %s",
+				   strerror(errno));
+			goto kill_child;
+		}
+		if (pfd[1].revents) {
+			s.listener = take_listener(h, child);
+			listen_poll = s.listener;
+			pfd[1].fd = wake_fd = -1; /* woken once: it stays readable */
+		}
+		if (pfd[2].revents & POLLIN)
+			handle(&s);
+		else if (pfd[2].revents)
+			listen_poll = -1; /* POLLHUP: nobody uses the filter any more */
+		if (pfd[0].revents)
+			reaped = take_signals(sfd, child, &wstatus);
+	}
+	child = -1;
+	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC) {
+		status = not_run(h, ret_fail);
+		goto out;
+	}
+	status = command_status(wstatus);
+	if (s.killed_tgid && WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL)
+		status = SUPERVISE_KILL_STATUS;
+	summary(&s);
+	if (o->mode == SUPERVISE_LEARN) {
+		r = learn_finish(&s, c->profile, argv, learn_fd, learn_tmp, d);
+		learn_fd = -1;
+		if (r < 0 && status == 0)
+			status = r; /* the command succeeded, the learning did not */
+	}
+	goto out;
+
+sys_fail:
+	status = -errno;
+	diag_error(d, NULL, "starting the supervisor failed: %s", strerror(errno));
+kill_child:
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		child = -1;
+	}
+out:
+	if (s.listener >= 0)
+		close(s.listener);
+	if (h != MAP_FAILED && h->wake_fd >= 0)
+		close(h->wake_fd);
+	if (sfd >= 0)
+		close(sfd);
+	if (masked)
+		sigprocmask(SIG_SETMASK, &a.oldmask, NULL);
+	if (chld_set)
+		sigaction(SIGCHLD, &a.old_sigchld, NULL);
+	if (h != MAP_FAILED)
+		munmap(h, sizeof(*h));
+	if (learn_fd >= 0) {
+		close(learn_fd);
+		unlink(learn_tmp);
+	}
+	free(learn_tmp);
+	if (s.report && s.report != stderr)
+		fclose(s.report);
+	for (size_t i = 0; i < s.n_folds; i++)
+		free(s.folds[i].text);
+	free(s.folds);
+	learn_free(s.learn);
+	bpf_prog_free(prog);
+	return status;
+}

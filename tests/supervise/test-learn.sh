@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# --learn on real workloads (a threaded python3 TCP echo, tar czf of a
+# tree, sh -c pipelines, gcc compiling a file): the learned profile passes
+# --check, runs the workload again, and still denies a call the workload
+# never made; two runs merge; bad learn targets are refused up front.
+# shellcheck disable=SC2016
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP supervised live tests run as root"
+	exit 0
+fi
+. "$SRCDIR/tests/tap.sh"
+
+S=$SCMP_RUN
+P=$SRCDIR/tests/supervise/profiles
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+LC_ALL=C
+export LC_ALL
+T=$TAP_TMP
+
+# learned NAME WHAT [-p BASE] -- COMMAND...: learn, check, run again (as
+# root, so --user root: the learned profile keeps it for the uid-0 guard)
+learned() {
+	_f=$T/$1.ini
+	_what=$2
+	shift 2
+	run "$S" --learn "$_f" --user root "$@"
+	status_is 0 "$_what: the learning run succeeded"
+	like "$ERR" "not a sandbox" "$_what: says it is not a sandbox"
+	like "$_f" "user = root" "$_what: the learned profile keeps the user of the run"
+	run "$S" -p "$_f" --check
+	status_is 0 "$_what: --check passes on the learned profile"
+	# drop the options before the command: -p BASE, --
+	while [ "$1" != -- ]; do shift; done
+	shift
+	run "$S" -p "$_f" "$@"
+	status_is 0 "$_what: the workload runs again under the learned profile"
+}
+
+# a call no workload makes is denied by the learned profile, live
+still_denies() {
+	run "$S" -p "$T/$1.ini" --explain kexec_load
+	like "$OUT" "errno(EPERM)" "$2: kexec_load is denied (default-action)"
+}
+
+# ---- sh -c pipelines: forks and execs ----
+
+learned sh "sh pipelines" -- sh -c 'seq 1 200 | sort -rn | head -n 3 | tr 0-9 a-j | wc -l'
+like "$OUT" "3" "sh pipelines: same output"
+# dash runs a lone command with vfork(), which the pipelines never used
+run "$S" -p "$T/sh.ini" sh -c "mkdir '$T/never'"
+[ "$RC" -ne 0 ]
+ok $? "sh pipelines: a command run another way fails under the learned profile"
+[ ! -e "$T/never" ]
+ok $? "sh pipelines: the directory was not made"
+still_denies sh "sh pipelines"
+like "$T/sh.ini" "wait4" "sh pipelines: the fork's wait4 was learned from the shell"
+like "$T/sh.ini" "clone = flags & 0x7e020000 == 0" "sh pipelines: clone learned with namespace flags"
+
+# ---- tar czf of a tree ----
+
+mkdir -p "$T/tree/a/b" && for i in 1 2 3 4 5; do seq 1 "${i}000" >"$T/tree/a/b/f$i"; done
+learned tar "tar czf" -- tar czf "$T/tree.tgz" -C "$T" tree
+run tar tzf "$T/tree.tgz"
+like "$OUT" "tree/a/b/f5" "tar czf: the archive is complete"
+still_denies tar "tar czf"
+
+# ---- python3: sockets on 127.0.0.1 and threads ----
+
+if command -v python3 >/dev/null; then
+	learned py "python3 sockets+threads" -- python3 "$SRCDIR/tests/supervise/workload.py"
+	like "$OUT" "PING0 PING1 PING2" "python3: the echo worked under the learned profile"
+	like "$T/py.ini" "socket = family == AF_INET && type & 0xf == SOCK_STREAM" \
+		"python3: socket learned with family and type"
+	like "$T/py.ini" "setsockopt = level == SOL_SOCKET && optname == " \
+		"python3: setsockopt learned with level and name"
+	run "$S" -p "$T/py.ini" python3 -c \
+		'import socket; socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)'
+	is "$RC" 1 "python3: an AF_INET6 datagram socket, never made, is denied"
+	like "$ERR" "PermissionError" "python3: with EPERM"
+else
+	skip "python3 is not installed"
+fi
+
+# ---- gcc compiling a file: cc1, as, several execs ----
+
+if command -v gcc >/dev/null; then
+	printf 'int twice(int x) { return 2 * x; }\n' >"$T/c.c"
+	learned gcc "gcc -c" -- gcc -c "$T/c.c" -o "$T/c.o"
+	[ -s "$T/c.o" ]
+	ok $? "gcc -c: the object file was written"
+	still_denies gcc "gcc -c"
+else
+	skip "gcc is not installed"
+fi
+
+# ---- with a base: the learned profile includes it ----
+
+learned based "with a base" -p "$P/base.ini" -- sh -c 'echo hi | cat'
+like "$T/based.ini" "include = $(realpath "$P/base.ini")" "with a base: it is included"
+unlike "$T/based.ini" "syscalls = brk" "with a base: what the base allows is not repeated"
+
+# ---- two runs merge ----
+
+run "$S" --learn "$T/m.ini" --user root sh -c 'echo one'
+status_is 0 "merge: first run"
+n1=$(grep -c '^;@learned' "$T/m.ini")
+run "$S" --learn "$T/m.ini" --user root sh -c "mkdir '$T/m1'"
+status_is 0 "merge: second run"
+n2=$(grep -c '^;@learned' "$T/m.ini")
+[ "$n2" -gt "$n1" ]
+ok $? "merge: the record grew ($n1 -> $n2)"
+run "$S" -p "$T/m.ini" sh -c "echo one; mkdir '$T/m2'"
+status_is 0 "merge: both runs' calls are allowed"
+
+# ---- bad targets, refused before the command runs ----
+
+run "$S" --learn "$T/root.ini" sh -c "touch '$T/ran'"
+status_is 125 "--learn as root without --user: refused (uid-0 guard)"
+like "$ERR" "the command would run as root" "--learn as root without --user: says so"
+[ ! -e "$T/ran" ]
+ok $? "--learn as root without --user: the command did not run"
+[ ! -e "$T/root.ini" ]
+ok $? "--learn as root without --user: nothing learned, nothing written"
+
+run "$S" --learn /proc/learned.ini sh -c "touch '$T/ran'"
+status_is 125 "unwritable --learn FILE: 125"
+like "$ERR" "cannot write '/proc/learned.ini'" "unwritable --learn FILE: says so"
+[ ! -e "$T/ran" ]
+ok $? "unwritable --learn FILE: the command did not run"
+
+printf '[filter]\ndefault-action = allow\n' >"$T/hand.ini"
+run "$S" --learn "$T/hand.ini" sh -c "touch '$T/ran'"
+status_is 125 "--learn into a hand-written profile: refused"
+like "$ERR" "is not a profile written by --learn" "--learn into a hand-written profile: says so"
+[ ! -e "$T/ran" ]
+ok $? "--learn into a hand-written profile: the command did not run"
+
+printf ';@learned x86_64 nonsense\n' >"$T/broken.ini"
+run "$S" --learn "$T/broken.ini" true
+status_is 125 "--learn into a broken record: refused"
+like "$ERR" "broken.ini:1: error: malformed record" "--learn into a broken record: located"
+
+done_testing

@@ -1,0 +1,256 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Supervised run mode, live: the report line and the enacted decision,
+# folding, signals and exit statuses, the handoff under a profile that
+# denies sendmsg/recvmsg, the supervisor's death (ENOSYS, never unfiltered),
+# --permissive, --explain-audit on the kernel's own records, bad input.
+# shellcheck disable=SC2016
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP supervised live tests run as root"
+	exit 0
+fi
+. "$SRCDIR/tests/tap.sh"
+
+S=$SCMP_RUN
+P=$SRCDIR/tests/supervise/profiles
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+LC_ALL=C
+export LC_ALL
+T=$TAP_TMP
+ABI=$("$S" --list-arches | sed -n 2p)
+[ "$(uname -m)" = x86_64 ] && ABI=x86_64
+UNAME_NR=$("$S" --resolve uname)
+MKDIR_NR=$("$S" --resolve mkdir)
+
+# ---- --report: errno, then kill-process ----
+
+run "$S" --report -p "$P/deny.ini" sh -c 'uname; echo after=$?'
+status_is 0 "report: the command goes on after EPERM"
+like "$OUT" "after=1" "report: uname failed in the command"
+like "$ERR" "scmp-run: denied: uname(0x" "report: names the call"
+like "$ERR" "-> errno(EPERM) [$ABI $UNAME_NR] pid " "report: the action and [ABI NR]"
+like "$ERR" "by $P/deny.ini:6" "report: the deciding rule as FILE:LINE"
+grep -qE "\] pid [0-9]+ \(uname\) by" "$ERR"
+ok $? "report: the pid and the command name"
+
+run "$S" --report -p "$P/deny.ini" mkdir "$T/killed"
+status_is 159 "report: kill-process ends in status 159"
+like "$ERR" "denied: mkdir(\"$T/killed\", 0777) -> kill-process [$ABI $MKDIR_NR]" \
+	"report: the kill-process line with the path read from the caller"
+[ ! -e "$T/killed" ]
+ok $? "report: the killed call never ran"
+
+run "$S" --report -p "$P/deny.ini" sh -c 'for i in 1 2 3 4 5; do uname 2>/dev/null; done; true'
+status_is 0 "folding: ran"
+is "$(grep -c 'denied: uname' "$ERR")" 1 "folding: five denials, one line"
+grep -qE "^scmp-run: +5  uname -> errno\(EPERM\)" "$ERR"
+ok $? "folding: the summary counts them"
+
+run "$S" --report="$T/report.txt" -p "$P/deny.ini" sh -c 'uname 2>/dev/null; exit 7'
+status_is 7 "report=FILE: the command's own status"
+like "$T/report.txt" "denied: uname(" "report=FILE: the line is in FILE"
+unlike "$ERR" "denied:" "report=FILE: not on stderr"
+
+"$S" --report -p "$P/deny.ini" sleep 30 >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+is $? 143 "SIGTERM is forwarded: 128 + 15"
+
+run "$S" --report -p "$P/deny.ini" sh -c 'kill -USR1 $$'
+status_is 138 "a command killed by a signal: 128 + N"
+
+# Every forwarded signal reaches the command, and only the command: it
+# traps it and exits with its own status (scmp-run dying of the signal
+# would show 128 + N instead). A background job of a non-interactive
+# shell ignores SIGINT and SIGQUIT, so the dispositions are reset first.
+# A signal not forwarded ends the wait after 20 s with status 99.
+code=40
+for sig in INT HUP QUIT USR1 USR2 WINCH; do
+	code=$((code + 1))
+	rm -f "$T/ready"
+	env --default-signal "$S" --report -p "$P/deny.ini" sh -c \
+		"trap 'exit $code' $sig; : >'$T/ready'; i=0
+		while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; exit 99" \
+		>/dev/null 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -e "$T/ready" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -"$sig" "$pid"
+	wait "$pid"
+	is $? $code "SIG$sig is forwarded to the command, which handles it"
+done
+
+# kill-process on a process the command started: that process dies with
+# SIGKILL (its parent sees 137), the command goes on (scmp-run(1))
+run "$S" --report -p "$P/deny.ini" sh -c "mkdir '$T/gc'; echo child=\$?; exit 5"
+status_is 5 "kill-process on a grandchild: the command's own status"
+like "$OUT" "child=137" "kill-process on a grandchild: it died of SIGKILL"
+like "$ERR" "denied: mkdir(\"$T/gc\", 0777) -> kill-process" "kill-process on a grandchild: reported"
+[ ! -e "$T/gc" ]
+ok $? "kill-process on a grandchild: the call never ran"
+
+# the command sees none of the supervisor's descriptors (nor the
+# listener): the same as in run mode
+run "$S" -p "$P/deny.ini" sh -c 'cd /proc/$$/fd && echo *'
+plain_fds=$(cat "$OUT")
+run "$S" --report -p "$P/deny.ini" sh -c 'cd /proc/$$/fd && echo *'
+status_is 0 "descriptors: ran"
+is "$(cat "$OUT")" "$plain_fds" "descriptors: the command's are those of run mode"
+
+# socket activation: LISTEN_PID names the command
+exec 3</dev/null
+run env LISTEN_FDS=1 sh -c "LISTEN_PID=\$\$ exec '$S' --report -p '$P/deny.ini' \
+	sh -c 'echo \"\$LISTEN_PID \$\$\"'"
+exec 3<&-
+status_is 0 "socket activation: ran"
+read -r lp self <"$OUT"
+is "$lp" "$self" "socket activation: LISTEN_PID is the command's pid"
+
+run "$S" --report="$T/no/such/dir/report" -p "$P/deny.ini" sh -c ": >'$T/ran'"
+status_is 125 "--report=FILE unwritable: 125"
+like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwritable: says so"
+[ ! -e "$T/ran" ]
+ok $? "--report=FILE unwritable: the command did not run"
+
+# ---- run mode's own calls after the filter are not the command's ----
+
+printf '#!/nonexistent/interpreter\n' >"$T/noint"
+chmod +x "$T/noint"
+run "$S" --report -p "$P/deny.ini" "$T/noint"
+status_is 127 "missing interpreter: 127, as in run mode"
+like "$ERR" "executing '$T/noint' failed" "missing interpreter: run mode's message"
+unlike "$ERR" "summary:" "missing interpreter: nothing reported"
+run "$S" --report -p "$P/no-write.ini" "$T/noint"
+status_is 127 "missing interpreter, write denied: 127"
+unlike "$ERR" "denied: write" "missing interpreter, write denied: run mode's write is not reported"
+unlike "$ERR" "executing" "missing interpreter, write denied: the message failed as in run mode"
+
+# the read-back after the install goes through the supervisor
+run "$S" --report -p "$P/readback.ini" sh -c 'echo ran'
+status_is 0 "read-back answered with errno, supervised: ran"
+like "$OUT" "ran" "read-back answered with errno, supervised: the command ran"
+unlike "$ERR" "prctl" "read-back answered with errno, supervised: run mode's own call not reported"
+if command -v python3 >/dev/null; then
+	run "$S" --report -p "$P/readback.ini" python3 -c \
+		'import ctypes; print(ctypes.CDLL(None).prctl(21, 0, 0, 0, 0))'
+	like "$ERR" "denied: prctl(PR_GET_SECCOMP" \
+		"read-back profile: the command's own prctl is reported"
+else
+	skip "python3 is not installed"
+fi
+
+# the uid-0 guard holds supervised too
+sed '/^\[credentials\]/,$d' "$P/deny.ini" >"$T/no-user.ini"
+run "$S" --report -p "$T/no-user.ini" sh -c ": >'$T/ran-root'"
+status_is 125 "--report as root, no [credentials] user: refused"
+like "$ERR" "the command would run as root" "--report as root: the uid-0 guard's message"
+[ ! -e "$T/ran-root" ]
+ok $? "--report as root: the command did not run"
+run "$S" --report -p "$T/no-user.ini" --user root sh -c 'echo ran'
+status_is 0 "--report as root with --user root: ran"
+
+# --permissive lets run mode's own calls run: a base that kills every call
+# but a few (unusable in run mode: nothing can verify the filter) runs
+run "$S" -p "$P/base.ini" --user root true
+status_is 125 "kill-everything base: refused in run mode"
+run "$S" --permissive -p "$P/base.ini" --user root sh -c 'echo ran'
+status_is 0 "kill-everything base, --permissive: ran"
+like "$OUT" "ran" "kill-everything base, --permissive: the command's output"
+like "$ERR" "would deny: " "kill-everything base, --permissive: reported"
+
+# ---- a profile that denies the calls a socket handoff would need ----
+
+run "$S" --report -p "$P/no-sendmsg.ini" sh -c 'uname; echo after=$?'
+status_is 0 "no sendmsg/recvmsg: ran"
+like "$OUT" "after=1" "no sendmsg/recvmsg: the command went on"
+like "$ERR" "denied: uname(" "no sendmsg/recvmsg: reported"
+
+# ---- the supervisor dies: ENOSYS, never unfiltered ----
+
+"$S" --report -p "$P/deny.ini" sh -c "sleep 1; uname 2>&1; mkdir '$T/dead' 2>&1; echo end" \
+	>"$T/dead.out" 2>&1 &
+pid=$!
+sleep 0.4
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+sleep 1.5
+like "$T/dead.out" "uname: cannot get system name: Function not implemented" \
+	"supervisor dead: a notified call fails with ENOSYS"
+like "$T/dead.out" "Function not implemented" "supervisor dead: mkdir too"
+[ ! -e "$T/dead" ]
+ok $? "supervisor dead: the denied mkdir never ran"
+like "$T/dead.out" "end" "supervisor dead: the command went on"
+
+# ---- --permissive ----
+
+run "$S" --permissive -p "$P/deny.ini" sh -c "uname -s; mkdir '$T/made' && echo made"
+status_is 0 "permissive: ran"
+like "$OUT" "made" "permissive: the denied mkdir succeeded"
+[ -d "$T/made" ]
+ok $? "permissive: the directory exists"
+like "$ERR" "would deny: mkdir(" "permissive: reported as 'would deny'"
+like "$ERR" "would deny: uname(" "permissive: uname reported"
+like "$ERR" "this is not a sandbox" "permissive: says it is not a sandbox"
+
+# ---- bad input ----
+
+run "$S" --report -p "$P/notify.ini" true
+status_is 125 "--report with a notify profile: refused"
+like "$ERR" "notify action cannot be used with --report" "--report with notify: says why"
+like "$ERR" "notify.ini:5" "--report with notify: located"
+
+run "$S" --learn "$T/l.ini" --report -p "$P/deny.ini" true
+status_is 125 "--learn with --report: usage error"
+
+run "$S" --report -p "$P/deny.ini" --check
+status_is 2 "--report outside run mode: usage error"
+
+# ---- --explain-audit ----
+
+printf 'hello\nworld\n' >"$T/noaudit"
+run "$S" -p "$P/deny.ini" --explain-audit "$T/noaudit"
+status_is 1 "--explain-audit on lines without records: exit 1"
+like "$ERR" "no seccomp audit record" "--explain-audit: says so"
+
+printf 'audit: type=1326 audit(1.2:3): pid=1 comm="x arch=c000003e syscall=83 code=0x80000000\n' \
+	>"$T/bad-audit"
+run "$S" -p "$P/deny.ini" --explain-audit "$T/bad-audit"
+status_is 1 "--explain-audit on a malformed record: exit 1"
+like "$ERR" "malformed seccomp audit record" "--explain-audit: malformed record warned"
+
+# real records, from the kernel: a kill-process profile with log = yes
+if dmesg >/dev/null 2>&1; then
+	sh -c "echo \$\$ >'$T/pid'; exec '$S' -p '$P/kill-log.ini' mkdir '$T/audit-dir'" \
+		>/dev/null 2>&1
+	rc=$?
+	is "$rc" 159 "audit: the kernel killed mkdir"
+	apid=$(cat "$T/pid")
+	sleep 0.2
+	dmesg | grep "type=1326" | grep " pid=$apid " >"$T/audit.log"
+	if [ -s "$T/audit.log" ]; then
+		run "$S" -p "$P/kill-log.ini" --explain-audit "$T/audit.log"
+		status_is 0 "--explain-audit on the kernel's record"
+		like "$OUT" "mkdir [$ABI $MKDIR_NR] pid $apid (mkdir): the kernel took kill-process" \
+			"--explain-audit: the syscall, pid and action"
+		like "$OUT" "decision: kill-process by $P/kill-log.ini:7" \
+			"--explain-audit: the decision and its rule"
+		run "$S" -p "$P/deny.ini" --explain-audit - <"$T/audit.log"
+		RC=0
+		"$S" -p "$P/deny.ini" --explain-audit - <"$T/audit.log" >"$OUT" 2>"$ERR" || RC=$?
+		status_is 0 "--explain-audit from stdin"
+		like "$OUT" "decision: kill-process by $P/deny.ini:9" \
+			"--explain-audit: another profile's decision"
+	else
+		skip "the kernel logged no seccomp record (audit rate limit or printk off)"
+	fi
+else
+	skip "dmesg is not readable here: no kernel records to explain"
+fi
+
+done_testing
