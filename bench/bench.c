@@ -900,7 +900,7 @@ static double median_ours_from_ruleset(const char *profile)
 	unsigned n = 0;
 
 	diag_init(&d);
-	if (profile_load(profile, arch_native(), &d, &prof) < 0) {
+	if (profile_load(profile, NULL, arch_native(), &d, &prof) < 0) {
 		diag_clear(&d);
 		return 0;
 	}
@@ -1201,7 +1201,7 @@ int main(int argc, char **argv)
 		double t0 = cpu_now();
 
 		diag_init(&d);
-		if (profile_load(service, arch_native(), &d, &prof) < 0) {
+		if (profile_load(service, NULL, arch_native(), &d, &prof) < 0) {
 			fprintf(stderr, "bench: %s does not load\n", service);
 			return 1;
 		}

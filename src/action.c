@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "consts.h"
+#include "number.h"
 
 static const struct {
 	const char *name;
@@ -76,17 +77,21 @@ static int squeeze(const char *s, char *buf, size_t size)
 	return 0;
 }
 
-static int parse_number(const char *s, unsigned long max, uint32_t *ret)
-{
-	char *end;
-	unsigned long v;
+_Static_assert(ACTION_ERRNO_MAX == 4095u && ACTION_DATA_MAX == 65535u,
+	       "the messages of action_parse() spell out the maximums");
 
-	if (!isdigit((unsigned char)*s))
+/* A number in 0..max (scmp-run.ini(5) NUMBERS); the message tells a
+ * malformed number from one out of range. */
+static int parse_number(const char *s, unsigned long max, uint32_t *ret, const char *range_err,
+			const char **ret_err)
+{
+	uint64_t v;
+	int r = number_parse_max(s, max, &v);
+
+	if (r < 0) {
+		*ret_err = r == -ERANGE ? range_err : "the value is " NUMBER_ERR_SYNTAX;
 		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || v > max)
-		return -ERANGE;
+	}
 	*ret = (uint32_t)v;
 	return 0;
 }
@@ -134,13 +139,9 @@ int action_parse(const char *s, const struct arch *a, struct action *ret, const 
 			*ret_err = "errno needs a value: errno(EPERM) or errno(1)";
 			return -EINVAL;
 		}
-		if (isdigit((unsigned char)*arg)) {
-			if (parse_number(arg, ACTION_ERRNO_MAX, &ret->data) < 0) {
-				*ret_err = "errno value out of range 0..4095";
-				return -EINVAL;
-			}
-			return 0;
-		}
+		if (number_looks_like(arg))
+			return parse_number(arg, ACTION_ERRNO_MAX, &ret->data,
+					    "errno value " NUMBER_ERR_RANGE " 0..4095", ret_err);
 		for (char *p = arg; *p; p++)
 			*p = (char)toupper((unsigned char)*p);
 		if (consts_errno(a, arg, &e) < 0) {
@@ -160,11 +161,8 @@ int action_parse(const char *s, const struct arch *a, struct action *ret, const 
 			}
 			return 0;
 		}
-		if (parse_number(arg, ACTION_DATA_MAX, &ret->data) < 0) {
-			*ret_err = "value out of range 0..65535";
-			return -EINVAL;
-		}
-		return 0;
+		return parse_number(arg, ACTION_DATA_MAX, &ret->data,
+				    "value " NUMBER_ERR_RANGE " 0..65535", ret_err);
 	default:
 		if (arg) {
 			*ret_err = "this action takes no value";

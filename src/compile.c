@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The pipeline: profile_find -> profile_load (oci_load for JSON) ->
- * policy_build -> bpf_generate, with every diagnostic in the caller's
+ * The pipeline: profile_load (which finds the profile; oci_load for JSON)
+ * -> policy_build -> bpf_generate, with every diagnostic in the caller's
  * struct diag.
  */
 #include "compile.h"
@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "profile-path.h"
 
 /* The policy and program of c->rs; c->rs is set. */
@@ -27,17 +26,20 @@ static int build(struct compiled *c, const struct arch *native, struct diag *d)
 	return r;
 }
 
-int compile_file(const char *path, const struct arch *native, const struct oci_options *oci,
-		 struct diag *d, struct compiled *ret)
+/* Load what opts names (INI), or without opts the file at what (JSON by its
+ * name, else INI), then build it. */
+static int compile_load(const char *what, const struct profile_opts *opts,
+			const struct oci_options *oci, const struct arch *native, struct diag *d,
+			struct compiled *ret)
 {
 	size_t errors = d->n_errors;
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	if (oci_is_json(path))
-		r = oci_load(path, native, oci, d, &ret->profile);
+	if (!opts && oci_is_json(what))
+		r = oci_load(what, native, oci, d, &ret->profile);
 	else
-		r = profile_load(path, native, d, &ret->profile);
+		r = profile_load(what, opts, native, d, &ret->profile);
 	if (r >= 0 && d->n_errors > errors)
 		r = -EINVAL;
 	if (r >= 0) {
@@ -49,31 +51,38 @@ int compile_file(const char *path, const struct arch *native, const struct oci_o
 	return r;
 }
 
-int compile_profile(const char *name, const char *search_path, const struct arch *native,
+int compile_file(const char *path, const struct arch *native, const struct oci_options *oci,
+		 struct diag *d, struct compiled *ret)
+{
+	return compile_load(path, NULL, oci, native, d, ret);
+}
+
+int compile_profile(const char *value, const struct profile_opts *opts, const struct arch *native,
 		    const struct oci_options *oci, struct diag *d, struct compiled *ret)
 {
-	char *path;
-	int r;
+	struct profile_opts o = *opts;
 
-	memset(ret, 0, sizeof(*ret));
-	path = profile_find(name, search_path, SCMP_RUN_PROFILEDIR);
-	if (!path) {
-		r = errno == ENOMEM ? -ENOMEM : -ENOENT;
-		if (r == -ENOMEM) {
-			diag_error(d, NULL, "out of memory");
+	if (!strcmp(value, "-"))
+		o.source = PROFILE_FROM_STDIN;
+	else if (profile_is_path(value))
+		o.source = PROFILE_FROM_PATH;
+	else
+		o.source = PROFILE_FROM_NAME;
+	if (o.source != PROFILE_FROM_STDIN && oci_is_json(value)) {
+		/* JSON: found and checked like any profile file, then read by
+		 * the OCI module. */
+		char *path;
+		int r = profile_locate(value, &o, d, &path);
+
+		if (r < 0) {
+			memset(ret, 0, sizeof(*ret));
 			return r;
 		}
-		diag_error(d, NULL, "profile '%s' not found", name);
-		if (!strchr(name, '/'))
-			diag_hint(d, NULL,
-				  "looked in $SCMP_RUN_PROFILE_PATH, " PROFILE_SYSCONF_DIR
-				  " and " SCMP_RUN_PROFILEDIR "; 'scmp-run --list-profiles' "
-				  "lists them");
+		r = compile_load(path, NULL, oci, native, d, ret);
+		free(path);
 		return r;
 	}
-	r = compile_file(path, native, oci, d, ret);
-	free(path);
-	return r;
+	return compile_load(value, &o, oci, native, d, ret);
 }
 
 int compile_ruleset(const struct ruleset *rs, const struct arch *native, struct diag *d,

@@ -23,18 +23,21 @@ struct compiled {
 };
 
 /*
- * Find the profile that -p NAME means (profile_find(): search_path is
- * $SCMP_RUN_PROFILE_PATH, may be NULL), load it for the ABI that "native"
- * stands for, build its policy and generate the program. A file whose name
- * ends in ".json" is an OCI/Docker profile (oci_load(), with oci; NULL
- * means no capabilities and the running kernel); any other is INI. Every problem goes
- * to d with its location: a profile that is not found is an error with a
- * hint naming the directories searched. Returns 0, or -ENOENT (not found),
- * -EINVAL (rejected), -E2BIG (program too long) or -ENOMEM; on failure
- * *ret holds nothing. A pass that adds an error to d fails even if every
- * step returned success.
+ * Load the profile that -p VALUE means (scmp-run(1) PROFILE LOOKUP): "-" is
+ * standard input, a VALUE with a '/' a path, anything else a NAME looked up
+ * in opts' search path (opts->source is ignored; the other members say
+ * where includes by NAME are looked up and whether files must be trusted).
+ * A file whose name ends in ".json" is an OCI/Docker profile (oci_load(),
+ * with oci; NULL means no capabilities and the running kernel), found and
+ * checked like any other (profile_locate()); any other is INI. Load it for
+ * the ABI that "native" stands for, build its policy and generate the
+ * program. Every problem goes to d with its location: a profile that is
+ * not found is an error with a hint naming the directories searched.
+ * Returns 0, or -ENOENT (not found), -EINVAL (rejected), -E2BIG (program
+ * too long) or -ENOMEM; on failure *ret holds nothing. A pass that adds an
+ * error to d fails even if every step returned success.
  */
-int compile_profile(const char *name, const char *search_path, const struct arch *native,
+int compile_profile(const char *value, const struct profile_opts *opts, const struct arch *native,
 		    const struct oci_options *oci, struct diag *d, struct compiled *ret);
 
 /* The same for a file given by path: no search-path lookup. */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
+
 enum tok_kind {
 	TOK_END,
 	TOK_IDENT,
@@ -146,51 +148,18 @@ static void oom(struct parser *p)
 	p->r = -ENOMEM;
 }
 
-/* Integer literal: decimal, 0x hex, 0o or leading-0 octal. Never truncated. */
+/* Integer literal (scmp-run.ini(5) NUMBERS). Never truncated. */
 static int parse_integer(struct parser *p, uint64_t *ret)
 {
-	const char *s = p->tok.start, *e = s + p->tok.len;
-	unsigned base = 10;
-	uint64_t v = 0;
+	int r = number_parse_u64(p->tok.start, p->tok.len, ret);
 
-	if (e - s >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	} else if (e - s >= 2 && s[0] == '0' && (s[1] == 'o' || s[1] == 'O')) {
-		base = 8;
-		s += 2;
-	} else if (e - s >= 2 && s[0] == '0') {
-		base = 8;
-		s += 1;
-	}
-	if (s == e) {
-		fail(p, "malformed integer '%.*s' at column %zu", (int)p->tok.len, p->tok.start,
+	if (r == -ERANGE)
+		fail(p, NUMBER_ERR_RANGE ": '%.*s' at column %zu does not fit in 64 bits",
+		     (int)p->tok.len, p->tok.start, p->tok.col);
+	else if (r < 0)
+		fail(p, NUMBER_ERR_SYNTAX ": '%.*s' at column %zu", (int)p->tok.len, p->tok.start,
 		     p->tok.col);
-		return -EINVAL;
-	}
-	for (; s < e; s++) {
-		unsigned dig;
-
-		if (isdigit((unsigned char)*s))
-			dig = (unsigned)(*s - '0');
-		else if (isxdigit((unsigned char)*s))
-			dig = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
-		else
-			dig = 99;
-		if (dig >= base) {
-			fail(p, "malformed integer '%.*s' at column %zu", (int)p->tok.len,
-			     p->tok.start, p->tok.col);
-			return -EINVAL;
-		}
-		if (v > (UINT64_MAX - dig) / base) {
-			fail(p, "integer '%.*s' at column %zu does not fit in 64 bits",
-			     (int)p->tok.len, p->tok.start, p->tok.col);
-			return -EINVAL;
-		}
-		v = v * base + dig;
-	}
-	*ret = v;
-	return 0;
+	return r < 0 ? -EINVAL : 0;
 }
 
 static void value_free(struct value *v)

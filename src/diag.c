@@ -2,10 +2,105 @@
 /* Diagnostics list: collect located messages, print them in GNU style. */
 #include "diag.h"
 
+#include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The length of the valid UTF-8 sequence at s (n bytes left), its code
+ * point in *ret_cp; 0 for an invalid sequence (overlong, surrogate, over
+ * U+10FFFF, cut short). */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *ret_cp)
+{
+	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] < 0x80) {
+		*ret_cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	*ret_cp = cp;
+	return len;
+}
+
+/* Code points that move or hide text on a terminal: C1 controls, the
+ * bidirectional overrides, embeddings, isolates and marks, and the line and
+ * paragraph separators. */
+static bool is_hidden_control(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+int diag_fputs_escaped(const char *s, FILE *f)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len = utf8_decode(u + i, n - i, &cp);
+
+		if (!len) {
+			fprintf(f, "\\x%02x", u[i]);
+			i++;
+			continue;
+		}
+		if (cp == '\\')
+			fputs("\\\\", f);
+		else if (cp == '\t')
+			fputs("\\t", f);
+		else if (cp == '\n')
+			fputs("\\n", f);
+		else if (cp == '\r')
+			fputs("\\r", f);
+		else if (cp < 0x20 || cp == 0x7f)
+			fprintf(f, "\\x%02x", (unsigned)cp);
+		else if (is_hidden_control(cp))
+			fprintf(f, "\\u%04x", (unsigned)cp);
+		else
+			fwrite(u + i, 1, len, f);
+		i += len;
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+char *diag_escape(const char *s)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+	int r;
+
+	if (!m)
+		return NULL;
+	r = diag_fputs_escaped(s, m);
+	if (fclose(m) != 0 || r < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
 
 void diag_init(struct diag *d)
 {
@@ -32,11 +127,17 @@ void diag_vadd(struct diag *d, enum diag_severity sev, const struct src_loc *loc
 		return;
 	if (sev == DIAG_WARNING)
 		d->n_warnings++;
-	if (vasprintf(&text, fmt, ap) < 0)
+	if (vasprintf(&text, fmt, ap) >= 0) {
+		char *raw = text;
+
+		text = diag_escape(raw);
+		free(raw);
+	} else {
 		text = NULL;
+	}
 	/* Own the file name: messages outlive the profile that named it. */
 	if (loc && loc->file)
-		file = strdup(loc->file);
+		file = diag_escape(loc->file);
 	m = reallocarray(d->msgs, d->n_msgs + 1, sizeof(*m));
 	if (!m || (loc && loc->file && !file)) {
 		if (m)
@@ -93,9 +194,14 @@ void diag_print(const struct diag *d, const char *prog, FILE *f)
 
 const char *src_loc_format(const struct src_loc *loc, char *buf, size_t size)
 {
+	/* The file name may come from a profile (an include): escaped. */
+	char *file = diag_escape(loc->file ? loc->file : "");
+	const char *shown = file ? file : "?";
+
 	if (loc->line)
-		snprintf(buf, size, "%s:%u", loc->file ? loc->file : "", loc->line);
+		snprintf(buf, size, "%s:%u", shown, loc->line);
 	else
-		snprintf(buf, size, "%s", loc->file ? loc->file : "");
+		snprintf(buf, size, "%s", shown);
+	free(file);
 	return buf;
 }

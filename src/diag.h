@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define DIAG_ERRORS_MAX 50 /* errors kept per pass; later ones are only counted */
 
@@ -42,15 +43,17 @@ struct diag {
 };
 
 /* "FILE:LINE", or "FILE" alone when line is 0 ("built-in:tty-injection"),
- * into buf; returns buf. */
+ * into buf, with FILE escaped as by diag_escape(); returns buf. */
 const char *src_loc_format(const struct src_loc *loc, char *buf, size_t size);
 
 void diag_init(struct diag *d);
 /* Frees every message; the struct itself is the caller's. */
 void diag_clear(struct diag *d);
 
-/* Append a message. loc may be NULL. Allocation failure is recorded as an
- * error without text so that a pass still fails closed. */
+/* Append a message. loc may be NULL. The text and the file name are kept
+ * escaped (diag_escape()): a quoted user string, such as a line of an
+ * included file, can never reach a terminal verbatim. Allocation failure is
+ * recorded as an error without text so that a pass still fails closed. */
 void diag_add(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
 	      ...) __attribute__((format(printf, 4, 5)));
 
@@ -68,7 +71,22 @@ static inline bool diag_failed(const struct diag *d)
 	return d->n_errors > 0;
 }
 
+/*
+ * Write s to f with everything that could change how a terminal shows the
+ * rest escaped (scmp-run(1) DIAGNOSTICS): control characters (C0, DEL) and
+ * bytes that are not UTF-8 as \xNN (tab, newline and carriage return as \t,
+ * \n, \r), a backslash as \\, the C1 controls U+0080..U+009F and the
+ * bidirectional and line controls (U+061C, U+200E, U+200F, U+2028..U+202E,
+ * U+2066..U+2069) as \uNNNN. Everything else, including other UTF-8, is
+ * written as it is. Returns 0, or -EIO if writing failed. The one escaping
+ * function: every user string that leaves the program through a message or
+ * a summary goes through it.
+ */
+int diag_fputs_escaped(const char *s, FILE *f);
+
+/* The same into a malloc'ed string; NULL when out of memory. */
+char *diag_escape(const char *s);
+
 /* Print every message as "PROG: FILE:LINE[:COL]: SEVERITY: TEXT" to f, then a
  * line "PROG: N more errors not shown" if the cap was hit. */
-#include <stdio.h>
 void diag_print(const struct diag *d, const char *prog, FILE *f);

@@ -10,19 +10,18 @@
 #include <stdlib.h>
 
 #include "consts.h"
+#include "number.h"
 #include "sim.h"
 #include "syscalls.h"
 
-/* A number without sign, in any base strtoull() takes. */
-static bool parse_u64(const char *s, uint64_t *ret)
+/* "not a number" or "out of range" for a number written as s. */
+static int bad_number(int r, const char *what, const char *s, const char *range, struct diag *d)
 {
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*ret = strtoull(s, &end, 0);
-	return !errno && !*end;
+	if (r == -ERANGE)
+		diag_error(d, NULL, "%s '%s' is " NUMBER_ERR_RANGE " (%s)", what, s, range);
+	else
+		diag_error(d, NULL, "%s '%s' is " NUMBER_ERR_SYNTAX, what, s);
+	return -EINVAL;
 }
 
 static int no_such_name(const struct arch *a, const char *name, struct diag *d)
@@ -32,14 +31,25 @@ static int no_such_name(const struct arch *a, const char *name, struct diag *d)
 	return -ENOENT;
 }
 
+/* A syscall number: 0..UINT32_MAX, or -1..INT32_MIN as the kernel's int. */
+static int parse_nr(const char *s, uint32_t *ret_nr, struct diag *d)
+{
+	bool neg;
+	uint64_t v;
+	int r = number_parse(s, &neg, &v);
+
+	if (r == 0 && (neg ? v > (uint64_t)INT32_MAX + 1 : v > UINT32_MAX))
+		r = -ERANGE;
+	if (r < 0)
+		return bad_number(r, "syscall number", s, "-2147483648..4294967295", d);
+	*ret_nr = neg ? (uint32_t)((uint64_t)0 - v) : (uint32_t)v;
+	return 0;
+}
+
 int explain_parse_syscall(const struct arch *a, const char *s, uint32_t *ret_nr, struct diag *d)
 {
-	uint64_t nr;
-
-	if (parse_u64(s, &nr) && nr <= UINT32_MAX) {
-		*ret_nr = (uint32_t)nr;
-		return 0;
-	}
+	if (number_looks_like(s))
+		return parse_nr(s, ret_nr, d);
 	if (syscalls_lookup_name(a, s, ret_nr) < 0)
 		return no_such_name(a, s, d);
 	return 0;
@@ -47,14 +57,22 @@ int explain_parse_syscall(const struct arch *a, const char *s, uint32_t *ret_nr,
 
 int explain_parse_value(const struct arch *a, const char *s, uint64_t *ret, struct diag *d)
 {
+	bool neg;
+	uint64_t v;
 	int64_t c;
+	int r;
 
-	if (*s == '-' && parse_u64(s + 1, ret)) {
-		*ret = (uint64_t)0 - *ret;
+	if (number_looks_like(s)) {
+		/* A register value: any 64-bit pattern, or a negative number
+		 * down to INT64_MIN in two's complement. */
+		r = number_parse(s, &neg, &v);
+		if (r == 0 && neg && v > (uint64_t)1 << 63)
+			r = -ERANGE;
+		if (r < 0)
+			return bad_number(r, "argument", s, "64 bits", d);
+		*ret = neg ? (uint64_t)0 - v : v;
 		return 0;
 	}
-	if (parse_u64(s, ret))
-		return 0;
 	if (consts_lookup(a, s, &c) == 0) {
 		*ret = (uint64_t)c;
 		return 0;
@@ -65,21 +83,23 @@ int explain_parse_value(const struct arch *a, const char *s, uint64_t *ret, stru
 
 int explain_resolve(const struct arch *a, const char *s, FILE *f, struct diag *d)
 {
-	uint64_t nr;
-	uint32_t got;
+	uint32_t nr;
 
-	if (parse_u64(s, &nr)) {
-		const char *name = nr <= UINT32_MAX ? syscalls_lookup_nr(a, (uint32_t)nr) : NULL;
+	if (number_looks_like(s)) {
+		const char *name;
 
+		if (parse_nr(s, &nr, d) < 0)
+			return -EINVAL;
+		name = syscalls_lookup_nr(a, nr);
 		if (!name) {
 			diag_error(d, NULL, "no syscall number %s on %s", s, a->name);
 			return -ENOENT;
 		}
 		fprintf(f, "%s\n", name);
 	} else {
-		if (syscalls_lookup_name(a, s, &got) < 0)
+		if (syscalls_lookup_name(a, s, &nr) < 0)
 			return no_such_name(a, s, d);
-		fprintf(f, "%" PRIu32 "\n", got);
+		fprintf(f, "%" PRIu32 "\n", nr);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -149,9 +149,11 @@ static void usage(FILE *f)
 	      "  " PROG " --help | --version\n"
 	      "\n"
 	      "Options:\n"
-	      "  -p, --profile PROFILE  profile file, or name looked up in $SCMP_RUN_PROFILE_PATH,\n"
-	      "                         " SCMP_RUN_SYSCONF_PROFILEDIR " and " SCMP_RUN_PROFILEDIR
-	      "\n"
+	      "  -p, --profile PROFILE  profile file (with a '/'), '-' for standard input, or a\n"
+	      "                         name, never looked up in the current directory but in\n"
+	      "                         $SCMP_RUN_PROFILE_PATH, " SCMP_RUN_SYSCONF_PROFILEDIR
+	      " and\n"
+	      "                         " SCMP_RUN_PROFILEDIR "\n"
 	      "      --check            validate the profile and print a summary\n"
 	      "      --export-bpf FILE  write the program run mode would load ('-': stdout)\n"
 	      "      --export-pfc FILE  write readable pseudo filter code ('-': stdout)\n"
@@ -472,6 +474,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 				     int *ret_status)
 {
 	bool learn_base = !o->profile && o->sup.mode == SUPERVISE_LEARN;
+	struct profile_opts popts;
 	struct compiled c;
 	enum outcome ret;
 	int r;
@@ -487,11 +490,18 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		return usage_error(d, "%s",
 				   "--oci-caps is for JSON profiles (-p FILE.json, --import-oci)");
 
+	/* scmp-run(1) TRUST: as root, or switching credentials, files another
+	 * user could write are refused. */
+	popts = (struct profile_opts){
+		.search_path = getenv("SCMP_RUN_PROFILE_PATH"),
+		.installed_dir = SCMP_RUN_PROFILEDIR,
+		.trust = geteuid() == 0 || o->user || o->group,
+		.uid = getuid(),
+	};
 	if (learn_base) /* --learn without -p: everything allowed, everything seen */
 		r = supervise_learn_base(o->target, d, &c);
 	else
-		r = compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, &o->oci,
-				    d, &c);
+		r = compile_profile(o->profile, &popts, o->target, &o->oci, d, &c);
 	if (r < 0)
 		return OUTCOME_REJECTED;
 #ifdef SCMP_RUN_TEST_SEAM

@@ -7,11 +7,13 @@
 #include "oci-json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void ojson_path_key(char *buf, const char *base, const char *key)
 {
@@ -228,14 +230,20 @@ static const struct ojson_pos *find_pos(const struct ojson *j, const char *path)
 static int read_all(const char *path, size_t max, struct diag *d, const struct src_loc *where,
 		    char **ret, size_t *ret_len)
 {
-	FILE *f = fopen(path, "re");
+	/* Never block on a FIFO nor take a terminal (scmp-run(1) PROFILE LOOKUP). */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	struct stat st;
 	char *buf = NULL;
 	size_t len = 0;
 	int r = -EINVAL;
 
 	if (!f) {
-		diag_error(d, where, "cannot open profile: %s", strerror(errno));
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		diag_error(d, where, "cannot open profile: %s", strerror(e));
 		return -EINVAL;
 	}
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {

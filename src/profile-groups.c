@@ -11,10 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "groups.h"
 #include "syscalls.h"
 
-#define NEST_MAX 32 /* guard for built-in group nesting (the table nests 2 deep) */
+/* Guard for expand(): user groups nest at most PROFILE_GROUP_DEPTH_MAX deep
+ * (checked before expansion), built-in groups 2 deep. */
+#define NEST_MAX (PROFILE_GROUP_DEPTH_MAX + 16)
 
 /* A set of borrowed strings (open addressing). */
 struct strset {
@@ -62,12 +65,44 @@ static void strset_clear(struct strset *set)
 	*set = (struct strset){ 0 };
 }
 
-static struct ugroup *find_ugroup(struct loader *l, const char *name)
+/* The slot of name in l's index: where it is, or the empty slot where it
+ * goes. The index is never full (index_add() keeps it at most half full). */
+static size_t group_slot(const struct loader *l, const char *name)
 {
-	for (size_t i = 0; i < l->n_groups; i++)
-		if (!strcmp(l->groups[i].name, name))
-			return &l->groups[i];
-	return NULL;
+	size_t mask = l->n_group_slots - 1, i = str_hash(name) & mask;
+
+	while (l->group_slots[i] && strcmp(l->groups[l->group_slots[i] - 1].name, name))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Index the group l->groups[idx], the last one. 0 or -ENOMEM. */
+static int index_add(struct loader *l, size_t idx)
+{
+	if ((idx + 1) * 2 > l->n_group_slots) {
+		size_t size = l->n_group_slots ? l->n_group_slots * 2 : 64;
+		size_t *slots = calloc(size, sizeof(*slots));
+
+		if (!slots)
+			return -ENOMEM;
+		free(l->group_slots);
+		l->group_slots = slots;
+		l->n_group_slots = size;
+		for (size_t i = 0; i < idx; i++)
+			l->group_slots[group_slot(l, l->groups[i].name)] = i + 1;
+	}
+	l->group_slots[group_slot(l, l->groups[idx].name)] = idx + 1;
+	return 0;
+}
+
+static struct ugroup *find_ugroup(const struct loader *l, const char *name)
+{
+	size_t i;
+
+	if (!l->n_group_slots)
+		return NULL;
+	i = group_slot(l, name);
+	return l->group_slots[i] ? &l->groups[l->group_slots[i] - 1] : NULL;
 }
 
 static bool group_exists(struct loader *l, const char *name)
@@ -82,7 +117,7 @@ static bool group_exists(struct loader *l, const char *name)
 static struct ugroup *new_group(struct key_ctx *k)
 {
 	struct loader *l = k->l;
-	struct ugroup *g, *n;
+	struct ugroup *g;
 
 	if (!profile_valid_group_name(k->key)) {
 		key_error(k, "invalid group name '%s': user groups are written '@name'", k->key);
@@ -98,15 +133,15 @@ static struct ugroup *new_group(struct key_ctx *k)
 			  g->loc.line);
 		return NULL;
 	}
-	n = reallocarray(l->groups, l->n_groups + 1, sizeof(*n));
-	if (!n)
+	g = array_grow(&l->groups, &l->n_groups, &l->cap_groups, sizeof(*g));
+	if (!g)
 		goto oom;
-	l->groups = n;
-	g = &l->groups[l->n_groups];
 	*g = (struct ugroup){ .name = strdup(k->key), .loc = k->loc };
-	if (!g->name)
+	if (!g->name || index_add(l, l->n_groups - 1) < 0) {
+		free(g->name);
+		l->n_groups--;
 		goto oom;
-	l->n_groups++;
+	}
 	return g;
 oom:
 	l->oom = -ENOMEM;
@@ -115,14 +150,14 @@ oom:
 
 static int add_member(struct ugroup *g, struct member *m)
 {
-	struct member *nm = reallocarray(g->members, g->n_members + 1, sizeof(*nm));
+	struct member *slot =
+		array_grow(&g->members, &g->n_members, &g->cap_members, sizeof(*slot));
 
-	if (!nm) {
+	if (!slot) {
 		free(m->name);
 		return -ENOMEM;
 	}
-	g->members = nm;
-	g->members[g->n_members++] = *m;
+	*slot = *m;
 	return 0;
 }
 
@@ -152,20 +187,40 @@ int profile_groups_define(struct key_ctx *k)
 
 /* ---- checks ---- */
 
-/* Report "group '@a' contains itself: @a -> @b -> @a"; path[k..depth] is
- * the part of the search path that starts at m. */
-static void report_cycle(struct loader *l, struct ugroup **path, size_t depth,
+/* The user group a member names, or NULL (a syscall or a built-in group). */
+static struct ugroup *member_group(const struct loader *l, const struct member *m)
+{
+	return m->name[0] == '@' ? find_ugroup(l, m->name) : NULL;
+}
+
+/* Groups shown at each end of a long cycle in a message. */
+#define CHAIN_SHOWN 8
+
+/* One group on the path of the depth-first search, and its next member. */
+struct dfs_frame {
+	struct ugroup *g;
+	size_t next;
+};
+
+/* Report "group '@a' contains itself: @a -> @b -> @a"; m is on the path. */
+static void report_cycle(struct loader *l, const struct dfs_frame *path, size_t n,
 			 const struct ugroup *m)
 {
 	char *chain = NULL;
 	size_t size = 0, k = 0;
 	FILE *f = open_memstream(&chain, &size);
 
-	while (path[k] != m)
+	while (path[k].g != m)
 		k++;
 	if (f) {
-		for (; k <= depth; k++)
-			fprintf(f, "%s -> ", path[k]->name);
+		for (size_t i = k; i < n; i++) {
+			/* A long cycle: its first and last groups are enough. */
+			if (n - k > 2 * CHAIN_SHOWN && i == k + CHAIN_SHOWN) {
+				fprintf(f, "(%zu more) -> ", n - k - 2 * CHAIN_SHOWN);
+				i = n - CHAIN_SHOWN;
+			}
+			fprintf(f, "%s -> ", path[i].g->name);
+		}
 		fputs(m->name, f);
 		fclose(f);
 	}
@@ -174,28 +229,89 @@ static void report_cycle(struct loader *l, struct ugroup **path, size_t depth,
 	free(chain);
 }
 
-/* Depth-first search for a user group that contains itself. */
-static void find_cycle(struct loader *l, struct ugroup *g, struct ugroup **path, size_t depth)
+/* Report "group '@a' nests user groups 17 levels deep": g is the top of a
+ * chain one level too deep; the chain follows the deepest members. */
+static void report_depth(struct loader *l, const struct ugroup *g)
 {
-	path[depth] = g;
-	g->mark = 1;
-	for (size_t i = 0; i < g->n_members; i++) {
-		struct ugroup *m =
-			g->members[i].name[0] == '@' ? find_ugroup(l, g->members[i].name) : NULL;
+	char *chain = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&chain, &size);
 
-		if (!m || m->mark == 2)
-			continue;
-		if (m->mark == 1)
-			report_cycle(l, path, depth, m);
-		else
-			find_cycle(l, m, path, depth + 1);
+	for (const struct ugroup *c = g; f && c;) {
+		const struct ugroup *next = NULL;
+
+		fprintf(f, "%s%s", c == g ? "" : " -> ", c->name);
+		for (size_t i = 0; !next && i < c->n_members; i++) {
+			const struct ugroup *m = member_group(l, &c->members[i]);
+
+			if (m && m->mark == 2 && m->depth + 1 == c->depth)
+				next = m;
+		}
+		c = next;
+	}
+	if (f)
+		fclose(f);
+	diag_error(l->d, &g->loc, "group '%s' nests user groups %u levels deep (at most %d): %s",
+		   g->name, g->depth, PROFILE_GROUP_DEPTH_MAX, chain ? chain : g->name);
+	free(chain);
+}
+
+/* A group whose members are all done: its depth, capped one over the limit
+ * so that only the first group over it is reported. */
+static void finish_group(struct loader *l, struct ugroup *g)
+{
+	unsigned below = 0;
+
+	for (size_t i = 0; i < g->n_members; i++) {
+		const struct ugroup *m = member_group(l, &g->members[i]);
+
+		if (m && m->mark == 2 && m->depth > below)
+			below = m->depth;
 	}
 	g->mark = 2;
+	g->depth = below + 1;
+	if (g->depth == PROFILE_GROUP_DEPTH_MAX + 1)
+		report_depth(l, g);
+	if (g->depth > PROFILE_GROUP_DEPTH_MAX + 1)
+		g->depth = PROFILE_GROUP_DEPTH_MAX + 1;
+}
+
+/*
+ * Depth-first search from g for user groups that contain themselves and
+ * for nesting over PROFILE_GROUP_DEPTH_MAX. Iterative: a profile may chain
+ * tens of thousands of groups, more than the stack could recurse through.
+ * path has room for every group (a group is on the path at most once).
+ */
+static void search_groups(struct loader *l, struct ugroup *g, struct dfs_frame *path)
+{
+	size_t n = 0;
+
+	path[n++] = (struct dfs_frame){ .g = g };
+	g->mark = 1;
+	while (n) {
+		struct dfs_frame *top = &path[n - 1];
+		struct ugroup *m;
+
+		if (top->next == top->g->n_members) {
+			finish_group(l, top->g);
+			n--;
+			continue;
+		}
+		m = member_group(l, &top->g->members[top->next++]);
+		if (!m || m->mark == 2)
+			continue;
+		if (m->mark == 1) {
+			report_cycle(l, path, n, m);
+			continue;
+		}
+		m->mark = 1;
+		path[n++] = (struct dfs_frame){ .g = m };
+	}
 }
 
 void profile_groups_check(struct loader *l)
 {
-	struct ugroup **path;
+	struct dfs_frame *path;
 
 	for (size_t i = 0; i < l->n_groups; i++)
 		for (size_t j = 0; j < l->groups[i].n_members; j++) {
@@ -214,7 +330,7 @@ void profile_groups_check(struct loader *l)
 	}
 	for (size_t i = 0; i < l->n_groups; i++)
 		if (!l->groups[i].mark)
-			find_cycle(l, &l->groups[i], path, 0);
+			search_groups(l, &l->groups[i], path);
 	free(path);
 }
 
@@ -231,8 +347,9 @@ static int collect_known(struct loader *l)
 struct expand_ctx {
 	struct loader *l;
 	const struct entry *e;
-	struct strset seen; /* names already emitted for this key */
-	size_t first_rule;  /* the key's first rule in the ruleset */
+	struct strset seen;   /* names already emitted for this key */
+	struct strset groups; /* groups already expanded for this key */
+	size_t first_rule;    /* the key's first rule in the ruleset */
 };
 
 /* A name written by itself after a group of the same key named it: its
@@ -283,6 +400,13 @@ static int expand(struct expand_ctx *x, const char *name, bool optional, unsigne
 		return emit(x, name, optional, depth > 0);
 	if (depth > NEST_MAX)
 		return -ELOOP;
+	/* A group expands to the same names wherever it is met: once per key
+	 * is enough, and a lattice of groups (@a = @b @b, @b = @c @c...) then
+	 * costs its size, not 2^depth. */
+	r = strset_add(&x->groups, name);
+	if (r <= 0)
+		return r;
+	r = 0;
 	bg = groups_lookup(name);
 	if (bg && !bg->members) {
 		r = collect_known(x->l);
@@ -318,6 +442,7 @@ int profile_groups_expand(struct loader *l)
 				break;
 		}
 		strset_clear(&x.seen);
+		strset_clear(&x.groups);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0) {
@@ -338,8 +463,10 @@ void profile_groups_free(struct loader *l)
 		free(l->groups[i].name);
 	}
 	free(l->groups);
+	free(l->group_slots);
 	free(l->known);
 	l->groups = NULL;
+	l->group_slots = NULL;
 	l->known = NULL;
-	l->n_groups = l->n_known = 0;
+	l->n_groups = l->cap_groups = l->n_known = l->n_group_slots = 0;
 }

@@ -50,11 +50,16 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "profile-path.h"
 
 /* inih r55's find_chars_or_comment(): the first of chars, or an inline
  * comment (';' after whitespace), or the end. */
@@ -107,13 +112,12 @@ static int handler(void *user, const char *section, const char *name, const char
 	text = strdup(value);
 	if (!text)
 		goto oom;
-	n = reallocarray(pd->segs, pd->n_segs + 1, sizeof(*n));
+	n = array_grow(&pd->segs, &pd->n_segs, &pd->cap_segs, sizeof(*n));
 	if (!n) {
 		free(text);
 		goto oom;
 	}
-	pd->segs = n;
-	pd->segs[pd->n_segs++] = (struct seg){ .line = fr->line, .text = text };
+	*n = (struct seg){ .line = fr->line, .text = text };
 	return 1;
 oom:
 	pending_clear(pd);
@@ -385,28 +389,295 @@ static void report_cycle(struct loader *l, const struct frame *parent, const str
 	free(chain);
 }
 
-/* Open fr->path as a readable, not too large file that is not on the
- * include chain. 0, or -EINVAL (reported; fr->f may be open). */
+/* ---- trust (scmp-run(1) TRUST) ---- */
+
+/* Remember what the trust check must look at. 0 or -ENOMEM. */
+static int add_trust(struct loader *l, const char *path, const char *what, bool is_dir,
+		     const struct src_loc *loc, const struct stat *st)
+{
+	struct trust_rec *n = array_grow(&l->trust, &l->n_trust, &l->cap_trust, sizeof(*n));
+	struct trust_rec t = {
+		.path = strdup(path),
+		.what = what ? strdup(what) : NULL,
+		.is_dir = is_dir,
+		.loc = loc ? *loc : (struct src_loc){ 0 },
+		.uid = st->st_uid,
+		.mode = st->st_mode,
+	};
+
+	if (!n || !t.path || (what && !t.what)) {
+		if (n)
+			l->n_trust--;
+		free(t.path);
+		free(t.what);
+		l->oom = -ENOMEM;
+		return -ENOMEM;
+	}
+	*n = t;
+	return 0;
+}
+
+/* Why t is not trusted, or NULL: its owner is neither root nor the real
+ * uid, or group or others may write it. */
+static const char *untrusted(const struct loader *l, const struct trust_rec *t, char *buf,
+			     size_t size)
+{
+	if (t->uid != 0 && t->uid != l->opts->uid) {
+		snprintf(buf, size, "owned by uid %u, not by root or uid %u", (unsigned)t->uid,
+			 (unsigned)l->opts->uid);
+		return buf;
+	}
+	if (t->mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(buf, size, "writable by group or others (mode %04o)",
+			 (unsigned)(t->mode & 07777));
+		return buf;
+	}
+	return NULL;
+}
+
+static void report_untrusted(struct loader *l, const struct trust_rec *t, const char *why)
+{
+	struct src_loc loc = t->loc;
+
+	if (!loc.file)
+		loc = (struct src_loc){ .file = t->path };
+	if (t->is_dir && t->loc.file)
+		diag_error(l->d, &loc, "untrusted directory '%s' searched for include '%s': %s",
+			   t->path, t->what, why);
+	else if (t->is_dir)
+		diag_error(l->d, &loc, "untrusted directory searched for profile '%s': %s", t->what,
+			   why);
+	else if (t->what)
+		diag_error(l->d, &loc, "untrusted include '%s' (%s): %s", t->what, t->path, why);
+	else
+		diag_error(l->d, &loc, "untrusted profile: %s", why);
+}
+
+void profile_ini_check_trust(struct loader *l)
+{
+	const struct profile *p = l->p;
+	bool bad = false;
+	char buf[96];
+
+	if (!l->opts->trust && !(p && (p->has_user || p->has_group)))
+		return;
+	for (size_t i = 0; i < l->n_trust; i++) {
+		const char *why = untrusted(l, &l->trust[i], buf, sizeof(buf));
+
+		if (why) {
+			report_untrusted(l, &l->trust[i], why);
+			bad = true;
+		}
+	}
+	if (bad)
+		diag_hint(l->d, NULL,
+			  "as root, or when switching credentials, scmp-run reads only "
+			  "profiles, includes and searched directories that root or uid %u owns "
+			  "and that group and others cannot write",
+			  (unsigned)l->opts->uid);
+}
+
+void profile_ini_free(struct loader *l)
+{
+	for (size_t i = 0; i < l->n_trust; i++) {
+		free(l->trust[i].path);
+		free(l->trust[i].what);
+	}
+	free(l->trust);
+	l->trust = NULL;
+	l->n_trust = l->cap_trust = 0;
+}
+
+/* ---- opening a file ---- */
+
+static const char *file_type(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* "cannot open ..." for the top file or an include. */
+static void report_open(struct frame *fr, const char *written, const char *path,
+			const struct src_loc *where, const char *why)
+{
+	if (fr->parent)
+		diag_error(fr->l->d, where, "cannot open include '%s' (%s): %s", written, path,
+			   why);
+	else
+		diag_error(fr->l->d, where, "cannot open profile: %s", why);
+}
+
+/* dir and name joined by one '/'; "" is no directory. NULL on ENOMEM. */
+static char *join_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	char *p;
+
+	if (!n)
+		return strdup(name);
+	if (asprintf(&p, "%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", name) < 0)
+		return NULL;
+	return p;
+}
+
+/* The directory part of path ("" for none, "/" for the root); NULL on ENOMEM. */
+static char *dir_part(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup("");
+	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+/*
+ * Where relative includes of the file at path start: the directory of its
+ * real path (symlinks resolved), spelt as path's own directory when that is
+ * the same place, so that messages keep the names the user wrote. 0,
+ * -ENOMEM, or -errno of realpath().
+ */
+static int include_dir(const char *path, char **ret)
+{
+	char *real = realpath(path, NULL), *real_dir = NULL, *dir = NULL, *dir_real = NULL;
+	int r = -ENOMEM;
+
+	*ret = NULL;
+	if (!real)
+		return errno == ENOMEM ? -ENOMEM : -errno;
+	real_dir = dir_part(real);
+	dir = dir_part(path);
+	if (!real_dir || !dir)
+		goto out;
+	dir_real = realpath(*dir ? dir : ".", NULL);
+	if (dir_real && !strcmp(dir_real, real_dir)) {
+		*ret = dir;
+		dir = NULL;
+	} else {
+		*ret = real_dir;
+		real_dir = NULL;
+	}
+	r = 0;
+out:
+	free(real);
+	free(real_dir);
+	free(dir);
+	free(dir_real);
+	return r;
+}
+
+/* A file of the include chain seen again: a cycle. */
+static bool check_cycle(struct frame *fr, const char *path, const struct src_loc *where)
+{
+	for (const struct frame *a = fr->parent; a; a = a->parent) {
+		if (a->dev == fr->dev && a->ino == fr->ino) {
+			report_cycle(fr->l, fr->parent, a, path, where);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Standard input as the top file (scmp-run(1) PROFILE LOOKUP, -p -): a
+ * duplicate of descriptor 0, so that the command keeps its own. */
+static int open_stdin(struct frame *fr, const struct src_loc *where, struct stat *st)
+{
+	int fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+
+	if (fd < 0 || fstat(fd, st) < 0) {
+		diag_error(fr->l->d, where, "cannot read standard input: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		diag_error(fr->l->d, where, "cannot read standard input: it is a directory");
+		close(fd);
+		return -EINVAL;
+	}
+	fr->is_stdin = true;
+	fr->inc_dir = strdup("");
+	fr->f = fdopen(fd, "r");
+	if (!fr->f || !fr->inc_dir) {
+		if (!fr->f)
+			close(fd);
+		fr->l->oom = -ENOMEM;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Open path as a regular file (scmp-run.ini(5) [profile] include): refused
+ * before it is opened when stat() says it is anything else, so that no
+ * device is ever opened, and again after (the file may have been replaced
+ * in between); O_NONBLOCK and O_NOCTTY so that the open itself can never
+ * block or take a terminal. 0, -EINVAL (reported), -ENOMEM.
+ */
+static int open_regular(struct frame *fr, const char *written, const char *path,
+			const struct src_loc *where, struct stat *st)
+{
+	char why[64];
+	int fd = -1, r;
+
+	if (stat(path, st) == 0 && !S_ISREG(st->st_mode))
+		goto not_regular;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) < 0) {
+		report_open(fr, written, path, where, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	if (!S_ISREG(st->st_mode))
+		goto not_regular;
+	r = include_dir(path, &fr->inc_dir);
+	if (r < 0) {
+		close(fd);
+		if (r == -ENOMEM) {
+			fr->l->oom = r;
+			return r;
+		}
+		report_open(fr, written, path, where, strerror(-r));
+		return -EINVAL;
+	}
+	fr->f = fdopen(fd, "r");
+	if (!fr->f) {
+		close(fd);
+		fr->l->oom = -ENOMEM;
+		return -ENOMEM;
+	}
+	return 0;
+not_regular:
+	if (fd >= 0)
+		close(fd);
+	snprintf(why, sizeof(why), "%s, not a regular file", file_type(st->st_mode));
+	report_open(fr, written, path, where, why);
+	return -EINVAL;
+}
+
+/* Open the file of fr (path, or standard input for the top file of a
+ * profile read from it): a regular file, not too large, not on the include
+ * chain; its owner and mode recorded for the trust check. 0, -EINVAL
+ * (reported), -ENOMEM. */
 static int open_file(struct frame *fr, const char *written, const char *path,
-		     const struct src_loc *where)
+		     const struct src_loc *where, bool from_stdin)
 {
 	struct loader *l = fr->l;
 	struct stat st;
+	int r;
 
-	fr->f = fopen(path, "re");
-	if (!fr->f) {
-		if (fr->parent)
-			diag_error(l->d, where, "cannot open include '%s' (%s): %s", written, path,
-				   strerror(errno));
-		else
-			diag_error(l->d, where, "cannot open profile: %s", strerror(errno));
-		return -EINVAL;
-	}
-	if (fstat(fileno(fr->f), &st) < 0 || S_ISDIR(st.st_mode)) {
-		diag_error(l->d, where, "cannot read '%s': %s", path,
-			   S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
-		return -EINVAL;
-	}
+	r = from_stdin ? open_stdin(fr, where, &st) : open_regular(fr, written, path, where, &st);
+	if (r < 0)
+		return r;
 	if (S_ISREG(st.st_mode) && st.st_size > (off_t)PROFILE_SIZE_MAX) {
 		diag_error(l->d, where, "'%s' is too large (%lld bytes, at most %u)", path,
 			   (long long)st.st_size, PROFILE_SIZE_MAX);
@@ -414,17 +685,22 @@ static int open_file(struct frame *fr, const char *written, const char *path,
 	}
 	fr->dev = st.st_dev;
 	fr->ino = st.st_ino;
-	for (const struct frame *a = fr->parent; a; a = a->parent) {
-		if (a->dev == fr->dev && a->ino == fr->ino) {
-			report_cycle(l, fr->parent, a, path, where);
-			return -EINVAL;
-		}
-	}
+	if (!check_cycle(fr, path, where))
+		return -EINVAL;
+	/* Standard input is the caller's own choice, like an argument; a
+	 * regular file behind it is checked like any profile file. */
+	if (S_ISREG(st.st_mode))
+		return add_trust(l, path, fr->parent ? written : NULL, false,
+				 fr->parent ? where : NULL, &st);
 	return 0;
 }
 
-int profile_ini_load(struct loader *l, const struct frame *parent, const char *written,
-		     const char *path, const struct src_loc *inc_loc)
+/* Read one file with inih: the top one (parent NULL, inc_loc NULL) or an
+ * include written as "written" at inc_loc, opened as path. 0 when the file
+ * was read (its errors are in l->d), -EINVAL when it could not be opened or
+ * read (reported), -ENOMEM. */
+static int load_file(struct loader *l, const struct frame *parent, const char *written,
+		     const char *path, const struct src_loc *inc_loc, bool from_stdin)
 {
 	struct frame fr = { .l = l, .parent = parent, .sect = { .kind = SECTION_NONE } };
 	struct src_loc top = { 0 };
@@ -446,7 +722,7 @@ int profile_ini_load(struct loader *l, const struct frame *parent, const char *w
 			   PROFILE_INCLUDE_DEPTH_MAX);
 		return -EINVAL;
 	}
-	r = open_file(&fr, written, path, where);
+	r = open_file(&fr, written, path, where, from_stdin);
 	if (r == 0) {
 		r = ini_parse_stream(reader, &fr, handler, &fr);
 		flush_pending(&fr);
@@ -461,5 +737,148 @@ int profile_ini_load(struct loader *l, const struct frame *parent, const char *w
 	pending_clear(&fr.pend);
 	if (fr.f)
 		fclose(fr.f);
+	free(fr.inc_dir);
 	return r;
+}
+
+/* ---- lookup by NAME ---- */
+
+struct visit_ctx {
+	struct loader *l;
+	const char *name;
+	const struct src_loc *where; /* the include line; NULL for -p NAME */
+};
+
+/* A directory searched for a NAME: recorded for the trust check when it
+ * exists (one that does not exist cannot give a file). */
+static void visit_dir(const char *dir, void *ctx)
+{
+	struct visit_ctx *v = ctx;
+	struct stat st;
+
+	if (stat(dir, &st) == 0)
+		add_trust(v->l, dir, v->name, true, v->where, &st);
+}
+
+/* The path of the profile NAME, or NULL: reported (not found) or ENOMEM
+ * (l->oom set). */
+static char *find_named(struct loader *l, const char *name, const struct src_loc *where)
+{
+	struct visit_ctx v = { .l = l, .name = name, .where = where };
+	const struct profile_opts *o = l->opts;
+	char *path = profile_find_visit(name, o->search_path, o->installed_dir, visit_dir, &v);
+
+	if (path || errno == ENOMEM) {
+		if (!path)
+			l->oom = -ENOMEM;
+		return path;
+	}
+	if (where)
+		diag_error(l->d, where, "include '%s': no profile of that name", name);
+	else
+		diag_error(l->d, NULL, "profile '%s' not found", name);
+	diag_hint(l->d, where, "looked in $SCMP_RUN_PROFILE_PATH, " PROFILE_SYSCONF_DIR "%s%s; %s",
+		  o->installed_dir ? " and " : "", o->installed_dir ? o->installed_dir : "",
+		  where ? "a file beside this one is written with '.ini' or a '/'"
+			: "never in the current directory: write './NAME' for a file there; "
+			  "'scmp-run --list-profiles' lists the names");
+	return NULL;
+}
+
+int profile_ini_load_top(struct loader *l, const char *what)
+{
+	char *path;
+	int r;
+
+	switch (l->opts->source) {
+	case PROFILE_FROM_STDIN:
+		return load_file(l, NULL, PROFILE_STDIN_NAME, PROFILE_STDIN_NAME, NULL, true);
+	case PROFILE_FROM_NAME:
+		path = find_named(l, what, NULL);
+		if (!path)
+			return l->oom ? -ENOMEM : -ENOENT;
+		r = load_file(l, NULL, path, path, NULL, false);
+		free(path);
+		return r;
+	default:
+		return load_file(l, NULL, what, what, NULL, false);
+	}
+}
+
+/* An include with a '/' or ending in ".ini" is a path (scmp-run.ini(5)
+ * [profile] include); anything else is a NAME. */
+static bool include_is_path(const char *value)
+{
+	size_t n = strlen(value);
+
+	return profile_is_path(value) || (n >= 4 && !strcmp(value + n - 4, ".ini"));
+}
+
+int profile_ini_include(struct frame *fr, const char *value, const struct src_loc *loc)
+{
+	struct loader *l = fr->l;
+	char *path;
+	int r;
+
+	if (!include_is_path(value)) {
+		path = find_named(l, value, loc);
+	} else if (value[0] == '/') {
+		path = strdup(value);
+	} else if (fr->is_stdin) {
+		diag_error(l->d, loc,
+			   "include '%s': a relative path has no directory to start from in a "
+			   "profile read from standard input; use a NAME or an absolute path",
+			   value);
+		return 0;
+	} else {
+		path = join_path(fr->inc_dir, value);
+	}
+	if (!path) {
+		if (!include_is_path(value))
+			return l->oom ? -ENOMEM : 0; /* not found: reported */
+		l->oom = -ENOMEM;
+		return -ENOMEM;
+	}
+	r = load_file(l, fr, value, path, loc, false);
+	free(path);
+	return r == -ENOMEM ? r : 0; /* its errors are reported */
+}
+
+int profile_locate(const char *what, const struct profile_opts *opts, struct diag *d,
+		   char **ret_path)
+{
+	struct loader l = { .opts = opts, .d = d, .errors = d->n_errors };
+	const struct src_loc *where;
+	struct src_loc at = { 0 };
+	struct stat st;
+	char *path;
+	int r = 0;
+
+	*ret_path = NULL;
+	path = opts->source == PROFILE_FROM_NAME ? find_named(&l, what, NULL) : strdup(what);
+	if (!path)
+		return l.oom || opts->source != PROFILE_FROM_NAME ? -ENOMEM : -ENOENT;
+	at.file = path;
+	where = &at;
+	/* The OCI reader opens the file itself (O_NONBLOCK, and it refuses
+	 * anything but a regular file again after the open). */
+	if (stat(path, &st) < 0) {
+		diag_error(d, where, "cannot open profile: %s", strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		diag_error(d, where, "cannot open profile: %s, not a regular file",
+			   file_type(st.st_mode));
+	} else {
+		r = add_trust(&l, path, NULL, false, NULL, &st);
+		if (r == 0)
+			profile_ini_check_trust(&l);
+	}
+	profile_ini_free(&l);
+	if (r == 0 && d->n_errors != l.errors)
+		r = -EINVAL;
+	if (r < 0) {
+		free(path);
+		return r;
+	}
+	*ret_path = path;
+	return 0;
 }

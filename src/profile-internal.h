@@ -43,7 +43,7 @@ struct pending {
 	struct section sect; /* the section at the key's first line */
 	char *key;
 	struct seg *segs; /* at least one while active */
-	size_t n_segs;
+	size_t n_segs, cap_segs;
 };
 
 /* A rule or priority entry, expanded once every group is known. */
@@ -69,20 +69,37 @@ struct member {
 struct ugroup {
 	char *name;
 	struct member *members;
-	size_t n_members;
+	size_t n_members, cap_members;
 	struct src_loc loc;
-	int mark; /* cycle search: 0 new, 1 on the path, 2 done */
+	int mark;	/* cycle search: 0 new, 1 on the path, 2 done */
+	unsigned depth; /* levels of user groups, itself included (once done) */
+};
+
+/* A file or directory whose owner and mode the trust check looks at
+ * (scmp-run(1) TRUST). */
+struct trust_rec {
+	char *path;	    /* as opened or searched (owned) */
+	char *what;	    /* the include or NAME as written (owned); NULL: the top file */
+	bool is_dir;	    /* a directory searched for a NAME */
+	struct src_loc loc; /* the include line; file NULL for the top file or -p NAME */
+	uid_t uid;
+	mode_t mode;
 };
 
 /* The state of one profile_load(), all files together. */
 struct loader {
 	struct profile *p;
+	const struct profile_opts *opts;
+	struct trust_rec *trust;
+	size_t n_trust, cap_trust;
 	const struct arch *native;
 	struct diag *d;
 	struct entry *ents;
 	size_t n_ents;
 	struct ugroup *groups;
-	size_t n_groups;
+	size_t n_groups, cap_groups;
+	size_t *group_slots; /* hash index of groups by name: index + 1, 0 empty */
+	size_t n_group_slots;
 	const char **known; /* @known: every name of every table */
 	size_t n_known;
 	size_t bytes; /* read so far, all files */
@@ -100,6 +117,8 @@ struct frame {
 	const struct frame *parent;
 	FILE *f;
 	const char *path; /* interned */
+	char *inc_dir;	  /* relative includes start here ("" for none; owned) */
+	bool is_stdin;	  /* read from standard input: no directory */
 	dev_t dev;
 	ino_t ino;
 	unsigned depth;
@@ -171,14 +190,30 @@ void profile_key(struct frame *fr, const struct pending *pd);
 /* ---- profile-ini.c ---- */
 
 /*
- * Read one file with inih: the top one (parent NULL, inc_loc NULL) or an
- * include written as "written" at inc_loc, opened as path. Each complete key
- * goes to profile_key(), each section header to profile_section_enter().
- * Returns 0 when the file was read (its errors are in l->d), -EINVAL when it
- * could not be opened or read (reported), -ENOMEM.
+ * Read the top file of a profile: what names it as l->opts->source says
+ * (a path, a NAME looked up in the search path, or standard input). Each
+ * complete key goes to profile_key(), each section header to
+ * profile_section_enter(). Returns 0 when the file was read (its errors
+ * are in l->d), -ENOENT for a NAME not found, -EINVAL when it could not be
+ * opened or read (reported), -ENOMEM.
  */
-int profile_ini_load(struct loader *l, const struct frame *parent, const char *written,
-		     const char *path, const struct src_loc *inc_loc);
+int profile_ini_load_top(struct loader *l, const char *what);
+
+/*
+ * "include = value" at loc in the file fr (scmp-run.ini(5) [profile]): a
+ * path (with a '/' or ending in ".ini") relative to the directory of fr's
+ * real path, or a NAME looked up like -p NAME. Reads the file at this
+ * point. Returns 0 (errors are reported) or -ENOMEM.
+ */
+int profile_ini_include(struct frame *fr, const char *value, const struct src_loc *loc);
+
+/* The trust check (scmp-run(1) TRUST) of every file read and directory
+ * searched, when l->opts asks for it or the profile switches credentials.
+ * Errors go to l->d. */
+void profile_ini_check_trust(struct loader *l);
+
+/* Free the trust records of l. */
+void profile_ini_free(struct loader *l);
 
 /* ---- profile-groups.c ---- */
 
@@ -186,7 +221,8 @@ int profile_ini_load(struct loader *l, const struct frame *parent, const char *w
 int profile_groups_define(struct key_ctx *k);
 
 /* Checks that need every file read: unknown groups named in groups and
- * entries, groups that contain themselves. Errors go to l->d. */
+ * entries, groups that contain themselves, user groups nested more than
+ * PROFILE_GROUP_DEPTH_MAX deep. Errors go to l->d. */
 void profile_groups_check(struct loader *l);
 
 /* Expand l->ents (groups resolved, names of one key de-duplicated) into the

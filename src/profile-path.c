@@ -31,7 +31,9 @@ const char *profile_dirs_next(struct profile_dirs *it)
 		it->rest += n;
 		if (*it->rest == ':')
 			it->rest++;
-		if (n && n < sizeof(it->dir)) {
+		/* A relative entry would make the lookup depend on the current
+		 * directory, where anyone may have planted a file. */
+		if (n && entry[0] == '/' && n < sizeof(it->dir)) {
 			memcpy(it->dir, entry, n);
 			it->dir[n] = '\0';
 			return it->dir;
@@ -74,30 +76,45 @@ static char *try_dir(const char *dir, const char *name)
 	return NULL;
 }
 
-char *profile_find(const char *name, const char *search_path, const char *installed_dir)
+bool profile_is_path(const char *s)
+{
+	return strchr(s, '/') != NULL;
+}
+
+char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
+			 void (*visit)(const char *dir, void *ctx), void *ctx)
 {
 	struct profile_dirs it;
 	const char *dir;
 	char *p;
 
-	if (!name || !*name) {
+	if (!name || !*name || profile_is_path(name)) {
 		errno = ENOENT;
 		return NULL;
 	}
-	if (strchr(name, '/') || is_file(name)) {
-		p = strdup(name);
-		if (!p)
-			errno = ENOMEM;
-		return p;
-	}
 	profile_dirs_init(&it, search_path, installed_dir);
 	while ((dir = profile_dirs_next(&it))) {
+		if (visit)
+			visit(dir, ctx);
 		p = try_dir(dir, name);
 		if (p || errno == ENOMEM)
 			return p;
 	}
 	errno = ENOENT;
 	return NULL;
+}
+
+char *profile_find(const char *name, const char *search_path, const char *installed_dir)
+{
+	char *p;
+
+	if (name && profile_is_path(name)) {
+		p = strdup(name);
+		if (!p)
+			errno = ENOMEM;
+		return p;
+	}
+	return profile_find_visit(name, search_path, installed_dir, NULL, NULL);
 }
 
 struct names {

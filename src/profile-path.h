@@ -6,6 +6,7 @@
 #pragma once
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define PROFILE_SYSCONF_DIR "/etc/scmp-run/profiles"
@@ -19,8 +20,9 @@ struct profile_dirs {
 };
 
 /*
- * Start at the first directory: each non-empty entry of search_path
- * (colon-separated, may be NULL; empty entries are skipped), then
+ * Start at the first directory: each absolute entry of search_path
+ * (colon-separated, may be NULL; empty and relative entries are skipped, so
+ * the result never depends on the current directory), then
  * PROFILE_SYSCONF_DIR, then installed_dir (skipped if NULL or empty).
  * The strings are borrowed for the life of the iterator.
  */
@@ -31,12 +33,23 @@ void profile_dirs_init(struct profile_dirs *it, const char *search_path, const c
  * below them). */
 const char *profile_dirs_next(struct profile_dirs *it);
 
+/* True if a -p argument or an include names a file by path: it contains a
+ * '/' (scmp-run(1) PROFILE LOOKUP). Anything else is a NAME. */
+bool profile_is_path(const char *s);
+
 /*
- * Find a profile by -p argument (scmp-run(1) OPTIONS, -p): a path if it
- * contains '/' or names an existing file; else NAME or NAME.ini in each
- * directory of the search path, in the order of profile_dirs_next().
- * Returns a malloc'ed path, or NULL with errno ENOENT (not found) or ENOMEM.
+ * Find a profile by NAME (no '/'; scmp-run(1) PROFILE LOOKUP): NAME, then
+ * NAME.ini, in each directory of the search path, in the order of
+ * profile_dirs_next(); never in the current directory. visit (may be NULL)
+ * is called with each directory before it is looked in, up to the one that
+ * has the profile. Returns a malloc'ed path, or NULL with errno ENOENT (not
+ * found, or a name with '/') or ENOMEM.
  */
+char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
+			 void (*visit)(const char *dir, void *ctx), void *ctx);
+
+/* profile_find_visit() without a visitor, except that a name with '/' is a
+ * path and comes back as a copy. */
 char *profile_find(const char *name, const char *search_path, const char *installed_dir);
 
 /*

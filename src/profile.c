@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "number.h"
 #include "profile-internal.h"
 #include "syscalls.h"
 
@@ -148,25 +149,21 @@ static int parse_bool(const char *s, bool *ret, const char **reterr)
 #define PRIORITY_RANGE "0..255"
 _Static_assert(RULESET_PRIORITY_MAX == 255, "PRIORITY_RANGE spells out RULESET_PRIORITY_MAX");
 
-/* A [priority] value: decimal 0..RULESET_PRIORITY_MAX. -EINVAL for what is
- * not such a number, -ERANGE for a number over the maximum. */
+/* A [priority] value: a number (scmp-run.ini(5) NUMBERS) in
+ * 0..RULESET_PRIORITY_MAX. -EINVAL for what is not a number, -ERANGE for a
+ * number out of range. */
 static int parse_priority(const char *s, unsigned *ret, const char **reterr)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
+	int r = number_parse_max(s, RULESET_PRIORITY_MAX, &v);
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!isdigit((unsigned char)s[0]) || errno || *end) {
-		*reterr = "expected " PRIORITY_RANGE;
-		return -EINVAL;
-	}
-	if (v > RULESET_PRIORITY_MAX) {
-		*reterr = "out of range " PRIORITY_RANGE;
-		return -ERANGE;
-	}
-	*ret = (unsigned)v;
-	return 0;
+	if (r == -ERANGE)
+		*reterr = NUMBER_ERR_RANGE " " PRIORITY_RANGE;
+	else if (r < 0)
+		*reterr = NUMBER_ERR_SYNTAX ": expected " PRIORITY_RANGE;
+	else
+		*ret = (unsigned)v;
+	return r;
 }
 
 /* "CAP_NET_ADMIN" or "net_admin", any case; never a number. */
@@ -294,20 +291,7 @@ static int key_description(struct key_ctx *k, const struct key_row *row)
 
 static int key_include(struct key_ctx *k, const struct key_row *row)
 {
-	/* Relative to the directory of the including file. */
-	const char *from = k->fr->path, *slash = strrchr(from, '/');
-	char *path;
-	int r;
-
-	if (k->value[0] == '/' || !slash)
-		r = asprintf(&path, "%s", k->value);
-	else
-		r = asprintf(&path, "%.*s/%s", (int)(slash - from), from, k->value);
-	if (r < 0)
-		return -ENOMEM;
-	r = profile_ini_load(k->l, k->fr, k->value, path, &k->loc);
-	free(path);
-	return r == -ENOMEM ? r : 0; /* its errors are reported */
+	return profile_ini_include(k->fr, k->value, &k->loc);
 }
 
 /* Architectures that cannot share one filter (one process). */
@@ -713,10 +697,10 @@ static bool check_hash(struct frame *fr, const struct pending *pd)
 }
 
 /* The lines of a value joined by one blank (empty lines skipped); NULL on
- * ENOMEM. */
+ * ENOMEM. Linear: a value may have tens of thousands of lines. */
 static char *join_value(const struct pending *pd)
 {
-	size_t len = 0;
+	size_t len = 0, at = 0;
 	char *value;
 
 	for (size_t i = 0; i < pd->n_segs; i++)
@@ -724,14 +708,17 @@ static char *join_value(const struct pending *pd)
 	value = malloc(len + 1);
 	if (!value)
 		return NULL;
-	value[0] = '\0';
 	for (size_t i = 0; i < pd->n_segs; i++) {
-		if (!pd->segs[i].text[0])
+		size_t n = strlen(pd->segs[i].text);
+
+		if (!n)
 			continue;
-		if (value[0])
-			strcat(value, " ");
-		strcat(value, pd->segs[i].text);
+		if (at)
+			value[at++] = ' ';
+		memcpy(value + at, pd->segs[i].text, n);
+		at += n;
 	}
+	value[at] = '\0';
 	return value;
 }
 
@@ -806,24 +793,39 @@ static void loader_clear(struct loader *l)
 	}
 	free(l->ents);
 	profile_groups_free(l);
+	profile_ini_free(l);
 }
 
-int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret)
+int profile_load(const char *what, const struct profile_opts *opts, const struct arch *native,
+		 struct diag *d, struct profile **ret)
 {
+	static const struct profile_opts by_path = { .source = PROFILE_FROM_PATH };
 	struct loader l = { .native = native, .d = d, .errors = d->n_errors };
 	int r = 0;
 
 	*ret = NULL;
-	l.p = profile_new(path);
+	l.opts = opts ? opts : &by_path;
+	/* The path is known once the file is found: set at the end. */
+	l.p = profile_new(what);
 	if (!l.p)
 		return -ENOMEM;
 	/* A top file that cannot be opened needs no second error. */
-	if (profile_ini_load(&l, NULL, path, path, NULL) == 0 && !l.oom && !l.abort)
+	r = profile_ini_load_top(&l, what);
+	if (r == 0 && !l.oom && !l.abort)
 		finish(&l, l.p->rs->files[0]);
+	/* Even for a profile with errors: say which files cannot be trusted. */
+	if (!l.oom)
+		profile_ini_check_trust(&l);
 	if (l.oom)
 		r = l.oom;
-	else if (d->n_errors != l.errors)
-		r = -EINVAL;
+	else if (r != -ENOENT)
+		r = d->n_errors != l.errors ? -EINVAL : 0;
+	if (r == 0) {
+		free(l.p->path);
+		l.p->path = strdup(l.p->rs->files[0]);
+		if (!l.p->path)
+			r = -ENOMEM;
+	}
 	loader_clear(&l);
 	if (r < 0) {
 		profile_free(l.p);

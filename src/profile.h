@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "caller.h"
 #include "config.h"
@@ -21,11 +22,12 @@
  * reader refuses it. */
 #define PROFILE_LINE_MAX	  (SCMP_RUN_INIH_LINE_BUFFER - 2)
 #define PROFILE_INCLUDE_DEPTH_MAX 8
+#define PROFILE_GROUP_DEPTH_MAX	  16 /* levels of user groups in user groups */
 #define PROFILE_KEEP_CAPS_MAX	  64
 #define PROFILE_SIZE_MAX	  (1u << 20) /* bytes read for one profile, includes counted */
 
 struct profile {
-	char *path;	   /* the top-level file as opened */
+	char *path;	   /* the top-level file as opened, or PROFILE_STDIN_NAME */
 	char *description; /* NULL if none */
 	struct ruleset *rs;
 	/* [capabilities] */
@@ -44,18 +46,56 @@ struct profile {
 	struct rlimits_config limits;
 };
 
+/* How the first argument of profile_load() names the profile (scmp-run(1)
+ * PROFILE LOOKUP). */
+enum profile_source {
+	PROFILE_FROM_PATH,  /* a file path, used as it is */
+	PROFILE_FROM_NAME,  /* a NAME looked up in the search path */
+	PROFILE_FROM_STDIN, /* standard input; the argument is ignored */
+};
+
+/* The file name diagnostics give a profile read from standard input. */
+#define PROFILE_STDIN_NAME "<stdin>"
+
+/* Where a profile and its includes come from, and how far they are trusted. */
+struct profile_opts {
+	enum profile_source source;
+	const char *search_path;   /* $SCMP_RUN_PROFILE_PATH (NAME lookups); may be NULL */
+	const char *installed_dir; /* searched last for a NAME; may be NULL */
+	/* Check the owner and mode of every file and searched directory
+	 * (scmp-run(1) TRUST): the caller runs with euid 0 or switches
+	 * credentials itself. A profile with [credentials] is checked anyway. */
+	bool trust;
+	uid_t uid; /* the real uid: the one owner trusted besides root */
+};
+
 /* A profile of path (copied) with no rules and every default of
  * scmp-run.ini(5): what a loader fills in. NULL on ENOMEM. Free with
  * profile_free(). */
 struct profile *profile_new(const char *path);
 
 /*
- * Load a profile file (path as given) for a filter whose "native" ABI is
- * native. All errors of the pass go to d; on any error returns -EINVAL (or
- * -ENOMEM) and *ret is NULL: nothing of a rejected profile is kept.
+ * Load a profile (what: a path or a NAME, as opts->source says; opts NULL
+ * means a path, no search path, no trust check) for a filter whose
+ * "native" ABI is native. Includes by NAME use opts' search path. All errors
+ * of the pass go to d; on any error returns -EINVAL (-ENOENT for a NAME
+ * that is not found, with a hint naming the directories searched; -ENOMEM)
+ * and *ret is NULL: nothing of a rejected profile is kept.
  */
-int profile_load(const char *path, const struct arch *native, struct diag *d, struct profile **ret);
+int profile_load(const char *what, const struct profile_opts *opts, const struct arch *native,
+		 struct diag *d, struct profile **ret);
 void profile_free(struct profile *p);
+
+/*
+ * Find the file of a profile that profile_load() does not read (a JSON
+ * file) as it would find it: what is a path or a NAME as opts->source says
+ * (not standard input); it must be a regular file, and with opts->trust the
+ * file and every directory searched must be trusted (scmp-run(1) TRUST).
+ * Returns 0 and a malloc'ed path in *ret_path, or -ENOENT (a NAME not
+ * found) or -EINVAL with the reason in d, or -ENOMEM.
+ */
+int profile_locate(const char *what, const struct profile_opts *opts, struct diag *d,
+		   char **ret_path);
 
 /*
  * --user and --group (scmp-run(1)): replace [credentials] user or group as

@@ -98,9 +98,14 @@ int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 {
 	const struct policy *p = c->policy;
 
-	fprintf(f, "profile: %s\n", c->profile->path);
-	if (c->profile->description)
-		fprintf(f, "description: %s\n", c->profile->description);
+	/* Both come from outside (a command line, a profile): escaped. */
+	fputs("profile: ", f);
+	diag_fputs_escaped(c->profile->path, f);
+	if (c->profile->description) {
+		fputs("\ndescription: ", f);
+		diag_fputs_escaped(c->profile->description, f);
+	}
+	fputc('\n', f);
 	print_attrs(&c->rs->attrs, f);
 	print_rule_counts(c->rs, f);
 	print_builtins(c, f);

@@ -187,6 +187,38 @@ like "$ERR" "--explain needs a SYSCALL" "--explain without a syscall: says so"
 run "$SCMP_RUN" -p "$P/small.ini" --explain read 1 2 3 4 5 6 7
 status_is 2 "--explain with 7 arguments: 2"
 like "$ERR" "at most 6 arguments" "--explain with 7 arguments: says so"
+
+# Numbers on the command line (scmp-run.ini(5) NUMBERS): every spelling; a
+# malformed number is "not a number", a big one "out of range".
+for n in 2 0x2 0X2 0o2 02; do
+	run "$SCMP_RUN" -p "$P/small.ini" --explain write "$n"
+	like "$OUT" "rule: $P/small.ini:11" "--explain write $n: fd 2, allowed by line 11"
+done
+run "$SCMP_RUN" -p "$P/small.ini" --explain 0o1 3
+like "$OUT" "write (x86_64 1): errno(EPERM)" "--explain 0o1: a syscall number in octal"
+run "$SCMP_RUN" -p "$P/small.ini" --explain write 0x1g
+status_is 2 "--explain with a malformed number: 2"
+like "$ERR" "error: argument '0x1g' is not a number" "--explain 0x1g: not a number"
+run "$SCMP_RUN" -p "$P/small.ini" --explain write 08
+like "$ERR" "error: argument '08' is not a number" "--explain 08: not a number"
+run "$SCMP_RUN" -p "$P/small.ini" --explain write 0x10000000000000000
+status_is 2 "--explain with a number over 64 bits: 2"
+like "$ERR" "error: argument '0x10000000000000000' is out of range (64 bits)" \
+	"--explain 0x10000000000000000: out of range"
+run "$SCMP_RUN" -p "$P/small.ini" --explain write -0x8000000000000001
+like "$ERR" "is out of range" "--explain -0x8000000000000001: out of range"
+run "$SCMP_RUN" -p "$P/small.ini" --explain write -0x8000000000000000
+status_is 0 "--explain -0x8000000000000000: the lowest negative register value"
+run "$SCMP_RUN" -p "$P/small.ini" --explain 12abc
+status_is 1 "--explain with a malformed syscall number: 1"
+like "$ERR" "error: syscall number '12abc' is not a number" "--explain 12abc: not a number"
+run "$SCMP_RUN" -p "$P/small.ini" --explain 0x100000000
+like "$ERR" "syscall number '0x100000000' is out of range" "--explain 0x100000000: out of range"
+run "$SCMP_RUN" --target-arch x86_64 --resolve 0o1
+is "$(cat "$OUT")" "write" "--resolve 0o1 is write"
+run "$SCMP_RUN" --resolve 1x
+status_is 1 "--resolve 1x: 1"
+like "$ERR" "error: syscall number '1x' is not a number" "--resolve 1x: not a number"
 run "$SCMP_RUN" -p "$P/small.ini" --export-bpf "$TAP_TMP/no/such/dir/f"
 status_is 1 "--export-bpf into a missing directory: 1"
 like "$ERR" "opening '$TAP_TMP/no/such/dir/f'" "--export-bpf: names the file"

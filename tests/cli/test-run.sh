@@ -101,12 +101,12 @@ run env SCMP_RUN_PROFILE_PATH="$lookup/a" "$SCMP_RUN" -p ./plain --check
 status_is 1 "'./NAME' is a path: not looked up"
 (cd "$lookup" && env SCMP_RUN_PROFILE_PATH="$lookup/a" "$SCMP_RUN" -p cwdname --check) \
 	>"$OUT" 2>"$ERR"
-like "$OUT" "description: cwd file" "an existing file in the current directory"
+unlike "$OUT" "description: cwd file" "NAME: never a file in the current directory"
 cp "$lookup/a/plain" "$lookup/plain"
 sed -i 's/plain name in a/plain in cwd/' "$lookup/plain"
 (cd "$lookup" && env SCMP_RUN_PROFILE_PATH="$lookup/a" "$SCMP_RUN" -p plain --check) \
 	>"$OUT" 2>"$ERR"
-like "$OUT" "description: plain in cwd" "an existing file wins over the search path"
+like "$OUT" "description: plain name in a" "NAME: the search path, not the current directory"
 run env SCMP_RUN_PROFILE_PATH="$lookup/a" "$SCMP_RUN" -p no-network --check
 status_is 1 "a name not in the search path (nor installed): 1"
 run "$SCMP_RUN" -p no-network --check

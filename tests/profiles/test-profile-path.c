@@ -71,6 +71,10 @@ static void test_order(void)
 	tap_ok(!strcmp(s, PROFILE_SYSCONF_DIR), "only empty entries, empty installed dir ('%s')",
 	       s);
 	free(s);
+	s = walk(".:rel/dir:/a:..:./b", NULL);
+	tap_ok(!strcmp(s, "/a|" PROFILE_SYSCONF_DIR),
+	       "relative entries are skipped: never the current directory ('%s')", s);
+	free(s);
 
 	long_entry = malloc(PATH_MAX + 1);
 	if (!long_entry)
@@ -140,6 +144,54 @@ static void test_list(void)
 	free(b);
 }
 
+/* profile_find_visit(): the directories looked in, joined with '|'. */
+static void collect(const char *dir, void *ctx)
+{
+	char **s = ctx;
+	char *t = xasprintf("%s%s%s", *s, **s ? "|" : "", dir);
+
+	free(*s);
+	*s = t;
+}
+
+static void test_visit(void)
+{
+	char *a = xasprintf("%s/va", tmpdir), *b = xasprintf("%s/vb", tmpdir);
+	char *sp = xasprintf("%s:%s", a, b), *seen = strdup(""), *p, *want;
+	char old_cwd[PATH_MAX];
+
+	mkdir(a, 0755);
+	mkdir(b, 0755);
+	touch("vb/found.ini");
+	touch("here");
+	p = profile_find_visit("found", sp, NULL, collect, &seen);
+	want = xasprintf("%s|%s", a, b);
+	tap_ok(p && seen && !strcmp(seen, want),
+	       "visit: every directory looked in, up to the one that has it ('%s')", seen);
+	free(p);
+	free(want);
+	errno = 0;
+	tap_ok(!profile_find_visit("x/found", sp, NULL, NULL, NULL) && errno == ENOENT,
+	       "visit: a name with '/' is no NAME");
+	/* A file in the current directory is never found by NAME. */
+	if (getcwd(old_cwd, sizeof(old_cwd)) && chdir(tmpdir) == 0) {
+		errno = 0;
+		p = profile_find("here", ".", NULL);
+		tap_ok(!p && errno == ENOENT, "find: not in the current directory, even with '.'");
+		free(p);
+		if (chdir(old_cwd) < 0)
+			abort();
+	} else {
+		tap_skip("cannot change directory");
+	}
+	tap_ok(profile_is_path("./x") && profile_is_path("/x") && !profile_is_path("x.ini"),
+	       "a path has a '/'; 'x.ini' alone is a NAME for -p");
+	free(seen);
+	free(sp);
+	free(a);
+	free(b);
+}
+
 static void test_find(void)
 {
 	errno = 0;
@@ -156,6 +208,7 @@ int main(void)
 		abort();
 	test_order();
 	test_list();
+	test_visit();
 	test_find();
 	cmd = xasprintf("rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)

@@ -70,7 +70,7 @@ static struct profile *load(const char *path, struct diag *d, int *ret_r)
 	struct profile *p = NULL;
 
 	diag_init(d);
-	*ret_r = profile_load(path, native, d, &p);
+	*ret_r = profile_load(path, NULL, native, d, &p);
 	return p;
 }
 
@@ -322,6 +322,46 @@ static void test_priority_group(void)
 	tap_ok(policy_build(p->rs, arch_native(), &d, &pol) == 0,
 	       "priority: a profile with a group in [priority] compiles");
 	policy_free(pol);
+out:
+	profile_free(p);
+	diag_clear(&d);
+}
+
+/* scmp-run.ini(5) NUMBERS: hex and both octal spellings in actions,
+ * conditions and priorities. */
+static void test_numbers(void)
+{
+	struct diag d;
+	struct profile *p = load_good("good/numbers.ini", &d);
+	unsigned prio[3] = { 0 };
+	uint64_t lits[3] = { 0 };
+	size_t n_lits = 0;
+	const struct rule *trace = NULL;
+
+	if (!p)
+		goto out;
+	for (size_t i = 0; i < p->rs->n_prios; i++) {
+		const struct priority *q = &p->rs->prios[i];
+
+		prio[0] |= !strcmp(q->syscall, "read") ? q->prio : 0;
+		prio[1] |= !strcmp(q->syscall, "write") ? q->prio : 0;
+		prio[2] |= !strcmp(q->syscall, "close") ? q->prio : 0;
+	}
+	tap_ok(prio[0] == 255 && prio[1] == 8 && prio[2] == 8,
+	       "numbers: priorities 0xff, 0o10, 010 (%u %u %u)", prio[0], prio[1], prio[2]);
+	for (size_t i = 0; i < p->rs->n_rules; i++) {
+		const struct rule *r = &p->rs->rules[i];
+
+		if (!strcmp(r->syscall, "getpid"))
+			trace = r;
+		if (!strcmp(r->syscall, "write") && r->conj.n_cmps == 1 && n_lits < 3)
+			lits[n_lits++] = r->conj.cmps[0].values[0].terms[0].lit;
+	}
+	tap_ok(p->rs->attrs.default_action.data == 13 && p->rs->attrs.bad_arch_action.data == 16 &&
+		       trace && trace->action.kind == ACTION_TRACE && trace->action.data == 8,
+	       "numbers: errno(0o15), trap(0x10), trace(010)");
+	tap_ok(n_lits == 3 && lits[0] == 1 && lits[1] == 2 && lits[2] == 3,
+	       "numbers: 0x1, 0o2 and 03 in a condition");
 out:
 	profile_free(p);
 	diag_clear(&d);
@@ -627,7 +667,7 @@ static void test_generated(void)
 
 		diag_init(&d);
 		diag_error(&d, NULL, "earlier");
-		tap_ok(profile_load(good, native, &d, &p) == 0 && p,
+		tap_ok(profile_load(good, NULL, native, &d, &p) == 0 && p,
 		       "an earlier error in the diag list does not reject this profile");
 		profile_free(p);
 		diag_clear(&d);
@@ -695,6 +735,7 @@ int main(int argc, char **argv)
 	test_groups();
 	test_small();
 	test_priority_group();
+	test_numbers();
 	test_bad_fixtures();
 	test_generated();
 	test_find();

@@ -54,6 +54,13 @@ static void test_parse(void)
 	ok_parse("errno( EPERM )", "errno(EPERM)");
 	ok_parse("errno(0x10)", "errno(16)");
 	ok_parse("errno(4095)", "errno(4095)");
+	/* scmp-run.ini(5) NUMBERS: every spelling, everywhere a number is read */
+	ok_parse("errno(0o17)", "errno(15)");
+	ok_parse("errno(017)", "errno(15)");
+	ok_parse("errno(0XfFf)", "errno(4095)");
+	ok_parse("trace(0o177777)", "trace(65535)");
+	ok_parse("trap(0x10)", "trap(16)");
+	ok_parse("trap(010)", "trap(8)");
 
 	bad_parse("al low", "unknown action");
 	bad_parse("permit", "unknown action");
@@ -67,6 +74,15 @@ static void test_parse(void)
 	bad_parse("trace", "trace needs a value: trace(N), 0..65535");
 	bad_parse("trap(65536)", "value out of range 0..65535");
 	bad_parse("trap(-1)", "value out of range 0..65535");
+	bad_parse("errno(-1)", "errno value out of range 0..4095");
+	bad_parse("errno(0x1000)", "errno value out of range 0..4095");
+	bad_parse("errno(99999999999999999999)", "errno value out of range 0..4095");
+	bad_parse("errno(1x)", "the value is not a number");
+	bad_parse("errno(08)", "the value is not a number");
+	bad_parse("errno(0x)", "the value is not a number");
+	bad_parse("trace(0o8)", "the value is not a number");
+	bad_parse("trap(ten)", "the value is not a number");
+	bad_parse("trace(0x10000)", "value out of range 0..65535");
 	bad_parse("allow(1)", "this action takes no value");
 	bad_parse("errno(EPERMEPERMEPERMEPERMEPERMEPERMEPERMEPERMEPERMEPERMEPERMEPERMEPERM)",
 		  "unknown action");

@@ -212,12 +212,16 @@ int main(void)
 	bad_parse("fd = 1", "unexpected '=' at column 4");
 	bad_parse("fd == 1 2", "unexpected '2' at column 9");
 	bad_parse("== 1", "unexpected '==' at column 1");
-	bad_parse("fd == 12abc", "malformed integer '12abc' at column 7");
-	bad_parse("fd == 0x", "malformed integer '0x' at column 7");
-	bad_parse("fd == 08", "malformed integer '08' at column 7");
-	bad_parse("fd == 0o8", "malformed integer '0o8' at column 7");
-	bad_parse("fd == 18446744073709551616", "at column 7 does not fit in 64 bits");
-	bad_parse("fd == 0x10000000000000000", "does not fit in 64 bits");
+	bad_parse("fd == 12abc", "not a number: '12abc' at column 7");
+	bad_parse("fd == 0x", "not a number: '0x' at column 7");
+	bad_parse("fd == 08", "not a number: '08' at column 7");
+	bad_parse("fd == 0o8", "not a number: '0o8' at column 7");
+	bad_parse("fd == 18446744073709551616",
+		  "out of range: '18446744073709551616' at column 7 does not fit in 64 bits");
+	bad_parse("fd == 0x10000000000000000", "out of range: '0x10000000000000000'");
+	bad_parse("fd == 0o2000000000000000000000", "out of range: '0o2000000000000000000000'");
+	bad_parse("fd == 99999999999999999999x", "not a number: '99999999999999999999x'");
+	bad_parse("fd == 0b101", "not a number: '0b101'");
 	bad_parse("fd == -AT_FDCWD", "unexpected 'AT_FDCWD' at column 8, expected an integer");
 	bad_parse("fd == 1 |", "expected a value after '|'");
 	bad_parse("flags & O_ACCMODE < 2", "unexpected '<' at column 19: a masked comparison");

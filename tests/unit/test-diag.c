@@ -44,7 +44,8 @@ static void test_vadd(void)
 	diag_init(&d);
 	error_at_line_9(&d, "unknown op '%s'", "SCMP_CMP_XX");
 	out = printed(&d);
-	tap_ok(diag_failed(&d) && !strcmp(out, "prog: b.json:9:4: error: unknown op 'SCMP_CMP_XX'\n"),
+	tap_ok(diag_failed(&d) &&
+		       !strcmp(out, "prog: b.json:9:4: error: unknown op 'SCMP_CMP_XX'\n"),
 	       "diag_vadd: a va_list message with a column");
 	free(out);
 	diag_clear(&d);
@@ -107,10 +108,68 @@ static void test_cap(void)
 	diag_clear(&d);
 }
 
+static void escaped(const char *in, const char *want, const char *what)
+{
+	char *got = diag_escape(in);
+
+	if (!tap_ok(got && !strcmp(got, want), "escape: %s", what))
+		tap_diag("got '%s', want '%s'", got ? got : "(null)", want);
+	free(got);
+}
+
+/* scmp-run(1) DIAGNOSTICS: nothing a user wrote reaches a terminal as a
+ * control sequence or as text that reorders the rest of the line. */
+static void test_escape(void)
+{
+	struct diag d;
+	char *out;
+
+	escaped("plain 'read' 42", "plain 'read' 42", "plain text is kept");
+	escaped("caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac", "other UTF-8 is kept");
+	escaped("a\tb\nc\rd", "a\\tb\\nc\\rd", "tab, newline, CR");
+	escaped("\x1b[31mred", "\\x1b[31mred", "ESC (C0)");
+	escaped("x\x7fy", "x\\x7fy", "DEL");
+	escaped("back\\slash", "back\\\\slash",
+		"a backslash is doubled: the escapes stay unambiguous");
+	escaped("\xc2\x80 \xc2\x9b \xc2\x9f \xc2\xa0", "\\u0080 \\u009b \\u009f \xc2\xa0",
+		"C1 controls U+0080..U+009F, not U+00A0");
+	escaped("a\xe2\x80\xae"
+		"b",
+		"a\\u202eb", "RIGHT-TO-LEFT OVERRIDE");
+	escaped("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad", "\\u202a\\u202b\\u202c\\u202d",
+		"embeddings, PDF, LRO");
+	escaped("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9", "\\u2066\\u2067\\u2068\\u2069",
+		"isolates U+2066..U+2069");
+	escaped("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c\xe2\x80\xa8", "\\u200e\\u200f\\u061c\\u2028",
+		"marks and the line separator");
+	escaped("\xe2\x81\xa5", "\xe2\x81\xa5", "U+2065 (unassigned, not a control) is kept");
+	escaped("\xff\xfe", "\\xff\\xfe", "bytes that are not UTF-8");
+	escaped("\xc0\xaf", "\\xc0\\xaf", "an overlong sequence");
+	escaped("\xed\xa0\x80", "\\xed\\xa0\\x80", "a surrogate");
+	escaped("\xe2\x80", "\\xe2\\x80", "a sequence cut short");
+	escaped("", "", "the empty string");
+
+	/* Every message is kept escaped, its file name too. */
+	diag_init(&d);
+	{
+		struct src_loc at = { .file = "evil\xe2\x80\xae.ini", .line = 3 };
+
+		diag_error(&d, &at, "unknown key '%s'",
+			   "k\xc2\x9b"
+			   "2J");
+	}
+	out = printed(&d);
+	tap_ok(!strcmp(out, "prog: evil\\u202e.ini:3: error: unknown key 'k\\u009b2J'\n"),
+	       "diag_add(): the text and the file name are escaped");
+	free(out);
+	diag_clear(&d);
+}
+
 int main(void)
 {
 	test_forms();
 	test_vadd();
 	test_cap();
+	test_escape();
 	return tap_done();
 }

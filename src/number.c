@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Integer syntax shared by conditions, actions, priorities and the command
+ * line (scmp-run.ini(5) NUMBERS). */
+#include "number.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+int number_parse_u64(const char *s, size_t len, uint64_t *ret)
+{
+	const char *e = s + len;
+	unsigned base = 10;
+	uint64_t v = 0;
+	bool range = false;
+
+	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	} else if (len >= 2 && s[0] == '0' && (s[1] == 'o' || s[1] == 'O')) {
+		base = 8;
+		s += 2;
+	} else if (len >= 2 && s[0] == '0') {
+		base = 8;
+		s += 1;
+	}
+	if (s == e)
+		return -EINVAL;
+	/* Read to the end even after an overflow: "99999999999999999999x" is
+	 * not a number, not one out of range. */
+	for (; s < e; s++) {
+		unsigned dig = 99;
+
+		if (isdigit((unsigned char)*s))
+			dig = (unsigned)(*s - '0');
+		else if (isxdigit((unsigned char)*s))
+			dig = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
+		if (dig >= base)
+			return -EINVAL;
+		if (v > (UINT64_MAX - dig) / base)
+			range = true;
+		v = v * base + dig;
+	}
+	if (range)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int number_parse(const char *s, bool *ret_neg, uint64_t *ret_mag)
+{
+	bool neg = s[0] == '-';
+	uint64_t v;
+	int r = number_parse_u64(s + neg, strlen(s + neg), &v);
+
+	if (r < 0)
+		return r;
+	*ret_neg = neg && v;
+	*ret_mag = v;
+	return 0;
+}
+
+int number_parse_max(const char *s, uint64_t max, uint64_t *ret)
+{
+	bool neg;
+	uint64_t v;
+	int r = number_parse(s, &neg, &v);
+
+	if (r < 0)
+		return r;
+	if (neg || v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+bool number_looks_like(const char *s)
+{
+	return isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1]));
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Integers as a profile and the command line write them (scmp-run.ini(5)
+ * NUMBERS): decimal, 0x hex, 0o or leading-0 octal, never truncated.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The two messages every reader of a number uses. */
+#define NUMBER_ERR_SYNTAX "not a number"
+#define NUMBER_ERR_RANGE  "out of range"
+
+/*
+ * The len bytes at s as an unsigned integer: decimal ("42"), hex ("0x2a",
+ * "0X2A"), octal ("0o52", "052"); no sign, no blanks, no digit separators.
+ * Returns 0, -EINVAL for anything else ("12abc", "0x", "08", ""), or
+ * -ERANGE for a well-formed number over 64 bits. *ret is set only on 0.
+ */
+int number_parse_u64(const char *s, size_t len, uint64_t *ret);
+
+/*
+ * A NUL-terminated number with an optional leading '-': the magnitude in
+ * *ret_mag, the sign in *ret_neg ("-0" is not negative). Returns as
+ * number_parse_u64().
+ */
+int number_parse(const char *s, bool *ret_neg, uint64_t *ret_mag);
+
+/*
+ * A NUL-terminated number in 0..max (no sign). Returns 0, -EINVAL (not a
+ * number) or -ERANGE (a negative number, or one over max).
+ */
+int number_parse_max(const char *s, uint64_t max, uint64_t *ret);
+
+/* True if s starts like a number: a digit, or '-' and a digit. Names
+ * (errno names, constants, syscalls) never do. */
+bool number_looks_like(const char *s);
