@@ -668,9 +668,10 @@ static bool take_signals(int sfd, pid_t child, int *wstatus)
 			/* one SIGCHLD may stand for several changes: ask */
 			if (!reaped && waitpid(child, wstatus, WNOHANG) == child)
 				reaped = true;
-		} else if (si.ssi_code != SI_KERNEL && !reaped) {
+		} else if (!reaped && (si.ssi_code != SI_KERNEL || getpgid(child) != getpgrp())) {
 			/* A terminal's signals reach the whole foreground
-			 * group, the command included: sent once. */
+			 * group: the command too, unless it left the group
+			 * ([process] new-session). Sent once. */
 			kill(child, (int)si.ssi_signo);
 		}
 	}

@@ -86,6 +86,25 @@ for sig in INT HUP QUIT USR1 USR2 WINCH; do
 	is $? $code "SIG$sig is forwarded to the command, which handles it"
 done
 
+# ^C on the terminal: the command in the foreground group gets SIGINT from
+# the terminal itself (not forwarded again); a command in a session of its
+# own gets it from the supervisor.
+if command -v python3 >/dev/null; then
+	for prof in deny new-session; do
+		rm -f "$T/ready"
+		RC=0
+		python3 "$SRCDIR/tests/supervise/tty-intr.py" "$T/ready" env --default-signal \
+			"$S" --report -p "$P/$prof.ini" sh -c \
+			"trap 'exit 7' INT; : >'$T/ready'; i=0
+			while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; exit 99" \
+			>/dev/null 2>&1 || RC=$?
+		is "$RC" 7 "^C on the terminal ($prof.ini): the command gets SIGINT"
+	done
+else
+	skip "python3 is not installed"
+	skip "python3 is not installed"
+fi
+
 # kill-process on a process the command started: that process dies with
 # SIGKILL (its parent sees 137), the command goes on (scmp-run(1))
 run "$S" --report -p "$P/deny.ini" sh -c "mkdir '$T/gc'; echo child=\$?; exit 5"
