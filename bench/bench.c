@@ -291,8 +291,8 @@ static size_t usable_names(struct bset *s, struct rng *r, const char **out, size
 	const struct syscall *all = syscalls_list(arch_get(ARCH_X86_64), &n_all);
 
 	for (size_t i = 0; i < n_all && n < max; i++)
-		if (name_usable(s, all[i].name) == USABLE)
-			out[n++] = all[i].name;
+		if (name_usable(s, syscall_name(&all[i])) == USABLE)
+			out[n++] = syscall_name(&all[i]);
 	for (size_t i = n; i > 1; i--) {
 		size_t j = pick(r, (unsigned)i);
 		const char *t = out[i - 1];
@@ -411,6 +411,228 @@ static void make_l(struct bset *s)
 		}
 		done++;
 	}
+}
+
+/* A rule of set C: its comparisons are given without their width. */
+static void c_rule(struct bset *s, const char *name, unsigned act, const struct bcmp *c, unsigned n,
+		   bool in_group)
+{
+	struct brule *br;
+
+	if (name_usable(s, name) != USABLE)
+		die("set C names a syscall the two tables disagree on");
+	br = set_push(s);
+	br->name = name;
+	br->act = act;
+	br->in_group = in_group;
+	br->n_cmps = n;
+	for (unsigned k = 0; k < n; k++) {
+		struct slot sl = slot_of(name, c[k].arg);
+
+		if (!sl.usable || sl.ptr)
+			die("set C compares an argument the bench cannot");
+		br->c[k] = c[k];
+		br->c[k].narrow = sl.narrow;
+		if (sl.narrow)
+			br->c[k].v &= UINT32_MAX;
+		s->n_cmps++;
+	}
+}
+
+#define C_RULE(name, act, ...)                                     \
+	c_rule(s, name, act, (const struct bcmp[]){ __VA_ARGS__ }, \
+	       sizeof((const struct bcmp[]){ __VA_ARGS__ }) / sizeof(struct bcmp), false)
+#define EQ(a_, v_)                                           \
+	{                                                    \
+		.arg = (a_), .op = B_EQ, .v = (uint64_t)(v_) \
+	}
+#define GE(a_, v_)                                 \
+	{                                          \
+		.arg = (a_), .op = B_GE, .v = (v_) \
+	}
+#define MASK(a_, m_, v_)                                           \
+	{                                                          \
+		.arg = (a_), .op = B_MASK, .v = (v_), .mask = (m_) \
+	}
+
+/* "name = argN in { values }": one rule per value, written as a set. */
+static void c_set(struct bset *s, const char *name, unsigned act, unsigned arg, const int64_t *v,
+		  size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		c_rule(s, name, act, (const struct bcmp[]){ EQ(arg, v[i]) }, 1, true);
+}
+
+#define C_SET(name, act, arg, ...)                                 \
+	c_set(s, name, act, arg, (const int64_t[]){ __VA_ARGS__ }, \
+	      sizeof((const int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t))
+
+/* A service's allow-list with the argument rules a hand-written profile
+ * has: multi-condition rules on socket, openat, setsockopt, getsockopt,
+ * rt_sigprocmask, futex command masks, signed value sets (clock ids,
+ * AT_FDCWD, pid -1). */
+static void make_c(struct bset *s)
+{
+	static const char *const plain[] = {
+		"read",
+		"write",
+		"close",
+		"fstat",
+		"pread64",
+		"pwrite64",
+		"readv",
+		"writev",
+		"brk",
+		"munmap",
+		"mremap",
+		"rt_sigreturn",
+		"exit",
+		"exit_group",
+		"getpid",
+		"gettid",
+		"getuid",
+		"geteuid",
+		"getgid",
+		"getegid",
+		"getppid",
+		"uname",
+		"sched_yield",
+		"nanosleep",
+		"epoll_wait",
+		"epoll_create1",
+		"bind",
+		"listen",
+		"connect",
+		"getsockname",
+		"getpeername",
+		"sendmsg",
+		"recvmsg",
+		"poll",
+		"ppoll",
+		"select",
+		"pselect6",
+		"readlinkat",
+		"getcwd",
+		"chdir",
+		"getdents64",
+		"set_robust_list",
+		"set_tid_address",
+		"rseq",
+		"sigaltstack",
+		"restart_syscall",
+		"getrlimit",
+		"prlimit64",
+		"sysinfo",
+		"getrusage",
+		"times",
+		"umask",
+		"fdatasync",
+		"fsync",
+		"ftruncate",
+		"renameat2",
+		"mkdirat",
+		"fchmod",
+		"capget",
+		"sched_getaffinity",
+	};
+	static const int64_t so_sock[] = { 2, 7, 8, 9, 13, 15, 20, 21, 1, 6 };
+	static const int64_t so_tcp[] = { 1, 4, 5, 6, 9, 23, 3 };
+	static const int64_t so_ip[] = { 1, 2, 12, 3 };
+	static const int64_t so_ip6[] = { 26, 16, 67 };
+
+	s->id = "C";
+	s->desc = "a service profile: 42 syscalls with argument rules, ~320 rules";
+	set_abis(s, (const char *const[]){ "x86_64" }, (const uint32_t[]){ SCMP_ARCH_X86_64 }, 1);
+	s->def = ACT_EPERM;
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		add_uncond(s, plain[i], ACT_ALLOW);
+
+	for (int64_t fam = 1; fam <= 10; fam += fam == 2 ? 8 : 1) /* AF_UNIX, AF_INET, AF_INET6 */
+		for (int64_t type = 1; type <= 5; type += type == 2 ? 3 : 1)
+			if (type != 5 || fam == 1)
+				C_RULE("socket", ACT_ALLOW, EQ(0, fam), MASK(1, 0xf, type));
+	C_RULE("socket", ACT_ALLOW, EQ(0, 16), EQ(2, 0));
+	C_RULE("socket", ACT_ALLOW, EQ(0, 16), EQ(2, 9));
+	C_RULE("socket", ACT_ALLOW, EQ(0, 16), EQ(2, 15));
+	C_RULE("socketpair", ACT_ALLOW, EQ(0, 1), MASK(1, 0xf, 1));
+	C_RULE("socketpair", ACT_ALLOW, EQ(0, 1), MASK(1, 0xf, 2));
+
+	C_RULE("openat", ACT_ALLOW, MASK(2, 3, 0));
+	C_RULE("openat", ACT_ALLOW, EQ(0, -100), MASK(2, 3, 1));
+	C_RULE("openat", ACT_ALLOW, EQ(0, -100), MASK(2, 3, 2));
+	C_RULE("openat", ACT_ALLOW, EQ(0, -100), MASK(2, 0x40, 0x40));
+	C_RULE("openat", ACT_EACCES, MASK(2, 0x200, 0x200));
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *name = pass ? "getsockopt" : "setsockopt";
+
+		for (size_t i = 0; i < sizeof(so_sock) / sizeof(so_sock[0]); i++)
+			C_RULE(name, ACT_ALLOW, EQ(1, 1), EQ(2, so_sock[i]));
+		for (size_t i = 0; i < sizeof(so_tcp) / sizeof(so_tcp[0]); i++)
+			C_RULE(name, ACT_ALLOW, EQ(1, 6), EQ(2, so_tcp[i]));
+		for (size_t i = 0; i < sizeof(so_ip) / sizeof(so_ip[0]); i++)
+			C_RULE(name, ACT_ALLOW, EQ(1, 0), EQ(2, so_ip[i]));
+		for (size_t i = 0; i < sizeof(so_ip6) / sizeof(so_ip6[0]); i++)
+			C_RULE(name, ACT_ALLOW, EQ(1, 41), EQ(2, so_ip6[i]));
+	}
+	C_SET("getsockopt", ACT_ALLOW, 2, 4, 3, 17, 31);
+
+	for (int64_t how = 0; how <= 2; how++)
+		C_RULE("rt_sigprocmask", ACT_ALLOW, EQ(0, how), EQ(3, 8));
+	for (int64_t sig = 1; sig <= 31; sig++)
+		if (sig != 9 && sig != 19 && (sig <= 17 || sig >= 28))
+			C_RULE("rt_sigaction", ACT_ALLOW, EQ(0, sig), EQ(3, 8));
+	for (uint64_t op = 0; op <= 13; op++)
+		C_RULE("futex", ACT_ALLOW, MASK(1, 0x7f, op));
+
+	C_SET("fcntl", ACT_ALLOW, 1, 0, 1, 2, 3, 4, 5, 6, 7, 1030, 1031, 1032);
+	C_SET("ioctl", ACT_ALLOW, 1, 0x5401, 0x5413, 0x541b, 0x5421, 0x5451, 0x5450, 0x540f);
+	for (int64_t fd = 0; fd <= 2; fd++)
+		C_RULE("ioctl", ACT_ALLOW, EQ(0, fd), EQ(1, 0x5402));
+	C_SET("kill", ACT_ALLOW, 1, 0, 1, 9, 10, 12, 15);
+	C_RULE("kill", ACT_ALLOW, EQ(0, -1), EQ(1, 15));
+	C_SET("tgkill", ACT_ALLOW, 2, 5, 6, 11);
+	C_SET("prctl", ACT_ALLOW, 0, 1, 3, 15, 16, 23, 36, 38);
+	C_RULE("prctl", ACT_ALLOW, EQ(0, 4), EQ(1, 0));
+	C_RULE("mmap", ACT_ALLOW, MASK(2, 4, 0));
+	C_RULE("mmap", ACT_ALLOW, EQ(2, 5), MASK(3, 0x20, 0));
+	C_RULE("mprotect", ACT_ALLOW, MASK(2, 4, 0));
+	C_RULE("clone", ACT_ALLOW, MASK(0, 0x7e020000, 0));
+	for (int64_t which = 0; which <= 3; which++)
+		C_RULE("waitid", ACT_ALLOW, EQ(0, which), MASK(3, 0x1000000, 0));
+	for (int64_t op = 1; op <= 3; op++)
+		C_RULE("epoll_ctl", ACT_ALLOW, EQ(1, op), GE(2, 3));
+	C_RULE("wait4", ACT_ALLOW, EQ(0, -1), MASK(2, 0xfffffff8, 0));
+	C_RULE("wait4", ACT_ALLOW, GE(0, 1), MASK(2, 0xfffffff8, 0));
+	C_RULE("accept4", ACT_ALLOW, MASK(3, 0xfff7f7ff, 0));
+	C_SET("sendto", ACT_ALLOW, 3, 0, 0x40, 0x4000, 0x4040);
+	C_SET("recvfrom", ACT_ALLOW, 3, 0, 0x40, 0x2, 0x42, 0x100);
+	C_SET("madvise", ACT_ALLOW, 2, 0, 1, 2, 3, 4, 8, 9, 14, 15, 18, 19);
+	C_SET("lseek", ACT_ALLOW, 2, 0, 1, 2, 3, 4);
+	C_SET("getrandom", ACT_ALLOW, 2, 0, 1, 2, 4);
+	C_SET("clock_gettime", ACT_ALLOW, 0, 0, 1, 2, 3, 4, 5, 6, 7, -6, -2, -10, -14);
+	C_RULE("clock_nanosleep", ACT_ALLOW, EQ(0, 0), MASK(1, 0xfffffffe, 0));
+	C_RULE("clock_nanosleep", ACT_ALLOW, EQ(0, 1), MASK(1, 0xfffffffe, 0));
+	for (int64_t clk = 0; clk <= 7; clk += clk == 1 ? 6 : 1)
+		C_RULE("timerfd_create", ACT_ALLOW, EQ(0, clk), MASK(1, 0xfff7f7ff, 0));
+	C_RULE("eventfd2", ACT_ALLOW, MASK(1, 0xfff7f7fe, 0));
+	C_SET("pipe2", ACT_ALLOW, 1, 0, 0x800, 0x80000, 0x80800);
+	C_SET("dup3", ACT_ALLOW, 2, 0, 0x80000);
+	C_SET("fadvise64", ACT_ALLOW, 3, 0, 1, 2, 3, 4, 5);
+	for (int64_t which = 0; which <= 2; which++)
+		C_RULE("setpriority", ACT_ALLOW, EQ(0, which), EQ(1, 0));
+	C_SET("sched_setscheduler", ACT_ALLOW, 1, 0, 3, 5);
+	C_SET("personality", ACT_ALLOW, 0, 0, 8, 0xffffffff);
+	C_RULE("statx", ACT_ALLOW, EQ(0, -100), MASK(2, 0xffff8eff, 0));
+	C_RULE("statx", ACT_ALLOW, GE(0, 0), MASK(2, 0xffff8eff, 0));
+	C_SET("unlinkat", ACT_ALLOW, 2, 0, 0x200);
+	C_RULE("newfstatat", ACT_ALLOW, MASK(3, 0xffffe6ff, 0));
+	C_SET("faccessat2", ACT_ALLOW, 2, 0, 1, 2, 4, 6, 7);
+	C_RULE("memfd_create", ACT_EACCES, MASK(1, 0x10, 0x10));
+	C_RULE("memfd_create", ACT_EACCES, MASK(1, 0x4, 0x4));
+	C_RULE("memfd_create", ACT_ALLOW, MASK(1, 0xffffffec, 0));
+	C_SET("msync", ACT_ALLOW, 2, 1, 4, 5, 6);
+	C_SET("shutdown", ACT_ALLOW, 1, 0, 1, 2);
 }
 
 /* ---- the INI profiles ---- */
@@ -534,7 +756,7 @@ static int build_ours(const char *path, struct prog *out)
 	int r;
 
 	diag_init(&d);
-	r = compile_file(path, arch_native(), &d, &c);
+	r = compile_file(path, arch_native(), NULL, &d, &c);
 	if (r >= 0 && out) {
 		out->len = c.prog->len;
 		out->insns = malloc(c.prog->len * sizeof(*c.prog->insns));
@@ -859,7 +1081,7 @@ int main(int argc, char **argv)
 	const char *benchdir = argc > 1 ? argv[1] : "bench";
 	const char *service = argc > 2 ? argv[2] : "profiles/system-service.ini";
 	const char *tsv = argc > 3 ? argv[3] : NULL;
-	struct bset sets[5] = { 0 };
+	struct bset sets[6] = { 0 };
 	struct mix mix;
 	FILE *out = NULL;
 	double t_load[200], t_all[200];
@@ -869,8 +1091,9 @@ int main(int argc, char **argv)
 	make_d(&sets[2], benchdir, true);
 	make_a(&sets[3]);
 	make_l(&sets[4]);
+	make_c(&sets[5]);
 	if (argc > 2 && !strcmp(argv[2], "--write-profiles"))
-		return write_profiles(benchdir, sets, 5);
+		return write_profiles(benchdir, sets, 6);
 	mix_load(benchdir, &mix);
 	if (tsv && !(out = fopen(tsv, "we")))
 		die("cannot write the results file");
@@ -884,7 +1107,7 @@ int main(int argc, char **argv)
 	printf("| set | rules (arg cmps) | engine | length | mean exec | max exec | "
 	       "cache share | compile (CPU) |\n");
 	printf("|---|---|---|---:|---:|---:|---:|---:|\n");
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		struct bset *s = &sets[i];
 		struct figures fg[ENG_COUNT] = { 0 };
 		uint32_t *rets[ENG_COUNT];
@@ -952,6 +1175,12 @@ int main(int argc, char **argv)
 		printf("| ");
 		print_ratios(fg, 3);
 		printf("\n");
+		if (!fg[0].err[0] && fg[1].len && fg[2].len && !fg[1].err[0] && !fg[2].err[0]) {
+			size_t shorter = fg[1].len < fg[2].len ? fg[1].len : fg[2].len;
+
+			printf("| | | length / libseccomp's shorter program | %.3g | | | | |\n",
+			       (double)fg[0].len / (double)shorter);
+		}
 		{
 			double c = median_ours_from_ruleset(path);
 
@@ -992,7 +1221,7 @@ int main(int argc, char **argv)
 		fprintf(out, "system-service\tours\t0\t0\t0\t0\t%.2f\t\n", t_all[100] * 1e6);
 		fclose(out);
 	}
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < 6; i++)
 		set_free(&sets[i]);
 	free(mix.calls);
 	return 0;

@@ -16,7 +16,7 @@ function __scmp_run_command_index
                     return 0
                 end
                 return 1
-            case -p --profile --export-bpf --export-pfc --resolve --target-arch --user --group --learn
+            case -p --profile --export-bpf --export-pfc --export-oci --import-oci --oci-caps --resolve --target-arch --user --group --learn
                 set i (math $i + 2)
             case '--*'
                 set i (math $i + 1)
@@ -52,7 +52,8 @@ function __scmp_run_at_command
     __scmp_run_before_command; or return 1
     set -l cur (commandline -ct)
     string match -q -- '-*' $cur; and return 1
-    not __scmp_run_seen --explain; and not __scmp_run_seen --list-groups
+    not __scmp_run_seen --explain; and not __scmp_run_seen --explain-path
+    and not __scmp_run_seen --list-groups
 end
 
 function __scmp_run_target
@@ -91,7 +92,12 @@ complete -c scmp-run -n __scmp_run_before_command -s p -l profile -r -F \
 complete -c scmp-run -n __scmp_run_before_command -l check -d 'validate the profile and print a summary'
 complete -c scmp-run -n __scmp_run_before_command -l export-bpf -r -F -d 'write the program run mode would load'
 complete -c scmp-run -n __scmp_run_before_command -l export-pfc -r -F -d 'write readable pseudo filter code'
+complete -c scmp-run -n __scmp_run_before_command -l export-oci -r -F -d 'write the profile as OCI runtime-spec seccomp JSON'
+complete -c scmp-run -n __scmp_run_before_command -l import-oci -r -F -d 'print an OCI/Docker seccomp JSON file as an INI profile'
+complete -c scmp-run -n __scmp_run_before_command -l oci-caps -x -d 'capabilities the process keeps (CAP_A,CAP_B), for a JSON profile'
 complete -c scmp-run -n __scmp_run_before_command -l explain -d 'print the action for SYSCALL ARG...'
+complete -c scmp-run -n __scmp_run_before_command -l explain-path \
+    -d 'print whether [landlock] allows PATH for ACCESS'
 complete -c scmp-run -n __scmp_run_before_command -l resolve -x -a '(__scmp_run_syscalls)' \
     -d 'syscall name <-> number'
 complete -c scmp-run -n __scmp_run_before_command -l list-syscalls -d 'list the syscalls of the target architecture'
@@ -121,6 +127,11 @@ complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --explai
     -a '(__scmp_run_syscalls)'
 complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --list-groups' \
     -a '(__scmp_run_groups)'
+# After --explain-path: a path, then read, write or exec.
+complete -c scmp-run -n '__scmp_run_seen --explain-path; and not __scmp_run_command_index >/dev/null' \
+    -F
+complete -c scmp-run -n '__scmp_run_seen --explain-path; and __scmp_run_command_index >/dev/null' \
+    -a 'read write exec'
 complete -c scmp-run -n __scmp_run_at_command -a '(__fish_complete_command)'
-complete -c scmp-run -n 'not __scmp_run_before_command; and not __scmp_run_seen --explain' \
+complete -c scmp-run -n 'not __scmp_run_before_command; and not __scmp_run_seen --explain; and not __scmp_run_seen --explain-path' \
     -a '(__scmp_run_complete_command)'

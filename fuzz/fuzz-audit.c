@@ -61,7 +61,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	    fclose(f))
 		abort();
 	diag_init(&d);
-	if (compile_file(path, arch_native(), &d, &compiled) < 0) {
+	if (compile_file(path, arch_native(), NULL, &d, &compiled) < 0) {
 		diag_print(&d, "fuzz-audit", stderr);
 		abort();
 	}

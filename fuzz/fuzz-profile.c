@@ -235,7 +235,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	diag_init(&d);
-	if (compile_file(fuzz_path, native, &d, &c) < 0)
+	if (compile_file(fuzz_path, native, NULL, &d, &c) < 0)
 		goto out;
 	if (bpf_validate(c.prog->insns, c.prog->len, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fuzz-profile: generated program is invalid: %s\n", err);

@@ -10,16 +10,16 @@ out=$3
 secs=${4:-60}
 name=$(basename "$fuzzer")
 mkdir -p "$out/corpus" "$out/artifacts" || exit 99
-if [ $# -gt 4 ]; then
-	dict=$5
-	shift 5
-	seeds=$*
-else
-	dict=$src/fuzz/profile.dict
-	seeds="$src/profiles $src/tests/profiles/good $src/tests/profiles/bad
-$src/tests/profiles/bad/include $src/tests/cli/profiles $src/tests/cli/bad $src/fuzz/regressions"
+# FUZZ_SEEDS (directories under SRCDIR) and FUZZ_DICT pick another corpus.
+seeds="$src/profiles $src/tests/profiles/good $src/tests/profiles/bad $src/tests/profiles/bad/include
+$src/tests/cli/profiles $src/tests/cli/bad $src/fuzz/regressions"
+if [ -n "${FUZZ_SEEDS:-}" ]; then
+	seeds=
+	for d in $FUZZ_SEEDS; do
+		seeds="$seeds $src/$d"
+	done
 fi
-common="-rss_limit_mb=2048 -timeout=20 -dict=$dict -artifact_prefix=$out/artifacts/"
+common="-rss_limit_mb=2048 -timeout=20 -dict=$src/${FUZZ_DICT:-fuzz/profile.dict} -artifact_prefix=$out/artifacts/"
 failed=0
 
 # shellcheck disable=SC2086

@@ -91,20 +91,11 @@ static int parse_number(const char *s, unsigned long max, uint32_t *ret)
 	return 0;
 }
 
-static int cmp_name(const void *key, const void *elem)
-{
-	return strcmp(key, *(const char *const *)elem);
-}
-
 /* The table's own copy of a constant name, so that actions need no
  * allocation; NULL if the name is not in the table. */
 static const char *static_name(const char *name)
 {
-	size_t n;
-	const char *const *names = consts_names(&n);
-	const char *const *hit = bsearch(name, names, n, sizeof(*names), cmp_name);
-
-	return hit ? *hit : NULL;
+	return consts_static_name(name);
 }
 
 int action_parse(const char *s, const struct arch *a, struct action *ret, const char **ret_err)

@@ -293,7 +293,7 @@ static void one_line(const struct policy *p, const char *line, size_t len, const
 	int r = audit_parse(line, len, &rec);
 
 	if (r < 0) {
-		struct src_loc loc = { path, lineno };
+		struct src_loc loc = { .file = path, .line = lineno };
 
 		diag_warning(d, &loc, "malformed seccomp audit record: skipped");
 	} else if (r > 0) {

@@ -5,41 +5,14 @@
  * weighted binary tree; argument tests sit only under the numbers that have
  * conditions, so unconditionally allowed numbers stay cacheable.
  */
-#include "bpf.h"
+#include "bpf-gen.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * The program is emitted backwards: every jump goes forward in BPF, so when
- * a jump is emitted its targets already exist. A label is the index of an
- * instruction in emission order; the final program is the reverse.
- */
-struct target {
-	bool is_ret;
-	uint32_t ret;
-	size_t label;
-};
-
-#define T_RET(x) ((struct target){ .is_ret = true, .ret = (x) })
-#define T_LBL(l) ((struct target){ .label = (l) })
-
-#define JUMP_MAX  255u /* jt/jf are 8 bits */
-#define RET_CACHE 64   /* distinct return values remembered for reuse */
-
-struct gen {
-	struct sock_filter *buf;
-	size_t n, cap;
-	struct {
-		uint32_t ret;
-		size_t label;
-	} rets[RET_CACHE];
-	size_t n_rets;
-	bool big_endian;
-	int err;
-};
+#define JUMP_MAX 255u /* jt/jf are 8 bits */
 
 static size_t emit(struct gen *g, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
 {
@@ -106,8 +79,7 @@ static size_t goto_target(struct gen *g, struct target t)
 }
 
 /* A conditional jump; long distances go through "ja" trampolines. */
-static struct target jump(struct gen *g, uint16_t op, uint32_t k, struct target tt,
-			  struct target tf)
+struct target gen_jump(struct gen *g, uint16_t op, uint32_t k, struct target tt, struct target tf)
 {
 	size_t lt, lf, j;
 
@@ -132,259 +104,19 @@ static struct target jump(struct gen *g, uint16_t op, uint32_t k, struct target 
 }
 
 /* A non-jump instruction followed by t. */
-static struct target before(struct gen *g, uint16_t code, uint32_t k, struct target t)
+struct target gen_before(struct gen *g, uint16_t code, uint32_t k, struct target t)
 {
 	goto_target(g, t);
 	return T_LBL(emit(g, code, k, 0, 0));
 }
 
-static uint32_t arg_offset(const struct gen *g, unsigned arg, bool hi)
+struct target gen_load(struct gen *g, unsigned arg, bool hi, struct target t)
 {
-	return (uint32_t)(offsetof(struct seccomp_data, args) + 8 * arg +
-			  (hi != g->big_endian ? 4 : 0));
+	uint32_t off = (uint32_t)(offsetof(struct seccomp_data, args) + 8 * arg +
+				  (hi != g->big_endian ? 4 : 0));
+
+	return gen_before(g, BPF_LD | BPF_W | BPF_ABS, off, t);
 }
-
-static struct target load(struct gen *g, unsigned arg, bool hi, uint32_t xor, struct target t)
-{
-	if (xor)
-		t = before(g, BPF_ALU | BPF_XOR | BPF_K, xor, t);
-	return before(g, BPF_LD | BPF_W | BPF_ABS, arg_offset(g, arg, hi), t);
-}
-
-/* ---- 32-bit tests: the low half of the register ---- */
-
-/* Is the key in A within ivs? Sorted ascending: below an interval means
- * below every later one too, so that exit goes straight to "below"; past
- * the last interval the chain goes on at "above". */
-static struct target ivs32(struct gen *g, const struct interval *iv, size_t n, uint64_t max,
-			   struct target yes, struct target below, struct target above)
-{
-	struct target next = above;
-
-	for (size_t i = n; i-- > 0;) {
-		uint32_t lo = (uint32_t)iv[i].lo, hi = (uint32_t)iv[i].hi;
-		struct target t;
-
-		if (lo == hi) {
-			next = jump(g, BPF_JEQ, lo, yes, next);
-			continue;
-		}
-		t = hi == max ? yes : jump(g, BPF_JGT, hi, next, yes);
-		next = lo == 0 ? t : jump(g, BPF_JGE, lo, t, below);
-	}
-	return next;
-}
-
-/* ---- 64-bit tests: both halves ---- */
-
-/* key > k ? yes : no, loading both halves as needed. */
-static struct target gt64(struct gen *g, unsigned arg, uint32_t xor, uint64_t k, struct target yes,
-			  struct target no)
-{
-	uint32_t khi = (uint32_t)(k >> 32), klo = (uint32_t)k;
-	struct target lo, t;
-
-	lo = klo == UINT32_MAX ? no : load(g, arg, false, 0, jump(g, BPF_JGT, klo, yes, no));
-	/* not above khi: equal to it, certainly so when khi is 0 */
-	t = khi ? jump(g, BPF_JEQ, khi, lo, no) : lo;
-	t = jump(g, BPF_JGT, khi, yes, t);
-	return load(g, arg, true, xor, t);
-}
-
-/*
- * Is the 64-bit key in iv[0..n)? Intervals that lie within one high word
- * are tested as a group: one test of the high word, then the low words
- * with the 32-bit chain. Consecutive groups share the load of the high
- * word. Sorted ascending, so "below this interval" means "in none after".
- */
-static struct target ivs64(struct gen *g, unsigned arg, uint32_t xor, const struct interval *iv,
-			   size_t n, struct target yes, struct target no)
-{
-	struct target next = no, next_hi = no; /* next_hi: A holds the high word */
-	bool next_is_group = false;
-
-	for (size_t i = n; i > 0;) {
-		uint64_t hi_word = iv[i - 1].hi >> 32;
-		size_t j = i;
-
-		while (j > 0 && iv[j - 1].lo >> 32 == hi_word && iv[j - 1].hi >> 32 == hi_word)
-			j--;
-		if (j < i) {
-			struct interval *low = calloc(i - j, sizeof(*low));
-			struct target t;
-
-			if (!low) {
-				g->err = -ENOMEM;
-				return no;
-			}
-			for (size_t k = j; k < i; k++)
-				low[k - j] = (struct interval){ iv[k].lo & UINT32_MAX,
-								iv[k].hi & UINT32_MAX };
-			/* above the group's last interval, a later interval may
-			 * still start in this high word */
-			t = load(g, arg, false, 0, ivs32(g, low, i - j, UINT32_MAX, yes, no, next));
-			free(low);
-
-			next_hi = jump(g, BPF_JEQ, (uint32_t)hi_word, t,
-				       next_is_group ? next_hi : next);
-			next = load(g, arg, true, xor, next_hi);
-			next_is_group = true;
-			i = j;
-			continue;
-		}
-		i--;
-		struct target t =
-			iv[i].hi == UINT64_MAX ? yes : gt64(g, arg, xor, iv[i].hi, next, yes);
-
-		next = iv[i].lo == 0 ? t : gt64(g, arg, xor, iv[i].lo - 1, t, no);
-		next_is_group = false;
-	}
-	return next;
-}
-
-/*
- * A test that needs only the low word of its argument: A is loaded once,
- * maybe changed by one ALU op (the sign flip of signed keys, a mask, the
- * 16-bit truncation), then only jumps. Such tests leave A in that state on
- * every exit, so the next test of the same state needs no load.
- */
-struct low_state {
-	uint8_t arg;
-	uint16_t op; /* 0, BPF_XOR or BPF_AND */
-	uint32_t k;
-};
-
-/* The intervals to test, and whether yes/no trade places: a set or its
- * complement, whichever has fewer intervals. A signed 32-bit test of
- * single values only compares the raw values: no sign flip is needed for
- * equality (*ret_raw). *ret_free is the caller's. */
-static const struct interval *test_set(const struct rcmp *c, size_t *ret_n, bool *ret_swap,
-				       bool *ret_raw, struct interval **ret_free)
-{
-	uint64_t max = width_max(c->width);
-	const struct interval *iv = c->ivs;
-	bool points = true;
-
-	*ret_free = NULL;
-	*ret_n = c->n_ivs;
-	*ret_swap = false;
-	*ret_raw = false;
-	if (ivset_complement_size(c->ivs, c->n_ivs, max) < c->n_ivs) {
-		struct ivset comp = { calloc(c->n_ivs + 1, sizeof(*c->ivs)), c->n_ivs };
-
-		if (comp.iv) {
-			if (c->n_ivs)
-				memcpy(comp.iv, c->ivs, c->n_ivs * sizeof(*c->ivs));
-			if (ivset_complement(&comp, max) == 0) {
-				*ret_swap = true;
-				*ret_free = comp.iv;
-				iv = comp.iv;
-				*ret_n = comp.n;
-			} else {
-				ivset_free(&comp);
-			}
-		}
-	}
-	for (size_t i = 0; i < *ret_n; i++)
-		points &= iv[i].lo == iv[i].hi;
-	if (!points || !c->is_signed || c->width != 32)
-		return iv;
-	if (!*ret_free) {
-		*ret_free = calloc(*ret_n + 1, sizeof(**ret_free));
-		if (!*ret_free)
-			return iv;
-		if (*ret_n)
-			memcpy(*ret_free, iv, *ret_n * sizeof(*iv));
-	}
-	for (size_t i = 0; i < *ret_n; i++)
-		(*ret_free)[i].lo = (*ret_free)[i].hi = iv[i].lo ^ 0x80000000u;
-	*ret_raw = true;
-	return *ret_free;
-}
-
-static bool low_state(const struct rcmp *c, struct low_state *ret)
-{
-	uint32_t mlo = (uint32_t)c->mask;
-
-	*ret = (struct low_state){ .arg = c->arg };
-	if (c->kind != RCMP_IN) {
-		if (c->width == 64 && c->mask >> 32)
-			return false;
-		if (mlo != UINT32_MAX)
-			*ret = (struct low_state){ c->arg, BPF_AND, mlo };
-		return true;
-	}
-	if (c->width == 16) { /* the kernel truncates the register to 16 bits */
-		*ret = (struct low_state){ c->arg, BPF_AND, 0xffff };
-	} else if (c->width == 32 && c->is_signed) {
-		struct interval *tmp;
-		size_t n;
-		bool swap, raw;
-
-		test_set(c, &n, &swap, &raw, &tmp);
-		free(tmp);
-		if (!raw)
-			*ret = (struct low_state){ c->arg, BPF_XOR, 0x80000000u };
-	}
-	return c->width <= 32;
-}
-
-static bool same_state(const struct low_state *a, const struct low_state *b)
-{
-	return a->arg == b->arg && a->op == b->op && a->k == b->k;
-}
-
-/* Code for one test; with loaded, A already holds its low state. */
-static struct target emit_cmp(struct gen *g, const struct rcmp *c, struct target yes,
-			      struct target no, bool loaded)
-{
-	struct low_state st;
-	struct interval *comp;
-	const struct interval *iv;
-	size_t n;
-	bool swap, raw;
-	struct target t;
-
-	if (c->kind != RCMP_IN) {
-		struct target eq = c->kind == RCMP_MASK_EQ ? yes : no;
-		struct target ne = c->kind == RCMP_MASK_EQ ? no : yes;
-		uint32_t mhi = (uint32_t)(c->mask >> 32), mlo = (uint32_t)c->mask;
-
-		if (low_state(c, &st)) {
-			t = jump(g, BPF_JEQ, (uint32_t)c->value, eq, ne);
-			goto setup;
-		}
-		t = eq;
-		if (mlo) {
-			t = jump(g, BPF_JEQ, (uint32_t)c->value, t, ne);
-			if (mlo != UINT32_MAX)
-				t = before(g, BPF_ALU | BPF_AND | BPF_K, mlo, t);
-			t = load(g, c->arg, false, 0, t);
-		}
-		t = jump(g, BPF_JEQ, (uint32_t)(c->value >> 32), t, ne);
-		if (mhi != UINT32_MAX)
-			t = before(g, BPF_ALU | BPF_AND | BPF_K, mhi, t);
-		return load(g, c->arg, true, 0, t);
-	}
-
-	iv = test_set(c, &n, &swap, &raw, &comp);
-	if (!low_state(c, &st)) {
-		t = ivs64(g, c->arg, c->is_signed ? 0x80000000u : 0, iv, n, swap ? no : yes,
-			  swap ? yes : no);
-		free(comp);
-		return t;
-	}
-	t = ivs32(g, iv, n, width_max(c->width), swap ? no : yes, swap ? yes : no, swap ? yes : no);
-	free(comp);
-setup:
-	if (loaded)
-		return t;
-	if (st.op)
-		t = before(g, BPF_ALU | st.op | BPF_K, st.k, t);
-	return load(g, c->arg, false, 0, t);
-}
-
-/* ---- per-syscall blocks ---- */
 
 /* The rules of s that can change the outcome, and what happens when none
  * of them matches. Returns how many of s->rules to test. */
@@ -399,93 +131,6 @@ static size_t block_plan(const struct rsys *s, uint32_t default_ret, uint32_t *r
 		n--;
 	*ret_fall = fall;
 	return n;
-}
-
-/* One test of a block: a rule, or a run of rules merged into one. */
-struct unit {
-	const struct rcmp *cmps;
-	size_t n_cmps;
-	uint32_t ret;
-	struct rcmp merged; /* owns its intervals when the unit merges rules */
-};
-
-/* Rules with one result and one interval-set test of the same argument
- * decide as one test of the union: "if x == 1 allow; if x == 2 allow" is
- * "if x in {1, 2} allow". */
-static bool mergeable(const struct rrule *a, const struct rrule *b)
-{
-	const struct rcmp *x = a->cmps, *y = b->cmps;
-
-	return a->ret == b->ret && a->n_cmps == 1 && b->n_cmps == 1 && x->kind == RCMP_IN &&
-	       y->kind == RCMP_IN && x->arg == y->arg && x->width == y->width &&
-	       x->is_signed == y->is_signed;
-}
-
-/* The union of the tests of rules r[0..k), into u. */
-static int merge_rules(const struct rrule *r, size_t k, struct unit *u)
-{
-	struct ivset set = { 0 };
-	int ret = 0;
-
-	for (size_t i = 0; i < k && ret >= 0; i++)
-		for (size_t j = 0; j < r[i].cmps[0].n_ivs && ret >= 0; j++)
-			ret = ivset_add(&set, r[i].cmps[0].ivs[j].lo, r[i].cmps[0].ivs[j].hi);
-	if (ret >= 0)
-		ret = ivset_normalize(&set);
-	if (ret < 0) {
-		ivset_free(&set);
-		return ret;
-	}
-	u->merged = r[0].cmps[0];
-	u->merged.ivs = set.iv;
-	u->merged.n_ivs = set.n;
-	u->cmps = &u->merged;
-	u->n_cmps = 1;
-	u->ret = r[0].ret;
-	return 0;
-}
-
-static struct target emit_block(struct gen *g, const struct rsys *s, uint32_t default_ret)
-{
-	uint32_t fall;
-	size_t n = block_plan(s, default_ret, &fall), n_units = 0;
-	struct unit *units = calloc(n + 1, sizeof(*units));
-	struct target next = T_RET(fall);
-
-	if (!units) {
-		g->err = -ENOMEM;
-		return next;
-	}
-	for (size_t i = 0, k; i < n; i = k) {
-		struct unit *u = &units[n_units++];
-
-		for (k = i + 1; k < n && mergeable(&s->rules[i], &s->rules[k]); k++)
-			;
-		if (k - i > 1 && merge_rules(&s->rules[i], k - i, u) == 0)
-			continue;
-		k = i + 1;
-		*u = (struct unit){ .cmps = s->rules[i].cmps,
-				    .n_cmps = s->rules[i].n_cmps,
-				    .ret = s->rules[i].ret };
-	}
-	for (size_t i = n_units; i-- > 0;) {
-		const struct unit *u = &units[i], *prev = i ? &units[i - 1] : NULL;
-		struct target t = T_RET(u->ret);
-		struct low_state a, b;
-		/* Test i is entered only when test i - 1 failed: if that was one
-		 * low-word test of the same state, A is already loaded. */
-		bool loaded = prev && prev->n_cmps == 1 && u->n_cmps &&
-			      low_state(&prev->cmps[0], &a) && low_state(&u->cmps[0], &b) &&
-			      same_state(&a, &b);
-
-		for (size_t j = u->n_cmps; j-- > 0;)
-			t = emit_cmp(g, &u->cmps[j], t, next, j == 0 && loaded);
-		next = t;
-	}
-	for (size_t i = 0; i < n_units; i++)
-		free(units[i].merged.ivs);
-	free(units);
-	return next;
 }
 
 /* ---- number dispatch ---- */
@@ -585,9 +230,13 @@ static struct target leaf(struct dispatch *dp, const struct range *r)
 	size_t before_n = dp->g->n;
 	struct target t;
 
+	uint32_t fall;
+	size_t n;
+
 	if (!r->block)
 		return T_RET(r->ret);
-	t = emit_block(dp->g, r->block, dp->abi->default_ret);
+	n = block_plan(r->block, dp->abi->default_ret, &fall);
+	t = bpf_args_block(dp->g, r->block, n, fall);
 	dp->contrib[dp->n_contrib++] = (struct contrib){ r->block, dp->g->n - before_n };
 	return t;
 }
@@ -611,7 +260,7 @@ static bool try_jeq_chain(struct dispatch *dp, size_t i, size_t j, struct target
 	next = T_RET(bg->ret);
 	for (size_t k = j; k-- > i;)
 		if (!same_outcome(bg, &dp->r[k]))
-			next = jump(dp->g, BPF_JEQ, dp->r[k].lo, leaf(dp, &dp->r[k]), next);
+			next = gen_jump(dp->g, BPF_JEQ, dp->r[k].lo, leaf(dp, &dp->r[k]), next);
 	*ret = next;
 	return true;
 }
@@ -643,7 +292,7 @@ static struct target tree(struct dispatch *dp, size_t i, size_t j)
 		m--;
 	right = tree(dp, m, j);
 	left = tree(dp, i, m);
-	return jump(dp->g, BPF_JGE, dp->r[m].lo, right, left);
+	return gen_jump(dp->g, BPF_JGE, dp->r[m].lo, right, left);
 }
 
 /* The dispatch of one ABI over numbers [lo, hi]; A holds the number. */
@@ -743,21 +392,21 @@ static void emit_program(struct gen *g, const struct policy *p, struct dispatch 
 					done[k] = true;
 				}
 			}
-			t = jump(g, BPF_JEQ, UINT32_MAX, x64 ? t64 : t32, t32);
-			t = jump(g, BPF_JSET, ARCH_X32_SYSCALL_BIT, t, t64);
+			t = gen_jump(g, BPF_JEQ, UINT32_MAX, x64 ? t64 : t32, t32);
+			t = gen_jump(g, BPF_JSET, ARCH_X32_SYSCALL_BIT, t, t64);
 		} else {
 			t = dispatch(g, &p->abis[i], 0, UINT32_MAX, &dps[i]);
 			done[i] = true;
 		}
-		entry[i] =
-			before(g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr), t);
+		entry[i] = gen_before(g, BPF_LD | BPF_W | BPF_ABS,
+				      offsetof(struct seccomp_data, nr), t);
 		abi_size[i] = g->n - start;
 	}
 	next = T_RET(p->bad_arch_ret);
 	for (size_t i = p->n_abis; i-- > 0;)
 		if (abi_size[i]) /* x32 has no block of its own: it shares x86_64's */
-			next = jump(g, BPF_JEQ, p->abis[i].arch->audit_arch, entry[i], next);
-	before(g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch), next);
+			next = gen_jump(g, BPF_JEQ, p->abis[i].arch->audit_arch, entry[i], next);
+	gen_before(g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch), next);
 }
 
 /* The length of the program for p->abis[i] alone (a copy of p that lists
@@ -797,6 +446,10 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 
 	*ret = NULL;
 	emit_program(&g, p, dps, abi_size);
+	if (g.err == -E2BIG)
+		diag_error(d, NULL,
+			   "the argument rules of one syscall are too complex to compile: over "
+			   "1024 different masks, or over 4096 combinations of alternatives");
 	if (g.err) {
 		r = g.err;
 		goto out;

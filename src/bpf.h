@@ -31,7 +31,9 @@ struct bpf_prog {
 /*
  * Generate the program for a policy into *ret (free with bpf_prog_free()),
  * with its per-ABI lengths. If it would exceed BPF_PROG_MAX, an error naming
- * the ABI and its largest syscalls goes to d and -E2BIG is returned; an
+ * the ABI and its largest syscalls goes to d and -E2BIG is returned (also,
+ * with its own message, when one syscall's argument rules exceed the
+ * generator's limits: 1024 distinct masked words, 4096 alternatives); an
  * internal error (an invalid program) goes to d with -EINVAL. -ENOMEM
  * otherwise on failure. *ret is NULL on every failure.
  */

@@ -35,16 +35,16 @@ static bool is_alias(const char *name)
 
 const char *callfmt_const_name(const struct arch *a, const char *prefix, int64_t value)
 {
-	size_t n, len = strlen(prefix);
-	const char *const *names = consts_names(&n);
+	size_t n = consts_count(), len = strlen(prefix);
 
 	for (size_t i = 0; i < n; i++) {
+		const char *name = consts_name(i);
 		int64_t v;
 
-		if (strncmp(names[i], prefix, len) || is_alias(names[i]))
+		if (strncmp(name, prefix, len) || is_alias(name))
 			continue;
-		if (consts_lookup(a, names[i], &v) == 0 && v == value)
-			return names[i];
+		if (consts_lookup(a, name, &v) == 0 && v == value)
+			return name;
 	}
 	return NULL;
 }
@@ -77,18 +77,18 @@ __attribute__((format(printf, 2, 3))) static void put(struct out *o, const char 
 static void put_flags(struct out *o, const struct arch *a, const char *prefix, uint64_t v,
 		      const char *sep)
 {
-	size_t n, len = strlen(prefix);
-	const char *const *names = consts_names(&n);
+	size_t n = consts_count(), len = strlen(prefix);
 	bool any = false;
 
 	for (size_t i = 0; i < n && v; i++) {
+		const char *name = consts_name(i);
 		int64_t c;
 
-		if (strncmp(names[i], prefix, len) || is_alias(names[i]) ||
-		    consts_lookup(a, names[i], &c) < 0 || c <= 0 ||
-		    ((uint64_t)c & ((uint64_t)c - 1)) || !(v & (uint64_t)c))
+		if (strncmp(name, prefix, len) || is_alias(name) ||
+		    consts_lookup(a, name, &c) < 0 || c <= 0 || ((uint64_t)c & ((uint64_t)c - 1)) ||
+		    !(v & (uint64_t)c))
 			continue;
-		put(o, "%s%s", any ? "|" : sep, names[i]);
+		put(o, "%s%s", any ? "|" : sep, name);
 		sep = "";
 		v &= ~(uint64_t)c;
 		any = true;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The pipeline: profile_find -> profile_load -> policy_build -> bpf_generate,
- * with every diagnostic in the caller's struct diag.
+ * The pipeline: profile_find -> profile_load (oci_load for JSON) ->
+ * policy_build -> bpf_generate, with every diagnostic in the caller's
+ * struct diag.
  */
 #include "compile.h"
 
@@ -26,13 +27,17 @@ static int build(struct compiled *c, const struct arch *native, struct diag *d)
 	return r;
 }
 
-int compile_file(const char *path, const struct arch *native, struct diag *d, struct compiled *ret)
+int compile_file(const char *path, const struct arch *native, const struct oci_options *oci,
+		 struct diag *d, struct compiled *ret)
 {
 	size_t errors = d->n_errors;
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	r = profile_load(path, native, d, &ret->profile);
+	if (oci_is_json(path))
+		r = oci_load(path, native, oci, d, &ret->profile);
+	else
+		r = profile_load(path, native, d, &ret->profile);
 	if (r >= 0 && d->n_errors > errors)
 		r = -EINVAL;
 	if (r >= 0) {
@@ -45,7 +50,7 @@ int compile_file(const char *path, const struct arch *native, struct diag *d, st
 }
 
 int compile_profile(const char *name, const char *search_path, const struct arch *native,
-		    struct diag *d, struct compiled *ret)
+		    const struct oci_options *oci, struct diag *d, struct compiled *ret)
 {
 	char *path;
 	int r;
@@ -66,7 +71,7 @@ int compile_profile(const char *name, const char *search_path, const struct arch
 				  "lists them");
 		return r;
 	}
-	r = compile_file(path, native, d, ret);
+	r = compile_file(path, native, oci, d, ret);
 	free(path);
 	return r;
 }

@@ -10,6 +10,7 @@
 
 #include "bpf.h"
 #include "diag.h"
+#include "oci.h"
 #include "profile.h"
 #include "policy.h"
 
@@ -24,7 +25,9 @@ struct compiled {
 /*
  * Find the profile that -p NAME means (profile_find(): search_path is
  * $SCMP_RUN_PROFILE_PATH, may be NULL), load it for the ABI that "native"
- * stands for, build its policy and generate the program. Every problem goes
+ * stands for, build its policy and generate the program. A file whose name
+ * ends in ".json" is an OCI/Docker profile (oci_load(), with oci; NULL
+ * means no capabilities and the running kernel); any other is INI. Every problem goes
  * to d with its location: a profile that is not found is an error with a
  * hint naming the directories searched. Returns 0, or -ENOENT (not found),
  * -EINVAL (rejected), -E2BIG (program too long) or -ENOMEM; on failure
@@ -32,10 +35,11 @@ struct compiled {
  * step returned success.
  */
 int compile_profile(const char *name, const char *search_path, const struct arch *native,
-		    struct diag *d, struct compiled *ret);
+		    const struct oci_options *oci, struct diag *d, struct compiled *ret);
 
 /* The same for a file given by path: no search-path lookup. */
-int compile_file(const char *path, const struct arch *native, struct diag *d, struct compiled *ret);
+int compile_file(const char *path, const struct arch *native, const struct oci_options *oci,
+		 struct diag *d, struct compiled *ret);
 
 /*
  * Build and generate a ruleset made by the caller (tests, benchmarks): rs is

@@ -32,7 +32,7 @@ struct consts_override {
 };
 
 struct consts_entry {
-	const char *name;
+	uint32_t name;	/* offset into consts_strings */
 	int64_t value;	/* on every ABI without an override */
 	bool absent;	/* no common value: exists only where overridden */
 	uint8_t kind;	/* enum consts_kind */
@@ -44,5 +44,5 @@ struct consts_entry {
 extern const struct consts_entry consts_table[];
 extern const size_t consts_table_len;
 extern const struct consts_override consts_overrides[];
-/* The names of consts_table in the same order, NULL-terminated. */
-extern const char *const consts_table_names[];
+/* The names, NUL-separated; the table holds offsets into it. */
+extern const char consts_strings[];

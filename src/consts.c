@@ -14,7 +14,7 @@ static int entry_cmp(const void *key, const void *elem)
 {
 	const struct consts_entry *e = elem;
 
-	return strcmp(key, e->name);
+	return strcmp(key, consts_strings + e->name);
 }
 
 static const struct consts_entry *entry_find(const char *name)
@@ -93,15 +93,25 @@ const char *consts_errno_name(const struct arch *a, int value)
 			if (e->kind != (pass == 0 ? CONSTS_ERRNO : CONSTS_ERRNO_ALIAS))
 				continue;
 			if (entry_value(e, a, &v) == 0 && v == value)
-				return e->name;
+				return consts_strings + e->name;
 		}
 	}
 	return NULL;
 }
 
-const char *const *consts_names(size_t *ret_n)
+size_t consts_count(void)
 {
-	if (ret_n)
-		*ret_n = consts_table_len;
-	return consts_table_names;
+	return consts_table_len;
+}
+
+const char *consts_name(size_t i)
+{
+	return i < consts_table_len ? consts_strings + consts_table[i].name : NULL;
+}
+
+const char *consts_static_name(const char *name)
+{
+	const struct consts_entry *e = entry_find(name);
+
+	return e ? consts_strings + e->name : NULL;
 }

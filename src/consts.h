@@ -21,6 +21,11 @@ int consts_errno(const struct arch *a, const char *name, int *ret);
 /* Name of an errno value on a (first name in the table); NULL if none. */
 const char *consts_errno_name(const struct arch *a, int value);
 
-/* Every constant name, sorted, unique, for --list and completion (n in
- * *ret_n). */
-const char *const *consts_names(size_t *ret_n);
+/* The number of constant names, and name i of them (sorted, unique; NULL
+ * for i past the end), for --list and completion. Static storage. */
+size_t consts_count(void);
+const char *consts_name(size_t i);
+
+/* The table's own copy of a constant name (static storage); NULL if the
+ * name is not in the table. */
+const char *consts_static_name(const char *name);

@@ -22,9 +22,8 @@ void diag_clear(struct diag *d)
 	diag_init(d);
 }
 
-__attribute__((format(printf, 4, 0))) static void diag_addv(struct diag *d, enum diag_severity sev,
-							    const struct src_loc *loc,
-							    const char *fmt, va_list ap)
+void diag_vadd(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
+	       va_list ap)
 {
 	struct diag_msg *m;
 	char *text = NULL, *file = NULL;
@@ -50,7 +49,7 @@ __attribute__((format(printf, 4, 0))) static void diag_addv(struct diag *d, enum
 	d->msgs = m;
 	m[d->n_msgs++] = (struct diag_msg){
 		.severity = sev,
-		.loc = { .file = file, .line = loc ? loc->line : 0 },
+		.loc = { .file = file, .line = loc ? loc->line : 0, .col = loc ? loc->col : 0 },
 		.text = text,
 		.file = file,
 	};
@@ -62,7 +61,7 @@ void diag_add(struct diag *d, enum diag_severity sev, const struct src_loc *loc,
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_addv(d, sev, loc, fmt, ap);
+	diag_vadd(d, sev, loc, fmt, ap);
 	va_end(ap);
 }
 
@@ -79,7 +78,9 @@ void diag_print(const struct diag *d, const char *prog, FILE *f)
 		const struct diag_msg *m = &d->msgs[i];
 
 		fprintf(f, "%s: ", prog);
-		if (m->loc.file && m->loc.line)
+		if (m->loc.file && m->loc.line && m->loc.col)
+			fprintf(f, "%s:%u:%u: ", m->loc.file, m->loc.line, m->loc.col);
+		else if (m->loc.file && m->loc.line)
 			fprintf(f, "%s:%u: ", m->loc.file, m->loc.line);
 		else if (m->loc.file)
 			fprintf(f, "%s: ", m->loc.file);

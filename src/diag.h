@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -18,10 +19,12 @@ enum diag_severity {
 };
 
 /* A source location. file is borrowed (rulesets intern their file names);
- * diagnostics keep a copy. line 0 means "whole file" or none. */
+ * diagnostics keep a copy. line 0 means "whole file" or none; col 0 means
+ * no column (INI profiles), else the character column (JSON profiles). */
 struct src_loc {
 	const char *file;
 	unsigned line;
+	unsigned col;
 };
 
 struct diag_msg {
@@ -47,6 +50,10 @@ void diag_clear(struct diag *d);
 void diag_add(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
 	      ...) __attribute__((format(printf, 4, 5)));
 
+/* The same with a va_list, for functions that add a location of their own. */
+void diag_vadd(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
+	       va_list ap) __attribute__((format(printf, 4, 0)));
+
 #define diag_error(d, loc, ...)	  diag_add((d), DIAG_ERROR, (loc), __VA_ARGS__)
 #define diag_warning(d, loc, ...) diag_add((d), DIAG_WARNING, (loc), __VA_ARGS__)
 #define diag_note(d, loc, ...)	  diag_add((d), DIAG_NOTE, (loc), __VA_ARGS__)
@@ -57,7 +64,7 @@ static inline bool diag_failed(const struct diag *d)
 	return d->n_errors > 0;
 }
 
-/* Print every message as "PROG: FILE:LINE: SEVERITY: TEXT" to f, then a
+/* Print every message as "PROG: FILE:LINE[:COL]: SEVERITY: TEXT" to f, then a
  * line "PROG: N more errors not shown" if the cap was hit. */
 #include <stdio.h>
 void diag_print(const struct diag *d, const char *prog, FILE *f);

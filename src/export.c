@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* --export-bpf and --export-pfc: open the output, write, and check every
- * step, so that a full disk is an error and not a truncated program. */
+/* --export-bpf, --export-pfc and --export-oci: open the output, write, and
+ * check every step, so that a full disk is an error and not a truncated
+ * program. */
 #include "export.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "oci.h"
 #include "pfc.h"
 
 static int open_out(const char *path, FILE **ret, struct diag *d)
@@ -62,4 +65,33 @@ int export_pfc(const struct compiled *c, const char *path, struct diag *d)
 	if (r < 0)
 		return r;
 	return close_out(f, path, pfc_print(c->policy, f), d);
+}
+
+int export_oci(const struct compiled *c, const struct arch *native, const char *path,
+	       struct diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len), *f;
+	int r;
+
+	if (!m) {
+		diag_error(d, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	r = oci_export(c->policy, c->rs, native, d, m);
+	if (fclose(m) != 0 && r >= 0) {
+		diag_error(d, NULL, "out of memory");
+		r = -ENOMEM;
+	}
+	if (r >= 0)
+		r = open_out(path, &f, d);
+	if (r >= 0) {
+		errno = 0;
+		if (fwrite(text, 1, len, f) != len)
+			r = errno ? -errno : -EIO;
+		r = close_out(f, path, r, d);
+	}
+	free(text);
+	return r;
 }

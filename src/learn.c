@@ -237,7 +237,7 @@ int learn_load(struct learn *l, FILE *f, const char *path, struct diag *d)
 	int n = 0, r;
 
 	while (fgets(line, sizeof(line), f)) {
-		struct src_loc loc = { path, ++lineno };
+		struct src_loc loc = { .file = path, .line = ++lineno };
 		struct rec rec;
 
 		if (strncmp(line, LEARN_TAG, strlen(LEARN_TAG)))

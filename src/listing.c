@@ -16,7 +16,7 @@ int listing_syscalls(const struct arch *a, FILE *f)
 	const struct syscall *list = syscalls_list(a, &n);
 
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s\t%" PRIu32 "\n", list[i].name, list[i].nr);
+		fprintf(f, "%s\t%" PRIu32 "\n", syscall_name(&list[i]), list[i].nr);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -47,8 +47,8 @@ static void print_known(FILE *f)
 		const struct syscall *l = syscalls_list(arch_get((enum arch_id)id), &n);
 
 		for (size_t i = 0; i < n; i++)
-			if (!seen_before(id, l[i].name))
-				fprintf(f, "%s\n", l[i].name);
+			if (!seen_before(id, syscall_name(&l[i])))
+				fprintf(f, "%s\n", syscall_name(&l[i]));
 	}
 }
 

@@ -18,13 +18,21 @@
 #include "explain.h"
 #include "export.h"
 #include "groups.h"
+#include "landlock.h"
 #include "listing.h"
+#include "oci.h"
 #include "run.h"
 #include "summary.h"
 #include "supervise.h"
 #include "syscalls.h"
 
 #define PROG "scmp-run"
+
+#if SCMP_RUN_OCI
+#define OCI_NOTE ""
+#else
+#define OCI_NOTE " (built without OCI support)"
+#endif
 
 /* What came of a mode; exit_status() turns it into the exit code. */
 enum outcome {
@@ -41,8 +49,11 @@ enum mode {
 	MODE_CHECK,
 	MODE_EXPORT_BPF,
 	MODE_EXPORT_PFC,
+	MODE_EXPORT_OCI,
+	MODE_IMPORT_OCI,
 	MODE_EXPLAIN,
 	MODE_EXPLAIN_AUDIT,
+	MODE_EXPLAIN_PATH,
 	MODE_RESOLVE,
 	MODE_LIST_SYSCALLS,
 	MODE_LIST_ARCHES,
@@ -58,6 +69,8 @@ struct options {
 	const char *profile;
 	const char *out;     /* --export-* FILE */
 	const char *resolve; /* --resolve NAME|NUMBER */
+	const char *import;  /* --import-oci FILE */
+	struct oci_options oci;
 	const struct arch *target;
 	const char *user, *group; /* --user, --group */
 	bool verbose;
@@ -70,6 +83,7 @@ enum {
 	OPT_EXPORT_BPF,
 	OPT_EXPORT_PFC,
 	OPT_EXPLAIN,
+	OPT_EXPLAIN_PATH,
 	OPT_RESOLVE,
 	OPT_LIST_SYSCALLS,
 	OPT_LIST_ARCHES,
@@ -79,6 +93,9 @@ enum {
 	OPT_USER,
 	OPT_GROUP,
 	OPT_VERSION,
+	OPT_EXPORT_OCI,
+	OPT_IMPORT_OCI,
+	OPT_OCI_CAPS,
 	OPT_REPORT,
 	OPT_PERMISSIVE,
 	OPT_LEARN,
@@ -90,7 +107,11 @@ static const struct option long_options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "export-bpf", required_argument, NULL, OPT_EXPORT_BPF },
 	{ "export-pfc", required_argument, NULL, OPT_EXPORT_PFC },
+	{ "export-oci", required_argument, NULL, OPT_EXPORT_OCI },
+	{ "import-oci", required_argument, NULL, OPT_IMPORT_OCI },
+	{ "oci-caps", required_argument, NULL, OPT_OCI_CAPS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "explain-path", no_argument, NULL, OPT_EXPLAIN_PATH },
 	{ "resolve", required_argument, NULL, OPT_RESOLVE },
 	{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
 	{ "list-arches", no_argument, NULL, OPT_LIST_ARCHES },
@@ -116,9 +137,12 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --check                         validate, print a summary\n"
 	      "  " PROG " -p PROFILE --export-bpf FILE|-             write the raw BPF program\n"
 	      "  " PROG " -p PROFILE --export-pfc FILE|-             write pseudo filter code\n"
+	      "  " PROG " -p PROFILE --export-oci FILE|-             write OCI seccomp JSON\n"
+	      "  " PROG " --import-oci FILE.json                     print it as an INI profile\n"
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
 	      "  " PROG
 	      " -p PROFILE --explain-audit [FILE|-]        explain seccomp audit records\n"
+	      " -p PROFILE --explain-path PATH [ACCESS]    show the [landlock] line for a path\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
 	      "  " PROG
 	      " --list-syscalls | --list-arches | --list-groups [@GROUP] | --list-profiles\n"
@@ -131,8 +155,16 @@ static void usage(FILE *f)
 	      "      --check            validate the profile and print a summary\n"
 	      "      --export-bpf FILE  write the program run mode would load ('-': stdout)\n"
 	      "      --export-pfc FILE  write readable pseudo filter code ('-': stdout)\n"
+	      "      --export-oci FILE  write the profile as OCI runtime-spec seccomp JSON\n"
+	      "                         ('-': stdout)" OCI_NOTE "\n"
+	      "      --import-oci FILE  print an OCI/Docker seccomp JSON file as an INI profile" OCI_NOTE
+	      "\n"
+	      "      --oci-caps CAPS    capabilities the process keeps, for the includes/excludes\n"
+	      "                         of a JSON profile (CAP_A,CAP_B; default none)" OCI_NOTE "\n"
 	      "      --explain          print the action for SYSCALL [ARG...], the deciding rule\n"
 	      "                         and the instructions executed\n"
+	      "      --explain-path     print whether [landlock] allows PATH for ACCESS (read,\n"
+	      "                         write or exec; default read) and the deciding line\n"
 	      "      --resolve NAME     print the number of a syscall name, or the name of a number\n"
 	      "      --list-syscalls    list the syscalls of the target architecture\n"
 	      "      --list-arches      list the architecture tokens\n"
@@ -220,7 +252,8 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 			    enum outcome *ret)
 {
 	bool no_operands = o->mode == MODE_RESOLVE || o->mode == MODE_LIST_SYSCALLS ||
-			   o->mode == MODE_LIST_ARCHES || o->mode == MODE_LIST_PROFILES;
+			   o->mode == MODE_LIST_ARCHES || o->mode == MODE_LIST_PROFILES ||
+			   o->mode == MODE_IMPORT_OCI;
 
 	if (no_operands && argc) {
 		*ret = usage_error(d, "unexpected argument '%s'", argv[0]);
@@ -250,6 +283,9 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 	case MODE_LIST_GROUPS:
 		*ret = list_groups(argc, argv, d);
 		return true;
+	case MODE_IMPORT_OCI:
+		*ret = outcome_of(oci_import(o->import, o->target, &o->oci, d, stdout));
+		return true;
 	default:
 		return false;
 	}
@@ -278,6 +314,50 @@ static enum outcome explain(const struct options *o, const struct compiled *c, i
 		sd.args[i - 1] = v;
 	}
 	return outcome_of(explain_call(c, o->target, &sd, stdout, d));
+}
+
+/* --explain-path PATH [read|write|exec]: '.' in the profile is the
+ * working directory, as at launch (scmp-run.ini(5) LANDLOCK). */
+static enum outcome explain_path(const struct compiled *c, int argc, char **argv, struct diag *d)
+{
+	enum landlock_access a = LANDLOCK_ACCESS_READ;
+	char *cwd;
+	int r;
+
+	if (argc < 1)
+		return usage_error(d, "%s", "--explain-path needs a PATH");
+	if (argc > 2)
+		return usage_error(d, "unexpected argument '%s'", argv[2]);
+	if (argc == 2 && landlock_access_parse(argv[1], &a) < 0)
+		return usage_error(d, "unknown access '%s': use read, write or exec", argv[1]);
+	cwd = getcwd(NULL, 0);
+	r = landlock_explain_print(&c->profile->landlock, cwd, argv[0], a, stdout);
+	free(cwd);
+	if (r == -EINVAL)
+		return usage_error(d,
+				   "cannot compare '%s' with the profile's paths: it must be "
+				   "absolute (or relative to a known working directory), "
+				   "without '..', at most %d bytes",
+				   argv[0], LANDLOCK_PATH_MAX - 1);
+	return outcome_of(r);
+}
+
+/* -v in run mode: what Landlock will enforce on this kernel, before the
+ * command runs (scmp-run(1) OPTIONS, -v). */
+static void note_landlock(const struct compiled *c)
+{
+	struct landlock_rights rights;
+	struct diag scratch;
+	int abi = landlock_abi_for(&c->profile->landlock);
+
+	/* A right that require cannot have is reported by run mode itself. */
+	diag_init(&scratch);
+	if (landlock_rights_build(&c->profile->landlock, abi < 0 ? 0 : abi, &scratch, &rights) ==
+	    0) {
+		landlock_report(&c->profile->landlock, &rights, NULL, PROG ": landlock: ", stderr);
+		rlimits_print(&c->profile->limits, PROG ": limit: ", stderr);
+	}
+	diag_clear(&scratch);
 }
 
 /* "12 instructions for x86_64 x86; running true" */
@@ -328,6 +408,8 @@ static enum outcome run(const struct options *o, const struct compiled *c, char 
 	/* What is said before execve() must be out before it: it does not return. */
 	diag_print(d, PROG, stderr);
 	diag_clear(d);
+	if (o->verbose)
+		note_landlock(c);
 	run_exec(c->profile, c->prog, argv[0], argv, d, &fail, &state);
 	if (state != RUN_STATE_OPEN) {
 		if (state == RUN_STATE_FILTERED)
@@ -396,15 +478,26 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		return usage_error(d, "%s", "no profile: use -p PROFILE");
 	if (o->mode == MODE_RUN && !argc)
 		return usage_error(d, "%s", "no command to run");
-	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_AUDIT && argc)
+	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_AUDIT &&
+	    o->mode != MODE_EXPLAIN_PATH && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
+	if (o->oci.caps && !oci_is_json(o->profile))
+		return usage_error(d, "%s",
+				   "--oci-caps is for JSON profiles (-p FILE.json, --import-oci)");
 
 	if (learn_base) /* --learn without -p: everything allowed, everything seen */
 		r = supervise_learn_base(o->target, d, &c);
 	else
-		r = compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, d, &c);
+		r = compile_profile(o->profile, getenv("SCMP_RUN_PROFILE_PATH"), o->target, &o->oci,
+				    d, &c);
 	if (r < 0)
 		return OUTCOME_REJECTED;
+#ifdef SCMP_RUN_TEST_SEAM
+	/* Only in the test build of tests/landlock (never installed): act as
+	 * if the kernel had an older Landlock ABI. */
+	if (getenv("SCMP_RUN_TEST_LANDLOCK_ABI"))
+		c.profile->landlock.abi_max = atoi(getenv("SCMP_RUN_TEST_LANDLOCK_ABI"));
+#endif
 	r = profile_set_credentials(c.profile, o->user, o->group, d);
 	if (r < 0) {
 		if (r == -ENOMEM)
@@ -419,6 +512,9 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	switch (o->mode) {
 	case MODE_CHECK:
 		ret = outcome_of(summary_print(&c, stdout, d));
+		if (ret == OUTCOME_OK)
+			ret = outcome_of(summary_print_confine(
+				&c, landlock_abi_for(&c.profile->landlock), d, stdout));
 		break;
 	case MODE_EXPORT_BPF:
 		ret = outcome_of(export_bpf(&c, o->out, d));
@@ -426,11 +522,17 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	case MODE_EXPORT_PFC:
 		ret = outcome_of(export_pfc(&c, o->out, d));
 		break;
+	case MODE_EXPORT_OCI:
+		ret = outcome_of(export_oci(&c, o->target, o->out, d));
+		break;
 	case MODE_EXPLAIN:
 		ret = explain(o, &c, argc, argv, d);
 		break;
 	case MODE_EXPLAIN_AUDIT:
 		ret = explain_audit(o, &c, argc, argv, d);
+		break;
+	case MODE_EXPLAIN_PATH:
+		ret = explain_path(&c, argc, argv, d);
 		break;
 	default:
 		if (o->sup.mode != SUPERVISE_NONE)
@@ -464,8 +566,11 @@ static const struct {
 	{ OPT_CHECK, MODE_CHECK },
 	{ OPT_EXPORT_BPF, MODE_EXPORT_BPF },
 	{ OPT_EXPORT_PFC, MODE_EXPORT_PFC },
+	{ OPT_EXPORT_OCI, MODE_EXPORT_OCI },
+	{ OPT_IMPORT_OCI, MODE_IMPORT_OCI },
 	{ OPT_EXPLAIN, MODE_EXPLAIN },
 	{ OPT_EXPLAIN_AUDIT, MODE_EXPLAIN_AUDIT },
+	{ OPT_EXPLAIN_PATH, MODE_EXPLAIN_PATH },
 	{ OPT_RESOLVE, MODE_RESOLVE },
 	{ OPT_LIST_SYSCALLS, MODE_LIST_SYSCALLS },
 	{ OPT_LIST_ARCHES, MODE_LIST_ARCHES },
@@ -493,7 +598,14 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 		break;
 	case OPT_EXPORT_BPF:
 	case OPT_EXPORT_PFC:
+	case OPT_EXPORT_OCI:
 		o->out = optarg;
+		break;
+	case OPT_IMPORT_OCI:
+		o->import = optarg;
+		break;
+	case OPT_OCI_CAPS:
+		o->oci.caps = optarg;
 		break;
 	case OPT_RESOLVE:
 		o->resolve = optarg;
@@ -554,7 +666,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 	if (conflict) {
 		return usage_error(d, "%s",
 				   "conflicting modes: give one of --check, --export-bpf, "
-				   "--export-pfc, --explain, --explain-audit, --resolve, --list-*");
+				   "--export-pfc, --export-oci, --import-oci, --explain, "
+				   "--explain-audit, --explain-path, --resolve, --list-*");
 	}
 	if (o->sup_conflict)
 		return usage_error(d, "%s",
@@ -567,7 +680,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 		return usage_error(d, "unknown architecture '%s' (see --list-arches)", bad_arch);
 	if (o->mode == MODE_RUN && o->target)
 		return usage_error(d, "%s",
-				   "--target-arch is for --check, --export-* and --explain; "
+				   "--target-arch is for --check, --export-*, --explain and "
+				   "--explain-path; "
 				   "run mode always uses this machine's ABI");
 	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
 		return usage_error(d, "%s", "--user and --group are for run mode and --check");

@@ -158,13 +158,8 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 	r = resolve_arg(ctx, c, args, known, &out->arg, &cls, &what);
 	if (r < 0)
 		return r;
-	if (cls == ARG_U16)
-		out->width = 16;
-	else if (cls == ARG_S32 || cls == ARG_U32 || ctx->arch->bits == 32)
-		out->width = 32;
-	else
-		out->width = 64;
-	out->is_signed = cls == ARG_S32 || cls == ARG_S64;
+	out->width = (uint8_t)syscalls_arg_width(ctx->arch, cls);
+	out->is_signed = syscalls_arg_signed(cls);
 	max = width_max(out->width);
 	sign = out->is_signed ? width_sign(out->width) : 0;
 

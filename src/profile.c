@@ -448,6 +448,49 @@ static int key_groups_define(struct key_ctx *k, const struct key_row *row)
 	return profile_groups_define(k);
 }
 
+/* [landlock] (scmp-run.ini(5) LANDLOCK): mode is one word; the other keys
+ * are parsed line by line, so each path and port is located at its own line. */
+static int key_landlock(struct key_ctx *k, const struct key_row *row)
+{
+	const struct pending *pd = k->pd;
+	struct landlock_config *c = &k->l->p->landlock;
+	int r = 0;
+
+	if (!strcmp(k->key, "mode")) {
+		r = landlock_parse_key_diag(c, k->key, k->value, &k->loc, k->l->d);
+		return r == -ENOMEM ? r : 0;
+	}
+	for (size_t i = 0; i < pd->n_segs; i++) {
+		struct src_loc loc;
+
+		if (!profile_skip_blanks(pd->segs[i].text)[0])
+			continue;
+		profile_loc(k->fr, pd->segs[i].line, &loc);
+		r = landlock_parse_key_diag(c, k->key, pd->segs[i].text, &loc, k->l->d);
+		if (r == -ENOMEM)
+			return r;
+		if (r == -ENOENT)
+			break; /* an unknown key is reported once */
+	}
+	return 0;
+}
+
+/* [limits] (scmp-run.ini(5) LIMITS). */
+static int key_limits(struct key_ctx *k, const struct key_row *row)
+{
+	const char *err;
+	int r = rlimits_parse_key(&k->l->p->limits, k->key, k->value, &k->loc, &err);
+
+	if (r == -ENOENT)
+		key_error(k,
+			  "unknown key '%s' in [limits] (cpu, address-space, data, stack, core, "
+			  "file-size, open-files, processes, locked-memory, nice)",
+			  k->key);
+	else if (r < 0)
+		key_error(k, "invalid limit '%s = %s': %s", k->key, k->value, err);
+	return 0;
+}
+
 static int push_entry(struct loader *l, struct entry *e)
 {
 	/* capacity: the next power of two, so n entries cost O(n) copies */
@@ -563,6 +606,8 @@ static const struct key_row key_rows[] = {
 	{ ROW("environment", "clear", key_bool), PROFILE_FIELD(caller.env_clear) },
 	{ ROW("environment", "keep", key_caller), CALLER_PARSER(caller_parse_env_keep) },
 	{ ROW("environment", "set", key_caller), CALLER_PARSER(caller_parse_env_set) },
+	{ ROW("landlock", NULL, key_landlock) },
+	{ ROW("limits", NULL, key_limits) },
 	{ ROW(NULL, "syscalls", key_syscalls) },
 	{ ROW(NULL, NULL, key_condition) },
 };
@@ -607,7 +652,7 @@ void profile_section_enter(struct frame *fr, const char *name, const struct src_
 	struct loader *l = fr->l;
 	struct action action;
 	const char *err;
-	char names[128];
+	char names[256];
 
 	for (size_t i = 0; i < N_KEY_ROWS; i++) {
 		if (key_rows[i].section && !strcmp(name, key_rows[i].section)) {
@@ -751,16 +796,9 @@ int profile_load(const char *path, const struct arch *native, struct diag *d, st
 	int r = 0;
 
 	*ret = NULL;
-	l.p = calloc(1, sizeof(*l.p));
+	l.p = profile_new(path);
 	if (!l.p)
 		return -ENOMEM;
-	l.p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
-	l.p->path = strdup(path);
-	l.p->rs = ruleset_new();
-	if (!l.p->path || !l.p->rs) {
-		r = -ENOMEM;
-		goto out;
-	}
 	/* A top file that cannot be opened needs no second error. */
 	if (profile_ini_load(&l, NULL, path, path, NULL) == 0 && !l.oom && !l.abort)
 		finish(&l, l.p->rs->files[0]);
@@ -768,7 +806,6 @@ int profile_load(const char *path, const struct arch *native, struct diag *d, st
 		r = l.oom;
 	else if (d->n_errors != l.errors)
 		r = -EINVAL;
-out:
 	loader_clear(&l);
 	if (r < 0) {
 		profile_free(l.p);
@@ -776,6 +813,22 @@ out:
 	}
 	*ret = l.p;
 	return 0;
+}
+
+struct profile *profile_new(const char *path)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->caller = (struct caller_settings)CALLER_SETTINGS_INIT;
+	p->path = strdup(path);
+	p->rs = ruleset_new();
+	if (!p->path || !p->rs) {
+		profile_free(p);
+		return NULL;
+	}
+	return p;
 }
 
 void profile_free(struct profile *p)
@@ -788,6 +841,7 @@ void profile_free(struct profile *p)
 	free(p->user);
 	free(p->group);
 	caller_settings_clear(&p->caller);
+	landlock_config_clear(&p->landlock);
 	free(p);
 }
 

@@ -12,6 +12,8 @@
 #include "caller.h"
 #include "config.h"
 #include "diag.h"
+#include "landlock.h"
+#include "rlimits.h"
 #include "ruleset.h"
 
 /* The longest physical line: one line, its "\n" and a NUL fill inih's line
@@ -36,7 +38,16 @@ struct profile {
 	struct src_loc user_loc, group_loc;
 	/* [process], [environment] */
 	struct caller_settings caller;
+	/* [landlock]: zeroed is the default domain (scmp-run.ini(5) LANDLOCK) */
+	struct landlock_config landlock;
+	/* [limits]: zeroed sets nothing */
+	struct rlimits_config limits;
 };
+
+/* A profile of path (copied) with no rules and every default of
+ * scmp-run.ini(5): what a loader fills in. NULL on ENOMEM. Free with
+ * profile_free(). */
+struct profile *profile_new(const char *path);
 
 /*
  * Load a profile file (path as given) for a filter whose "native" ABI is

@@ -24,7 +24,10 @@
 #include <unistd.h>
 
 #include "caller.h"
+#include "caps.h"
 #include "kernel-check.h"
+#include "landlock.h"
+#include "rlimits.h"
 #include "sim.h"
 
 /* execvp() falls back to confstr(_CS_PATH) ("/bin:/usr/bin" on glibc) when
@@ -540,16 +543,10 @@ static int switch_credentials(const struct run_plan *plan, struct diag *d)
 
 /* ---- (b) capabilities ---- */
 
-static int capng_failed(struct diag *d, const char *step)
-{
-	int err = errno ? errno : EPERM;
-
-	return step_failed(d, step, err);
-}
-
 static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag *d)
 {
 	struct run_caps now = { 0 }, got = { 0 };
+	const char *step;
 	bool can_bound;
 	int last_cap = -1, r;
 
@@ -560,34 +557,9 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 	 * after a user change with KEEPCAPS it is only permitted. */
 	can_bound = now.prm & CAPBIT(CAP_SETPCAP);
 
-	errno = 0;
-	capng_clear(CAPNG_SELECT_BOTH);
-	for (int c = 0; c < 64; c++) {
-		if (!(plan->keep & CAPBIT(c)))
-			continue;
-		if (capng_update(CAPNG_ADD,
-				 CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_INHERITABLE |
-					 CAPNG_BOUNDING_SET,
-				 (unsigned)c) < 0)
-			return capng_failed(d, "dropping capabilities");
-	}
-	if (can_bound) {
-		/* Temporarily keep CAP_SETPCAP effective for the bounding set. */
-		if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SETPCAP) < 0)
-			return capng_failed(d, "dropping capabilities");
-		errno = 0;
-		if (capng_apply(CAPNG_SELECT_CAPS) != 0)
-			return capng_failed(d, "dropping capabilities");
-		errno = 0;
-		if (capng_apply(CAPNG_SELECT_BOUNDS) != 0)
-			return capng_failed(d, "dropping the capability bounding set");
-		if (!(plan->keep & CAPBIT(CAP_SETPCAP)) &&
-		    capng_update(CAPNG_DROP, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SETPCAP) < 0)
-			return capng_failed(d, "dropping capabilities");
-	}
-	errno = 0;
-	if (capng_apply(CAPNG_SELECT_CAPS) != 0)
-		return capng_failed(d, "dropping capabilities");
+	r = caps_set(plan->keep, can_bound, &step);
+	if (r < 0)
+		return step_failed(d, step, -r);
 
 	/* Ambient: cleared always (the caller's own ambient set must not
 	 * leak through), then raised for the kept ones if asked. */
@@ -822,13 +794,14 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 {
 	const struct bpf_prog *load = hook ? hook->load : prog;
 	const bool nnp = p->rs->attrs.no_new_privs;
+	struct landlock_plan ll = { .ruleset_fd = -1 };
 	struct caller_user user = { 0 };
 	struct kcheck_readback rb = { .status_fd = -1 };
 	unsigned listen_n = 0;
 	bool may_print;
 	char *path = NULL;
 	struct run_plan plan;
-	int r;
+	int abi, r;
 
 	*ret_fail = RUN_FAIL_SETUP;
 	*ret_state = RUN_STATE_OPEN;
@@ -839,8 +812,33 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	if (r < 0)
 		goto out;
 
-	/* [limits] are applied here, and the [landlock] paths opened
-	 * (scmp-run.ini(5) has neither yet). */
+	/* [limits], then the [landlock] paths: both while the launcher still
+	 * has its own credentials (scmp-run.ini(5) LIMITS, LANDLOCK). The
+	 * ruleset fd is close-on-exec and survives the descriptor step,
+	 * which only marks descriptors close-on-exec. */
+	r = rlimits_apply(&p->limits, d);
+	if (r < 0)
+		goto out;
+	abi = landlock_abi_for(&p->landlock);
+	if (abi < 0) {
+		r = step_failed(d, "probing the Landlock ABI", -abi);
+		goto out;
+	}
+	r = landlock_prepare(&p->landlock, abi, d, &ll);
+	if (r < 0)
+		goto out;
+	/* Out of the low numbers: the read-back takes the lowest free
+	 * descriptor the filter lets read through (a profile may allow read(2)
+	 * on fd 3 only). Where the open-files limit leaves no room above, the
+	 * ruleset stays where it is. */
+	if (ll.ruleset_fd >= 0 && ll.ruleset_fd < 3 + KCHECK_FD_SEARCH_MAX) {
+		int hi = fcntl(ll.ruleset_fd, F_DUPFD_CLOEXEC, 3 + KCHECK_FD_SEARCH_MAX);
+
+		if (hi >= 0) {
+			close(ll.ruleset_fd);
+			ll.ruleset_fd = hi;
+		}
+	}
 
 	/* Caller state, applied before the lookup below: PATH is the
 	 * command's. */
@@ -897,8 +895,11 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 		goto out;
 	may_print = filter_allows_stderr(prog);
 
-	/* The Landlock domain is entered here (scmp-run.ini(5) has no
-	 * [landlock] yet). */
+	/* The domain right before the filter: entering it is a syscall the
+	 * filter might deny (scmp-run.ini(5) LANDLOCK). */
+	r = landlock_enforce(&ll, d);
+	if (r < 0)
+		goto out;
 
 	r = install_filter(&plan, load, hook, d);
 	if (r < 0)
@@ -919,12 +920,14 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
 	if (r == EPERM || r == EACCES)
 		diag_hint(d, NULL,
-			  "the seccomp filter, a security module or the mount "
-			  "options (noexec) may refuse execve");
+			  "the seccomp filter, a security module, the [landlock] paths "
+			  "(exec needs read-exec) or the mount options (noexec) may refuse "
+			  "execve");
 	/* After the filter nothing is freed: the caller leaves with _exit(). */
 	return -r;
 
 out:
+	landlock_plan_close(&ll);
 	kcheck_readback_close(&rb);
 	caller_user_clear(&user);
 	free(path);

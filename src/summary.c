@@ -4,6 +4,7 @@
 #include "summary.h"
 
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "sim.h"
@@ -90,4 +91,31 @@ int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 	}
 	print_caller(c->profile, f, d);
 	return ferror(f) ? -EIO : 0;
+}
+
+int summary_print_confine(const struct compiled *c, int abi, struct diag *d, FILE *f)
+{
+	const struct profile *p = c->profile;
+	struct landlock_rights rights;
+	struct diag kernel;
+	int r;
+
+	/* Errors that only this kernel causes are warnings here. */
+	diag_init(&kernel);
+	landlock_rights_build(&p->landlock, abi < 0 ? 0 : abi, &kernel, &rights);
+	for (size_t i = 0; i < kernel.n_msgs; i++) {
+		const struct diag_msg *m = &kernel.msgs[i];
+		bool err = m->severity == DIAG_ERROR;
+
+		diag_add(d, err ? DIAG_WARNING : m->severity, m->loc.file ? &m->loc : NULL, "%s%s",
+			 m->text, err ? " (run mode fails on this kernel)" : "");
+	}
+	diag_clear(&kernel);
+	if (abi < 0 &&
+	    fprintf(f, "landlock: probing the kernel's ABI failed: %s\n", strerror(-abi)) < 0)
+		return -EIO;
+	r = landlock_report(&p->landlock, &rights, NULL, "landlock: ", f);
+	if (r == 0)
+		r = rlimits_print(&p->limits, "limit: ", f);
+	return r;
 }

@@ -13,3 +13,12 @@
  * refuse because of this process (uid 0 without a named user) is a warning
  * in d. Returns 0 or -EIO if writing failed. */
 int summary_print(const struct compiled *c, FILE *f, struct diag *d);
+
+/*
+ * The confinement beyond seccomp, after the summary: [landlock] on the
+ * Landlock ABI abi (landlock_abi_probe()'s answer; < 0: unknown), each line
+ * starting with "landlock: ", and [limits], each starting with "limit: ".
+ * What depends on the kernel (mode = require with a right it lacks) goes to
+ * d as warnings: the kernel of a later run may differ. Returns 0 or -EIO.
+ */
+int summary_print_confine(const struct compiled *c, int abi, struct diag *d, FILE *f);

@@ -23,27 +23,32 @@ enum sct_class {
 	SCT_PTR,
 };
 
+/* Strings are offsets into sct_strings (0 is ""): the tables hold no
+ * pointer, so loading the program relocates nothing in them. */
 struct sct_table {
-	const char *name;	     /* table name, matches struct arch.table */
-	uint32_t base;		     /* already added to every nr: the ABIs' nr_base */
-	const struct syscall *calls; /* sorted by nr, numbers unique */
-	const uint16_t *by_name;     /* indexes into calls, sorted by name (strcmp) */
-	size_t n;
+	uint32_t name;	/* table name, matches struct arch.table */
+	uint32_t base;	/* already added to every nr: the ABIs' nr_base */
+	uint32_t first; /* its calls: sct_calls[first .. first + n), sorted by nr */
+	uint32_t n;	/* and sct_by_name[first ..]: indexes from first, by name */
 };
 
 struct sct_param {
-	const char *name;
+	uint32_t name;
 	enum sct_class cls;
 };
 
-/* The argument list of a syscall: the default one (table NULL) or the one of
- * a single table. nparams < 0: no arguments known on that table. */
+/* The argument list of a syscall: the default one (table 0: "") or the one
+ * of a single table. nparams < 0: no arguments known on that table. */
 struct sct_proto {
-	const char *name;
-	const char *table;
+	uint32_t name;
+	uint32_t table;
 	int nparams;
 	struct sct_param params[SYSCALL_ARGS_MAX];
 };
+
+extern const char sct_strings[];
+extern const struct syscall sct_calls[];
+extern const uint16_t sct_by_name[];
 
 /* Sorted by name (strcmp). */
 extern const struct sct_table sct_tables[];
@@ -55,7 +60,7 @@ extern const struct sct_proto sct_protos[];
 extern const size_t sct_protos_n;
 
 /* Every name of every table, sorted, unique. */
-extern const char *const sct_names[];
+extern const uint32_t sct_names[];
 extern const size_t sct_names_n;
 
 extern const char sct_kernel_version[];

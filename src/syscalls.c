@@ -11,9 +11,16 @@
 #include "syscalls-table.h"
 #include "syscalls.h"
 
+#define STR(off) (sct_strings + (off))
+
+const char *syscall_name(const struct syscall *s)
+{
+	return STR(s->name_at);
+}
+
 static int cmp_table_name(const void *key, const void *elem)
 {
-	return strcmp(key, ((const struct sct_table *)elem)->name);
+	return strcmp(key, STR(((const struct sct_table *)elem)->name));
 }
 
 static const struct sct_table *table_of(const struct arch *a)
@@ -34,7 +41,7 @@ static int cmp_by_name(const void *key, const void *elem)
 {
 	const struct name_key *k = key;
 
-	return strcmp(k->name, k->t->calls[*(const uint16_t *)elem].name);
+	return strcmp(k->name, STR(sct_calls[k->t->first + *(const uint16_t *)elem].name_at));
 }
 
 static const struct syscall *find_name(const struct sct_table *t, const char *name)
@@ -44,8 +51,8 @@ static const struct syscall *find_name(const struct sct_table *t, const char *na
 
 	if (!t->n)
 		return NULL;
-	at = bsearch(&key, t->by_name, t->n, sizeof(*t->by_name), cmp_by_name);
-	return at ? &t->calls[*at] : NULL;
+	at = bsearch(&key, &sct_by_name[t->first], t->n, sizeof(*sct_by_name), cmp_by_name);
+	return at ? &sct_calls[t->first + *at] : NULL;
 }
 
 static int cmp_syscall_nr(const void *key, const void *elem)
@@ -72,7 +79,7 @@ const struct syscall *syscalls_list(const struct arch *a, size_t *ret_n)
 	const struct sct_table *t = table_of(a);
 
 	*ret_n = t ? t->n : 0;
-	return t ? t->calls : NULL;
+	return t ? &sct_calls[t->first] : NULL;
 }
 
 int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_nr)
@@ -92,20 +99,20 @@ int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_n
 const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr)
 {
 	const struct sct_table *t = table_of(a);
-	const struct syscall *s = t ? syscalls_find_nr(t->calls, t->n, nr) : NULL;
+	const struct syscall *s = t ? syscalls_find_nr(&sct_calls[t->first], t->n, nr) : NULL;
 
-	return s ? s->name : NULL;
+	return s ? STR(s->name_at) : NULL;
 }
 
 static int cmp_name(const void *key, const void *elem)
 {
-	return strcmp(key, *(const char *const *)elem);
+	return strcmp(key, STR(*(const uint32_t *)elem));
 }
 
 /* Index of name in sct_names[], or -1. */
 static ssize_t name_index(const char *name)
 {
-	const char *const *at;
+	const uint32_t *at;
 
 	if (!name)
 		return -1;
@@ -136,13 +143,13 @@ int syscalls_names(const char ***ret, size_t *ret_n)
 		const struct syscall *sc = syscalls_list(arch_get((enum arch_id)id), &m);
 
 		for (size_t i = 0; sc && i < m; i++) {
-			ssize_t k = name_index(sc[i].name);
+			ssize_t k = name_index(STR(sc[i].name_at));
 
 			/* every table name is in sct_names[]: k < 0 cannot happen */
 			if (k < 0 || seen[k])
 				continue;
 			seen[k] = true;
-			names[n++] = sc[i].name;
+			names[n++] = STR(sc[i].name_at);
 		}
 	}
 	free(seen);
@@ -162,18 +169,18 @@ static const struct sct_proto *find_proto(const char *name, const char *table)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(sct_protos[mid].name, name) < 0)
+		if (strcmp(STR(sct_protos[mid].name), name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (first = lo; first < sct_protos_n && strcmp(sct_protos[first].name, name) == 0;
+	for (first = lo; first < sct_protos_n && strcmp(STR(sct_protos[first].name), name) == 0;
 	     first++) {
 		const struct sct_proto *p = &sct_protos[first];
 
 		if (!p->table)
 			def = p;
-		else if (strcmp(p->table, table) == 0)
+		else if (strcmp(STR(p->table), table) == 0)
 			return p;
 	}
 	return def;
@@ -227,13 +234,14 @@ int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret
 			      ? (wide ? classes[pp->cls].wide : classes[pp->cls].narrow)
 			      : ARG_PTR;
 		if (cls != ARG_PAIR) {
-			ret[slot++] = (struct syscall_arg){ .name = pp->name, .cls = cls };
+			ret[slot++] = (struct syscall_arg){ .name = STR(pp->name), .cls = cls };
 			continue;
 		}
 		if (a->pair_aligned && slot % 2 == 1)
 			ret[slot++] = (struct syscall_arg){ .name = NULL, .cls = ARG_PAD };
 		for (unsigned half = 0; half < 2 && slot < SYSCALL_ARGS_MAX; half++)
-			ret[slot++] = (struct syscall_arg){ .name = pp->name, .cls = ARG_PAIR };
+			ret[slot++] =
+				(struct syscall_arg){ .name = STR(pp->name), .cls = ARG_PAIR };
 	}
 	*ret_known = true;
 	return 0;

@@ -13,10 +13,15 @@
 
 #define SYSCALL_ARGS_MAX 6
 
+/* A syscall of a table. The name is an offset into the table's string
+ * block (the table holds no pointers): read it with syscall_name(). */
 struct syscall {
-	const char *name;
+	uint32_t name_at;
 	uint32_t nr; /* the number seccomp sees: table number + arch->nr_base */
 };
+
+/* The name of a table entry; static storage. */
+const char *syscall_name(const struct syscall *s);
 
 /* Class of one argument slot (seccomp_data.args[i]) on one ABI. */
 enum arg_class {
@@ -36,6 +41,22 @@ struct syscall_arg {
 	const char *name; /* kernel prototype parameter name; NULL if unknown */
 	enum arg_class cls;
 };
+
+/* The low bits of the register that an argument of class cls holds on ABI a,
+ * and whether they are signed (scmp-run.ini(5) ARGUMENT WIDTHS AND
+ * SIGNEDNESS). For the classes a condition can test: not ARG_PAIR, ARG_PAD
+ * or ARG_NONE. */
+static inline unsigned syscalls_arg_width(const struct arch *a, enum arg_class cls)
+{
+	if (cls == ARG_U16)
+		return 16;
+	return cls == ARG_S32 || cls == ARG_U32 ? 32 : a->bits;
+}
+
+static inline bool syscalls_arg_signed(enum arg_class cls)
+{
+	return cls == ARG_S32 || cls == ARG_S64;
+}
 
 /* The kernel version the table was generated from, e.g. "6.12.57". */
 const char *syscalls_kernel_version(void);

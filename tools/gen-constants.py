@@ -83,7 +83,7 @@ HEADERS = [
     'linux/in6.h', 'asm/resource.h', 'linux/resource.h', 'linux/time.h', 'linux/wait.h',
     'linux/fadvise.h', 'linux/capability.h', 'linux/eventpoll.h', 'linux/inotify.h',
     'linux/timerfd.h', 'linux/signalfd.h', 'linux/futex.h', 'linux/personality.h',
-    'asm/termios.h', 'asm/termbits.h',
+    'asm/termios.h', 'asm/termbits.h', 'linux/shm.h',
 ]
 
 # Which macros become constants: (regex on the basename of the header that
@@ -119,6 +119,7 @@ SELECT = [
     (r'timerfd\.h', r'TFD_\w+'),
     (r'signalfd\.h', r'SFD_\w+'),
     (r'futex\.h', r'FUTEX_\w+'),
+    (r'shm\.h', r'SHM_(EXEC|RDONLY|RND|REMAP|HUGETLB|NORESERVE|LOCK|UNLOCK)'),
     (r'personality\.h', r'PER_\w+|UNAME26|ADDR_\w+|FDPIC_FUNCPTRS|MMAP_PAGE_ZERO|READ_IMPLIES_EXEC'
      r'|SHORT_INODE|WHOLE_SECONDS|STICKY_TIMEOUTS'),
 ]
@@ -577,6 +578,9 @@ def prepare(ksrc, work):
     # for annotations that do not matter to macro values
     for h in ('compiler_types.h', 'compiler.h'):
         open(os.path.join(stub, h), 'w').close()
+    # linux/shm.h includes the C library's <unistd.h> outside the kernel,
+    # for nothing its macros need
+    open(os.path.join(work, 'stub', 'unistd.h'), 'w').close()
 
     net = read(ksrc, 'include/linux/net.h')
     sock = read(ksrc, 'include/linux/socket.h')

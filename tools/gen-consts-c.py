@@ -100,17 +100,25 @@ def main():
     if n == 0:
         out.append('\t{ CONSTS_SCOPE_ABI, 0, true, 0 },\n')
     out.append('};\n\n')
-    out.append('const struct consts_entry consts_table[] = {\n')
-    for (name, value, kind, overs), fi in zip(entries, first):
-        out.append('\t{ "%s", %s, %s, %s, %d, %d },\n' % (
-            name, c_int64(value or 0), 'true' if value is None else 'false', KINDS[kind], fi,
-            len(overs)))
-    out.append('};\n\n')
-    out.append('const size_t consts_table_len = %d;\n\n' % len(entries))
-    out.append('const char *const consts_table_names[] = {\n')
+    # the names in one block, the entries hold offsets: no pointers, so no
+    # relocations when the program loads
+    offs, at = [], 0
     for e in entries:
-        out.append('\t"%s",\n' % e[0])
-    out.append('\tNULL,\n};\n')
+        offs.append(at)
+        at += len(e[0]) + 1
+    out.append('/* one block, longer than the 4095 bytes ISO C promises for a literal */\n')
+    out.append('#pragma GCC diagnostic ignored "-Woverlength-strings"\n')
+    out.append('const char consts_strings[] =\n')
+    for k in range(0, len(entries), 6):
+        out.append('\t"' + ''.join(e[0] + '\\0' for e in entries[k:k + 6]) + '"\n')
+    out.append('\t;\n\n')
+    out.append('const struct consts_entry consts_table[] = {\n')
+    for (name, value, kind, overs), fi, off in zip(entries, first, offs):
+        out.append('\t{ %d, %s, %s, %s, %d, %d }, /* %s */\n' % (
+            off, c_int64(value or 0), 'true' if value is None else 'false', KINDS[kind], fi,
+            len(overs), name))
+    out.append('};\n\n')
+    out.append('const size_t consts_table_len = %d;\n' % len(entries))
     with open(sys.argv[2], 'w') as f:
         f.writelines(out)
 

@@ -36,6 +36,21 @@ static const struct arch abis[] = {
 
 #define N_ABIS (sizeof(abis) / sizeof(abis[0]))
 
+/* Every constant name, as a NULL-terminated list (consts_name() by index). */
+static const char *const *all_names(size_t *ret_n)
+{
+	static const char *names[8192];
+	size_t n = consts_count();
+
+	if (n >= sizeof(names) / sizeof(names[0]))
+		n = sizeof(names) / sizeof(names[0]) - 1;
+	for (size_t i = 0; i < n; i++)
+		names[i] = consts_name(i);
+	names[n] = NULL;
+	*ret_n = n;
+	return names;
+}
+
 static const struct arch *abi(enum arch_id id)
 {
 	for (size_t i = 0; i < N_ABIS; i++)
@@ -189,7 +204,7 @@ static void test_byte_order_twins(void)
 		{ ARCH_PPC64, ARCH_PPC64LE },
 	};
 	size_t n;
-	const char *const *names = consts_names(&n);
+	const char *const *names = all_names(&n);
 
 	for (size_t t = 0; t < sizeof(twins) / sizeof(twins[0]); t++) {
 		const struct arch *a = abi(twins[t][0]), *b = abi(twins[t][1]);
@@ -250,7 +265,7 @@ static void test_errno(void)
 	for (size_t i = 0; i < N_ABIS; i++) {
 		const struct arch *a = &abis[i];
 		size_t n, bad = 0, named = 0;
-		const char *const *names = consts_names(&n);
+		const char *const *names = all_names(&n);
 
 		for (int v = 1; v < 200; v++) {
 			const char *name = consts_errno_name(a, v);
@@ -279,10 +294,10 @@ static void test_errno(void)
 static void test_names(void)
 {
 	size_t n = 0;
-	const char *const *names = consts_names(&n);
+	const char *const *names = all_names(&n);
 	size_t unsorted = 0;
 
-	tap_ok(names && n > 1000, "consts_names lists %zu names", n);
+	tap_ok(names && n > 1000, "consts_count: %zu names", n);
 	for (size_t i = 1; i < n; i++)
 		if (strcmp(names[i - 1], names[i]) >= 0)
 			unsorted++;

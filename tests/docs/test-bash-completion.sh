@@ -19,6 +19,7 @@ ln -s "$SCMP_RUN" "$tmp/bin/scmp-run"
 printf '[filter]\ndefault-action = allow\n' >"$tmp/profiles/alpha-test.ini"
 printf '[filter]\ndefault-action = allow\n' >"$tmp/profiles/beta-test.ini"
 : >"$tmp/profile-file.ini"
+: >"$tmp/docker.json"
 
 # complete LINE: print COMPREPLY, one per line, for the cursor at the end
 # of LINE (a trailing space means an empty current word).
@@ -90,6 +91,10 @@ has "scmp-run -p alpha-test --explain opena" openat openat2
 exactly "scmp-run --target-arch x86 -p alpha-test --explain socketc" socketcall
 lacks "scmp-run -p alpha-test --explain socketc" socketcall
 has "scmp-run --resolve clock_get" clock_gettime clock_getres
+# --explain-path PATH ACCESS: a file name, then the access
+has "scmp-run -p alpha-test --explain-path profile-fi" profile-file.ini
+exactly "scmp-run -p alpha-test --explain-path /etc w" write
+exactly "scmp-run -p alpha-test --explain-path /etc " read write exec
 has "scmp-run --user roo" root
 has "scmp-run --group roo" root
 # --user and --group take a word: the next one is not the command
@@ -97,6 +102,13 @@ has "scmp-run --user root -p alpha-test --chec" --check
 # the command word: commands on PATH, and after it the command's own completion
 has "scmp-run -p alpha-test scmp-" scmp-run
 has "scmp-run -p alpha-test -- scmp-" scmp-run
+has "scmp-run --import-oci " docker.json
+lacks "scmp-run --import-oci " profile-file.ini
+exactly "scmp-run --oci-caps CAP_SYS_AD" CAP_SYS_ADMIN
+exactly "scmp-run --oci-caps CAP_CHOWN,CAP_SYS_AD" CAP_CHOWN,CAP_SYS_ADMIN
+# the words after --oci-caps and --import-oci are theirs, not the command
+has "scmp-run --oci-caps CAP_CHOWN -p docker.json --" --check --export-oci
+has "scmp-run --import-oci docker.json --" --target-arch
 # after the command, scmp-run's options are the command's: here the command
 # is scmp-run itself, so its completion answers for the inner command line
 exactly "scmp-run -p alpha-test scmp-run --target-arch x3" x32

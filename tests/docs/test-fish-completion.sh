@@ -16,6 +16,7 @@ mkdir -p "$tmp/bin" "$tmp/profiles" "$tmp/home"
 ln -s "$SCMP_RUN" "$tmp/bin/scmp-run"
 printf '[filter]\ndefault-action = allow\n' >"$tmp/profiles/alpha-test.ini"
 printf '[filter]\ndefault-action = allow\n' >"$tmp/profiles/beta-test.ini"
+: >"$tmp/home/docker.json"
 
 complete_line() {
 	(cd "$tmp/home" && env -i HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
@@ -58,6 +59,8 @@ has "scmp-run --list-groups @s" @system-service @sandbox
 has "scmp-run -p alpha-test --explain opena" openat openat2
 has "scmp-run --target-arch x86 -p alpha-test --explain socketc" socketcall
 lacks "scmp-run -p alpha-test --explain socketc" socketcall
+# --explain-path PATH ACCESS: the access words after the path
+has "scmp-run -p alpha-test --explain-path /etc " read write exec
 has "scmp-run -p alpha-test scmp-ru" scmp-run
 has "scmp-run --user roo" root
 has "scmp-run --group roo" root
@@ -65,4 +68,8 @@ has "scmp-run --user root -p alpha-test --chec" --check
 # after the command, the command's own completion answers
 has "scmp-run -p alpha-test -- scmp-run --target-arch x3" x32
 lacks "scmp-run -p alpha-test true -" --profile --check
+has "scmp-run --import-oci " docker.json
+# the words after --oci-caps and --import-oci are theirs, not the command
+has "scmp-run --oci-caps CAP_CHOWN -p docker.json --" --check --export-oci
+has "scmp-run --import-oci docker.json --" --target-arch
 done_testing

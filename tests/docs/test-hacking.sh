@@ -10,7 +10,7 @@ set -u
 TOP_DIRS='src tests tools data docs bench fuzz profiles scripts completions .ci'
 
 # The test suites (tests/SUITE/meson.build; fuzz/meson.build for fuzz).
-SUITES='unit tables consts sim engine profiles cli runner supervise docs fuzz'
+SUITES='unit tables consts sim engine profiles cli runner supervise oci docs fuzz'
 
 # words DOC: the path-like words of DOC, one a line. Man page references
 # ("scmp-run.ini(5)") are no paths; every character that cannot be part of

@@ -61,7 +61,7 @@ static void check_profile(const char *path)
 	int r;
 
 	diag_init(&d);
-	r = compile_file(path, arch_native(), &d, &c);
+	r = compile_file(path, arch_native(), NULL, &d, &c);
 	if (tap_ok(r >= 0, "%s compiles (%d)", path, r))
 		check(path, c.policy, c.prog);
 	compiled_free(&c);

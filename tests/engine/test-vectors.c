@@ -256,7 +256,7 @@ static void run_file(const char *path)
 			}
 		} else if (!strcmp(word, "prio")) {
 			char *n = strpbrk(rest, " \t");
-			struct src_loc loc = { "test", line };
+			struct src_loc loc = { .file = "test", .line = line };
 
 			if (n)
 				*n++ = '\0';

@@ -250,14 +250,14 @@ static size_t count_known(void)
 		for (size_t i = 0; sc && i < m; i++) {
 			size_t j;
 
-			for (j = 0; j < n && strcmp(names[j], sc[i].name); j++)
+			for (j = 0; j < n && strcmp(names[j], syscall_name(&sc[i])); j++)
 				;
 			if (j < n)
 				continue;
 			names = realloc(names, (n + 1) * sizeof(*names));
 			if (!names)
 				abort();
-			names[n++] = sc[i].name;
+			names[n++] = syscall_name(&sc[i]);
 		}
 	}
 	free(names);

@@ -123,6 +123,30 @@ is "$(cat "$OUT")" "ok" "no-network: an AF_UNIX socketpair works"
 fails_as no-network "socket(AF_INET)" 'socket.socket(socket.AF_INET).close()' EPERM
 fails_as no-network "socket(AF_INET6, SOCK_DGRAM)" \
 	'socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).close()' EPERM
+# [landlock] scope = abstract-unix: an @socket outside cannot be reached
+ABS=scmp-run-test-$$
+timeout 20 python3 -c "import socket, time
+s = socket.socket(socket.AF_UNIX)
+s.bind('\\0$ABS')
+s.listen(4)
+print('up', flush=True)
+time.sleep(20)" >"$TAP_TMP/abs.out" 2>&1 &
+abs_pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	grep -q up "$TAP_TMP/abs.out" && break
+	sleep 0.5
+done
+CONNECT="s = socket.socket(socket.AF_UNIX); s.connect('\\0$ABS'); s.close()"
+run timeout 10 python3 -c "$(pyerr "$CONNECT")"
+is "$(cat "$OUT")" ok "no-network: the @socket is reachable without the profile"
+if "$S" -p "$P/no-network.ini" --check | grep -q "^landlock: scope: .*abstract-unix"; then
+	run timeout 10 "$S" -p "$P/no-network.ini" python3 -c "$(pyerr "$CONNECT")"
+	is "$(cat "$OUT")" EPERM "no-network: connecting to an @socket outside fails with EPERM"
+else
+	skip "the kernel lacks Landlock's abstract-unix scope (ABI 6)"
+fi
+kill "$abs_pid" 2>/dev/null
+wait "$abs_pid" 2>/dev/null
 
 # ---- untrusted-tool: files and pipes, threads, no new processes ----
 printf 'name,n\nb,2\na,1\n' >"$TAP_TMP/in.csv"
@@ -137,14 +161,18 @@ t.join()
 with open(sys.argv[2], "w") as f:
     json.dump(out, f, sort_keys=True)
 print(hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()[:16])'
-run timeout 20 "$S" -p "$P/untrusted-tool.ini" python3 -c "$CONVERT" "$TAP_TMP/in.csv" "$TAP_TMP/out.json"
+# [landlock] write = . : the tool writes where it is launched
+(cd "$TAP_TMP" && run timeout 20 "$S" -p "$P/untrusted-tool.ini" python3 -c "$CONVERT" in.csv out.json &&
+	echo "$RC" >"$TAP_TMP/rc")
+RC=$(cat "$TAP_TMP/rc")
 status_is 0 "untrusted-tool: python3 CSV to JSON with a thread: exit 0"
 is "$(cat "$TAP_TMP/out.json")" '{"rows": [{"n": "1", "name": "a"}, {"n": "2", "name": "b"}]}' \
 	"untrusted-tool: the converted file"
-for tool in "sha256sum $TAP_TMP/in.csv" "sort $TAP_TMP/in.csv" "tr a-z A-Z"; do
-	want=$($tool <"$TAP_TMP/in.csv")
+for tool in "sha256sum in.csv" "sort in.csv" "tr a-z A-Z"; do
+	want=$(cd "$TAP_TMP" && $tool <in.csv)
 	RC=0
-	timeout 10 "$S" -p "$P/untrusted-tool.ini" $tool <"$TAP_TMP/in.csv" >"$OUT" 2>"$ERR" || RC=$?
+	(cd "$TAP_TMP" && timeout 10 "$S" -p "$P/untrusted-tool.ini" $tool <in.csv) >"$OUT" 2>"$ERR" ||
+		RC=$?
 	status_is 0 "untrusted-tool: ${tool%% *}: exit 0"
 	is "$(cat "$OUT")" "$want" "untrusted-tool: ${tool%% *}: same output"
 done
@@ -155,5 +183,21 @@ status_is 2 "untrusted-tool: a sh pipeline cannot start (no fork)"
 like "$ERR" "Cannot fork" "untrusted-tool: sh says it cannot fork"
 fails_as untrusted-tool "subprocess.run" 'subprocess.run(["true"])' EPERM
 fails_as untrusted-tool "socket(AF_UNIX)" 'socket.socket(socket.AF_UNIX).close()' EPERM
+# [landlock]: outside the launch directory nothing is writable, and only
+# the system directories are readable
+mkdir "$TAP_TMP/work"
+(cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
+	"$(pyerr 'open("../escaped", "w")')" && cp "$OUT" "$TAP_TMP/py.out")
+is "$(cat "$TAP_TMP/py.out")" EACCES \
+	"untrusted-tool: writing outside the launch directory fails with EACCES"
+[ ! -e "$TAP_TMP/escaped" ]
+ok $? "untrusted-tool: and nothing was written"
+(cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
+	"$(pyerr 'os.listdir("/root")')" && cp "$OUT" "$TAP_TMP/py.out")
+is "$(cat "$TAP_TMP/py.out")" EACCES \
+	"untrusted-tool: listing /root fails with EACCES"
+(cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
+	"$(pyerr 'open("/etc/hostname").read()')" && cp "$OUT" "$TAP_TMP/py.out")
+is "$(cat "$TAP_TMP/py.out")" "ok" "untrusted-tool: /etc stays readable"
 
 done_testing

@@ -52,8 +52,8 @@ static struct profile *profile_make(void)
 	 * about other users or an unprivileged caller change this. */
 	p->has_user = true;
 	p->user = "root";
-	p->user_loc = (struct src_loc){ "test.ini", 10 };
-	p->group_loc = (struct src_loc){ "test.ini", 11 };
+	p->user_loc = (struct src_loc){ .file = "test.ini", .line = 10 };
+	p->group_loc = (struct src_loc){ .file = "test.ini", .line = 11 };
 	return p;
 }
 

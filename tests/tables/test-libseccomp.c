@@ -65,7 +65,7 @@ int main(void)
 
 		/* every name of any table, asked on this ABI */
 		for (size_t k = 0; k < sct_names_n; k++) {
-			const char *name = sct_names[k];
+			const char *name = sct_strings + sct_names[k];
 			int theirs = seccomp_syscall_resolve_name_arch(token, name);
 			uint32_t ours;
 			int r = syscalls_lookup_name(a, name, &ours);

@@ -24,11 +24,38 @@ static char *printed(const struct diag *d)
 	return buf;
 }
 
+/* A wrapper that adds its own location, as the OCI loader's do. */
+__attribute__((format(printf, 2, 3))) static void error_at_line_9(struct diag *d, const char *fmt,
+								  ...)
+{
+	const struct src_loc at = { .file = "b.json", .line = 9, .col = 4 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, DIAG_ERROR, &at, fmt, ap);
+	va_end(ap);
+}
+
+static void test_vadd(void)
+{
+	struct diag d;
+	char *out;
+
+	diag_init(&d);
+	error_at_line_9(&d, "unknown op '%s'", "SCMP_CMP_XX");
+	out = printed(&d);
+	tap_ok(diag_failed(&d) && !strcmp(out, "prog: b.json:9:4: error: unknown op 'SCMP_CMP_XX'\n"),
+	       "diag_vadd: a va_list message with a column");
+	free(out);
+	diag_clear(&d);
+}
+
 static void test_forms(void)
 {
 	struct diag d;
 	char file[] = "a.ini";
-	struct src_loc at = { file, 7 }, whole = { file, 0 };
+	struct src_loc at = { .file = file, .line = 7 }, whole = { .file = file };
+	struct src_loc col = { .file = file, .line = 3, .col = 12 };
 	char *out;
 
 	diag_init(&d);
@@ -38,14 +65,16 @@ static void test_forms(void)
 	diag_error(&d, &whole, "bad file");
 	diag_note(&d, NULL, "%d notes", 2);
 	diag_hint(&d, &at, "try this");
-	tap_ok(diag_failed(&d) && d.n_errors == 1 && d.n_msgs == 4, "an error fails it");
+	diag_error(&d, &col, "bad value");
+	tap_ok(diag_failed(&d) && d.n_errors == 2 && d.n_msgs == 5, "an error fails it");
 	file[0] = 'X'; /* the caller's buffer changes: messages kept their own copy */
 	out = printed(&d);
 	tap_ok(!strcmp(out, "prog: a.ini:7: warning: dup 'read'\n"
 			    "prog: a.ini: error: bad file\n"
 			    "prog: note: 2 notes\n"
-			    "prog: a.ini:7: hint: try this\n"),
-	       "print: FILE:LINE, FILE alone, no location; severities");
+			    "prog: a.ini:7: hint: try this\n"
+			    "prog: a.ini:3:12: error: bad value\n"),
+	       "print: FILE:LINE, FILE alone, no location, FILE:LINE:COLUMN; severities");
 	free(out);
 	diag_clear(&d);
 	tap_ok(d.n_msgs == 0 && d.n_errors == 0 && d.n_warnings == 0 && !d.msgs,
@@ -81,6 +110,7 @@ static void test_cap(void)
 int main(void)
 {
 	test_forms();
+	test_vadd();
 	test_cap();
 	return tap_done();
 }

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Capability sets of this process, set with capset(2) and
+ * prctl(PR_CAPBSET_DROP) directly: one call per set, no /proc reads.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Make the effective, permitted and inheritable sets exactly keep (a bit
+ * per capability number); with bound, also drop every capability not in
+ * keep from the bounding set (needs CAP_SETPCAP permitted: it is kept
+ * effective until the bounding set is done). Ambient capabilities are the
+ * caller's. Returns 0, or -errno with *ret_step naming the step that
+ * failed. The caller verifies the result by reading it back.
+ */
+int caps_set(uint64_t keep, bool bound, const char **ret_step);

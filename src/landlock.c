@@ -1,0 +1,999 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * [landlock]: keys -> config (pure), config + ABI -> rights (pure), rights ->
+ * ruleset fd (opens paths), ruleset fd -> domain. Rules: scmp-run.ini(5) LANDLOCK.
+ */
+#include "landlock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock-uapi.h"
+
+/* Every filesystem right of LANDLOCK_ABI_KNOWN (bits 0-15). */
+#define FS_ALL	  ((LANDLOCK_ACCESS_FS_IOCTL_DEV << 1) - 1)
+#define NET_ALL	  (LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP)
+#define SCOPE_ALL (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL)
+
+/*
+ * The right sets of the path keys (scmp-run.ini(5) LANDLOCK, "Rights"):
+ * read reads files and lists directories; read-exec adds execute; write is
+ * every right except execute, making device nodes and device ioctls (it
+ * includes reading, so a writable directory is also readable); devices
+ * reads, writes and ioctls device files.
+ */
+#define RIGHTS_READ	 (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+#define RIGHTS_READ_EXEC (RIGHTS_READ | LANDLOCK_ACCESS_FS_EXECUTE)
+#define RIGHTS_WRITE                                                            \
+	(FS_ALL & ~(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_MAKE_CHAR | \
+		    LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_IOCTL_DEV))
+#define RIGHTS_DEVICES                                                  \
+	(LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+
+static const struct {
+	const char *key;
+	enum landlock_set set;
+	uint64_t rights;
+} path_keys[] = {
+	{ "read", LANDLOCK_SET_READ, RIGHTS_READ },
+	{ "read-exec", LANDLOCK_SET_READ_EXEC, RIGHTS_READ_EXEC },
+	{ "write", LANDLOCK_SET_WRITE, RIGHTS_WRITE },
+	{ "devices", LANDLOCK_SET_DEVICES, RIGHTS_DEVICES },
+};
+
+/* Names for the report, by bit. */
+static const char *const fs_names[] = {
+	"execute",   "write-file", "read-file", "read-dir",  "remove-dir", "remove-file",
+	"make-char", "make-dir",   "make-reg",	"make-sock", "make-fifo",  "make-block",
+	"make-sym",  "refer",	   "truncate",	"ioctl-dev",
+};
+static const char *const scope_names[] = { "abstract-unix", "signal" };
+
+/* Rights and scopes per ABI; Documentation/userspace-api/landlock.rst. */
+static uint64_t abi_fs(int abi)
+{
+	uint64_t fs = 0;
+
+	if (abi >= 1)
+		fs |= (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;
+	if (abi >= 2)
+		fs |= LANDLOCK_ACCESS_FS_REFER;
+	if (abi >= 3)
+		fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
+	if (abi >= 5)
+		fs |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+	return fs;
+}
+
+static uint64_t abi_net(int abi)
+{
+	return abi >= 4 ? NET_ALL : 0;
+}
+
+static uint64_t abi_scoped(int abi)
+{
+	return abi >= 6 ? SCOPE_ALL : 0;
+}
+
+/* The first ABI with a filesystem right (bit). */
+static int fs_bit_abi(unsigned bit)
+{
+	uint64_t b = (uint64_t)1 << bit;
+
+	for (int abi = 1; abi <= LANDLOCK_ABI_KNOWN; abi++)
+		if (abi_fs(abi) & b)
+			return abi;
+	return LANDLOCK_ABI_KNOWN + 1;
+}
+
+static uint64_t set_rights(enum landlock_set set)
+{
+	for (size_t i = 0; i < sizeof(path_keys) / sizeof(path_keys[0]); i++)
+		if (path_keys[i].set == set)
+			return path_keys[i].rights;
+	return 0;
+}
+
+void landlock_config_init(struct landlock_config *c)
+{
+	*c = (struct landlock_config){ .mode = LANDLOCK_MODE_BEST_EFFORT };
+}
+
+void landlock_config_clear(struct landlock_config *c)
+{
+	for (size_t i = 0; i < c->n_paths; i++)
+		free(c->paths[i].path);
+	free(c->paths);
+	free(c->ports);
+	landlock_config_init(c);
+}
+
+/* ---- parsing (pure) ---- */
+
+static bool is_sep(char ch, bool comma)
+{
+	return ch == ' ' || ch == '\t' || (comma && ch == ',');
+}
+
+/* The next word of *s (length in *ret_len), or NULL at the end. */
+static const char *next_word(const char **s, bool comma, int *ret_len)
+{
+	const char *w = *s, *e;
+
+	while (*w && is_sep(*w, comma))
+		w++;
+	if (!*w)
+		return NULL;
+	for (e = w; *e && !is_sep(*e, comma); e++)
+		;
+	*s = e;
+	*ret_len = (int)(e - w);
+	return w;
+}
+
+static bool word_is(const char *w, int len, const char *s)
+{
+	return (size_t)len == strlen(s) && !memcmp(w, s, (size_t)len);
+}
+
+/*
+ * Normalise an absolute path of len bytes into out (LANDLOCK_PATH_MAX
+ * bytes): no repeated '/', no '.' component, no trailing '/' but for "/".
+ * '..' is refused: lexical and kernel resolution would differ on symlinks.
+ */
+static int path_normalize(const char *in, size_t len, char *out, const char **reterr)
+{
+	size_t o = 0, i = 0;
+
+	if (!len || in[0] != '/') {
+		*reterr = "relative path (only '.' may be relative)";
+		return -EINVAL;
+	}
+	while (i < len) {
+		size_t j;
+
+		while (i < len && in[i] == '/')
+			i++;
+		for (j = i; j < len && in[j] != '/'; j++)
+			;
+		if (j - i == 1 && in[i] == '.') {
+			i = j;
+			continue;
+		}
+		if (j - i == 2 && in[i] == '.' && in[i + 1] == '.') {
+			*reterr = "'..' in path";
+			return -EINVAL;
+		}
+		if (j == i)
+			break;
+		if (o + 1 + (j - i) >= LANDLOCK_PATH_MAX) {
+			*reterr = "path too long";
+			return -EINVAL;
+		}
+		out[o++] = '/';
+		memcpy(out + o, in + i, j - i);
+		o += j - i;
+		i = j;
+	}
+	if (!o)
+		out[o++] = '/';
+	out[o] = '\0';
+	return 0;
+}
+
+static int parse_paths(struct landlock_config *c, enum landlock_set set, const char *value,
+		       const struct src_loc *loc, const char **reterr, const char **ret_word,
+		       int *ret_word_len)
+{
+	struct landlock_path_rule *nr = NULL, *grown;
+	size_t n = 0;
+	const char *w;
+	char *buf = malloc(LANDLOCK_PATH_MAX);
+	int len, r = -ENOMEM;
+
+	if (!buf)
+		goto out;
+	while ((w = next_word(&value, false, &len))) {
+		struct landlock_path_rule pr = { .set = set, .loc = *loc };
+		int plen = len;
+
+		*ret_word = w;
+		*ret_word_len = len;
+		if (w[plen - 1] == '?') {
+			pr.optional = true;
+			plen--;
+		}
+		if (plen == 1 && w[0] == '.') {
+			strcpy(buf, ".");
+		} else {
+			r = path_normalize(w, (size_t)plen, buf, reterr);
+			if (r < 0)
+				goto out;
+		}
+		r = -EINVAL;
+		if (c->n_paths + n >= LANDLOCK_PATHS_MAX) {
+			*reterr = "too many paths (at most 4096)";
+			goto out;
+		}
+		r = -ENOMEM;
+		grown = realloc(nr, (n + 1) * sizeof(*nr));
+		if (!grown)
+			goto out;
+		nr = grown;
+		pr.path = strdup(buf);
+		if (!pr.path)
+			goto out;
+		nr[n++] = pr;
+	}
+	r = -EINVAL;
+	if (!n) {
+		*reterr = "no path given";
+		goto out;
+	}
+	r = -ENOMEM;
+	grown = realloc(c->paths, (c->n_paths + n) * sizeof(*grown));
+	if (!grown)
+		goto out;
+	c->paths = grown;
+	memcpy(c->paths + c->n_paths, nr, n * sizeof(*nr));
+	c->n_paths += n;
+	n = 0;
+	r = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(nr[i].path);
+	free(nr);
+	free(buf);
+	return r;
+}
+
+/* A decimal port number of len bytes. */
+static int parse_port(const char *s, int len, uint16_t *ret, const char **reterr)
+{
+	unsigned long v = 0;
+
+	if (!len) {
+		*reterr = "bad port range";
+		return -EINVAL;
+	}
+	for (int i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9') {
+			*reterr = "not a port number";
+			return -EINVAL;
+		}
+		v = v * 10 + (unsigned long)(s[i] - '0');
+		if (v > 65535) {
+			*reterr = "port out of range (0-65535)";
+			return -EINVAL;
+		}
+	}
+	*ret = (uint16_t)v;
+	return 0;
+}
+
+static int parse_ports(struct landlock_config *c, uint64_t access, const char *value,
+		       const struct src_loc *loc, const char **reterr, const char **ret_word,
+		       int *ret_word_len)
+{
+	struct landlock_port_rule *nr = NULL, *grown;
+	size_t n = 0, count = 0;
+	const char *w;
+	int len, r;
+
+	while ((w = next_word(&value, false, &len))) {
+		struct landlock_port_rule pr = { .access = access, .loc = *loc };
+		const char *dash = memchr(w, '-', (size_t)len);
+
+		*ret_word = w;
+		*ret_word_len = len;
+		if (!dash) {
+			r = parse_port(w, len, &pr.lo, reterr);
+			pr.hi = pr.lo;
+		} else {
+			int llen = (int)(dash - w);
+
+			r = parse_port(w, llen, &pr.lo, reterr);
+			if (r >= 0)
+				r = parse_port(dash + 1, len - llen - 1, &pr.hi, reterr);
+			if (r < 0 && !strcmp(*reterr, "not a port number") &&
+			    memchr(dash + 1, '-', (size_t)(len - llen - 1)))
+				*reterr = "bad port range";
+			if (r >= 0 && pr.lo > pr.hi) {
+				*reterr = "bad port range (first port above last)";
+				r = -EINVAL;
+			}
+		}
+		if (r < 0)
+			goto out;
+		count += (size_t)pr.hi - pr.lo + 1;
+		if (c->n_port_numbers + count > LANDLOCK_PORTS_MAX) {
+			*reterr = "too many ports";
+			r = -EINVAL;
+			goto out;
+		}
+		r = -ENOMEM;
+		grown = realloc(nr, (n + 1) * sizeof(*nr));
+		if (!grown)
+			goto out;
+		nr = grown;
+		nr[n++] = pr;
+	}
+	r = -EINVAL;
+	if (!n) {
+		*reterr = "no port given";
+		goto out;
+	}
+	r = -ENOMEM;
+	grown = realloc(c->ports, (c->n_ports + n) * sizeof(*grown));
+	if (!grown)
+		goto out;
+	c->ports = grown;
+	memcpy(c->ports + c->n_ports, nr, n * sizeof(*nr));
+	c->n_ports += n;
+	c->n_port_numbers += count;
+	if (access == LANDLOCK_ACCESS_NET_BIND_TCP && !c->has_bind) {
+		c->has_bind = true;
+		c->bind_loc = *loc;
+	} else if (access == LANDLOCK_ACCESS_NET_CONNECT_TCP && !c->has_connect) {
+		c->has_connect = true;
+		c->connect_loc = *loc;
+	}
+	r = 0;
+out:
+	free(nr);
+	return r;
+}
+
+static int parse_scope(struct landlock_config *c, const char *value, const struct src_loc *loc,
+		       const char **reterr, const char **ret_word, int *ret_word_len)
+{
+	uint64_t scoped = 0;
+	bool none = false;
+	const char *w;
+	int len;
+
+	while ((w = next_word(&value, true, &len))) {
+		*ret_word = w;
+		*ret_word_len = len;
+		if (word_is(w, len, "signal")) {
+			scoped |= LANDLOCK_SCOPE_SIGNAL;
+		} else if (word_is(w, len, "abstract-unix")) {
+			scoped |= LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+		} else if (word_is(w, len, "none")) {
+			none = true;
+		} else {
+			*reterr = "unknown scope (signal, abstract-unix, none)";
+			return -EINVAL;
+		}
+		if (none && (scoped || (c->has_scope && c->scoped))) {
+			*reterr = "'none' together with a scope";
+			return -EINVAL;
+		}
+	}
+	if (!none && !scoped) {
+		*reterr = "no scope given";
+		*ret_word = value;
+		*ret_word_len = 0;
+		return -EINVAL;
+	}
+	if (c->has_scope && !c->scoped && scoped) {
+		*reterr = "a scope after 'none'";
+		return -EINVAL;
+	}
+	if (!c->has_scope)
+		c->scope_loc = *loc;
+	c->has_scope = true;
+	c->scoped |= scoped;
+	return 0;
+}
+
+static int parse_mode(struct landlock_config *c, const char *value, const struct src_loc *loc,
+		      const char **reterr, const char **ret_word, int *ret_word_len)
+{
+	static const struct {
+		const char *name;
+		enum landlock_mode mode;
+	} modes[] = {
+		{ "best-effort", LANDLOCK_MODE_BEST_EFFORT },
+		{ "require", LANDLOCK_MODE_REQUIRE },
+		{ "off", LANDLOCK_MODE_OFF },
+	};
+	const char *w, *rest = value;
+	int len, extra;
+
+	w = next_word(&rest, false, &len);
+	*ret_word = value;
+	*ret_word_len = (int)strlen(value);
+	if (!w || next_word(&rest, false, &extra)) {
+		*reterr = "mode takes one value (best-effort, require, off)";
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (word_is(w, len, modes[i].name)) {
+			c->mode = modes[i].mode;
+			c->has_mode = true;
+			c->mode_loc = *loc;
+			return 0;
+		}
+	}
+	*ret_word = w;
+	*ret_word_len = len;
+	*reterr = "unknown mode (best-effort, require, off)";
+	return -EINVAL;
+}
+
+int landlock_parse_key(struct landlock_config *c, const char *key, const char *value,
+		       const struct src_loc *loc, const char **reterr, const char **ret_word,
+		       int *ret_word_len)
+{
+	*reterr = NULL;
+	*ret_word = key;
+	*ret_word_len = (int)strlen(key);
+	for (size_t i = 0; i < sizeof(path_keys) / sizeof(path_keys[0]); i++)
+		if (!strcmp(key, path_keys[i].key))
+			return parse_paths(c, path_keys[i].set, value, loc, reterr, ret_word,
+					   ret_word_len);
+	if (!strcmp(key, "bind-tcp"))
+		return parse_ports(c, LANDLOCK_ACCESS_NET_BIND_TCP, value, loc, reterr, ret_word,
+				   ret_word_len);
+	if (!strcmp(key, "connect-tcp"))
+		return parse_ports(c, LANDLOCK_ACCESS_NET_CONNECT_TCP, value, loc, reterr, ret_word,
+				   ret_word_len);
+	if (!strcmp(key, "scope"))
+		return parse_scope(c, value, loc, reterr, ret_word, ret_word_len);
+	if (!strcmp(key, "mode"))
+		return parse_mode(c, value, loc, reterr, ret_word, ret_word_len);
+	*reterr = "unknown right";
+	return -ENOENT;
+}
+
+int landlock_parse_key_diag(struct landlock_config *c, const char *key, const char *value,
+			    const struct src_loc *loc, struct diag *d)
+{
+	const char *err, *word;
+	int len, r = landlock_parse_key(c, key, value, loc, &err, &word, &len);
+
+	if (r == -ENOENT)
+		diag_error(d, loc,
+			   "unknown right '%s' in [landlock] (read, read-exec, write, devices, "
+			   "bind-tcp, connect-tcp; also scope, mode)",
+			   key);
+	else if (r == -EINVAL)
+		diag_error(d, loc, "%s: %s '%.*s'", key, err, len, word);
+	return r;
+}
+
+/* ---- rights for an ABI (pure) ---- */
+
+static int names_print(FILE *f, uint64_t bits, const char *const *names, size_t n_names)
+{
+	const char *sep = "";
+
+	for (size_t i = 0; i < n_names; i++) {
+		if (!(bits & ((uint64_t)1 << i)))
+			continue;
+		if (fprintf(f, "%s%s", sep, names[i]) < 0)
+			return -EIO;
+		sep = " ";
+	}
+	return 0;
+}
+
+/* bits as names (into a fixed buffer, for diagnostics) */
+static const char *names_str(char *buf, size_t size, uint64_t bits, const char *const *names,
+			     size_t n_names)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n_names && o < size; i++) {
+		if (!(bits & ((uint64_t)1 << i)))
+			continue;
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? " " : "", names[i]);
+	}
+	return buf;
+}
+
+static void require_failed(struct diag *d, const struct landlock_config *c,
+			   const struct src_loc *at, int abi, const char *what, int need_abi)
+{
+	if (abi)
+		diag_error(d, at,
+			   "landlock: %s needs Landlock ABI %d; the kernel has ABI %d "
+			   "(mode = require)",
+			   what, need_abi, abi);
+	else
+		diag_error(d, at,
+			   "landlock: %s needs Landlock ABI %d; the kernel has no Landlock "
+			   "(mode = require)",
+			   what, need_abi);
+	if (c->has_mode && at != &c->mode_loc)
+		diag_note(d, &c->mode_loc, "mode = require is set here");
+	if (!abi)
+		diag_hint(d, NULL,
+			  "Landlock needs Linux 5.13 built with CONFIG_SECURITY_LANDLOCK and "
+			  "'landlock' in the lsm= boot parameter");
+}
+
+int landlock_rights_build(const struct landlock_config *c, int abi, struct diag *d,
+			  struct landlock_rights *ret)
+{
+	uint64_t want_fs, want_net = 0, want_scoped;
+	char buf[256];
+	int r = 0;
+
+	*ret = (struct landlock_rights){ .abi = abi, .fs_keys = c->n_paths > 0 };
+	if (abi < 0)
+		return -EINVAL;
+	if (c->mode == LANDLOCK_MODE_OFF)
+		return 0;
+	/* With no path key, make-block alone: a domain always exists. */
+	want_fs = c->n_paths ? FS_ALL : LANDLOCK_ACCESS_FS_MAKE_BLOCK;
+	if (c->has_bind)
+		want_net |= LANDLOCK_ACCESS_NET_BIND_TCP;
+	if (c->has_connect)
+		want_net |= LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	want_scoped = c->has_scope ? c->scoped : LANDLOCK_SCOPE_SIGNAL;
+
+	ret->fs = want_fs & abi_fs(abi);
+	ret->net = want_net & abi_net(abi);
+	ret->scoped = want_scoped & abi_scoped(abi);
+	ret->drop_fs = want_fs & ~ret->fs;
+	ret->drop_net = want_net & ~ret->net;
+	ret->drop_scoped = want_scoped & ~ret->scoped;
+	ret->domain = ret->fs || ret->net || ret->scoped;
+	if (c->mode != LANDLOCK_MODE_REQUIRE)
+		return 0;
+
+	if (ret->drop_fs) {
+		int need = 1;
+
+		for (unsigned b = 0; b < 64; b++)
+			if (ret->drop_fs & ((uint64_t)1 << b) && fs_bit_abi(b) > need)
+				need = fs_bit_abi(b);
+		snprintf(buf, sizeof(buf), "filesystem right %s",
+			 names_str((char[160]){ 0 }, 160, ret->drop_fs, fs_names, 16));
+		require_failed(d, c, c->n_paths ? &c->paths[0].loc : &c->mode_loc, abi, buf, need);
+		r = -EOPNOTSUPP;
+	}
+	if (ret->drop_net & LANDLOCK_ACCESS_NET_BIND_TCP) {
+		require_failed(d, c, &c->bind_loc, abi, "bind-tcp", 4);
+		r = -EOPNOTSUPP;
+	}
+	if (ret->drop_net & LANDLOCK_ACCESS_NET_CONNECT_TCP) {
+		require_failed(d, c, &c->connect_loc, abi, "connect-tcp", 4);
+		r = -EOPNOTSUPP;
+	}
+	if (ret->drop_scoped) {
+		snprintf(buf, sizeof(buf), "scope %s",
+			 names_str((char[64]){ 0 }, 64, ret->drop_scoped, scope_names, 2));
+		require_failed(d, c, c->has_scope ? &c->scope_loc : &c->mode_loc, abi, buf, 6);
+		r = -EOPNOTSUPP;
+	}
+	return r;
+}
+
+/* ---- the kernel ---- */
+
+int landlock_abi_probe(void)
+{
+	long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+
+	if (v >= 0)
+		return (int)v;
+	if (errno == ENOSYS || errno == EOPNOTSUPP)
+		return 0;
+	return -errno;
+}
+
+int landlock_abi_for(const struct landlock_config *c)
+{
+	int abi = landlock_abi_probe();
+
+	return c->abi_max > 0 && abi > c->abi_max ? c->abi_max : abi;
+}
+
+static const char *errno_name(int err)
+{
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "unknown errno";
+}
+
+static int step_failed(struct diag *d, const struct src_loc *loc, const char *step,
+		       const char *path, int err)
+{
+	if (path)
+		diag_error(d, loc, "landlock: %s '%s' failed: %s (%s)", step, path, strerror(err),
+			   errno_name(err));
+	else
+		diag_error(d, loc, "landlock: %s failed: %s (%s)", step, strerror(err),
+			   errno_name(err));
+	return -err;
+}
+
+static int add_path(const struct landlock_path_rule *pr, int ruleset_fd, uint64_t handled,
+		    struct diag *d, struct landlock_plan *plan)
+{
+	struct landlock_path_beneath_attr attr = { .allowed_access =
+							   set_rights(pr->set) & handled };
+	struct stat st;
+	int fd, r = 0;
+
+	fd = open(pr->path, O_PATH | O_CLOEXEC);
+	if (fd < 0) {
+		r = errno;
+		if (pr->optional && (r == ENOENT || r == ENOTDIR)) {
+			plan->n_missing++;
+			return 0;
+		}
+		r = step_failed(d, &pr->loc, "opening", pr->path, r);
+		if (r == -ENOENT)
+			diag_hint(d, &pr->loc, "write '%s?' for a path that may be missing",
+				  pr->path);
+		return r;
+	}
+	if (fstat(fd, &st) < 0) {
+		r = step_failed(d, &pr->loc, "reading the type of", pr->path, errno);
+		goto out;
+	}
+	/* A rule on a file may carry only the file rights (EINVAL otherwise). */
+	if (!S_ISDIR(st.st_mode))
+		attr.allowed_access &= LANDLOCK_ACCESS_FS_FILE;
+	if (!attr.allowed_access)
+		goto out;
+	attr.parent_fd = fd;
+	if (syscall(SYS_landlock_add_rule, ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &attr, 0) < 0) {
+		r = step_failed(d, &pr->loc, "adding the rule for", pr->path, errno);
+		goto out;
+	}
+	plan->n_path_rules++;
+out:
+	close(fd);
+	return r;
+}
+
+static int add_ports(const struct landlock_port_rule *pr, int ruleset_fd, uint64_t handled,
+		     struct diag *d, struct landlock_plan *plan)
+{
+	struct landlock_net_port_attr attr = { .allowed_access = pr->access & handled };
+
+	if (!attr.allowed_access)
+		return 0; /* dropped (best-effort) */
+	for (uint32_t p = pr->lo; p <= pr->hi; p++) {
+		attr.port = p;
+		if (syscall(SYS_landlock_add_rule, ruleset_fd, LANDLOCK_RULE_NET_PORT, &attr, 0) <
+		    0)
+			return step_failed(d, &pr->loc, "adding a port rule", NULL, errno);
+		plan->n_port_numbers++;
+	}
+	return 0;
+}
+
+int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
+		     struct landlock_plan *ret)
+{
+	struct landlock_ruleset_attr attr;
+	size_t size;
+	long fd;
+	int r;
+
+	*ret = (struct landlock_plan){ .ruleset_fd = -1 };
+	r = landlock_rights_build(c, abi, d, &ret->rights);
+	if (r < 0 || !ret->rights.domain)
+		return r;
+	attr = (struct landlock_ruleset_attr){
+		.handled_access_fs = ret->rights.fs,
+		.handled_access_net = ret->rights.net,
+		.scoped = ret->rights.scoped,
+	};
+	/* The struct grew with ABI 4 (net) and 6 (scoped); older kernels
+	 * take the prefix they know. */
+	size = abi >= 6	  ? sizeof(attr)
+	       : abi >= 4 ? offsetof(struct landlock_ruleset_attr, scoped)
+			  : offsetof(struct landlock_ruleset_attr, handled_access_net);
+	fd = syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+	if (fd < 0)
+		return step_failed(d, NULL, "creating the ruleset", NULL, errno);
+	ret->ruleset_fd = (int)fd;
+	for (size_t i = 0; i < c->n_paths; i++) {
+		r = add_path(&c->paths[i], ret->ruleset_fd, ret->rights.fs, d, ret);
+		if (r < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < c->n_ports; i++) {
+		r = add_ports(&c->ports[i], ret->ruleset_fd, ret->rights.net, d, ret);
+		if (r < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	landlock_plan_close(ret);
+	return r;
+}
+
+int landlock_enforce(struct landlock_plan *p, struct diag *d)
+{
+	int r = 0;
+
+	if (p->ruleset_fd < 0)
+		return 0;
+	if (syscall(SYS_landlock_restrict_self, p->ruleset_fd, 0) < 0) {
+		int err = errno;
+
+		r = step_failed(d, NULL, "entering the domain (landlock_restrict_self)", NULL, err);
+		if (err == EPERM)
+			diag_hint(d, NULL,
+				  "entering a Landlock domain needs no_new_privs or "
+				  "CAP_SYS_ADMIN");
+		else if (err == E2BIG)
+			diag_hint(d, NULL,
+				  "the process is already in 16 stacked Landlock domains, the "
+				  "kernel's limit");
+	}
+	landlock_plan_close(p);
+	return r;
+}
+
+void landlock_plan_close(struct landlock_plan *p)
+{
+	if (p->ruleset_fd >= 0)
+		close(p->ruleset_fd);
+	p->ruleset_fd = -1;
+}
+
+/* ---- report ---- */
+
+static const char *mode_name(enum landlock_mode m)
+{
+	switch (m) {
+	case LANDLOCK_MODE_REQUIRE:
+		return "require";
+	case LANDLOCK_MODE_OFF:
+		return "off";
+	case LANDLOCK_MODE_BEST_EFFORT:
+		break;
+	}
+	return "best-effort";
+}
+
+static int ports_print(const struct landlock_config *c, uint64_t access, FILE *f)
+{
+	for (size_t i = 0; i < c->n_ports; i++) {
+		const struct landlock_port_rule *pr = &c->ports[i];
+		int n;
+
+		if (pr->access != access)
+			continue;
+		n = pr->lo == pr->hi ? fprintf(f, " %u", pr->lo)
+				     : fprintf(f, " %u-%u", pr->lo, pr->hi);
+		if (n < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+static int report_net(const struct landlock_config *c, const struct landlock_rights *r,
+		      uint64_t access, const char *key, const char *prefix, FILE *f)
+{
+	bool on = access == LANDLOCK_ACCESS_NET_BIND_TCP ? c->has_bind : c->has_connect;
+
+	if (!on)
+		return fprintf(f, "%s%s: not restricted\n", prefix, key) < 0 ? -EIO : 0;
+	if (r->drop_net & access)
+		return fprintf(f,
+			       "%s%s: dropped, the kernel lacks it (needs ABI 4); not restricted\n",
+			       prefix, key) < 0
+			       ? -EIO
+			       : 0;
+	if (fprintf(f, "%s%s: only ports", prefix, key) < 0 || ports_print(c, access, f) < 0 ||
+	    fputc('\n', f) == EOF)
+		return -EIO;
+	return 0;
+}
+
+int landlock_report(const struct landlock_config *c, const struct landlock_rights *r,
+		    const struct landlock_plan *plan, const char *prefix, FILE *f)
+{
+	int e = 0;
+
+	if (r->abi)
+		e |= fprintf(f, "%skernel: Landlock ABI %d\n", prefix, r->abi) < 0;
+	else
+		e |= fprintf(f, "%skernel: no Landlock\n", prefix) < 0;
+	e |= fprintf(f, "%smode: %s\n", prefix, mode_name(c->mode)) < 0;
+	if (c->mode == LANDLOCK_MODE_OFF || !r->domain) {
+		e |= fprintf(f,
+			     "%sno domain: paths, ports, ptrace and signals are not restricted\n",
+			     prefix) < 0;
+		return e ? -EIO : 0;
+	}
+	if (r->fs_keys) {
+		e |= fprintf(f, "%sfilesystem: only the listed paths (%zu); handled: ", prefix,
+			     c->n_paths) < 0;
+		e |= names_print(f, r->fs, fs_names, 16) < 0;
+		e |= fputc('\n', f) == EOF;
+	} else {
+		e |= fprintf(f,
+			     "%sfilesystem: not restricted (no path key; make-block is handled "
+			     "so that a domain exists)\n",
+			     prefix) < 0;
+	}
+	if (r->drop_fs) {
+		e |= fprintf(f, "%sfilesystem: dropped, the kernel lacks them: ", prefix) < 0;
+		e |= names_print(f, r->drop_fs, fs_names, 16) < 0;
+		e |= fputc('\n', f) == EOF;
+	}
+	if (r->fs_keys && !(r->fs & LANDLOCK_ACCESS_FS_REFER))
+		e |= fprintf(f,
+			     "%sfilesystem: refer is always denied on ABI 1 (no rename or link "
+			     "across directories)\n",
+			     prefix) < 0;
+	e |= report_net(c, r, LANDLOCK_ACCESS_NET_BIND_TCP, "bind-tcp", prefix, f) < 0;
+	e |= report_net(c, r, LANDLOCK_ACCESS_NET_CONNECT_TCP, "connect-tcp", prefix, f) < 0;
+	e |= fprintf(f, "%sscope: ", prefix) < 0;
+	if (r->scoped)
+		e |= names_print(f, r->scoped, scope_names, 2) < 0;
+	else
+		e |= fputs("none", f) == EOF;
+	e |= fputc('\n', f) == EOF;
+	if (r->drop_scoped) {
+		e |= fprintf(f, "%sscope: dropped, the kernel lacks them (needs ABI 6): ", prefix) <
+		     0;
+		e |= names_print(f, r->drop_scoped, scope_names, 2) < 0;
+		e |= fputc('\n', f) == EOF;
+	}
+	e |= fprintf(f, "%sptrace and /proc/PID/mem of processes outside the domain: denied\n",
+		     prefix) < 0;
+	if (plan)
+		e |= fprintf(f,
+			     "%sruleset: %zu path rules, %zu optional paths missing, %zu port "
+			     "rules\n",
+			     prefix, plan->n_path_rules, plan->n_missing, plan->n_port_numbers) < 0;
+	return e ? -EIO : 0;
+}
+
+/* ---- explain (pure) ---- */
+
+int landlock_access_parse(const char *s, enum landlock_access *ret)
+{
+	static const char *const names[] = { "read", "write", "exec" };
+
+	for (int i = 0; i < 3; i++) {
+		if (!strcmp(s, names[i])) {
+			*ret = (enum landlock_access)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *landlock_access_name(enum landlock_access a)
+{
+	switch (a) {
+	case LANDLOCK_ACCESS_WRITE:
+		return "write";
+	case LANDLOCK_ACCESS_EXEC:
+		return "exec";
+	case LANDLOCK_ACCESS_READ:
+		break;
+	}
+	return "read";
+}
+
+static uint64_t access_right(enum landlock_access a)
+{
+	switch (a) {
+	case LANDLOCK_ACCESS_WRITE:
+		return LANDLOCK_ACCESS_FS_WRITE_FILE;
+	case LANDLOCK_ACCESS_EXEC:
+		return LANDLOCK_ACCESS_FS_EXECUTE;
+	case LANDLOCK_ACCESS_READ:
+		break;
+	}
+	return LANDLOCK_ACCESS_FS_READ_FILE;
+}
+
+/* rule (normalised) covers path: the same path or an ancestor of it. */
+static size_t covers(const char *rule, const char *path)
+{
+	size_t n = strlen(rule);
+
+	if (!strcmp(rule, "/"))
+		return 1;
+	if (strncmp(rule, path, n) || (path[n] && path[n] != '/'))
+		return 0;
+	return n;
+}
+
+int landlock_explain(const struct landlock_config *c, const char *cwd, const char *path,
+		     enum landlock_access a, const struct landlock_path_rule **ret_rule)
+{
+	char *q = NULL, *dot = NULL, *joined = NULL;
+	const char *reterr;
+	size_t best = 0;
+	int r = -ENOMEM;
+
+	*ret_rule = NULL;
+	q = malloc(LANDLOCK_PATH_MAX);
+	dot = malloc(LANDLOCK_PATH_MAX);
+	if (!q || !dot)
+		goto out;
+	if (path[0] != '/') {
+		r = -EINVAL;
+		if (!cwd)
+			goto out;
+		r = -ENOMEM;
+		if (asprintf(&joined, "%s/%s", cwd, path) < 0) {
+			joined = NULL;
+			goto out;
+		}
+		path = joined;
+	}
+	r = path_normalize(path, strlen(path), q, &reterr);
+	if (r < 0)
+		goto out;
+	if (cwd && path_normalize(cwd, strlen(cwd), dot, &reterr) < 0)
+		cwd = NULL;
+	r = LANDLOCK_UNRESTRICTED;
+	if (c->mode == LANDLOCK_MODE_OFF || !c->n_paths)
+		goto out;
+	r = LANDLOCK_DENIED;
+	for (size_t i = 0; i < c->n_paths; i++) {
+		const struct landlock_path_rule *pr = &c->paths[i];
+		const char *rp = pr->path;
+		size_t n;
+
+		if (!(set_rights(pr->set) & access_right(a)))
+			continue;
+		if (!strcmp(rp, ".")) {
+			if (!cwd)
+				continue;
+			rp = dot;
+		}
+		n = covers(rp, q);
+		if (n > best) {
+			best = n;
+			*ret_rule = pr;
+			r = LANDLOCK_ALLOWED;
+		}
+	}
+out:
+	free(q);
+	free(dot);
+	free(joined);
+	return r;
+}
+
+int landlock_explain_print(const struct landlock_config *c, const char *cwd, const char *path,
+			   enum landlock_access a, FILE *f)
+{
+	const struct landlock_path_rule *pr;
+	const char *an = landlock_access_name(a);
+	int r = landlock_explain(c, cwd, path, a, &pr), n = 0;
+
+	switch (r) {
+	case LANDLOCK_ALLOWED:
+		n = fprintf(f, "%s: %s allowed by %s:%u%s\n", path, an,
+			    pr->loc.file ? pr->loc.file : "?", pr->loc.line,
+			    pr->optional ? " (an optional path: if it exists at launch)" : "");
+		break;
+	case LANDLOCK_DENIED:
+		n = fprintf(f, "%s: %s denied (no rule covers it)\n", path, an);
+		break;
+	case LANDLOCK_UNRESTRICTED:
+		n = fprintf(f, "%s: %s allowed (paths are not restricted: %s)\n", path, an,
+			    c->mode == LANDLOCK_MODE_OFF ? "[landlock] mode = off"
+							 : "no path key in [landlock]");
+		break;
+	default:
+		return r;
+	}
+	return n < 0 ? -EIO : r;
+}

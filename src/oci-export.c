@@ -1,0 +1,844 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * --export-oci: a compiled policy as runtime-spec linux.seccomp JSON whose
+ * libseccomp compilation decides like the policy (scmp-run.ini(5), OCI AND
+ * DOCKER PROFILES). Per syscall the candidate rules are split into disjoint
+ * regions (so libseccomp's rule order cannot matter), and each region is
+ * written as masked equalities, at most one per argument (runc turns two
+ * conditions on one argument into an OR).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "ivset.h"
+#include "oci-int.h"
+#include "syscalls.h"
+
+#define EXPORT_CTX_MAX	   64	      /* tests along one path of the region tree */
+#define EXPORT_LEAVES_MAX  4096	      /* regions of one syscall */
+#define EXPORT_CUBES_MAX   4096	      /* alternatives of one region */
+#define EXPORT_ENTRIES_MAX 65536      /* entries of the whole file */
+#define EXPORT_VISITS_MAX  (1u << 20) /* region tree nodes looked at per syscall */
+
+/* "(arg & mask) == value" on the register, as libseccomp compares it. */
+struct cube {
+	uint64_t mask, value;
+};
+
+struct cubes {
+	struct cube *c;
+	size_t n, cap;
+};
+
+/* One entry of the output: an action and at most one cube per argument. */
+struct xentry {
+	uint32_t ret;
+	struct cube arg[SYSCALL_ARGS_MAX];
+	const char **names; /* borrowed from the policy */
+	size_t n_names, cap_names;
+};
+
+/* One name's entries on one ABI, as canonical text, to compare ABIs. */
+struct xname {
+	const char *name;
+	char *text; /* NULL until the first ABI that has the name */
+	const struct arch *first;
+};
+
+struct exporter {
+	const struct policy *p;
+	const struct ruleset *rs; /* what p was built from */
+	struct diag *d;
+	struct xentry *entries;
+	size_t n_entries, cap_entries;
+	/* the syscall being split */
+	const struct abi_policy *abi;
+	const struct rsys *sys;
+	struct rcmp ctx[EXPORT_CTX_MAX];
+	bool owned[EXPORT_CTX_MAX];
+	size_t n_ctx;
+	size_t leaves;
+	size_t visits;
+	/* this syscall's entries on this ABI (indices into a scratch list) */
+	struct xentry *scratch;
+	size_t n_scratch, cap_scratch;
+};
+
+static void cubes_free(struct cubes *c)
+{
+	free(c->c);
+	*c = (struct cubes){ 0 };
+}
+
+static int cubes_add(struct cubes *c, uint64_t mask, uint64_t value)
+{
+	struct cube *g;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->c[i].mask == mask && c->c[i].value == value)
+			return 0;
+	if (c->n >= EXPORT_CUBES_MAX)
+		return -E2BIG;
+	g = array_grow(&c->c, &c->n, &c->cap, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	*g = (struct cube){ mask, value };
+	return 0;
+}
+
+/* The aligned blocks that make up [lo, hi] within w bits. */
+static int interval_cubes(struct cubes *out, uint64_t lo, uint64_t hi, unsigned w, uint64_t flip)
+{
+	uint64_t wmax = width_max(w);
+
+	for (;;) {
+		unsigned k = 0;
+		uint64_t size_m1;
+		int r;
+
+		/* largest k: lo aligned to 2^k and lo + 2^k - 1 <= hi */
+		while (k < w) {
+			uint64_t next = (k + 1 >= 64) ? UINT64_MAX : (1ull << (k + 1)) - 1;
+
+			if ((lo & next) || next > hi - lo)
+				break;
+			k++;
+		}
+		size_m1 = k >= 64 ? UINT64_MAX : (1ull << k) - 1;
+		r = cubes_add(out, wmax & ~size_m1, (lo ^ flip) & wmax & ~size_m1);
+		if (r < 0)
+			return r;
+		if (hi - lo == size_m1)
+			return 0;
+		lo += size_m1 + 1;
+	}
+}
+
+/* The cubes of one resolved test. */
+static int rcmp_cubes(const struct rcmp *c, struct cubes *out)
+{
+	uint64_t wmax = width_max(c->width);
+	int r = 0;
+
+	switch (c->kind) {
+	case RCMP_IN:
+		for (size_t i = 0; i < c->n_ivs && r >= 0; i++)
+			r = interval_cubes(out, c->ivs[i].lo, c->ivs[i].hi, c->width,
+					   c->is_signed ? width_sign(c->width) : 0);
+		return r;
+	case RCMP_MASK_EQ:
+		if (c->value & ~c->mask & wmax)
+			return 0;
+		return cubes_add(out, c->mask & wmax, c->value & c->mask & wmax);
+	case RCMP_MASK_NE:
+		/* some bit under the mask differs from the value */
+		for (unsigned b = 0; b < c->width && r >= 0; b++) {
+			uint64_t bit = 1ull << b;
+
+			if (c->mask & bit)
+				r = cubes_add(out, bit, ~c->value & bit);
+		}
+		return r;
+	}
+	return -EINVAL;
+}
+
+/* a := a AND b */
+static int cubes_and(struct cubes *a, const struct cubes *b)
+{
+	struct cubes out = { 0 };
+	int r = 0;
+
+	for (size_t i = 0; i < a->n && r >= 0; i++)
+		for (size_t j = 0; j < b->n && r >= 0; j++) {
+			const struct cube *x = &a->c[i], *y = &b->c[j];
+
+			if ((x->value ^ y->value) & x->mask & y->mask)
+				continue;
+			r = cubes_add(&out, x->mask | y->mask, x->value | y->value);
+		}
+	cubes_free(a);
+	*a = out;
+	return r;
+}
+
+/* ---- deciding tests in a region ---- */
+
+/* The values the region (tests ctx[0..n)) allows on t's argument, in t's
+ * key space; false if it says nothing usable about it. */
+static bool region_set(const struct rcmp *ctx, size_t n, const struct rcmp *t, struct ivset *ret)
+{
+	uint64_t wmax = width_max(t->width);
+	bool any = false;
+
+	*ret = (struct ivset){ 0 };
+	for (size_t i = 0; i < n; i++) {
+		const struct rcmp *c = &ctx[i];
+		struct ivset b = { c->ivs, c->n_ivs };
+		struct interval point;
+
+		if (c->arg != t->arg || c->width != t->width)
+			continue;
+		if (c->kind == RCMP_MASK_EQ && (c->mask & wmax) == wmax) {
+			/* every bit compared: one value, or none if it has bits
+			 * outside the mask */
+			point.lo = point.hi = c->value ^ (t->is_signed ? width_sign(t->width) : 0);
+			b = (struct ivset){ &point, (c->value & ~wmax) ? 0 : 1 };
+		} else if (c->kind != RCMP_IN || c->is_signed != t->is_signed) {
+			continue;
+		}
+		if (!any) {
+			if (ivset_add(ret, 0, wmax) < 0)
+				return false;
+			any = true;
+		}
+		if (ivset_intersect(ret, &b) < 0) {
+			ivset_free(ret);
+			return false;
+		}
+	}
+	return any;
+}
+
+int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t)
+{
+	struct ivset s;
+	int res = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rcmp *c = &ctx[i];
+
+		if (c->kind == RCMP_IN || t->kind == RCMP_IN || c->arg != t->arg ||
+		    c->width != t->width || c->mask != t->mask)
+			continue;
+		if (c->kind == t->kind && c->value == t->value)
+			return 1;
+		if (c->kind != t->kind && c->value == t->value)
+			return 0;
+		if (c->kind == RCMP_MASK_EQ && c->value != t->value)
+			return t->kind == RCMP_MASK_NE;
+	}
+	if (!region_set(ctx, n, t, &s))
+		return -1;
+	if (!s.n) {
+		res = 0; /* an empty region: nothing to decide */
+	} else if (t->kind == RCMP_IN) {
+		bool all = true, none = true;
+
+		for (size_t i = 0; i < s.n; i++) {
+			struct ivset one = { 0 };
+			struct ivset b = { t->ivs, t->n_ivs };
+
+			if (ivset_add(&one, s.iv[i].lo, s.iv[i].hi) < 0 ||
+			    ivset_intersect(&one, &b) < 0) {
+				ivset_free(&one);
+				ivset_free(&s);
+				return -1;
+			}
+			none &= one.n == 0;
+			all &= one.n == 1 && one.iv[0].lo == s.iv[i].lo &&
+			       one.iv[0].hi == s.iv[i].hi;
+			ivset_free(&one);
+		}
+		res = all ? 1 : none ? 0 : -1;
+	} else if (s.n == 1 && s.iv[0].lo == s.iv[0].hi) {
+		uint64_t v = s.iv[0].lo ^ (t->is_signed ? width_sign(t->width) : 0);
+
+		res = rcmp_match(t, v);
+	}
+	ivset_free(&s);
+	return res;
+}
+
+/* ---- the region tree ---- */
+
+static int leaf(struct exporter *x, uint32_t ret)
+{
+	struct cubes per[SYSCALL_ARGS_MAX] = { 0 };
+	bool used[SYSCALL_ARGS_MAX] = { false };
+	size_t total = 1;
+	int r = 0;
+
+	if (ret == x->abi->default_ret)
+		return 0; /* runc drops such entries; the default decides there */
+	for (size_t i = 0; i < x->n_ctx && r >= 0; i++) {
+		const struct rcmp *c = &x->ctx[i];
+		struct cubes one = { 0 };
+
+		r = rcmp_cubes(c, &one);
+		if (r >= 0 && !used[c->arg]) {
+			per[c->arg] = one;
+			used[c->arg] = true;
+			continue;
+		}
+		if (r >= 0)
+			r = cubes_and(&per[c->arg], &one);
+		cubes_free(&one);
+	}
+	for (int a = 0; a < SYSCALL_ARGS_MAX && r >= 0; a++) {
+		if (!used[a])
+			continue;
+		total *= per[a].n;
+		if (total > EXPORT_CUBES_MAX)
+			r = -E2BIG;
+	}
+	/* every combination of one cube per argument is an entry */
+	for (size_t k = 0; r >= 0 && k < total; k++) {
+		struct xentry e = { .ret = ret };
+		struct xentry *g;
+		size_t rest = k;
+
+		for (int a = 0; a < SYSCALL_ARGS_MAX; a++) {
+			if (!used[a])
+				continue;
+			e.arg[a] = per[a].c[rest % per[a].n];
+			rest /= per[a].n;
+		}
+		g = array_grow(&x->scratch, &x->n_scratch, &x->cap_scratch, sizeof(*g));
+		if (!g) {
+			r = -ENOMEM;
+			break;
+		}
+		*g = e;
+	}
+	for (int a = 0; a < SYSCALL_ARGS_MAX; a++)
+		cubes_free(&per[a]);
+	return r;
+}
+
+static int push(struct exporter *x, const struct rcmp *t, bool negate)
+{
+	struct rcmp c = *t;
+
+	if (x->n_ctx >= EXPORT_CTX_MAX)
+		return -E2BIG;
+	x->owned[x->n_ctx] = false;
+	if (negate && t->kind == RCMP_IN) {
+		struct ivset s = { 0 };
+		int r = 0;
+
+		for (size_t i = 0; i < t->n_ivs && r >= 0; i++)
+			r = ivset_add(&s, t->ivs[i].lo, t->ivs[i].hi);
+		if (r >= 0)
+			r = ivset_normalize(&s);
+		if (r >= 0)
+			r = ivset_complement(&s, width_max(t->width));
+		if (r < 0) {
+			ivset_free(&s);
+			return r;
+		}
+		c.ivs = s.iv;
+		c.n_ivs = s.n;
+		x->owned[x->n_ctx] = true;
+	} else if (negate) {
+		c.kind = t->kind == RCMP_MASK_EQ ? RCMP_MASK_NE : RCMP_MASK_EQ;
+	}
+	x->ctx[x->n_ctx++] = c;
+	return 0;
+}
+
+static void pop(struct exporter *x)
+{
+	x->n_ctx--;
+	if (x->owned[x->n_ctx])
+		free(x->ctx[x->n_ctx].ivs);
+}
+
+/* The first rule from `from` on that can match in the context: its index,
+ * and in *ret_open a test it leaves undecided (NULL: it matches everywhere).
+ * s->n_rules if none can: the default decides. */
+static size_t first_rule(const struct exporter *x, size_t from, const struct rcmp **ret_open)
+{
+	const struct rsys *s = x->sys;
+
+	for (size_t i = from; i < s->n_rules; i++) {
+		const struct rrule *rr = &s->rules[i];
+		bool never = false;
+
+		*ret_open = NULL;
+		if (rr->via_mux)
+			continue;
+		for (size_t k = 0; k < rr->n_cmps && !never; k++) {
+			int v = oci_region_decide(x->ctx, x->n_ctx, &rr->cmps[k]);
+
+			never = v == 0;
+			if (v < 0 && !*ret_open)
+				*ret_open = &rr->cmps[k];
+		}
+		if (!never)
+			return i;
+	}
+	*ret_open = NULL;
+	return s->n_rules;
+}
+
+/*
+ * The one decision of every input of the context, from rule `from` on:
+ * >= 0 the SECCOMP_RET value, -1 if inputs decide differently, < -1 a
+ * negative errno - 1. Lets split() write a region whose parts all decide
+ * alike as one region, not as the product of every test on the way.
+ */
+static int64_t uniform(struct exporter *x, size_t from)
+{
+	const struct rcmp *open;
+	size_t i = first_rule(x, from, &open);
+	int64_t res[2];
+
+	if (i == x->sys->n_rules)
+		return x->abi->default_ret;
+	if (!open)
+		return x->sys->rules[i].ret;
+	if (++x->visits > EXPORT_VISITS_MAX)
+		return -1 - E2BIG;
+	for (int neg = 0; neg < 2; neg++) {
+		int r = push(x, open, neg);
+
+		if (r < 0)
+			return -1 + r;
+		res[neg] = uniform(x, i);
+		pop(x);
+		if (res[neg] < -1)
+			return res[neg];
+		if (res[neg] == -1)
+			return -1;
+	}
+	return res[0] == res[1] ? res[0] : -1;
+}
+
+/* The decision over the context: the first rule (in decision order) that
+ * holds everywhere decides; a rule that holds somewhere splits it, unless
+ * both parts decide alike. */
+static int split(struct exporter *x, size_t from)
+{
+	const struct rcmp *open;
+	size_t i = first_rule(x, from, &open);
+	int64_t same;
+	int r;
+
+	if (i == x->sys->n_rules)
+		return 0; /* nothing matches: the default */
+	same = open ? uniform(x, i) : (int64_t)x->sys->rules[i].ret;
+	if (same < -1)
+		return (int)(same + 1);
+	if (same >= 0) {
+		if (++x->leaves > EXPORT_LEAVES_MAX)
+			return -E2BIG;
+		return leaf(x, (uint32_t)same);
+	}
+	for (int neg = 0; neg < 2; neg++) {
+		r = push(x, open, neg);
+		if (r < 0)
+			return r;
+		r = split(x, i);
+		pop(x);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- output ---- */
+
+static const char *oci_action_name(uint32_t ret)
+{
+	switch (ret & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_KILL_PROCESS:
+		return "SCMP_ACT_KILL_PROCESS";
+	case SECCOMP_RET_KILL_THREAD:
+		return "SCMP_ACT_KILL_THREAD";
+	case SECCOMP_RET_TRAP:
+		return "SCMP_ACT_TRAP";
+	case SECCOMP_RET_ERRNO:
+		return "SCMP_ACT_ERRNO";
+	case SECCOMP_RET_USER_NOTIF:
+		return "SCMP_ACT_NOTIFY";
+	case SECCOMP_RET_TRACE:
+		return "SCMP_ACT_TRACE";
+	case SECCOMP_RET_LOG:
+		return "SCMP_ACT_LOG";
+	default:
+		return "SCMP_ACT_ALLOW";
+	}
+}
+
+static bool ret_has_data(uint32_t ret)
+{
+	uint32_t full = ret & SECCOMP_RET_ACTION_FULL;
+
+	return full == SECCOMP_RET_ERRNO || full == SECCOMP_RET_TRACE;
+}
+
+/* An entry's action and arguments as text: equal text, equal entry. */
+static char *entry_key(const struct xentry *e, uint64_t cmp_max)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "\"action\": \"%s\"", oci_action_name(e->ret));
+	if (ret_has_data(e->ret))
+		fprintf(f, ", \"errnoRet\": %u", e->ret & SECCOMP_RET_DATA);
+	int first = 1;
+
+	for (int a = 0; a < SYSCALL_ARGS_MAX; a++) {
+		const struct cube *c = &e->arg[a];
+
+		if (!c->mask)
+			continue;
+		fputs(first ? ",\n      \"args\": [\n" : ",\n", f);
+		first = 0;
+		if ((c->mask & cmp_max) == cmp_max)
+			fprintf(f,
+				"        { \"index\": %d, \"value\": %" PRIu64
+				", \"op\": \"SCMP_CMP_EQ\" }",
+				a, c->value);
+		else
+			fprintf(f,
+				"        { \"index\": %d, \"value\": %" PRIu64
+				", \"valueTwo\": %" PRIu64 ", \"op\": \"SCMP_CMP_MASKED_EQ\" }",
+				a, c->mask, c->value);
+	}
+	if (!first)
+		fputs("\n      ]", f);
+	fclose(f);
+	return text;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct xentry *x = a, *y = b;
+	int c = cmp_u64(x->ret, y->ret);
+
+	for (int i = 0; i < SYSCALL_ARGS_MAX && !c; i++) {
+		c = cmp_u64(x->arg[i].mask, y->arg[i].mask);
+		if (!c)
+			c = cmp_u64(x->arg[i].value, y->arg[i].value);
+	}
+	return c;
+}
+
+/* Errors for the rules of a syscall whose entries cannot be written. */
+static void rules_error(struct exporter *x, const struct abi_policy *abi, const struct rsys *s,
+			const char *why)
+{
+	diag_error(x->d, NULL, "--export-oci: '%s' on %s cannot be written for libseccomp: %s",
+		   s->name, abi->arch->name, why);
+	for (size_t i = 0; i < s->n_rules; i++)
+		if (!s->rules[i].via_mux)
+			diag_note(x->d, &s->rules[i].src->loc, "this rule of '%s'", s->name);
+}
+
+/* Add name to the output entry that decides like e, made if there is none. */
+static int add_names_entry(struct exporter *x, const struct xentry *e, const char *name)
+{
+	struct xentry *have = NULL;
+	const char **slot;
+
+	for (size_t i = 0; i < x->n_entries && !have; i++)
+		if (!cmp_ent(&x->entries[i], e))
+			have = &x->entries[i];
+	if (!have) {
+		if (x->n_entries >= EXPORT_ENTRIES_MAX)
+			return -E2BIG;
+		have = array_grow(&x->entries, &x->n_entries, &x->cap_entries, sizeof(*have));
+		if (!have)
+			return -ENOMEM;
+		*have = (struct xentry){ .ret = e->ret };
+		memcpy(have->arg, e->arg, sizeof(have->arg));
+	}
+	for (size_t k = 0; k < have->n_names; k++)
+		if (!strcmp(have->names[k], name))
+			return 0;
+	slot = array_grow(&have->names, &have->n_names, &have->cap_names, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	*slot = name;
+	return 0;
+}
+
+/* The entries of one syscall on one ABI, into x->scratch (sorted). */
+static int split_sys(struct exporter *x, const struct abi_policy *abi, const struct rsys *s)
+{
+	int r;
+
+	free(x->scratch);
+	x->scratch = NULL;
+	x->n_scratch = x->cap_scratch = 0;
+	x->abi = abi;
+	x->sys = s;
+	x->n_ctx = 0;
+	x->leaves = 0;
+	x->visits = 0;
+	r = split(x, 0);
+	while (x->n_ctx)
+		pop(x);
+	if (r >= 0 && x->n_scratch > 1)
+		qsort(x->scratch, x->n_scratch, sizeof(*x->scratch), cmp_ent);
+	return r;
+}
+
+static char *scratch_text(const struct exporter *x)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < x->n_scratch; i++) {
+		char *k = entry_key(&x->scratch[i], UINT64_MAX);
+
+		fprintf(f, "%s\n", k ? k : "?");
+		free(k);
+	}
+	fclose(f);
+	return text;
+}
+
+static const char *scmp_arch_name(const struct arch *a)
+{
+	static const char *const names[ARCH_COUNT] = {
+		[ARCH_X86_64] = "SCMP_ARCH_X86_64",
+		[ARCH_X86] = "SCMP_ARCH_X86",
+		[ARCH_X32] = "SCMP_ARCH_X32",
+		[ARCH_AARCH64] = "SCMP_ARCH_AARCH64",
+		[ARCH_ARM] = "SCMP_ARCH_ARM",
+		[ARCH_RISCV64] = "SCMP_ARCH_RISCV64",
+		[ARCH_PPC64LE] = "SCMP_ARCH_PPC64LE",
+		[ARCH_PPC64] = "SCMP_ARCH_PPC64",
+		[ARCH_PPC] = "SCMP_ARCH_PPC",
+		[ARCH_S390X] = "SCMP_ARCH_S390X",
+		[ARCH_S390] = "SCMP_ARCH_S390",
+		[ARCH_MIPS] = "SCMP_ARCH_MIPS",
+		[ARCH_MIPSEL] = "SCMP_ARCH_MIPSEL",
+		[ARCH_MIPS64] = "SCMP_ARCH_MIPS64",
+		[ARCH_MIPSEL64] = "SCMP_ARCH_MIPSEL64",
+		[ARCH_MIPS64N32] = "SCMP_ARCH_MIPS64N32",
+		[ARCH_MIPSEL64N32] = "SCMP_ARCH_MIPSEL64N32",
+		[ARCH_LOONGARCH64] = "SCMP_ARCH_LOONGARCH64",
+	};
+
+	return names[a->id];
+}
+
+static void warnings(struct exporter *x, const struct arch *native)
+{
+	const struct policy *p = x->p;
+	const struct ruleset *rs = x->rs;
+	bool mux = false;
+
+	if (p->abis[0].unknown_ret != p->abis[0].default_ret)
+		diag_warning(
+			x->d, NULL,
+			"--export-oci: unknown-syscall-action has no OCI form: libseccomp gives "
+			"numbers it does not know the defaultAction");
+	if (rs->n_prios)
+		diag_warning(x->d, &rs->prios[0].loc,
+			     "--export-oci: priorities have no OCI form: left out");
+	if ((p->bad_arch_ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_KILL_THREAD)
+		diag_warning(x->d, NULL,
+			     "--export-oci: bad-arch-action has no OCI form: runtimes kill the "
+			     "thread (libseccomp's SCMP_ACT_KILL)");
+	/* rules on a sub-call or on the multiplexer of an ABI that has one */
+	for (size_t i = 0; i < p->n_abis; i++)
+		for (int k = 0; k < MUX_COUNT; k++) {
+			const struct mux_subcall *subs;
+			size_t n_subs;
+
+			if (!p->abis[i].arch->mux_name[k])
+				continue;
+			subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
+			for (size_t j = 0; j < rs->n_rules; j++) {
+				const char *name = rs->rules[j].syscall;
+
+				mux |= !strcmp(name, p->abis[i].arch->mux_name[k]);
+				for (size_t m = 0; m < n_subs; m++)
+					mux |= !strcmp(name, subs[m].name);
+			}
+		}
+	if (mux)
+		diag_warning(x->d, NULL,
+			     "--export-oci: the multiplexer handling (socketcall, ipc) has no OCI "
+			     "form: libseccomp applies its own to rules on their sub-calls");
+	(void)native;
+}
+
+static void write_json(const struct exporter *x, FILE *f)
+{
+	const struct policy *p = x->p;
+	const struct filter_attrs *at = &x->rs->attrs;
+	uint32_t def = p->abis[0].default_ret;
+
+	fprintf(f, "{\n  \"defaultAction\": \"%s\",\n", oci_action_name(def));
+	if (ret_has_data(def))
+		fprintf(f, "  \"defaultErrnoRet\": %u,\n", def & SECCOMP_RET_DATA);
+	fputs("  \"architectures\": [", f);
+	for (size_t i = 0; i < p->n_abis; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : " ", scmp_arch_name(p->abis[i].arch));
+	fputs(" ],\n", f);
+	if (at->log || at->spec_allow || at->tsync) {
+		const char *sep = " ";
+
+		fputs("  \"flags\": [", f);
+		if (at->tsync) {
+			fprintf(f, "%s\"SECCOMP_FILTER_FLAG_TSYNC\"", sep);
+			sep = ", ";
+		}
+		if (at->log) {
+			fprintf(f, "%s\"SECCOMP_FILTER_FLAG_LOG\"", sep);
+			sep = ", ";
+		}
+		if (at->spec_allow)
+			fprintf(f, "%s\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"", sep);
+		fputs(" ],\n", f);
+	}
+	fputs("  \"syscalls\": [", f);
+	for (size_t i = 0; i < x->n_entries; i++) {
+		const struct xentry *e = &x->entries[i];
+		char *k = entry_key(e, UINT64_MAX);
+		size_t col = 15;
+
+		fprintf(f, "%s\n    {\n      \"names\": [", i ? "," : "");
+		for (size_t n = 0; n < e->n_names; n++) {
+			if (n)
+				fputc(',', f);
+			if (col > 80) {
+				fputs("\n       ", f);
+				col = 7;
+			}
+			fprintf(f, " \"%s\"", e->names[n]);
+			col += strlen(e->names[n]) + 4;
+		}
+		fprintf(f, " ],\n      %s\n    }", k ? k : "");
+		free(k);
+	}
+	fputs("\n  ]\n}\n", f);
+}
+
+int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
+	       struct diag *d, FILE *f)
+{
+	struct exporter x = { .p = p, .rs = rs, .d = d };
+	struct xname *names = NULL;
+	size_t n_names = 0, cap_names = 0, errs = d->n_errors;
+	int r = 0;
+
+	if (!p->n_abis || p->abis[0].arch != native) {
+		diag_error(d, NULL,
+			   "--export-oci: the filter does not cover %s, the native ABI: a runtime "
+			   "always adds it, so the exported filter would decide otherwise there",
+			   native->name);
+		return -EINVAL;
+	}
+	for (size_t i = 1; i < p->n_abis; i++)
+		if (p->abis[i].default_ret != p->abis[0].default_ret) {
+			diag_error(
+				d, NULL,
+				"--export-oci: the default action means another value on %s than "
+				"on %s (errno numbers differ): one defaultAction cannot say both",
+				p->abis[i].arch->name, p->abis[0].arch->name);
+			return -EINVAL;
+		}
+	for (size_t i = 0; i < p->n_abis && r >= 0; i++) {
+		const struct abi_policy *abi = &p->abis[i];
+
+		for (size_t k = 0; k < abi->n_sys && r >= 0; k++) {
+			const struct rsys *s = &abi->sys[k];
+			struct xname *xn = NULL;
+			char *text;
+			bool direct = false;
+
+			for (size_t j = 0; j < s->n_rules; j++)
+				direct |= !s->rules[j].via_mux;
+			if (!direct)
+				continue;
+			for (size_t j = 0; j < n_names && !xn; j++)
+				if (!strcmp(names[j].name, s->name))
+					xn = &names[j];
+			r = split_sys(&x, abi, s);
+			if (r == -E2BIG) {
+				rules_error(&x, abi, s, "its rules split into too many entries");
+				r = 0;
+				continue;
+			}
+			if (r < 0)
+				break;
+			for (size_t j = 0; j < s->n_rules; j++) {
+				uint32_t full = s->rules[j].ret & SECCOMP_RET_ACTION_FULL;
+
+				if (full == SECCOMP_RET_TRAP &&
+				    (s->rules[j].ret & SECCOMP_RET_DATA)) {
+					diag_error(d, &s->rules[j].src->loc,
+						   "--export-oci: trap(%u) has no OCI form: "
+						   "SCMP_ACT_TRAP carries no data",
+						   s->rules[j].ret & SECCOMP_RET_DATA);
+					break;
+				}
+			}
+			text = scratch_text(&x);
+			if (!text) {
+				r = -ENOMEM;
+				break;
+			}
+			if (xn) {
+				/* one entry list for every ABI: JSON has no per-ABI entries */
+				if (strcmp(xn->text, text))
+					rules_error(
+						&x, abi, s,
+						"it decides otherwise than on the first ABI; JSON "
+						"entries apply to every ABI alike");
+				free(text);
+				continue;
+			}
+			xn = array_grow(&names, &n_names, &cap_names, sizeof(*names));
+			if (!xn) {
+				free(text);
+				r = -ENOMEM;
+				break;
+			}
+			*xn = (struct xname){ .name = s->name, .text = text, .first = abi->arch };
+			for (size_t j = 0; j < x.n_scratch && r >= 0; j++)
+				r = add_names_entry(&x, &x.scratch[j], s->name);
+		}
+	}
+	/* a name with rules on one ABI only must decide by default on the others */
+	for (size_t j = 0; j < n_names && r >= 0; j++)
+		for (size_t i = 0; i < p->n_abis; i++) {
+			uint32_t nr;
+
+			if (syscalls_lookup_name(p->abis[i].arch, names[j].name, &nr) < 0 ||
+			    policy_rsys(&p->abis[i], nr))
+				continue;
+			if (*names[j].text)
+				diag_error(
+					d, NULL,
+					"--export-oci: '%s' has rules on %s but none on %s: JSON "
+					"entries apply to every ABI alike",
+					names[j].name, names[j].first->name, p->abis[i].arch->name);
+		}
+	if (r >= 0 && d->n_errors == errs) {
+		warnings(&x, native);
+		write_json(&x, f);
+	}
+	if (r >= 0 && d->n_errors > errs)
+		r = -EINVAL;
+	for (size_t j = 0; j < n_names; j++)
+		free(names[j].text);
+	free(names);
+	for (size_t i = 0; i < x.n_entries; i++)
+		free(x.entries[i].names);
+	free(x.entries);
+	free(x.scratch);
+	return r;
+}

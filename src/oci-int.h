@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internals of the OCI modules: the state of one conversion (oci-load.c,
+ * oci-cond.c) and the converted document, which keeps next to its profile
+ * where each rule came from and the notes --import-oci prints.
+ */
+#pragma once
+
+#include <stddef.h>
+
+#include "oci-json.h"
+#include "oci.h"
+
+/* Per rule of the ruleset (same index). */
+struct oci_rule_info {
+	size_t entry; /* index in "syscalls" */
+	char *note;   /* change of meaning for this rule (owned), or NULL */
+};
+
+/* A note about an entry as a whole (skipped, dropped, overlap...). */
+struct oci_note {
+	size_t entry; /* SIZE_MAX: about the whole file */
+	char *text;
+};
+
+struct oci_doc {
+	struct profile *profile;
+	struct oci_rule_info *info; /* parallel to profile->rs->rules */
+	size_t n_info, cap_info;
+	struct oci_note *notes;
+	size_t n_notes, cap_notes;
+	struct src_loc *entry_loc; /* where each entry of "syscalls" starts */
+	size_t n_entries;
+	char **caps; /* --oci-caps names, normalised ("CAP_SYS_ADMIN") */
+	size_t n_caps;
+};
+
+/* Convert a JSON file; on success *ret holds the document (free with
+ * oci_doc_free()). Errors and warnings as oci_load() says. */
+int oci_doc_load(const char *path, const struct arch *native, const struct oci_options *opts,
+		 struct diag *d, struct oci_doc **ret);
+void oci_doc_free(struct oci_doc *doc);
+
+/* One conversion in progress. */
+struct oci_conv {
+	const struct ojson *j; /* reports its errors to d */
+	struct diag *d;
+	struct oci_doc *doc;
+	struct ruleset *rs; /* doc->profile->rs */
+	const struct arch *native;
+	const struct arch *abis[ARCH_COUNT]; /* the filter's ABIs, native first */
+	size_t n_abis;
+	unsigned kmajor, kminor; /* running kernel, for minKernel */
+	bool kernel_known;
+	struct action def;
+	int oom; /* -ENOMEM once a note could not be kept */
+};
+
+/* Add a note about entry (SIZE_MAX: the whole file) for --import-oci. */
+void oci_note(struct oci_conv *cv, size_t entry, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static inline bool oci_action_same(const struct action *a, const struct action *b)
+{
+	return a->kind == b->kind && a->data == b->data;
+}
+
+/* A parsed JSON argument condition. */
+struct oci_jcond {
+	unsigned index;
+	enum cmp_op op;
+	uint64_t v, v2;
+	char path[OJSON_PATH_MAX];
+};
+
+/* Read the "args" array at path (NULL: none) into *ret (malloc'ed, *ret_n
+ * conditions). Errors are located; returns 0, -EINVAL or -ENOMEM. */
+int oci_parse_args(struct oci_conv *cv, const char *path, json_t *args, struct oci_jcond **ret,
+		   size_t *ret_n);
+
+/*
+ * Add the rules of syscall name (located at loc) of entry, with action act
+ * under the conditions conds, as runc hands them to libseccomp. Returns 0,
+ * -EINVAL (an error at the condition), -E2BIG (more than OCI_CONJS_MAX
+ * rules) or -ENOMEM.
+ */
+#define OCI_CONJS_MAX 64 /* rules one entry's conditions may split into, per name */
+int oci_add_name(struct oci_conv *cv, const char *name, const struct src_loc *loc,
+		 const struct action *act, const struct oci_jcond *conds, size_t n_conds,
+		 size_t entry);
+
+/* Warn (and note) where entries with other actions can match one call:
+ * the strictest wins here, libseccomp's rule order decides for runc. */
+void oci_warn_overlaps(struct oci_conv *cv);
+
+/*
+ * Whether test t holds in the region where every test of ctx[0..n) holds
+ * (of one ABI's policy): 1 everywhere, 0 nowhere (or the region is empty),
+ * -1 undecided (in part, or not known). Never wrong when it decides.
+ */
+int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t);

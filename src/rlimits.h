@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * [limits]: resource limits (setrlimit(2)) as written in a profile, parsed
+ * (pure), applied in run mode before the credential switch and read back.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "diag.h"
+
+/* The keys of [limits], in the order of scmp-run.ini(5) LIMITS. */
+enum rlimits_key {
+	RLIMITS_CPU,
+	RLIMITS_ADDRESS_SPACE,
+	RLIMITS_DATA,
+	RLIMITS_STACK,
+	RLIMITS_CORE,
+	RLIMITS_FILE_SIZE,
+	RLIMITS_OPEN_FILES,
+	RLIMITS_PROCESSES,
+	RLIMITS_LOCKED_MEMORY,
+	RLIMITS_NICE,
+	RLIMITS_COUNT,
+};
+
+struct rlimits_entry {
+	bool set;
+	rlim_t soft, hard;  /* RLIM_INFINITY for "infinity" */
+	struct src_loc loc; /* loc.file borrowed, as the profile's other locations */
+};
+
+/* The section as written; zero-initialised it sets nothing. */
+struct rlimits_config {
+	struct rlimits_entry e[RLIMITS_COUNT];
+};
+
+/*
+ * Parse one key of [limits] into c (a later line replaces an earlier one of
+ * the same key). Value: N, SOFT:HARD or infinity (each side of SOFT:HARD may
+ * be infinity); sizes take K, M or G (1024-based); nice is the kernel's
+ * RLIMIT_NICE value 0..40, or a nice level -20..19 written with its sign.
+ * Pure. Returns 0; -ENOENT for a key that is not one of [limits]; -EINVAL for
+ * a bad value, with a static lower-case message in *reterr. On error c is
+ * unchanged.
+ */
+int rlimits_parse_key(struct rlimits_config *c, const char *key, const char *value,
+		      const struct src_loc *loc, const char **reterr);
+
+/* The key's name ("open-files") and its resource (RLIMIT_NOFILE). */
+const char *rlimits_key_name(enum rlimits_key k);
+int rlimits_resource(enum rlimits_key k);
+
+/*
+ * Apply every limit that c sets with setrlimit(2), then read each back with
+ * getrlimit(2): a value that differs is an error. Raising a hard limit needs
+ * CAP_SYS_RESOURCE; without it the error says so. Returns 0 or a negative
+ * errno with the key, its line and the raw errno in d; limits applied before
+ * the failing one stay applied (run mode then exits without running anything).
+ */
+int rlimits_apply(const struct rlimits_config *c, struct diag *d);
+
+/* One line per limit set, "PREFIXNAME: SOFT:HARD" (--check, -v). Returns 0 or -EIO. */
+int rlimits_print(const struct rlimits_config *c, const char *prefix, FILE *f);

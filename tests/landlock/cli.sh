@@ -1,0 +1,284 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# [landlock] and [limits] through the command line, live in the kernel: each
+# run as root (user = root) and as uid 65534 (scmp-run itself unprivileged).
+# Usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY (environment: SCMP_RUN, SRCDIR).
+
+# $AS is a command prefix, split on purpose; '$PPID' in single quotes is
+# for the sandboxed shell.
+# shellcheck disable=SC2086,SC2016
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root (runs as root and as uid 65534)"
+	exit 0
+fi
+if ! [ -x /usr/bin/python3 ] || ! command -v setpriv >/dev/null; then
+	echo "1..0 # SKIP needs /usr/bin/python3 and setpriv"
+	exit 0
+fi
+. "$SRCDIR/tests/tap.sh"
+
+SEAM=${1:?usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY}
+ESC=${2:?usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY}
+S=$SCMP_RUN
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+LC_ALL=C
+export LC_ALL
+PY=/usr/bin/python3
+NOBODY="setpriv --reuid 65534 --regid 65534 --clear-groups"
+
+
+# The test directory: readable by uid 65534, with one directory each user
+# may write.
+chmod 755 "$TAP_TMP"
+P=$TAP_TMP/p
+mkdir "$P" "$TAP_TMP/w" "$TAP_TMP/other" "$TAP_TMP/secret"
+# sticky and writable by all: the sandboxed root has no CAP_DAC_OVERRIDE,
+# and a denial must come from Landlock, not from the file mode
+chmod 1777 "$TAP_TMP/w" "$TAP_TMP/other"
+echo hidden >"$TAP_TMP/secret/file"
+chmod 755 "$TAP_TMP/secret"
+chmod 644 "$TAP_TMP/secret/file"
+
+# prof NAME: the profile from standard input after an allow-all [filter],
+# as $P/NAME.ini; $P/NAME-root.ini adds user = root (run mode as root
+# refuses to keep uid 0 silently).
+prof() {
+	{
+		printf '[filter]\ndefault-action = allow\n'
+		cat
+	} >"$P/$1.ini"
+	{
+		cat "$P/$1.ini"
+		printf '[credentials]\nuser = root\n'
+	} >"$P/$1-root.ini"
+}
+
+# launch WHO NAME CMD...: run CMD under profile NAME as WHO (root or nobody)
+launch() {
+	_who=$1
+	_name=$2
+	shift 2
+	if [ "$_who" = root ]; then
+		run "$S" -p "$P/$_name-root.ini" "$@"
+	else
+		run $NOBODY "$S" -p "$P/$_name.ini" "$@"
+	fi
+}
+
+prof plain </dev/null
+ABI=$("$S" -p "$P/plain.ini" --check | sed -n 's/^landlock: kernel: Landlock ABI //p')
+
+# What the command needs to start: the programs and their libraries.
+SYS='[landlock]
+read-exec = /usr /bin? /lib? /lib64? /sbin?
+read = /etc/ld.so.cache?'
+
+# ---- --check and -v show the ABI and what is enforced ----
+
+if [ -z "$ABI" ]; then
+	skip "the kernel has no Landlock"
+	done_testing
+	exit
+fi
+ok 0 "--check names the kernel's Landlock ABI ($ABI)"
+
+printf '%s\nwrite = %s\n' "$SYS" "$TAP_TMP/w" | prof fs
+run "$S" -p "$P/fs.ini" --check
+status_is 0 "--check of a [landlock] profile"
+like "$OUT" "landlock: mode: best-effort" "--check: the mode"
+like "$OUT" "landlock: filesystem: only the listed paths" "--check: the filesystem is restricted"
+like "$OUT" "landlock: ptrace and /proc/PID/mem of processes outside the domain: denied" \
+	"--check: ptrace and /proc/PID/mem"
+
+run "$S" -v -p "$P/fs-root.ini" true
+status_is 0 "-v run"
+like "$ERR" "scmp-run: landlock: kernel: Landlock ABI $ABI" "-v: the ABI before the command runs"
+like "$ERR" "scmp-run: landlock: scope: signal" "-v: the default scope"
+
+# ---- filesystem: write paths, unlisted directories ----
+
+for who in root nobody; do
+	w=$TAP_TMP/w
+	launch $who fs sh -c "echo x >$w/ok && cat $w/ok"
+	status_is 0 "$who: writing inside a write path"
+	is "$(cat "$OUT")" x "$who: and reading it back"
+
+	launch $who fs sh -c "echo x >$TAP_TMP/other/f"
+	is "$RC" 2 "$who: writing outside the write paths fails"
+	like "$ERR" "Permission denied" "$who: with EACCES"
+	[ ! -e "$TAP_TMP/other/f" ]
+	ok $? "$who: and nothing was written"
+
+	launch $who fs cat "$TAP_TMP/secret/file"
+	is "$RC" 1 "$who: reading a file in an unlisted directory fails"
+	like "$ERR" "Permission denied" "$who: with EACCES"
+	launch $who fs ls "$TAP_TMP/secret"
+	is "$RC" 2 "$who: listing an unlisted directory fails"
+	like "$ERR" "Permission denied" "$who: with EACCES"
+	rm -f "$w/ok"
+done
+
+# '.' is the directory at launch
+printf '%s\nwrite = .\n' "$SYS" | prof dot
+for who in root nobody; do
+	(cd "$TAP_TMP/w" && launch $who dot sh -c 'echo y >here' && echo "$RC" >"$TAP_TMP/rc")
+	is "$(cat "$TAP_TMP/rc")" 0 "$who: '.' is the launch directory: writing there works"
+	[ -e "$TAP_TMP/w/here" ]
+	ok $? "$who: and the file exists"
+	(cd "$TAP_TMP/w" && launch $who dot sh -c "echo y >$TAP_TMP/other/there" &&
+		echo "$RC" >"$TAP_TMP/rc")
+	is "$(cat "$TAP_TMP/rc")" 2 "$who: '.' does not open other directories"
+	rm -f "$TAP_TMP/w/here"
+done
+(cd "$TAP_TMP/w" && "$S" -p "$P/dot.ini" --explain-path "$TAP_TMP/w/x" write >"$OUT")
+is "$(cat "$OUT")" "$TAP_TMP/w/x: write allowed by $P/dot.ini:6" \
+	"--explain-path: '.' is the current directory, named by its line"
+run "$S" -p "$P/dot.ini" --explain-path /etc/passwd
+status_is 0 "--explain-path: denied is exit 0"
+is "$(cat "$OUT")" "/etc/passwd: read denied (no rule covers it)" "--explain-path: denied"
+run "$S" -p "$P/dot.ini" --explain-path /usr/bin/true exec
+is "$(cat "$OUT")" "/usr/bin/true: exec allowed by $P/dot.ini:4" "--explain-path: exec"
+run "$S" -p "$P/dot.ini" --explain-path /etc append
+is "$RC" 2 "--explain-path: an unknown access is a usage error"
+run "$S" -p "$SRCDIR/tests/profiles/bad/unknown-section.ini" --explain-path /etc
+is "$RC" 1 "--explain-path: a profile error is exit 1"
+
+# a missing path: an error unless written with '?'
+printf '[landlock]\nread = /nonexistent/scmp-run\n' | prof missing
+for who in root nobody; do
+	launch $who missing touch "$TAP_TMP/w/ran"
+	is "$RC" 125 "$who: a missing path is an error (125)"
+	like "$ERR" ".ini:4: error: landlock: opening '/nonexistent/scmp-run' failed" \
+		"$who: located at its line"
+	[ ! -e "$TAP_TMP/w/ran" ]
+	ok $? "$who: and nothing ran"
+done
+printf '%s\nread = /nonexistent/scmp-run?\nwrite = %s\n' "$SYS" "$TAP_TMP/w" | prof optional
+for who in root nobody; do
+	launch $who optional touch "$TAP_TMP/w/ran"
+	status_is 0 "$who: a missing path written with '?' is skipped"
+	rm -f "$TAP_TMP/w/ran"
+done
+
+# ---- network: 127.0.0.1, bounded (each attempt times out after 5 s) ----
+
+if [ "$ABI" -ge 4 ]; then
+	port=$("$PY" -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	other=$((port == 65535 ? port - 1 : port + 1))
+	printf '[landlock]\nbind-tcp = %s\nconnect-tcp = %s\n' "$port" "$port" | prof net
+	for who in root nobody; do
+		launch $who net "$PY" "$ESC" bind "$other"
+		is "$(cat "$OUT")" EACCES "$who: binding an unlisted port fails with EACCES"
+		launch $who net "$PY" "$ESC" bind "$port"
+		is "$(cat "$OUT")" ok "$who: binding the listed port works"
+		launch $who net "$PY" "$ESC" connect "$other"
+		is "$(cat "$OUT")" EACCES "$who: connecting to an unlisted port fails with EACCES"
+		# nothing listens there: the kernel's answer, not Landlock's
+		launch $who net "$PY" "$ESC" connect "$port"
+		is "$(cat "$OUT")" ECONNREFUSED "$who: connecting to the listed port reaches the stack"
+	done
+else
+	skip "Landlock ABI $ABI has no TCP rules"
+fi
+
+# ---- the same-user escapes: closed without any [landlock] section ----
+
+printf '[landlock]\nmode = off\n' | prof off
+printf '[landlock]\nscope = none\n' | prof noscope
+# As uid 65534 on both sides: the same user, no capabilities, the case that
+# seccomp alone leaves open.
+for what in mem ptrace signal; do
+	run $NOBODY "$PY" "$ESC" parent $what "$S" -p "$P/plain.ini"
+	like "$OUT" "status 0" "$what: the command ran"
+	if [ $what = mem ]; then
+		like "$OUT" EACCES "/proc/PPID/mem: denied without a [landlock] section"
+		like "$OUT" "buffer clean-buffer" "/proc/PPID/mem: the parent's memory is unchanged"
+	elif [ $what = ptrace ]; then
+		like "$OUT" EPERM "ptrace of the parent: denied without a [landlock] section"
+	else
+		like "$OUT" EPERM "kill of the parent: denied under the default scope signal"
+		like "$OUT" "signalled no" "kill of the parent: no signal arrived"
+	fi
+	run $NOBODY "$PY" "$ESC" parent $what "$S" -p "$P/off.ini"
+	like "$OUT" "ok" "$what: works again with mode = off"
+	[ $what = mem ] && like "$OUT" "buffer HACKED-buffr" "/proc/PPID/mem: written with mode = off"
+	[ $what = signal ] && like "$OUT" "signalled yes" "kill of the parent: arrives with mode = off"
+done
+run $NOBODY "$PY" "$ESC" parent signal "$S" -p "$P/noscope.ini"
+like "$OUT" "signalled yes" "scope = none: signals reach the parent"
+run $NOBODY "$PY" "$ESC" parent mem "$S" -p "$P/noscope.ini"
+like "$OUT" "buffer clean-buffer" "scope = none: the domain still guards /proc/PPID/mem"
+
+# ---- require on an older kernel (the test build's seam) ----
+
+printf '[landlock]\nmode = require\nbind-tcp = 8080\n' | prof require
+SCMP_RUN_TEST_LANDLOCK_ABI=3 run "$SEAM" -p "$P/require-root.ini" touch "$TAP_TMP/w/ran"
+is "$RC" 125 "require: a right the kernel lacks (ABI 3, bind-tcp) is 125"
+like "$ERR" "require-root.ini:5: error: landlock: bind-tcp needs Landlock ABI 4" \
+	"require: located at the key"
+[ ! -e "$TAP_TMP/w/ran" ]
+ok $? "require: and nothing ran"
+SCMP_RUN_TEST_LANDLOCK_ABI=3 run "$SEAM" -p "$P/require.ini" --check
+status_is 0 "require: --check warns, the kernel of the run may differ"
+like "$ERR" "warning" "require: the warning"
+printf '[landlock]\nbind-tcp = 8080\n' | prof besteffort
+SCMP_RUN_TEST_LANDLOCK_ABI=3 run "$SEAM" -v -p "$P/besteffort-root.ini" true
+status_is 0 "best-effort: runs on ABI 3"
+like "$ERR" "landlock: kernel: Landlock ABI 3" "best-effort: -v names the simulated ABI"
+like "$ERR" "bind-tcp: dropped" "best-effort: -v says what is dropped"
+SCMP_RUN_TEST_LANDLOCK_ABI=3 run "$S" -v -p "$P/besteffort-root.ini" true
+like "$ERR" "landlock: kernel: Landlock ABI $ABI" "the installed build ignores the seam"
+
+# ---- [limits]: applied before the command, read back inside it; only
+# lowered (root here lacks CAP_SYS_RESOURCE) ----
+
+printf '[limits]\nopen-files = 64:128\ncore = 0\nfile-size = 1M:2M\nnice = 0\n' | prof limits
+for who in root nobody; do
+	launch $who limits cat /proc/self/limits
+	status_is 0 "$who: [limits] run"
+	like "$OUT" "$(printf 'Max open files            64                   128')" \
+		"$who: open-files read back"
+	like "$OUT" "$(printf 'Max core file size        0                    0')" \
+		"$who: core read back"
+	like "$OUT" "$(printf 'Max file size             1048576              2097152')" \
+		"$who: file-size read back (1024-based)"
+	like "$OUT" "$(printf 'Max nice priority         0                    0')" \
+		"$who: nice read back"
+done
+# raising a hard limit needs CAP_SYS_RESOURCE: uid 65534 has none
+printf '[limits]\nopen-files = 100:200\n' | prof raise
+run sh -c "ulimit -n 150 && exec $NOBODY $S -p $P/raise.ini touch $TAP_TMP/w/ran"
+is "$RC" 125 "raising a hard limit without CAP_SYS_RESOURCE is 125"
+like "$ERR" "raise.ini:4: error: setting the limit 'open-files' to 100:200 failed" \
+	"raising a hard limit: the key and its line"
+like "$ERR" "CAP_SYS_RESOURCE" "raising a hard limit: the hint"
+[ ! -e "$TAP_TMP/w/ran" ]
+ok $? "raising a hard limit: nothing ran"
+
+# ---- bad input: a located error, and nothing runs ----
+
+# bad NAME LINE MESSAGE SECTION: SECTION (printf format) is refused in run
+# mode (125) and by --check (1), at LINE, and the command never runs.
+bad() {
+	# shellcheck disable=SC2059
+	printf "$4" | prof "$1"
+	run "$S" -p "$P/$1-root.ini" touch "$TAP_TMP/w/ran"
+	is "$RC" 125 "$1: refused in run mode"
+	like "$ERR" "$1-root.ini:$2: error: $3" "$1: located error"
+	[ ! -e "$TAP_TMP/w/ran" ]
+	ok $? "$1: nothing ran"
+	run "$S" -p "$P/$1.ini" --check
+	is "$RC" 1 "$1: refused by --check"
+}
+bad relative 4 "write: relative path" '[landlock]\nwrite = tmp\n'
+bad unknown-right 4 "unknown right 'execute'" '[landlock]\nexecute = /usr\n'
+bad port-range 4 "bind-tcp: port out of range" '[landlock]\nbind-tcp = 65536\n'
+bad mode-value 4 "mode:" '[landlock]\nmode = strict\n'
+bad scope-value 4 "scope:" '[landlock]\nscope = ipc\n'
+bad limit-parse 4 "invalid limit 'stack = 8X'" '[limits]\nstack = 8X\n'
+bad limit-order 4 "invalid limit 'cpu = 10:5': the hard limit is below the soft limit" '[limits]\ncpu = 10:5\n'
+bad limit-key 4 "unknown key 'threads' in [limits]" '[limits]\nthreads = 5\n'
+bad limit-nice 4 "invalid limit 'nice = 41': nice limit out of range" '[limits]\nnice = 41\n'
+
+done_testing

@@ -1,0 +1,141 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Malformed OCI JSON: every fixture of tests/oci/bad is rejected with its
+# error at FILE:LINE:COLUMN (bad/EXPECT: "FILE LINE:COLUMN TEXT"), by --check,
+# --import-oci (nothing printed) and run mode (exit 125, nothing runs).
+. "$(dirname "$0")/../tap.sh"
+cd "$SRCDIR/tests/oci/bad" || exit 99
+me=$(id -un)
+
+n=0
+while read -r file pos text; do
+	n=$((n + 1))
+	want="scmp-run: ./$file:$pos: error: $text"
+	run "$SCMP_RUN" -p "./$file" --check
+	if [ "$RC" -eq 1 ] && grep -qxF -- "$want" "$ERR" && [ ! -s "$OUT" ]; then
+		ok 0 "$file: --check says $pos"
+	else
+		ok 1 "$file: --check says $pos"
+		diag "exit $RC; want: $want" "stderr:" "$(cat "$ERR")"
+	fi
+	run "$SCMP_RUN" --import-oci "./$file"
+	[ "$RC" -eq 1 ] && [ ! -s "$OUT" ] && grep -qxF -- "$want" "$ERR"
+	ok $? "$file: --import-oci fails, prints nothing"
+	rm -f "$TAP_TMP/ran"
+	run "$SCMP_RUN" -p "./$file" --user "$me" -- /bin/sh -c ": > '$TAP_TMP/ran'"
+	[ "$RC" -eq 125 ] && [ ! -e "$TAP_TMP/ran" ]
+	ok $? "$file: run mode exits 125, the command never runs"
+done <EXPECT
+is "$n" "$(ls ./*.json | wc -l)" "every fixture has an EXPECT line"
+
+cd "$SRCDIR/tests/oci" || exit 99
+# Unknown syscall names are skipped with a located warning, as runc does.
+run "$SCMP_RUN" -p ./unknown-name.json --check
+is "$RC" 0 "unknown syscall name: the profile loads"
+like "$ERR" "scmp-run: ./unknown-name.json:4:16: warning: unknown syscall 'no_such_call' skipped (as runc does)" \
+	"unknown syscall name: warning at its LINE:COLUMN"
+run "$SCMP_RUN" --import-oci ./unknown-name.json
+like "$OUT" "# unknown syscall 'no_such_call' skipped (as runc does)" "--import-oci says so too"
+
+run "$SCMP_RUN" -p ./unknown-name.json --oci-caps CAP_SYS_ADMIN,CAP_NO_SUCH --check
+is "$RC" 1 "--oci-caps with an unknown capability is rejected"
+like "$ERR" "scmp-run: error: --oci-caps: unknown capability 'CAP_NO_SUCH'" "... naming it"
+
+# A path longer than the position index keeps (a very long unknown key):
+# still rejected, located at the file only, never at another value.
+long=$(printf 'k%.0s' $(seq 300))
+printf '{ "defaultAction": "SCMP_ACT_ALLOW",\n  "%s": { "x": 1 } }\n' "$long" >"$TAP_TMP/long.json"
+run "$SCMP_RUN" -p "$TAP_TMP/long.json" --check
+is "$RC" 1 "a very long unknown key is rejected"
+like "$ERR" "scmp-run: $TAP_TMP/long.json: error: unknown field 'kkk" "... located at the file (the documented limit)"
+
+run "$SCMP_RUN" -p "$SRCDIR/profiles/minimal.ini" --oci-caps CAP_SYS_ADMIN --check
+is "$RC" 2 "--oci-caps with an INI profile is a usage error"
+like "$ERR" "--oci-caps is for JSON profiles" "... saying so"
+
+# --export-oci: what cannot be matched is a located error, and nothing is
+# written; what has no OCI form is a warning.
+cat >"$TAP_TMP/no-native.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+architectures = x86
+[allow]
+syscalls = read
+EOI
+cat >"$TAP_TMP/trap-data.ini" <<'EOI'
+[filter]
+default-action = allow
+[trap(5)]
+syscalls = ptrace
+EOI
+cat >"$TAP_TMP/per-abi.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+architectures = native x86
+[allow]
+lseek = offset > 5
+EOI
+cat >"$TAP_TMP/warnings.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+unknown-syscall-action = errno(ENOSYS)
+bad-arch-action = kill-process
+architectures = native x86
+[allow]
+syscalls = read write
+[priority]
+read = 200
+[errno(EACCES)]
+socket = family == AF_INET
+EOI
+# export_fails PROFILE MESSAGE DESCRIPTION
+export_fails() {
+	rm -f "$TAP_TMP/out.json"
+	run "$SCMP_RUN" -p "$TAP_TMP/$1" --export-oci "$TAP_TMP/out.json"
+	[ "$RC" -eq 1 ] && [ ! -e "$TAP_TMP/out.json" ] && grep -qF -- "$2" "$ERR"
+	ok $? "$3"
+	[ "$RC" -eq 1 ] || diag "exit $RC" "$(cat "$ERR")"
+}
+export_fails no-native.ini \
+	"scmp-run: error: --export-oci: the filter does not cover $(uname -m | sed 's/amd64/x86_64/'), the native ABI" \
+	"--export-oci: a profile without the native ABI is an error"
+export_fails trap-data.ini "$TAP_TMP/trap-data.ini:4: error: --export-oci: trap(5) has no OCI form" \
+	"--export-oci: trap with data is a located error"
+export_fails per-abi.ini "$TAP_TMP/per-abi.ini:5: note: this rule of 'lseek'" \
+	"--export-oci: a rule deciding differently per ABI is named"
+run "$SCMP_RUN" -p "$TAP_TMP/warnings.ini" --export-oci -
+is "$RC" 0 "--export-oci: what OCI cannot say does not stop the export"
+like "$ERR" "warning: --export-oci: unknown-syscall-action has no OCI form" "... unknown-syscall-action"
+like "$ERR" "warning: --export-oci: bad-arch-action has no OCI form" "... bad-arch-action"
+like "$ERR" "$TAP_TMP/warnings.ini:9: warning: --export-oci: priorities have no OCI form" "... priorities"
+like "$ERR" "warning: --export-oci: the multiplexer handling (socketcall, ipc) has no OCI form" \
+	"... multiplexers"
+like "$OUT" '"defaultErrnoRet": 1,' "... and the JSON is written"
+
+# A JSON profile in run mode and --explain: the errno of the entry. JSON
+# names no user: --user names the one the tests run as (the uid-0 guard).
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --user "$me" -- mkdir "$TAP_TMP/made"
+[ "$RC" -ne 0 ] && [ ! -e "$TAP_TMP/made" ]
+ok $? "run mode: mkdir is denied by the JSON profile"
+like "$ERR" "Permission denied" "... with errnoRet 13 (EACCES)"
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --user "$me" -- sh -c "echo ran"
+is "$RC:$(cat "$OUT")" "0:ran" "run mode: an allowed program runs"
+if [ "$(id -u)" -eq 0 ]; then
+	run "$SCMP_RUN" -p ./json/deny-mkdir.json -- sh -c "echo ran"
+	is "$RC:$(cat "$OUT")" "125:" "run mode as root: a JSON profile names no user, the uid-0 guard refuses"
+	like "$ERR" "hint: running as root" "... with its hint"
+else
+	skip "the uid-0 guard needs root"
+fi
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --check
+like "$OUT" "signals: dispositions and mask reset (default)" \
+	"--check: a JSON profile has the caller-state defaults"
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --explain mkdirat
+like "$OUT" "errno(EACCES)" "--explain: the JSON entry's errno"
+like "$OUT" "rule: ./json/deny-mkdir.json:4" "--explain: the rule's JSON line"
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --explain socket 40
+like "$OUT" "errno(EAFNOSUPPORT)" "--explain: a JSON condition decides (AF_VSOCK)"
+run "$SCMP_RUN" -p ./json/deny-mkdir.json --explain socket 0x100000028
+like "$OUT" "errno(EAFNOSUPPORT)" "--explain: garbage in the upper half of an int does not bypass it"
+
+done_testing

@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# --import-oci prints an INI profile that compiles to the very program
+# -p FILE.json compiles to (byte for byte), with comments naming each entry
+# and every change of meaning; --check names the dropped entries.
+. "$(dirname "$0")/../tap.sh"
+cd "$SRCDIR/tests/oci" || exit 99
+podman=/usr/share/containers/seccomp.json
+
+# same_program FILE [OPTION...]: the import of FILE and FILE itself compile
+# to the same program.
+same_program() {
+	f=$1
+	shift
+	run "$SCMP_RUN" "$@" --import-oci "$f"
+	cp "$OUT" "$TAP_TMP/imported.ini"
+	is "$RC" 0 "$f $*: --import-oci succeeds"
+	run "$SCMP_RUN" -p "$TAP_TMP/imported.ini" --check
+	is "$RC" 0 "$f $*: the imported profile passes --check"
+	[ "$RC" -eq 0 ] || diag "$(cat "$ERR")"
+	"$SCMP_RUN" -p "$TAP_TMP/imported.ini" --export-bpf "$TAP_TMP/ini.bpf" 2>/dev/null
+	"$SCMP_RUN" "$@" -p "$f" --export-bpf "$TAP_TMP/json.bpf" 2>/dev/null
+	cmp -s "$TAP_TMP/ini.bpf" "$TAP_TMP/json.bpf" && [ -s "$TAP_TMP/json.bpf" ]
+	ok $? "$f $*: the imported profile compiles to the same program"
+}
+
+for f in json/*.json; do
+	same_program "./$f"
+done
+same_program ./json/includes.json --oci-caps CAP_SYS_ADMIN,CAP_NET_ADMIN
+if [ -r "$podman" ]; then
+	same_program "$podman"
+	same_program "$podman" --oci-caps CAP_SYS_ADMIN,CAP_SYS_PTRACE
+	run "$SCMP_RUN" --import-oci "$podman"
+	like "$OUT" "overlaps entry 1 on 'setns' with another action: errno(1) wins here (the strictest)" \
+		"Podman: the overlap on setns is named"
+else
+	skip "$podman is missing (apt-get install golang-github-containers-common)"
+fi
+
+run "$SCMP_RUN" --import-oci ./json/includes.json
+like "$OUT" "# entry 1, line 11" "entries are announced with their line"
+like "$OUT" "# left out: needs CAP_SYS_ADMIN (not in --oci-caps)" "a left-out entry says why (caps)"
+like "$OUT" "# left out: only for other architectures (this is amd64)" "... (arches)"
+like "$OUT" "# left out: needs kernel >= 999.0" "... (minKernel)"
+like "$OUT" "# left out: excluded: the kernel is" "... (excludes minKernel)"
+like "$OUT" "architectures = x86_64 x86 x32" "archMap: the host's entry"
+like "$OUT" "# unknown syscall 'bogus_syscall' skipped (as runc does)" "a skipped name is named"
+run "$SCMP_RUN" --import-oci ./json/ops.json
+like "$OUT" "# arg0 of dup is 32-bit: the low 32 bits are compared, where libseccomp compares all" \
+	"width changes are named"
+like "$OUT" "fdatasync = arg0 >= 3" "unsigned compares stay plain on unsigned arguments"
+like "$OUT" "setpgid = arg0 >= 0" "unsigned compares on signed arguments become signed ranges"
+like "$OUT" "setpgid = arg0 < -0x7ffffffb" "... with the second range as its own rule"
+like "$OUT" "umask = arg0 & 63 == 18" "SCMP_CMP_MASKED_EQ is (arg & value) == valueTwo"
+like "$OUT" "default-action = errno(38)" "defaultErrnoRet"
+like "$OUT" "unknown-syscall-action = errno(38)" "unknown numbers get the default, as in libseccomp"
+run "$SCMP_RUN" --import-oci ./json/actions.json
+like "$OUT" "[kill-thread]" "SCMP_ACT_KILL is kill-thread"
+like "$OUT" "[trace(1)]" "SCMP_ACT_TRACE without errnoRet is trace(1)"
+like "$OUT" "log = yes" "flags: SECCOMP_FILTER_FLAG_LOG"
+like "$OUT" "spec-allow = yes" "flags: SECCOMP_FILTER_FLAG_SPEC_ALLOW"
+run "$SCMP_RUN" -p ./json/actions.json --check
+like "$ERR" "./json/actions.json:15:3: note: entry 10 dropped: its action is the defaultAction (as runc does)" \
+	"--check names an entry dropped for having the default action"
+
+# The built-in rules (scmp-run.ini(5) BUILT-IN RULES): an export writes
+# them as entries (the runtime must load the program run mode loads); the
+# import of that export leaves out the rules that restate them, and the
+# built-in decides again.
+nn=$SRCDIR/profiles/no-network.ini
+if "$SCMP_RUN" -p "$nn" --explain ioctl 0 0x5412 2>/dev/null | grep -qF "built-in:tty-injection"; then
+	run "$SCMP_RUN" -p "$nn" --export-oci "$TAP_TMP/nn.json"
+	is "$RC" 0 "built-ins: --export-oci succeeds"
+	for v in 21522 21532; do
+		like "$TAP_TMP/nn.json" "\"value\": 4294967295, \"valueTwo\": $v" \
+			"built-ins: the export has the tty-injection entry for $v"
+	done
+	run "$SCMP_RUN" --import-oci "$TAP_TMP/nn.json"
+	cp "$OUT" "$TAP_TMP/nn.ini"
+	like "$OUT" "# 'ioctl' left out: the built-in rule tty-injection says the same" \
+		"built-ins: the import leaves out the rules that restate one"
+	unlike "$OUT" "ioctl =" "built-ins: ... and writes no rule on ioctl"
+	run "$SCMP_RUN" -p "$TAP_TMP/nn.ini" --explain ioctl 0 0x541c
+	like "$OUT" "rule: built-in:tty-injection" "built-ins: the imported profile's built-in decides"
+	run "$SCMP_RUN" -p "$TAP_TMP/nn.ini" --export-oci "$TAP_TMP/nn2.json"
+	cmp -s "$TAP_TMP/nn.json" "$TAP_TMP/nn2.json"
+	ok $? "built-ins: exporting the import gives the first export again"
+	printf '[hardening]\ntty-injection = allow\n' >>"$TAP_TMP/nn.ini"
+	run "$SCMP_RUN" -p "$TAP_TMP/nn.ini" --explain ioctl 0 0x5412
+	is "$RC:$(head -n1 "$OUT" | sed 's/.*: //')" "0:allow" \
+		"built-ins: [hardening] can still drop it in the imported profile"
+else
+	skip "no built-in rule tty-injection in this build"
+fi
+
+done_testing

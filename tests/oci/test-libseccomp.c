@@ -1,0 +1,872 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * OCI JSON against libseccomp, both directions.
+ *
+ *   test-libseccomp json [--caps CAPS] FILE.json...   -p FILE.json
+ *   test-libseccomp export PROFILE.ini|FILE.json...   --export-oci round trip
+ *
+ * The libseccomp side is built here, independently of src/oci-*.c: the JSON
+ * is read with jansson and handed to libseccomp the way moby and runc do
+ * (archMap of the host, includes/excludes, names libseccomp does not know
+ * skipped, entries with the default action skipped, one
+ * seccomp_rule_add_array() per name, or one per condition when two test the
+ * same argument). Its program (seccomp_export_bpf) and ours run in our
+ * simulator on every syscall number of every ABI of the filter, with boundary
+ * and random arguments. Differences are counted by cause; only unexplained
+ * ones fail:
+ *  - ignored bits: an argument narrower than 64 bits has bits set above its
+ *    width (the kernel ignores them; libseccomp compares them; JSON import
+ *    only: the export masks them);
+ *  - multiplexer: socketcall/ipc numbers (scmp-run.ini(5): fail-closed, not
+ *    libseccomp's handling);
+ *  - strictest wins: a syscall the loader warned about (overlapping entries);
+ *  - unknown to libseccomp: a name libseccomp 2.5.4 cannot resolve;
+ *  - refused by libseccomp: a rule seccomp_rule_add_array() refused (runc
+ *    would not start the container);
+ *  - unknown-syscall-action, bad-arch-action (export only): no OCI form;
+ *  - built-in rule (JSON import only): a rule located at "built-in:NAME"
+ *    decided (scmp-run.ini(5) BUILT-IN RULES: every profile gets them; an
+ *    export carries them, so there they must agree).
+ * x32 inputs have a zero upper half (libseccomp compares x32 arguments as
+ * 32-bit), and so do inputs of 32-bit ABIs (the kernel zero-extends them).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "oci.h"
+#include "rng.h"
+#include "sim.h"
+#include "syscalls.h"
+#include "tap.h"
+
+#define INPUTS_PER_NR 48
+#define POOL_MAX      256
+#define NAMES_MAX     64
+
+enum cause {
+	SAME,
+	IGNORED_BITS,
+	MUX,
+	STRICTEST,
+	UNKNOWN_NAME,
+	REFUSED,
+	UNKNOWN_NR,
+	BAD_ARCH,
+	BUILTIN,
+	REAL,
+	N_CAUSES,
+};
+
+static const char *const cause_names[N_CAUSES] = {
+	"same",
+	"ignored bits",
+	"multiplexer",
+	"strictest wins",
+	"unknown to libseccomp",
+	"refused by libseccomp",
+	"unknown-syscall-action",
+	"bad-arch-action",
+	"built-in rule",
+	"unexplained",
+};
+
+/* What the libseccomp side learnt while building. */
+struct theirs {
+	struct sock_filter *insns;
+	size_t len;
+	char *unknown[NAMES_MAX]; /* names it skipped */
+	size_t n_unknown;
+	char *refused[NAMES_MAX]; /* names whose rule it refused */
+	size_t n_refused;
+	uint32_t arches[8];
+	size_t n_arches;
+};
+
+static const char *caps_list; /* --caps, as --oci-caps */
+
+/* ---- the runc/moby side ---- */
+
+static uint32_t scmp_action(const char *name, json_t *ret_v, bool *ok)
+{
+	uint32_t data = json_is_integer(ret_v) ? (uint32_t)json_integer_value(ret_v) : 1;
+
+	*ok = true;
+	if (!strcmp(name, "SCMP_ACT_KILL") || !strcmp(name, "SCMP_ACT_KILL_THREAD"))
+		return SCMP_ACT_KILL_THREAD;
+	if (!strcmp(name, "SCMP_ACT_KILL_PROCESS"))
+		return SCMP_ACT_KILL_PROCESS;
+	if (!strcmp(name, "SCMP_ACT_TRAP"))
+		return SCMP_ACT_TRAP;
+	if (!strcmp(name, "SCMP_ACT_ERRNO"))
+		return SCMP_ACT_ERRNO(data);
+	if (!strcmp(name, "SCMP_ACT_TRACE"))
+		return SCMP_ACT_TRACE(data);
+	if (!strcmp(name, "SCMP_ACT_LOG"))
+		return SCMP_ACT_LOG;
+	if (!strcmp(name, "SCMP_ACT_NOTIFY"))
+		return SCMP_ACT_NOTIFY;
+	if (!strcmp(name, "SCMP_ACT_ALLOW"))
+		return SCMP_ACT_ALLOW;
+	*ok = false;
+	return 0;
+}
+
+static uint32_t scmp_arch_token(const char *name)
+{
+	static const struct {
+		const char *name;
+		uint32_t arch;
+	} t[] = {
+		{ "SCMP_ARCH_X86_64", SCMP_ARCH_X86_64 },
+		{ "SCMP_ARCH_X86", SCMP_ARCH_X86 },
+		{ "SCMP_ARCH_X32", SCMP_ARCH_X32 },
+		{ "SCMP_ARCH_AARCH64", SCMP_ARCH_AARCH64 },
+		{ "SCMP_ARCH_ARM", SCMP_ARCH_ARM },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].arch;
+	return 0;
+}
+
+static const char *go_arch(void)
+{
+	return seccomp_arch_native() == SCMP_ARCH_X86_64    ? "amd64"
+	       : seccomp_arch_native() == SCMP_ARCH_AARCH64 ? "arm64"
+							    : "?";
+}
+
+static bool in_array(json_t *arr, const char *s)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+	{
+		if (json_is_string(v) && !strcmp(json_string_value(v), s))
+			return true;
+	}
+	return false;
+}
+
+static bool has_cap(const char *cap)
+{
+	const char *p = caps_list;
+	size_t n = strlen(cap);
+
+	while (p && *p) {
+		if (!strncmp(p, cap, n) && (p[n] == ',' || !p[n]))
+			return true;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+static bool kernel_ge(const char *v)
+{
+	struct utsname u;
+	unsigned a, b, ka, kb;
+
+	uname(&u);
+	sscanf(u.release, "%u.%u", &ka, &kb);
+	sscanf(v, "%u.%u", &a, &b);
+	return ka > a || (ka == a && kb >= b);
+}
+
+/* moby's setupSeccomp(): does the entry stay? */
+static bool moby_keep(json_t *e)
+{
+	json_t *ex = json_object_get(e, "excludes"), *in = json_object_get(e, "includes"), *v;
+	size_t i;
+
+	if (json_array_size(json_object_get(ex, "arches")) &&
+	    in_array(json_object_get(ex, "arches"), go_arch()))
+		return false;
+	json_array_foreach(json_object_get(ex, "caps"), i, v)
+	{
+		if (has_cap(json_string_value(v)))
+			return false;
+	}
+	if (json_is_string(json_object_get(ex, "minKernel")) &&
+	    kernel_ge(json_string_value(json_object_get(ex, "minKernel"))))
+		return false;
+	if (json_array_size(json_object_get(in, "arches")) &&
+	    !in_array(json_object_get(in, "arches"), go_arch()))
+		return false;
+	json_array_foreach(json_object_get(in, "caps"), i, v)
+	{
+		if (!has_cap(json_string_value(v)))
+			return false;
+	}
+	if (json_is_string(json_object_get(in, "minKernel")) &&
+	    !kernel_ge(json_string_value(json_object_get(in, "minKernel"))))
+		return false;
+	return true;
+}
+
+static void note_name(char **list, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(list[i], name))
+			return;
+	if (*n < NAMES_MAX)
+		list[(*n)++] = strdup(name);
+}
+
+/* Exact unsigned values: jansson's integers stop at INT64_MAX, so
+ * quote_big() turned longer numbers into strings. */
+static uint64_t json_u64(json_t *v)
+{
+	if (json_is_integer(v))
+		return (uint64_t)json_integer_value(v);
+	return json_is_string(v) ? strtoull(json_string_value(v), NULL, 10) : 0;
+}
+
+/* A copy of JSON text with every integer of 19 or more digits quoted. */
+static char *quote_big(const char *text)
+{
+	char *out = malloc(strlen(text) * 2 + 1), *o = out;
+	bool in_str = false;
+
+	for (const char *s = text; out && *s;) {
+		size_t n = strspn(s, "0123456789");
+
+		if (!in_str && n >= 19) {
+			*o++ = '"';
+			memcpy(o, s, n);
+			o += n;
+			*o++ = '"';
+			s += n;
+			continue;
+		}
+		if (*s == '"' && (s == text || s[-1] != '\\'))
+			in_str = !in_str;
+		*o++ = *s++;
+	}
+	if (o)
+		*o = '\0';
+	return out;
+}
+
+static json_t *load_text(const char *text)
+{
+	char *q = quote_big(text);
+	json_t *root = q ? json_loads(q, 0, NULL) : NULL;
+
+	free(q);
+	return root;
+}
+
+static int runc_build(scmp_filter_ctx ctx, json_t *root, struct theirs *t)
+{
+	json_t *archs = json_object_get(root, "architectures"),
+	       *map = json_object_get(root, "archMap");
+	json_t *v, *e;
+	uint32_t def;
+	bool ok;
+	size_t i;
+	int r = 0;
+
+	def = scmp_action(json_string_value(json_object_get(root, "defaultAction")),
+			  json_object_get(root, "defaultErrnoRet"), &ok);
+	json_array_foreach(archs, i, v)
+	{
+		t->arches[t->n_arches++] = scmp_arch_token(json_string_value(v));
+	}
+	json_array_foreach(map, i, v)
+	{
+		json_t *s;
+		size_t k;
+
+		if (scmp_arch_token(json_string_value(json_object_get(v, "architecture"))) !=
+		    seccomp_arch_native())
+			continue;
+		t->arches[t->n_arches++] = seccomp_arch_native();
+		json_array_foreach(json_object_get(v, "subArchitectures"), k, s)
+		{
+			if (scmp_arch_token(json_string_value(s)) && t->n_arches < 8)
+				t->arches[t->n_arches++] = scmp_arch_token(json_string_value(s));
+		}
+	}
+	for (size_t k = 0; k < t->n_arches && r >= 0; k++)
+		if (t->arches[k] && t->arches[k] != seccomp_arch_native()) {
+			r = seccomp_arch_add(ctx, t->arches[k]);
+			r = r == -EEXIST ? 0 : r;
+		}
+	json_array_foreach(json_object_get(root, "syscalls"), i, e)
+	{
+		uint32_t act = scmp_action(json_string_value(json_object_get(e, "action")),
+					   json_object_get(e, "errnoRet"), &ok);
+		json_t *args = json_object_get(e, "args"), *names = json_object_get(e, "names");
+		struct scmp_arg_cmp conds[8];
+		unsigned count[6] = { 0 };
+		size_t n = 0, k;
+		bool split = false;
+
+		if (!moby_keep(e) || act == def)
+			continue;
+		json_array_foreach(args, k, v)
+		{
+			unsigned idx = (unsigned)json_u64(json_object_get(v, "index"));
+			const char *op = json_string_value(json_object_get(v, "op"));
+			static const char *const ops[] = { NULL,	  "SCMP_CMP_NE",
+							   "SCMP_CMP_LT", "SCMP_CMP_LE",
+							   "SCMP_CMP_EQ", "SCMP_CMP_GE",
+							   "SCMP_CMP_GT", "SCMP_CMP_MASKED_EQ" };
+			int o = 1;
+
+			while (o < 8 && strcmp(ops[o], op))
+				o++;
+			conds[n++] = (struct scmp_arg_cmp){
+				.arg = idx,
+				.op = (enum scmp_compare)o,
+				.datum_a = json_u64(json_object_get(v, "value")),
+				.datum_b = json_u64(json_object_get(v, "valueTwo")),
+			};
+			split |= ++count[idx] > 1;
+		}
+		if (json_is_string(json_object_get(e, "name")))
+			names = json_pack("[O]", json_object_get(e, "name"));
+		else
+			json_incref(names);
+		json_array_foreach(names, k, v)
+		{
+			const char *name = json_string_value(v);
+			int nr = seccomp_syscall_resolve_name(name), q = 0;
+
+			if (nr == __NR_SCMP_ERROR) {
+				note_name(t->unknown, &t->n_unknown, name);
+				continue;
+			}
+			if (!n)
+				q = seccomp_rule_add_array(ctx, act, nr, 0, NULL);
+			else if (!split)
+				q = seccomp_rule_add_array(ctx, act, nr, (unsigned)n, conds);
+			for (size_t c = 0; split && c < n && q >= 0; c++)
+				q = seccomp_rule_add_array(ctx, act, nr, 1, &conds[c]);
+			if (q < 0)
+				note_name(t->refused, &t->n_refused, name);
+		}
+		json_decref(names);
+	}
+	return r;
+}
+
+/* libseccomp's program for the JSON text, built in a child with a time
+ * limit (2.5.4 can loop in seccomp_rule_add). */
+static int build_theirs(const char *text, struct theirs *t)
+{
+	int fd = memfd_create("bpf", MFD_CLOEXEC), pipefd[2], status, r = 0;
+	json_t *root = load_text(text);
+	off_t size;
+	pid_t pid;
+
+	if (fd < 0 || !root || pipe(pipefd) < 0)
+		return -EINVAL;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		uint32_t def = 0;
+		bool ok;
+		scmp_filter_ctx ctx;
+		FILE *rep = fdopen(pipefd[1], "w");
+
+		def = scmp_action(json_string_value(json_object_get(root, "defaultAction")),
+				  json_object_get(root, "defaultErrnoRet"), &ok);
+		ctx = seccomp_init(def);
+		r = ctx ? runc_build(ctx, root, t) : -ENOMEM;
+		/* report what was skipped or refused to the parent */
+		for (size_t i = 0; i < t->n_unknown; i++)
+			fprintf(rep, "u %s\n", t->unknown[i]);
+		for (size_t i = 0; i < t->n_refused; i++)
+			fprintf(rep, "r %s\n", t->refused[i]);
+		fclose(rep);
+		if (r >= 0)
+			r = seccomp_export_bpf(ctx, fd);
+		_exit(r < 0 ? -r & 0xff : 0);
+	}
+	close(pipefd[1]);
+	for (int i = 0; waitpid(pid, &status, WNOHANG) == 0; i++) {
+		if (i == 5000) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			r = -ETIMEDOUT;
+			break;
+		}
+		usleep(1000);
+	}
+	{
+		FILE *rep = fdopen(pipefd[0], "r");
+		char line[256];
+
+		while (rep && fgets(line, sizeof(line), rep)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (line[0] == 'u')
+				note_name(t->unknown, &t->n_unknown, line + 2);
+			else
+				note_name(t->refused, &t->n_refused, line + 2);
+		}
+		if (rep)
+			fclose(rep);
+	}
+	if (!r && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		r = WIFEXITED(status) ? -WEXITSTATUS(status) : -EINTR;
+	size = lseek(fd, 0, SEEK_END);
+	if (r >= 0) {
+		t->insns = malloc(size > 0 ? (size_t)size : 1);
+		if (size <= 0 || !t->insns || pread(fd, t->insns, (size_t)size, 0) != size)
+			r = -EIO;
+		t->len = (size_t)size / sizeof(struct sock_filter);
+	}
+	close(fd);
+	json_decref(root);
+	return r;
+}
+
+static void theirs_free(struct theirs *t)
+{
+	free(t->insns);
+	for (size_t i = 0; i < t->n_unknown; i++)
+		free(t->unknown[i]);
+	for (size_t i = 0; i < t->n_refused; i++)
+		free(t->refused[i]);
+}
+
+/* ---- comparing ---- */
+
+struct compare {
+	const struct policy *p;
+	const struct bpf_prog *prog;
+	const struct theirs *t;
+	char **strict; /* names the loader warned about (overlaps) */
+	size_t n_strict;
+	bool exported; /* the export round trip: masks make every input exact */
+	size_t count[N_CAUSES];
+	size_t inputs;
+	char first_real[256];
+};
+
+static bool in_list(char *const *list, size_t n, const char *name)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+/* Arguments narrower than the register with bits set above their width? */
+static bool dirty(const struct arch *a, const char *name, const struct seccomp_data *sd)
+{
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	bool known;
+
+	if (!name || syscalls_args(a, name, args, &known) < 0)
+		return false;
+	for (int i = 0; i < SYSCALL_ARGS_MAX; i++) {
+		unsigned w = syscalls_arg_width(a, args[i].cls);
+
+		if (args[i].cls != ARG_NONE && w < 64 && (sd->args[i] >> w))
+			return true;
+	}
+	return false;
+}
+
+/* Does libseccomp decide like us on a variant of sd that differs only in
+ * bits the kernel ignores (each narrow argument zero- or sign-extended)? */
+static bool agrees_extended(const struct compare *c, const struct arch *a, const char *name,
+			    const struct seccomp_data *sd, uint32_t want)
+{
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	unsigned width[SYSCALL_ARGS_MAX];
+	bool known;
+
+	if (a->bits != 64 || a->id == ARCH_X32 || syscalls_args(a, name, args, &known) < 0)
+		return false;
+	for (int i = 0; i < SYSCALL_ARGS_MAX; i++)
+		width[i] = syscalls_arg_width(a, args[i].cls);
+	for (unsigned mask = 0; mask < (1u << SYSCALL_ARGS_MAX); mask++) {
+		struct seccomp_data v = *sd, raw;
+		struct sim_result res;
+		bool skip = false;
+
+		for (int i = 0; i < SYSCALL_ARGS_MAX; i++) {
+			uint64_t low = v.args[i] & width_max(width[i]);
+
+			if (!(mask & (1u << i)))
+				continue;
+			skip |= width[i] == 64;
+			v.args[i] = (low & width_sign(width[i])) ? low | ~width_max(width[i]) : low;
+		}
+		if (skip)
+			continue;
+		bpf_abi_data(a, &v, &raw);
+		if (sim_run(c->t->insns, c->t->len, &raw, &res) == 0 && res.ret == want)
+			return true;
+	}
+	return false;
+}
+
+static bool is_mux(const struct arch *a, const char *name)
+{
+	for (int k = 0; k < MUX_COUNT; k++)
+		if (a->mux_name[k] && name && !strcmp(a->mux_name[k], name))
+			return true;
+	return false;
+}
+
+static void compare_one(struct compare *c, const struct arch *a, const struct seccomp_data *sd)
+{
+	struct seccomp_data raw;
+	struct sim_result ours, theirs;
+	struct decision dec;
+	const char *name = syscalls_lookup_nr(a, (uint32_t)sd->nr);
+	enum cause why = SAME;
+
+	c->inputs++;
+	bpf_abi_data(a, sd, &raw);
+	if (sim_run(c->prog->insns, c->prog->len, &raw, &ours) < 0 ||
+	    sim_run(c->t->insns, c->t->len, &raw, &theirs) < 0) {
+		why = REAL;
+		snprintf(c->first_real, sizeof(c->first_real), "a program did not run");
+		c->count[why]++;
+		return;
+	}
+	policy_decide(c->p, sd, &dec);
+	if (dec.ret != ours.ret) {
+		c->count[REAL]++;
+		snprintf(c->first_real, sizeof(c->first_real),
+			 "program and policy disagree on %s nr %d", a->name, sd->nr);
+		return;
+	}
+	if (ours.ret == theirs.ret) {
+		c->count[SAME]++;
+		return;
+	}
+	if (dec.why == DECIDE_BAD_ARCH && c->exported)
+		why = BAD_ARCH;
+	else if (dec.why == DECIDE_RULE && !c->exported && dec.rule->src->loc.file &&
+		 !strncmp(dec.rule->src->loc.file, "built-in:", strlen("built-in:")))
+		why = BUILTIN;
+	else if (!name)
+		why = dec.why == DECIDE_UNKNOWN && c->exported ? UNKNOWN_NR : REAL;
+	else if (is_mux(a, name) || (dec.why == DECIDE_RULE && dec.rule->via_mux))
+		why = MUX;
+	else if (in_list(c->t->unknown, c->t->n_unknown, name))
+		why = UNKNOWN_NAME;
+	else if (in_list(c->t->refused, c->t->n_refused, name))
+		why = REFUSED;
+	else if (in_list(c->strict, c->n_strict, name))
+		why = STRICTEST;
+	else if (!c->exported && (dirty(a, name, sd) || agrees_extended(c, a, name, sd, ours.ret)))
+		why = IGNORED_BITS;
+	else
+		why = REAL;
+	c->count[why]++;
+	if (why == REAL && !c->first_real[0])
+		snprintf(c->first_real, sizeof(c->first_real),
+			 "%s %s(%#" PRIx64 ", %#" PRIx64 ", %#" PRIx64 ", %#" PRIx64
+			 "): ours %#x, libseccomp %#x",
+			 a->name, name ? name : "?", (uint64_t)sd->args[0], (uint64_t)sd->args[1],
+			 (uint64_t)sd->args[2], (uint64_t)sd->args[3], ours.ret, theirs.ret);
+}
+
+static const uint64_t boundaries[] = {
+	0,
+	1,
+	2,
+	3,
+	5,
+	7,
+	8,
+	9,
+	10,
+	16,
+	40,
+	1000,
+	1001,
+	0x12,
+	0x3f,
+	0x5412, /* TIOCSTI and TIOCLINUX: the built-in rule tty-injection */
+	0x541c,
+	131072,
+	131080,
+	0x7e020000,
+	0x10000000,
+	0x7ffffffe,
+	0x7fffffff,
+	0x80000000,
+	0x80000005,
+	0xfffffffe,
+	0xffffffff,
+	0x100000000,
+	0x7fffffffffffffff,
+	0x8000000000000000,
+	0xffffffff80000000,
+	0xfffffffffffffffe,
+	0xffffffffffffffff,
+};
+
+/* Make sd match the tests of rule i of s (if it has one) where it can: the
+ * first value of each set, the value of each masked equality. */
+static void inside_rule(const struct rsys *s, size_t i, struct seccomp_data *sd)
+{
+	if (!s || i >= s->n_rules)
+		return;
+	for (size_t k = 0; k < s->rules[i].n_cmps; k++) {
+		const struct rcmp *t = &s->rules[i].cmps[k];
+		uint64_t flip = t->is_signed ? width_sign(t->width) : 0;
+
+		if (t->kind == RCMP_IN && t->n_ivs)
+			sd->args[t->arg] = t->ivs[0].lo ^ flip;
+		else if (t->kind == RCMP_MASK_EQ)
+			sd->args[t->arg] = t->value;
+	}
+}
+
+/* Every number of every ABI of the filter (plus unknown ones), with
+ * boundary values, the JSON's own values, values inside each rule's tests
+ * and random ones. */
+static void compare_all(struct compare *c, const uint64_t *extra, size_t n_extra, uint64_t seed)
+{
+	struct rng r = { seed | 1 };
+	uint64_t pool[POOL_MAX];
+	size_t n_pool = 0;
+
+	for (size_t i = 0; i < sizeof(boundaries) / sizeof(boundaries[0]); i++)
+		pool[n_pool++] = boundaries[i];
+	for (size_t i = 0; i < n_extra && n_pool + 3 < POOL_MAX; i++) {
+		pool[n_pool++] = extra[i];
+		pool[n_pool++] = extra[i] + 1;
+		pool[n_pool++] = extra[i] - 1;
+	}
+	for (size_t k = 0; k < c->p->n_abis; k++) {
+		const struct abi_policy *abi = &c->p->abis[k];
+		const struct arch *a = abi->arch;
+		bool low = a->bits == 32 || a->id == ARCH_X32;
+		uint32_t top = abi->n_known ? abi->known[abi->n_known - 1].nr : a->nr_base;
+
+		for (size_t i = 0; i <= abi->n_known + 8; i++) {
+			uint32_t nr = i < abi->n_known ? abi->known[i].nr
+						       : top + (uint32_t)(i - abi->n_known);
+
+			for (int n = 0; n < INPUTS_PER_NR; n++) {
+				struct seccomp_data sd = { .nr = (int)nr, .arch = a->audit_arch };
+
+				for (int s = 0; s < SYSCALL_ARGS_MAX; s++) {
+					uint64_t v = pick(&r, 3) ? pool[pick(&r, (unsigned)n_pool)]
+								 : rnd(&r);
+
+					/* half the inputs: upper halves clear */
+					if (low || n % 2)
+						v &= UINT32_MAX;
+					sd.args[s] = n == 0 ? 0 : v;
+				}
+				inside_rule(policy_rsys(abi, nr), (size_t)n - 1, &sd);
+				compare_one(c, a, &sd);
+			}
+		}
+	}
+	/* an ABI outside the filter: bad-arch on both */
+	for (int n = 0; n < 4; n++) {
+		struct seccomp_data sd = { .nr = n, .arch = arch_get(ARCH_AARCH64)->audit_arch };
+
+		if (c->p->abis[0].arch->id != ARCH_AARCH64)
+			compare_one(c, arch_get(ARCH_AARCH64), &sd);
+	}
+}
+
+static void report(const char *what, const struct compare *c)
+{
+	char line[512];
+	size_t n = 0;
+
+	for (int k = IGNORED_BITS; k < N_CAUSES; k++)
+		if (c->count[k])
+			n += (size_t)snprintf(line + n, sizeof(line) - n, ", %zu %s", c->count[k],
+					      cause_names[k]);
+	line[n] = '\0';
+	tap_ok(c->count[REAL] == 0 && c->inputs > 0, "%s: %zu inputs, %zu decided alike%s", what,
+	       c->inputs, c->count[SAME], line);
+	if (c->count[REAL])
+		tap_diag("first unexplained difference: %s", c->first_real);
+	for (size_t i = 0; i < c->t->n_unknown; i++)
+		tap_diag("%s: libseccomp does not know '%s' (runc skips it)", what,
+			 c->t->unknown[i]);
+	for (size_t i = 0; i < c->t->n_refused; i++)
+		tap_diag("%s: libseccomp refused a rule on '%s' (runc would fail to start)", what,
+			 c->t->refused[i]);
+	for (size_t i = 0; i < c->n_strict; i++)
+		tap_diag("%s: overlapping entries on '%s': strictest wins here", what,
+			 c->strict[i]);
+}
+
+/* Syscall names the loader's overlap warnings name ("... match 'NAME' calls"). */
+static void collect_strict(const struct diag *d, struct compare *c)
+{
+	for (size_t i = 0; i < d->n_msgs; i++) {
+		const char *t = d->msgs[i].text, *q = t ? strstr(t, "can both match '") : NULL;
+		char name[64];
+
+		if (!q || sscanf(q, "can both match '%63[^']'", name) != 1)
+			continue;
+		if (!in_list(c->strict, c->n_strict, name)) {
+			c->strict = realloc(c->strict, (c->n_strict + 1) * sizeof(char *));
+			c->strict[c->n_strict++] = strdup(name);
+		}
+	}
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ch;
+
+	if (!f || !m) {
+		if (f)
+			fclose(f);
+		if (m)
+			fclose(m);
+		free(buf);
+		return NULL;
+	}
+	while ((ch = fgetc(f)) != EOF)
+		fputc(ch, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* The values of the JSON's conditions, for the input pool. */
+static size_t json_values(const char *text, uint64_t *out, size_t max)
+{
+	json_t *root = load_text(text), *e, *a;
+	size_t i, k, n = 0;
+
+	json_array_foreach(json_object_get(root, "syscalls"), i, e)
+	{
+		json_array_foreach(json_object_get(e, "args"), k, a)
+		{
+			if (n + 2 <= max) {
+				out[n++] = json_u64(json_object_get(a, "value"));
+				out[n++] = json_u64(json_object_get(a, "valueTwo"));
+			}
+		}
+	}
+	json_decref(root);
+	return n;
+}
+
+static void run_compare(const char *what, const char *json_text, const struct policy *p,
+			const struct bpf_prog *prog, const struct diag *d, bool exported)
+{
+	struct compare c = { .p = p, .prog = prog, .exported = exported };
+	struct theirs t = { 0 };
+	uint64_t extra[128];
+	size_t n_extra = json_values(json_text, extra, 128);
+	int r = build_theirs(json_text, &t);
+
+	c.t = &t;
+	if (r < 0) {
+		tap_ok(false, "%s: libseccomp built no program: %s", what, strerror(-r));
+		theirs_free(&t);
+		return;
+	}
+	if (d)
+		collect_strict(d, &c);
+	compare_all(&c, extra, n_extra, 0x5eed + strlen(what));
+	report(what, &c);
+	for (size_t i = 0; i < c.n_strict; i++)
+		free(c.strict[i]);
+	free(c.strict);
+	theirs_free(&t);
+}
+
+static void test_json(const char *path)
+{
+	struct oci_options opts = { .caps = caps_list };
+	struct compiled c = { 0 };
+	struct diag d;
+	char *text = read_text(path), what[300];
+	int r;
+
+	snprintf(what, sizeof(what), "%s%s%s", path, caps_list ? " with " : "",
+		 caps_list ? caps_list : "");
+	diag_init(&d);
+	r = text ? compile_file(path, arch_native(), &opts, &d, &c) : -ENOENT;
+	if (r < 0) {
+		tap_ok(false, "%s: loads and compiles", what);
+		diag_print(&d, "test", stdout);
+	} else {
+		run_compare(what, text, c.policy, c.prog, &d, false);
+	}
+	compiled_free(&c);
+	diag_clear(&d);
+	free(text);
+}
+
+static void test_export(const char *path)
+{
+	struct compiled c = { 0 };
+	struct diag d;
+	char *text = NULL, what[300];
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int r;
+
+	snprintf(what, sizeof(what), "%s exported", path);
+	diag_init(&d);
+	r = compile_file(path, arch_native(), NULL, &d, &c);
+	if (r >= 0)
+		r = oci_export(c.policy, c.rs, arch_native(), &d, m);
+	fclose(m);
+	if (r < 0) {
+		tap_ok(false, "%s: compiles and exports", what);
+		diag_print(&d, "test", stdout);
+	} else {
+		run_compare(what, text, c.policy, c.prog, NULL, true);
+	}
+	compiled_free(&c);
+	diag_clear(&d);
+	free(text);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s json [--caps CAPS] FILE... | export PROFILE...\n",
+			argv[0]);
+		return 2;
+	}
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--caps") && i + 1 < argc) {
+			caps_list = argv[++i];
+			continue;
+		}
+		if (access(argv[i], R_OK) < 0) {
+			tap_skip("%s: %s (install it to run this comparison)", argv[i],
+				 strerror(errno));
+			continue;
+		}
+		if (!strcmp(argv[1], "json"))
+			test_json(argv[i]);
+		else
+			test_export(argv[i]);
+	}
+	return tap_done();
+}
