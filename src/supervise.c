@@ -895,9 +895,11 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 
 	child = clone_files();
 	if (child < 0) {
-		if (errno == ENOSYS)
+		status = -errno;
+		diag_error(d, NULL, "starting the command failed: clone3: %s", strerror(-status));
+		if (status == -ENOSYS)
 			diag_hint(d, NULL, "the supervised modes need Linux 5.3 or later (clone3)");
-		goto sys_fail;
+		goto out;
 	}
 	if (child == 0)
 		child_main(&a);

@@ -137,6 +137,23 @@ like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwr
 [ ! -e "$T/ran" ]
 ok $? "--report=FILE unwritable: the command did not run"
 
+# ---- as an unprivileged user ----
+
+if command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
+	U="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	# shellcheck disable=SC2086
+	run $U "$S" --report -p "$P/unprivileged.ini" sh -c 'uname; echo after=$?'
+	status_is 0 "uid 65534: --report runs"
+	like "$OUT" "after=1" "uid 65534: uname failed in the command"
+	like "$ERR" "denied: uname(" "uid 65534: reported"
+	# shellcheck disable=SC2086
+	run $U prlimit --nproc=1 "$S" --report -p "$P/unprivileged.ini" true
+	status_is 125 "no process left for the command: 125"
+	like "$ERR" "starting the command failed: clone3" "no process left for the command: says so"
+else
+	skip "setpriv or prlimit missing: no unprivileged cases"
+fi
+
 # ---- run mode's own calls after the filter are not the command's ----
 
 printf '#!/nonexistent/interpreter\n' >"$T/noint"
