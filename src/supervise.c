@@ -142,17 +142,52 @@ int supervise_check(const struct profile *prof, struct diag *d)
 int supervise_program(const struct compiled *c, enum supervise_mode mode, struct diag *d,
 		      struct bpf_prog **ret)
 {
+	struct bpf_prog *prog;
 	struct policy *copy = NULL;
 	int r;
 
 	*ret = NULL;
-	r = policy_build(c->rs, arch_native(), d, &copy);
-	if (r >= 0) {
-		supervise_transform(copy, mode);
-		r = bpf_generate(copy, d, ret);
+	if (mode == SUPERVISE_LEARN) {
+		/* an allow rule and an allowing default are one RET in the
+		 * program: learn's transform needs the policy */
+		r = policy_build(c->rs, arch_native(), d, &copy);
+		if (r >= 0) {
+			supervise_transform(copy, mode);
+			r = bpf_generate(copy, d, ret);
+		}
+		policy_free(copy);
+		return r;
 	}
-	policy_free(copy);
-	return r;
+	/* --report and --permissive map each outcome by its value alone:
+	 * the profile's own program with its returns rewritten is the
+	 * transformed policy's, instruction for instruction (the same shape,
+	 * no second compile) */
+	prog = malloc(sizeof(*prog));
+	if (prog)
+		*prog = *c->prog;
+	if (prog)
+		prog->insns = malloc(c->prog->len * sizeof(*prog->insns));
+	if (!prog || !prog->insns) {
+		free(prog);
+		diag_error(d, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < prog->len; i++) {
+		struct sock_filter insn = c->prog->insns[i];
+
+		if (BPF_CLASS(insn.code) == BPF_RET) {
+			if (BPF_RVAL(insn.code) != BPF_K) {
+				bpf_prog_free(prog);
+				diag_error(d, NULL,
+					   "internal error: instruction %zu returns a register", i);
+				return -EINVAL;
+			}
+			insn.k = transform_ret(insn.k, mode, false);
+		}
+		prog->insns[i] = insn;
+	}
+	*ret = prog;
+	return 0;
 }
 
 int supervise_learn_base(const struct arch *native, struct diag *d, struct compiled *ret)
