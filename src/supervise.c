@@ -676,17 +676,22 @@ static int not_run(const struct handoff *h, enum run_failure *ret_fail)
 }
 
 /* The child woke us right before its install: wait out the seccomp() call
- * (microseconds) and return the listener's number, or -1 if the child
- * ended first or the install failed. */
+ * and return the listener's number, or -1 if the child ended first or the
+ * install failed. The wait sleeps: a spinning parent would take a CPU
+ * from the child it waits for, or burn one. */
 static int take_listener(const struct handoff *h, pid_t child)
 {
+	struct timespec ts = { 0, 20000 };
+
 	while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HANDOFF_INSTALLING) {
 		siginfo_t si = { 0 };
 
 		if (waitid(P_PID, (id_t)child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    si.si_pid == child)
 			break;
-		sched_yield();
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 640000)
+			ts.tv_nsec *= 2;
 	}
 	return __atomic_load_n(&h->fd, __ATOMIC_RELAXED);
 }
