@@ -32,7 +32,6 @@
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
