@@ -32,7 +32,6 @@
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,17 +141,52 @@ int supervise_check(const struct profile *prof, struct diag *d)
 int supervise_program(const struct compiled *c, enum supervise_mode mode, struct diag *d,
 		      struct bpf_prog **ret)
 {
+	struct bpf_prog *prog;
 	struct policy *copy = NULL;
 	int r;
 
 	*ret = NULL;
-	r = policy_build(c->rs, arch_native(), d, &copy);
-	if (r >= 0) {
-		supervise_transform(copy, mode);
-		r = bpf_generate(copy, d, ret);
+	if (mode == SUPERVISE_LEARN) {
+		/* an allow rule and an allowing default are one RET in the
+		 * program: learn's transform needs the policy */
+		r = policy_build(c->rs, arch_native(), d, &copy);
+		if (r >= 0) {
+			supervise_transform(copy, mode);
+			r = bpf_generate(copy, d, ret);
+		}
+		policy_free(copy);
+		return r;
 	}
-	policy_free(copy);
-	return r;
+	/* --report and --permissive map each outcome by its value alone:
+	 * the profile's own program with its returns rewritten is the
+	 * transformed policy's, instruction for instruction (the same shape,
+	 * no second compile) */
+	prog = malloc(sizeof(*prog));
+	if (prog)
+		*prog = *c->prog;
+	if (prog)
+		prog->insns = malloc(c->prog->len * sizeof(*prog->insns));
+	if (!prog || !prog->insns) {
+		free(prog);
+		diag_error(d, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < prog->len; i++) {
+		struct sock_filter insn = c->prog->insns[i];
+
+		if (BPF_CLASS(insn.code) == BPF_RET) {
+			if (BPF_RVAL(insn.code) != BPF_K) {
+				bpf_prog_free(prog);
+				diag_error(d, NULL,
+					   "internal error: instruction %zu returns a register", i);
+				return -EINVAL;
+			}
+			insn.k = transform_ret(insn.k, mode, false);
+		}
+		prog->insns[i] = insn;
+	}
+	*ret = prog;
+	return 0;
 }
 
 int supervise_learn_base(const struct arch *native, struct diag *d, struct compiled *ret)
@@ -643,17 +677,22 @@ static int not_run(const struct handoff *h, enum run_failure *ret_fail)
 }
 
 /* The child woke us right before its install: wait out the seccomp() call
- * (microseconds) and return the listener's number, or -1 if the child
- * ended first or the install failed. */
+ * and return the listener's number, or -1 if the child ended first or the
+ * install failed. The wait sleeps: a spinning parent would take a CPU
+ * from the child it waits for, or burn one. */
 static int take_listener(const struct handoff *h, pid_t child)
 {
+	struct timespec ts = { 0, 20000 };
+
 	while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HANDOFF_INSTALLING) {
 		siginfo_t si = { 0 };
 
 		if (waitid(P_PID, (id_t)child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    si.si_pid == child)
 			break;
-		sched_yield();
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 640000)
+			ts.tv_nsec *= 2;
 	}
 	return __atomic_load_n(&h->fd, __ATOMIC_RELAXED);
 }
@@ -670,9 +709,10 @@ static bool take_signals(int sfd, pid_t child, int *wstatus)
 			/* one SIGCHLD may stand for several changes: ask */
 			if (!reaped && waitpid(child, wstatus, WNOHANG) == child)
 				reaped = true;
-		} else if (si.ssi_code != SI_KERNEL && !reaped) {
+		} else if (!reaped && (si.ssi_code != SI_KERNEL || getpgid(child) != getpgrp())) {
 			/* A terminal's signals reach the whole foreground
-			 * group, the command included: sent once. */
+			 * group: the command too, unless it left the group
+			 * ([process] new-session). Sent once. */
 			kill(child, (int)si.ssi_signo);
 		}
 	}
@@ -896,9 +936,11 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 
 	child = clone_files();
 	if (child < 0) {
-		if (errno == ENOSYS)
+		status = -errno;
+		diag_error(d, NULL, "starting the command failed: clone3: %s", strerror(-status));
+		if (status == -ENOSYS)
 			diag_hint(d, NULL, "the supervised modes need Linux 5.3 or later (clone3)");
-		goto sys_fail;
+		goto out;
 	}
 	if (child == 0)
 		child_main(&a);

@@ -50,10 +50,12 @@ void supervise_transform(struct policy *p, enum supervise_mode mode);
 int supervise_check(const struct profile *prof, struct diag *d);
 
 /*
- * The program a supervised mode loads: c's rules built again for this
- * machine's ABI, transformed for mode (supervise_transform()), generated.
- * Returns 0 and *ret (free with bpf_prog_free()), or a negative errno with
- * the reason in d.
+ * The program a supervised mode loads, for c compiled for this machine's
+ * ABI: what supervise_transform() makes of c's policy, generated. For
+ * --report and --permissive that is c->prog with its return values
+ * rewritten (the same instructions otherwise); for --learn the policy is
+ * built again, transformed and generated. Returns 0 and *ret (free with
+ * bpf_prog_free()), or a negative errno with the reason in d.
  */
 int supervise_program(const struct compiled *c, enum supervise_mode mode, struct diag *d,
 		      struct bpf_prog **ret);

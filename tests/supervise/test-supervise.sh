@@ -86,6 +86,25 @@ for sig in INT HUP QUIT USR1 USR2 WINCH; do
 	is $? $code "SIG$sig is forwarded to the command, which handles it"
 done
 
+# ^C on the terminal: the command in the foreground group gets SIGINT from
+# the terminal itself (not forwarded again); a command in a session of its
+# own gets it from the supervisor.
+if command -v python3 >/dev/null; then
+	for prof in deny new-session; do
+		rm -f "$T/ready"
+		RC=0
+		python3 "$SRCDIR/tests/supervise/tty-intr.py" "$T/ready" env --default-signal \
+			"$S" --report -p "$P/$prof.ini" sh -c \
+			"trap 'exit 7' INT; : >'$T/ready'; i=0
+			while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; exit 99" \
+			>/dev/null 2>&1 || RC=$?
+		is "$RC" 7 "^C on the terminal ($prof.ini): the command gets SIGINT"
+	done
+else
+	skip "python3 is not installed"
+	skip "python3 is not installed"
+fi
+
 # kill-process on a process the command started: that process dies with
 # SIGKILL (its parent sees 137), the command goes on (scmp-run(1))
 run "$S" --report -p "$P/deny.ini" sh -c "mkdir '$T/gc'; echo child=\$?; exit 5"
@@ -117,6 +136,26 @@ status_is 125 "--report=FILE unwritable: 125"
 like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwritable: says so"
 [ ! -e "$T/ran" ]
 ok $? "--report=FILE unwritable: the command did not run"
+
+# ---- as an unprivileged user ----
+
+if command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
+	U="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	# shellcheck disable=SC2086
+	run $U "$S" --report -p "$P/unprivileged.ini" sh -c 'uname; echo after=$?'
+	status_is 0 "uid 65534: --report runs"
+	like "$OUT" "after=1" "uid 65534: uname failed in the command"
+	like "$ERR" "denied: uname(" "uid 65534: reported"
+	# (a sanitizer build's leak check starts a tracer at exit: the limit
+	# forbids it too)
+	# shellcheck disable=SC2086
+	run $U env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		prlimit --nproc=1 "$S" --report -p "$P/unprivileged.ini" true
+	status_is 125 "no process left for the command: 125"
+	like "$ERR" "starting the command failed: clone3" "no process left for the command: says so"
+else
+	skip "setpriv or prlimit missing: no unprivileged cases"
+fi
 
 # ---- run mode's own calls after the filter are not the command's ----
 
