@@ -93,5 +93,21 @@ if "$SCMP_RUN" -p "$nn" --explain ioctl 0 0x5412 2>/dev/null | grep -qF "built-i
 else
 	skip "no built-in rule tty-injection in this build"
 fi
+# clone3: its entry in an export stays a rule when imported (a profile that
+# names clone3 gets no built-in rule for it), and decides alike.
+printf '[filter]\ndefault-action = allow\n[errno(EPERM)]\nclone = arg0 & 0x10000000 == 0x10000000\n' \
+	>"$TAP_TMP/clone.ini"
+if "$SCMP_RUN" -p "$TAP_TMP/clone.ini" --explain clone3 2>/dev/null | grep -qF "built-in:clone3"; then
+	run "$SCMP_RUN" -p "$TAP_TMP/clone.ini" --export-oci "$TAP_TMP/clone.json"
+	like "$TAP_TMP/clone.json" '"names": [ "clone3" ]' "built-ins: the export has the clone3 entry"
+	run "$SCMP_RUN" --import-oci "$TAP_TMP/clone.json"
+	cp "$OUT" "$TAP_TMP/clone2.ini"
+	like "$OUT" "syscalls = clone3" "built-ins: its import keeps clone3 as a rule"
+	run "$SCMP_RUN" -p "$TAP_TMP/clone2.ini" --export-oci "$TAP_TMP/clone2.json"
+	cmp -s "$TAP_TMP/clone.json" "$TAP_TMP/clone2.json"
+	ok $? "built-ins: exporting that import gives the first export again"
+else
+	skip "no built-in rule clone3 in this build"
+fi
 
 done_testing
