@@ -86,6 +86,7 @@ struct actx {
 	size_t n_memo, cap_memo;
 	size_t nodes;
 	bool wide; /* over TREE_VARS words: only the plain list */
+	int root;  /* the word the root decides, or -1: choose() */
 	int err;
 };
 
@@ -1185,7 +1186,7 @@ static struct target node(struct actx *ctx, struct resid *r, const struct astate
 		ctx->err = -E2BIG;
 		return T_RET(r->fall);
 	}
-	v = choose(ctx, r, st);
+	v = ctx->nodes == 1 && ctx->root >= 0 ? ctx->root : choose(ctx, r, st);
 	if (v < 0) /* cannot be: trim() cut every rule without an open word */
 		return T_RET(r->fall);
 	t = split(ctx, r, (unsigned)v, st);
@@ -1315,11 +1316,12 @@ static struct target tree(struct actx *ctx, struct resid *root)
 
 struct target bpf_args_block(struct gen *g, const struct rsys *s, size_t n_rules, uint32_t fall)
 {
-	struct actx ctx = { .g = g };
+	struct actx ctx = { .g = g, .root = -1 };
 	struct resid root = { .fall = fall };
 	struct target t = T_RET(fall);
 	struct mark m;
-	size_t n_list;
+	size_t n_list, n_best;
+	int best_root = -1;
 
 	for (size_t i = 0; i < n_rules && !ctx.err; i++)
 		add_rule(&ctx, &s->rules[i]);
@@ -1351,7 +1353,27 @@ struct target bpf_args_block(struct gen *g, const struct rsys *s, size_t n_rules
 		goto out;
 	n_list = g->n - m.n;
 	mark_reset(g, &m);
+	/* the tree from each word the root can decide: the shortest; a tie
+	 * goes to the word choose() takes */
 	t = tree(&ctx, &root);
+	n_best = g->n - m.n;
+	for (unsigned v = 0; !ctx.err && v < ctx.n_vars; v++) {
+		if (!(used_vars(&ctx, &root) >> v & 1))
+			continue;
+		mark_reset(g, &m);
+		ctx.root = (int)v;
+		tree(&ctx, &root);
+		if (ctx.err == -E2BIG)
+			ctx.err = 0;
+		else if (!ctx.err && g->n - m.n < n_best) {
+			n_best = g->n - m.n;
+			best_root = (int)v;
+		}
+	}
+	mark_reset(g, &m);
+	ctx.root = best_root;
+	if (!ctx.err)
+		t = tree(&ctx, &root);
 	if (ctx.err == -E2BIG || (!ctx.err && g->n - m.n > n_list)) {
 		mark_reset(g, &m);
 		ctx.err = 0;
