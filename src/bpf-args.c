@@ -15,7 +15,7 @@
 #define CRULES_MAX 4096	      /* rules after the 64-bit tests are split into words */
 #define NODES_MAX  4096	      /* decision nodes of one syscall before the plain list is used */
 #define FULL	   UINT32_MAX /* the mask of a whole word */
-#define TRY_DEPTH  2	      /* levels of a tree at which every word is tried */
+#define TRY_DEPTH  1	      /* levels of a tree at which every word is tried */
 
 /*
  * A word: one 32-bit half of an argument register, ANDed with mask. Its
