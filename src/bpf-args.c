@@ -15,7 +15,6 @@
 #define CRULES_MAX 4096	      /* rules after the 64-bit tests are split into words */
 #define NODES_MAX  4096	      /* decision nodes of one syscall before the plain list is used */
 #define FULL	   UINT32_MAX /* the mask of a whole word */
-#define TRY_DEPTH  1	      /* levels of a tree at which every word is tried */
 
 /*
  * A word: one 32-bit half of an argument register, ANDed with mask. Its
@@ -87,8 +86,6 @@ struct actx {
 	size_t n_memo, cap_memo;
 	size_t nodes;
 	bool wide; /* over TREE_VARS words: only the plain list */
-	unsigned depth,
-		try_depth; /* nodes above this one; the depth to which every word is tried */
 	int err;
 };
 
@@ -1105,32 +1102,6 @@ static int choose(const struct actx *ctx, const struct resid *r, const struct as
 	return best;
 }
 
-/* Forget what was emitted since a mark: instructions and remembered returns. */
-struct mark {
-	size_t n, n_rets;
-	__typeof__(((struct gen *)0)->rets[0]) rets[RET_CACHE];
-};
-
-static void mark_set(const struct gen *g, struct mark *m)
-{
-	m->n = g->n;
-	m->n_rets = g->n_rets;
-	memcpy(m->rets, g->rets, sizeof(m->rets));
-}
-
-static void mark_reset(struct gen *g, const struct mark *m)
-{
-	size_t u = 0;
-
-	for (size_t i = 0; i < g->n_tails; i++)
-		if (g->tails[i].label < m->n)
-			g->tails[u++] = g->tails[i];
-	g->n_tails = u;
-	g->n = m->n;
-	g->n_rets = m->n_rets;
-	memcpy(g->rets, m->rets, sizeof(m->rets));
-}
-
 static struct target node(struct actx *ctx, struct resid *r, const struct astate *st);
 
 /* Decide word v for the rules of r: one child per distinct remainder. */
@@ -1192,45 +1163,6 @@ static const struct astate *useful_state(const struct actx *ctx, const struct re
 	return buf;
 }
 
-/* Forget the memo entries from n on: their code was dropped. */
-static void memo_reset(struct actx *ctx, size_t n)
-{
-	while (ctx->n_memo > n)
-		free(ctx->memo[--ctx->n_memo].r.idx);
-}
-
-/* The word node r decides: choose()'s, or, above ctx->try_depth, the one
- * whose subtree comes out shortest (a tie goes to choose()'s). */
-static int pick_word(struct actx *ctx, const struct resid *r, const struct astate *st)
-{
-	int best = choose(ctx, r, st);
-	uint64_t open = used_vars(ctx, r) & ~r->done;
-	size_t n_best = SIZE_MAX, n_memo = ctx->n_memo, nodes = ctx->nodes;
-	struct mark m;
-
-	if (ctx->depth >= ctx->try_depth || best < 0 || !(open & (open - 1)))
-		return best;
-	mark_set(ctx->g, &m);
-	for (int pass = 0; pass < 2; pass++) /* choose()'s first: it wins a tie */
-		for (unsigned v = 0; v < ctx->n_vars && !ctx->err; v++) {
-			if (!(open >> v & 1) || (pass == 0) != (v == (unsigned)best))
-				continue;
-			ctx->depth++;
-			split(ctx, r, v, st);
-			ctx->depth--;
-			if (ctx->err == -E2BIG)
-				ctx->err = 0;
-			else if (!ctx->err && ctx->g->n - m.n < n_best) {
-				n_best = ctx->g->n - m.n;
-				best = (int)v;
-			}
-			mark_reset(ctx->g, &m);
-			memo_reset(ctx, n_memo);
-			ctx->nodes = nodes;
-		}
-	return best;
-}
-
 static struct target node(struct actx *ctx, struct resid *r, const struct astate *st)
 {
 	struct astate eff;
@@ -1253,12 +1185,10 @@ static struct target node(struct actx *ctx, struct resid *r, const struct astate
 		ctx->err = -E2BIG;
 		return T_RET(r->fall);
 	}
-	v = pick_word(ctx, r, st);
+	v = choose(ctx, r, st);
 	if (v < 0) /* cannot be: trim() cut every rule without an open word */
 		return T_RET(r->fall);
-	ctx->depth++;
 	t = split(ctx, r, (unsigned)v, st);
-	ctx->depth--;
 	if (ctx->err || !GROW(ctx, memo, n_memo, cap_memo, ctx->n_memo + 1))
 		return t;
 	m = &ctx->memo[ctx->n_memo];
@@ -1346,6 +1276,32 @@ static void actx_free(struct actx *ctx)
 	free(ctx->rules);
 }
 
+/* Forget what was emitted since a mark: instructions and remembered returns. */
+struct mark {
+	size_t n, n_rets;
+	__typeof__(((struct gen *)0)->rets[0]) rets[RET_CACHE];
+};
+
+static void mark_set(const struct gen *g, struct mark *m)
+{
+	m->n = g->n;
+	m->n_rets = g->n_rets;
+	memcpy(m->rets, g->rets, sizeof(m->rets));
+}
+
+static void mark_reset(struct gen *g, const struct mark *m)
+{
+	size_t u = 0;
+
+	for (size_t i = 0; i < g->n_tails; i++)
+		if (g->tails[i].label < m->n)
+			g->tails[u++] = g->tails[i];
+	g->n_tails = u;
+	g->n = m->n;
+	g->n_rets = m->n_rets;
+	memcpy(g->rets, m->rets, sizeof(m->rets));
+}
+
 static struct target tree(struct actx *ctx, struct resid *root)
 {
 	struct astate none = { false };
@@ -1395,7 +1351,6 @@ struct target bpf_args_block(struct gen *g, const struct rsys *s, size_t n_rules
 		goto out;
 	n_list = g->n - m.n;
 	mark_reset(g, &m);
-	ctx.try_depth = TRY_DEPTH;
 	t = tree(&ctx, &root);
 	if (ctx.err == -E2BIG || (!ctx.err && g->n - m.n > n_list)) {
 		mark_reset(g, &m);
