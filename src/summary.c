@@ -66,6 +66,33 @@ static void print_builtins(const struct compiled *c, FILE *f)
 			src_loc_format(&h->tty_injection_loc, loc, sizeof(loc)));
 }
 
+/* scmp-run(1) TRUST: what was checked before the profile was read. */
+static void print_trust(const struct profile_trust *t, FILE *f)
+{
+	if (!t->checked) {
+		fputs("trust: not checked (scmp-run does not run as root and switches no "
+		      "credentials)\n",
+		      f);
+		return;
+	}
+	if (!t->files && !t->dirs) {
+		fputs("trust: nothing to check (standard input is the caller's own)\n", f);
+		return;
+	}
+	fprintf(f,
+		"trust: checked %u file%s and %u searched director%s: owned by root or uid %u, "
+		"not writable by group or others (%s)\n",
+		t->files, t->files == 1 ? "" : "s", t->dirs, t->dirs == 1 ? "y" : "ies",
+		(unsigned)t->uid,
+		geteuid() == 0 ? "scmp-run runs as root" : "the credentials change");
+}
+
+void summary_defaults(const struct compiled *c, FILE *f)
+{
+	print_builtins(c, f);
+	print_trust(&c->profile->trust, f);
+}
+
 /* How many known numbers of an ABI the kernel serves from its always-allow
  * cache without running the program (sim_is_const_allow()). */
 static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy *abi)
@@ -84,7 +111,19 @@ static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy 
 static void print_caller(const struct profile *p, FILE *f, struct diag *d)
 {
 	const struct src_loc loc = { .file = p->path };
+	char at[256];
 
+	if (p->has_user) {
+		/* the name comes from a profile or the command line: escaped */
+		fputs("user: ", f);
+		diag_fputs_escaped(p->user, f);
+		fputs(" (set at ", f);
+		diag_fputs_escaped(src_loc_format(&p->user_loc, at, sizeof(at)), f);
+		fputs(")\n", f);
+	} else {
+		fputs("user: the caller's (default; run mode refuses to run a command as root)\n",
+		      f);
+	}
 	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, f);
 	if ((getuid() == 0 || geteuid() == 0) && !p->has_user) {
 		diag_warning(d, &loc,
@@ -108,7 +147,7 @@ int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 	fputc('\n', f);
 	print_attrs(&c->rs->attrs, f);
 	print_rule_counts(c->rs, f);
-	print_builtins(c, f);
+	summary_defaults(c, f);
 	fprintf(f, "program: %zu instructions (limit %u)\n", c->prog->len, BPF_PROG_MAX);
 	for (size_t i = 0; i < p->n_abis; i++) {
 		const struct abi_policy *abi = &p->abis[i];

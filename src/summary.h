@@ -14,6 +14,11 @@
  * in d. Returns 0 or -EIO if writing failed. */
 int summary_print(const struct compiled *c, FILE *f, struct diag *d);
 
+/* The defaults of scmp-run(1) that hold besides the caller state, one line
+ * each to f (--check, and -v's notes): every built-in rule the profile got
+ * or switched off, and what the trust check looked at. */
+void summary_defaults(const struct compiled *c, FILE *f);
+
 /*
  * The confinement beyond seccomp, after the summary: [landlock] on the
  * Landlock ABI abi (landlock_abi_probe()'s answer; < 0: unknown), each line
