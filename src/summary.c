@@ -4,6 +4,7 @@
 #include "summary.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -105,32 +106,51 @@ static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy 
 	return cached;
 }
 
-/* scmp-run(1) Caller state: what run mode does with descriptors, signals,
- * session and environment; the uid-0 guard is a fact of the process that
- * runs, so only a warning here. */
-static void print_caller(const struct profile *p, FILE *f, struct diag *d)
+/* scmp-run(1) Caller state: the user, and what run mode does with
+ * descriptors, signals, session and environment; the uid-0 guard is a fact
+ * of the process that runs, so only a warning here. 0 or -ENOMEM. */
+static int print_caller(const struct profile *p, FILE *f, struct diag *d)
 {
 	const struct src_loc loc = { .file = p->path };
 	char at[256];
+	char *text = NULL, *line, *next;
+	size_t size = 0;
+	FILE *m;
 
 	if (p->has_user) {
-		/* the name comes from a profile or the command line: escaped */
+		/* the name comes from a profile or the command line: escaped
+		 * (src_loc_format() escapes the file name) */
 		fputs("user: ", f);
 		diag_fputs_escaped(p->user, f);
-		fputs(" (set at ", f);
-		diag_fputs_escaped(src_loc_format(&p->user_loc, at, sizeof(at)), f);
-		fputs(")\n", f);
+		fprintf(f, " (set at %s)\n", src_loc_format(&p->user_loc, at, sizeof(at)));
 	} else {
 		fputs("user: the caller's (default; run mode refuses to run a command as root)\n",
 		      f);
 	}
-	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, f);
+	/* The user's name is in the environment line: each line escaped. */
+	m = open_memstream(&text, &size);
+	if (!m)
+		return -ENOMEM;
+	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, m);
+	if (fclose(m) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	for (line = text; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		diag_fputs_escaped(line, f);
+		fputc('\n', f);
+	}
+	free(text);
 	if ((getuid() == 0 || geteuid() == 0) && !p->has_user) {
 		diag_warning(d, &loc,
 			     "run mode would refuse this profile here: the command would run "
 			     "as root (uid 0), and the profile does not say so");
 		diag_hint(d, &loc, CALLER_ROOT_HINT);
 	}
+	return 0;
 }
 
 int summary_print(const struct compiled *c, FILE *f, struct diag *d)
@@ -162,7 +182,10 @@ int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 			"always-allow cache\n",
 			abi->arch->name, len, count_cached(c->prog, abi), abi->n_known);
 	}
-	print_caller(c->profile, f, d);
+	if (print_caller(c->profile, f, d) < 0) {
+		diag_error(d, NULL, "out of memory");
+		return -ENOMEM;
+	}
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -396,6 +396,10 @@ like "$ERR" "clone.ini: note: built-in rule: built-in:tty-injection: errno(EPERM
 	"-v: the tty-injection built-in"
 like "$ERR" "clone.ini: note: built-in rule: built-in:clone3: errno(ENOSYS) clone3" \
 	"-v: the clone3 built-in"
+# a user name from the command line is escaped in --check, as in messages
+run "$SCMP_RUN" -p "$C/clone.ini" --user "$(printf 'r\033x')" --check
+like "$OUT" 'user: r\x1bx (set at --user)' "--check: the user's name escaped"
+like "$OUT" "of user 'r\\x1bx'" "--check: ... also in the environment line"
 if [ "$(id -u)" = 0 ]; then
 	run "$SCMP_RUN" -p "$C/clone.ini" --check
 	like "$OUT" "trust: checked 1 file and 0 searched directories: owned by root or uid 0, not writable by group or others (scmp-run runs as root)" \

@@ -119,7 +119,9 @@ oci=no
 "$SCMP_RUN" --help | grep -q -- --import-oci && [ -r /usr/share/containers/seccomp.json ] && oci=yes
 
 # doc_run DIR CMD [USER]: run CMD with sh in DIR as USER (default the test
-# user), the installed profiles on the search path and scmp-run on PATH
+# user), the installed profiles on the search path and scmp-run on PATH;
+# the status in RC (read by status_is)
+# shellcheck disable=SC2034
 doc_run() {
 	_u=${3:-$USR}
 	RC=0
