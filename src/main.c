@@ -375,15 +375,27 @@ static void note_running(const struct compiled *c, const char *cmd, struct diag 
 	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, cmd);
 }
 
-/* -v: the built-in rules and the trust check (summary_defaults()), one
- * note each. Returns 0 or -ENOMEM. */
+/* -v: the unknown-syscall action when the profile does not write it
+ * (scmp-run.ini(5) UNKNOWN SYSCALLS), the built-in rules and the trust
+ * check (summary_defaults()), one note each. Returns 0 or -ENOMEM. */
 static int note_defaults(const struct compiled *c, struct diag *d)
 {
+	const struct filter_attrs *attrs = &c->rs->attrs;
 	const struct src_loc loc = { .file = c->profile->path };
-	char *text = NULL, *line, *next;
+	char *text = NULL, *line, *next, buf[64];
 	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
+	struct action unknown;
+	FILE *f;
 
+	if (!attrs->has_unknown_action) {
+		policy_unknown_action(attrs, &unknown);
+		diag_note(d, &loc, "unknown-syscall action: %s (not written: %s)",
+			  action_format(&unknown, buf, sizeof(buf)),
+			  policy_action_denies(attrs->default_action.kind)
+				  ? "the default action denies"
+				  : "the default action");
+	}
+	f = open_memstream(&text, &size);
 	if (!f)
 		return -ENOMEM;
 	summary_defaults(c, f);

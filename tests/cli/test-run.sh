@@ -396,6 +396,12 @@ like "$ERR" "clone.ini: note: built-in rule: built-in:tty-injection: errno(EPERM
 	"-v: the tty-injection built-in"
 like "$ERR" "clone.ini: note: built-in rule: built-in:clone3: errno(ENOSYS) clone3" \
 	"-v: the clone3 built-in"
+like "$ERR" "clone.ini: note: unknown-syscall action: allow (not written: the default action)" \
+	"-v: the unknown-syscall default of an allow-by-default profile"
+prof deny-unknown '[filter]' 'default-action = errno(EPERM)' '[allow]' 'syscalls = @system-service'
+run "$SCMP_RUN" -v -p "$C/deny-unknown.ini" -- true
+like "$ERR" "deny-unknown.ini: note: unknown-syscall action: errno(ENOSYS) (not written: the default action denies)" \
+	"-v: the unknown-syscall default"
 # a user name from the command line is escaped in --check, as in messages
 run "$SCMP_RUN" -p "$C/clone.ini" --user "$(printf 'r\033x')" --check
 like "$OUT" 'user: r\x1bx (set at --user)' "--check: the user's name escaped"
