@@ -544,7 +544,7 @@ static int key_restrict_namespaces(struct key_ctx *k, const struct key_row *row)
 static int key_restrict_families(struct key_ctx *k, const struct key_row *row)
 {
 	struct hardening *h = &k->l->p->rs->hardening;
-	const char *names[HARDENING_AF_MAX];
+	const char *names[HARDENING_AF_MAX], *err;
 	size_t n = 0;
 	bool inverted, bad = false;
 	char *rest, *w;
@@ -553,8 +553,16 @@ static int key_restrict_families(struct key_ctx *k, const struct key_row *row)
 	while ((w = profile_next_word(&rest))) {
 		const char *name = strncmp(w, "AF_", 3) ? NULL : consts_static_name(w);
 		int64_t v;
-		bool dup = false;
+		bool dup = false, b;
 
+		if (parse_bool(w, &b, &err) == 0) {
+			key_error(k,
+				  "'%s' takes a list of address families, not '%s': the AF_ "
+				  "names allowed (AF_UNIX AF_INET ...), or ~ and those denied",
+				  k->key, w);
+			bad = true;
+			continue;
+		}
 		if (!name || !strcmp(name, "AF_MAX") || consts_lookup(k->l->native, name, &v) < 0) {
 			key_error(k,
 				  "unknown address family '%s' in '%s': use AF_ names (AF_UNIX "
