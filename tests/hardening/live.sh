@@ -162,6 +162,12 @@ run "$S" -p "$P/af.ini" --explain socket 2 1 0
 like "$OUT" "rule: $P/af.ini:8" "--explain socket: the [hardening] line"
 run "$S" -p "$P/af.ini" --explain socket 0x100000001 1 0
 like "$OUT" "allow" "socket: the family is 32 bits (upper half ignored like the kernel)"
+# i386: socketcall hides socket's family; the strictest outcome decides.
+run "$S" -p "$P/af.ini" --target-arch x86 --explain socketcall 1 0
+like "$OUT" "errno(EAFNOSUPPORT)" "socketcall(SYS_SOCKET) on x86: EAFNOSUPPORT (family hidden)"
+like "$OUT" "rule: $P/af.ini:8 (through the multiplexer" "socketcall: the [hardening] line"
+run "$S" -p "$P/af.ini" --target-arch x86 --explain socketcall 3 0
+like "$OUT" "allow" "socketcall(SYS_CONNECT) on x86: not decided by the preset"
 printf 'restrict-address-families = ~AF_INET AF_INET6\n' | prof af-deny
 expect af-deny EAFNOSUPPORT socket 2
 expect af-deny EAFNOSUPPORT socket 10
