@@ -84,6 +84,14 @@ expect mdwe EACCES mmap-wx
 expect mdwe ok mprotect-r
 expect mdwe ok mmap-rw
 
+run "$S" -p "$P/mdwe.ini" --export-oci "$TAP_TMP/mdwe.json"
+if [ "$RC" = 0 ]; then
+	like "$ERR" "$P/mdwe.ini:8: warning: memory-deny-write-execute is enforced with PR_SET_MDWE" \
+		"--export-oci warns that PR_SET_MDWE has no JSON form"
+else
+	skip "--export-oci is not built"
+fi
+
 run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe.ini" --check
 like "$OUT" "hardening: memory-deny-write-execute ($P/mdwe.ini:8): seccomp rules" \
 	"--check without PR_SET_MDWE: the rules"
