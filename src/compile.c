@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hardening.h"
 #include "profile-path.h"
 
 /* The policy and program of c->rs; c->rs is set. */
@@ -43,6 +44,8 @@ static int compile_load(const char *what, const struct profile_opts *opts,
 	if (r >= 0 && d->n_errors > errors)
 		r = -EINVAL;
 	if (r >= 0) {
+		/* the presets that depend on this process (scmp-run.ini(5) HARDENING) */
+		hardening_probe(&ret->profile->rs->hardening);
 		ret->rs = ret->profile->rs;
 		r = build(ret, native, d);
 	}
@@ -71,8 +74,9 @@ int compile_profile(const char *value, const struct profile_opts *opts, const st
 	if (o.source != PROFILE_FROM_STDIN && oci_is_json(value)) {
 		/* JSON: found and checked like any profile file, then read by
 		 * the OCI module. */
+		struct profile_trust trust;
 		char *path;
-		int r = profile_locate(value, &o, d, &path);
+		int r = profile_locate(value, &o, d, &path, &trust);
 
 		if (r < 0) {
 			memset(ret, 0, sizeof(*ret));
@@ -80,6 +84,8 @@ int compile_profile(const char *value, const struct profile_opts *opts, const st
 		}
 		r = compile_load(path, NULL, oci, native, d, ret);
 		free(path);
+		if (r >= 0)
+			ret->profile->trust = trust;
 		return r;
 	}
 	return compile_load(value, &o, oci, native, d, ret);
@@ -96,6 +102,15 @@ int compile_ruleset(const struct ruleset *rs, const struct arch *native, struct 
 	if (r < 0)
 		compiled_free(ret);
 	return r;
+}
+
+int compile_rebuild(struct compiled *c, const struct arch *native, struct diag *d)
+{
+	bpf_prog_free(c->prog);
+	policy_free(c->policy);
+	c->prog = NULL;
+	c->policy = NULL;
+	return build(c, native, d);
 }
 
 void compiled_free(struct compiled *c)

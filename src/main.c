@@ -18,6 +18,7 @@
 #include "explain.h"
 #include "export.h"
 #include "groups.h"
+#include "hardening.h"
 #include "landlock.h"
 #include "listing.h"
 #include "oci.h"
@@ -358,6 +359,7 @@ static void note_landlock(const struct compiled *c)
 	    0) {
 		landlock_report(&c->profile->landlock, &rights, NULL, PROG ": landlock: ", stderr);
 		rlimits_print(&c->profile->limits, PROG ": limit: ", stderr);
+		hardening_print(&c->profile->rs->hardening, PROG ": hardening: ", stderr);
 	}
 	diag_clear(&scratch);
 }
@@ -373,6 +375,44 @@ static void note_running(const struct compiled *c, const char *cmd, struct diag 
 		len += (size_t)snprintf(abis + len, sizeof(abis) - len, " %s",
 					c->policy->abis[i].arch->name);
 	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, cmd);
+}
+
+/* -v: the unknown-syscall action when the profile does not write it
+ * (scmp-run.ini(5) UNKNOWN SYSCALLS), the built-in rules and the trust
+ * check (summary_defaults()), one note each. Returns 0 or -ENOMEM. */
+static int note_defaults(const struct compiled *c, struct diag *d)
+{
+	const struct filter_attrs *attrs = &c->rs->attrs;
+	const struct src_loc loc = { .file = c->profile->path };
+	char *text = NULL, *line, *next, buf[64];
+	size_t size = 0;
+	struct action unknown;
+	FILE *f;
+
+	if (!attrs->has_unknown_action) {
+		policy_unknown_action(attrs, &unknown);
+		diag_note(d, &loc, "unknown-syscall action: %s (not written: %s)",
+			  action_format(&unknown, buf, sizeof(buf)),
+			  policy_action_denies(attrs->default_action.kind)
+				  ? "the default action denies"
+				  : "the default action");
+	}
+	f = open_memstream(&text, &size);
+	if (!f)
+		return -ENOMEM;
+	summary_defaults(c, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	for (line = text; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		diag_note(d, &loc, "%s", line);
+	}
+	free(text);
+	return 0;
 }
 
 static enum outcome outcome_of_run(enum run_failure fail)
@@ -399,7 +439,7 @@ static bool announce_run(const struct options *o, const struct compiled *c, char
 		return false;
 	if (o->verbose) {
 		note_running(c, argv[0], d);
-		if (run_describe(c->profile, d) < 0)
+		if (run_describe(c->profile, d) < 0 || note_defaults(c, d) < 0)
 			diag_error(d, NULL, "out of memory");
 	}
 	if (diag_failed(d))
@@ -509,6 +549,14 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	 * if the kernel had an older Landlock ABI. */
 	if (getenv("SCMP_RUN_TEST_LANDLOCK_ABI"))
 		c.profile->landlock.abi_max = atoi(getenv("SCMP_RUN_TEST_LANDLOCK_ABI"));
+	/* ... and as if it had no PR_SET_MDWE: the rules instead. */
+	if (getenv("SCMP_RUN_TEST_NO_MDWE") && c.profile->rs->hardening.mdwe_kernel) {
+		c.profile->rs->hardening.mdwe_kernel = false;
+		if (compile_rebuild(&c, o->target, d) < 0) {
+			compiled_free(&c);
+			return OUTCOME_REJECTED;
+		}
+	}
 #endif
 	r = profile_set_credentials(c.profile, o->user, o->group, d);
 	if (r < 0) {
