@@ -527,6 +527,11 @@ static void finish(struct gen *g)
 	reverse(g->buf, g->n);
 	if (g->err || !g->n)
 		return;
+	/* share_emit() re-emits returns of a constant and jumps on K only */
+	for (size_t i = 0; i < g->n; i++)
+		if (g->buf[i].code == (BPF_RET | BPF_A) ||
+		    (BPF_CLASS(g->buf[i].code) == BPF_JMP && BPF_SRC(g->buf[i].code) == BPF_X))
+			return;
 	share_emit(&s, g->buf, g->n);
 	if (!s.err && s.n < g->n) {
 		reverse(s.buf, s.n);
