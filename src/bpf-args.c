@@ -622,10 +622,269 @@ static bool two_targets(const struct range *r, size_t n, struct target a, struct
 	return true;
 }
 
+/*
+ * A bit table: "x in the ranges of yes" as windows of 32 values, each with
+ * a 32-bit mask (bit i: value w + i), tested with
+ *
+ *	sub #w; [jgt #top -> no;] tax; ld #mask; rsh x; jset #1 -> yes, no
+ *
+ * or, when the windows follow each other from w0 on (shared), with one
+ * shift count for all of them and the word loaded again for the search:
+ *
+ *	sub #w0; [jgt #end -> no;] and #31; tax; ld word; "jge w" ...;
+ *	ld #mask; rsh x; jset #1 -> yes, no
+ *
+ * X is always below 32 at the shift. A window whose ranges are fewer
+ * instructions as a chain is a chain. The windows are found with "jge w"
+ * from the highest one down. The code changes A and X, so both targets
+ * must be returns.
+ */
+#define WIN_MAX 64 /* windows of one bit table */
+
+struct window {
+	uint32_t w, top, mask; /* values [w, w + top]; bit i of mask: w + i is yes */
+	size_t first, end;     /* its yes ranges, clipped: yr[first..end) */
+	bool bits;	       /* a bit test, not a chain */
+};
+
+enum table_mode {
+	T_GREEDY,  /* a window starts at its first yes value */
+	T_ALIGNED, /* ... or 32 values after the one before, when it can */
+	T_SHARED,  /* windows every 32 values from the first: one shift count */
+	T_MODES
+};
+
+struct table {
+	struct window win[WIN_MAX];
+	size_t n_win;
+	enum table_mode mode;
+	uint32_t end; /* T_SHARED: the last yes value */
+	struct range *yr;
+	size_t n_yr;
+};
+
+/* The tail "rsh x; jset #1 -> yes, no" shared by the bit tests of the
+ * program, or none yet (NULL). */
+static const size_t *bit_tail(const struct gen *g, struct target yes, struct target no)
+{
+	for (size_t i = 0; i < g->n_tails; i++)
+		if (g->tails[i].yes == yes.ret && g->tails[i].no == no.ret)
+			return &g->tails[i].label;
+	return NULL;
+}
+
+/* One bit test: "ld #mask", then the shared tail (X holds the count). */
+static struct target bit_test(struct gen *g, uint32_t mask, struct target yes, struct target no)
+{
+	const size_t *l = bit_tail(g, yes, no);
+	struct target t;
+
+	if (l)
+		return gen_before(g, BPF_LD | BPF_IMM, mask, T_LBL(*l));
+	t = gen_jump(g, BPF_JSET, 1, yes, no);
+	t = gen_before(g, BPF_ALU | BPF_RSH | BPF_X, 0, t);
+	if (g->n_tails < BIT_TAILS_MAX)
+		g->tails[g->n_tails++] = (__typeof__(g->tails[0])){ yes.ret, no.ret, t.label };
+	return gen_before(g, BPF_LD | BPF_IMM, mask, t);
+}
+
+/* The domain of shared window k: from its start to the one of the next
+ * (a gap between them is sent to no first), the last one to tb->end. */
+static uint32_t shared_top(const struct table *tb, size_t k)
+{
+	return k + 1 < tb->n_win || tb->end - tb->win[k].w > 31 ? 31 : tb->end - tb->win[k].w;
+}
+
+static size_t shared_cost(const struct var *v, struct table *tb, struct target yes, uint32_t lo,
+			  uint32_t hi)
+{
+	uint32_t w0 = tb->win[0].w;
+	size_t cost = (w0 != 0) + 3 + (v->mask != FULL) + tb->n_win - 1;
+
+	tb->end = tb->yr[tb->n_yr - 1].hi;
+	cost += lo < w0 || hi > tb->end; /* the "jgt" */
+	for (size_t k = 0; k < tb->n_win; k++) {
+		struct window *wk = &tb->win[k];
+		size_t cc = chain_cost(tb->yr + wk->first, wk->end - wk->first, yes, wk->w,
+				       wk->w + shared_top(tb, k));
+
+		if (k + 1 < tb->n_win && tb->win[k + 1].w - wk->w > 32)
+			cost++; /* "jge" of the gap above */
+		wk->bits = cc > 2;
+		cost += wk->bits ? 2 : cc;
+	}
+	return cost;
+}
+
+static struct target shared_emit(struct gen *g, const struct var *v, const struct table *tb,
+				 struct target yes, struct target no, uint32_t lo, uint32_t hi)
+{
+	struct target code[WIN_MAX], t;
+	uint32_t w0 = tb->win[0].w;
+
+	for (size_t k = tb->n_win; k-- > 0;) {
+		const struct window *wk = &tb->win[k];
+
+		if (!wk->bits) {
+			code[k] = chain(g, tb->yr + wk->first, wk->end - wk->first, yes, no, wk->w,
+					wk->w + shared_top(tb, k));
+			continue;
+		}
+		code[k] = bit_test(g, wk->mask, yes, no);
+	}
+	t = code[0];
+	for (size_t k = 1; k < tb->n_win; k++) {
+		if (tb->win[k].w - tb->win[k - 1].w > 32)
+			t = gen_jump(g, BPF_JGE, tb->win[k - 1].w + 32, no, t);
+		t = gen_jump(g, BPF_JGE, tb->win[k].w, code[k], t);
+	}
+	if (v->mask != FULL)
+		t = gen_before(g, BPF_ALU | BPF_AND | BPF_K, v->mask, t);
+	t = gen_load(g, v->arg, v->hi, t);
+	t = gen_before(g, BPF_MISC | BPF_TAX, 0, t);
+	t = gen_before(g, BPF_ALU | BPF_AND | BPF_K, 31, t);
+	if (lo < w0 || hi > tb->end) /* below w0 wraps around */
+		t = gen_jump(g, BPF_JGT, tb->end - w0, no, t);
+	if (w0)
+		t = gen_before(g, BPF_ALU | BPF_SUB | BPF_K, w0, t);
+	return t;
+}
+
+/* Plan the bit table of "x in the ranges of yes" for x in [lo, hi] into tb
+ * (tb->yr has room for n + WIN_MAX ranges): a window starts at the first
+ * yes value it holds, or (aligned) 32 values after the one before it when
+ * that value is in it, so the one before needs no "jgt". Returns its
+ * instructions, or SIZE_MAX when it needs over WIN_MAX windows. */
+static size_t table_plan(const struct var *v, const struct range *r, size_t n, struct target yes,
+			 uint32_t lo, uint32_t hi, enum table_mode mode, struct table *tb)
+{
+	size_t cost;
+
+	tb->n_win = tb->n_yr = 0;
+	tb->mode = mode;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = r[i].lo, b = r[i].hi;
+
+		if (!target_eq(r[i].t, yes))
+			continue;
+		while (a <= b) {
+			struct window *cur = tb->n_win ? &tb->win[tb->n_win - 1] : NULL;
+			uint64_t e;
+
+			if (!cur || a > (uint64_t)cur->w + 31) {
+				uint64_t w = a;
+
+				if (tb->n_win == WIN_MAX)
+					return SIZE_MAX;
+				if (mode == T_ALIGNED && cur && a <= (uint64_t)cur->w + 63)
+					w = (uint64_t)cur->w + 32;
+				if (mode == T_SHARED && cur)
+					w = tb->win[0].w + ((a - tb->win[0].w) & ~(uint64_t)31);
+				cur = &tb->win[tb->n_win++];
+				*cur = (struct window){ .w = (uint32_t)w, .first = tb->n_yr };
+			}
+			e = b < (uint64_t)cur->w + 31 ? b : (uint64_t)cur->w + 31;
+			tb->yr[tb->n_yr++] = (struct range){ (uint32_t)a, (uint32_t)e, yes };
+			cur->end = tb->n_yr;
+			cur->top = (uint32_t)(e - cur->w);
+			cur->mask |= (e - a == 31 ? FULL : ((1u << (e - a + 1)) - 1))
+				     << (a - cur->w);
+			a = e + 1;
+		}
+	}
+	if (!tb->n_win)
+		return SIZE_MAX;
+	if (mode == T_SHARED)
+		return shared_cost(v, tb, yes, lo, hi);
+	cost = tb->n_win - 1; /* the "jge w" of every window but the first */
+	for (size_t k = 0; k < tb->n_win; k++) {
+		struct window *wk = &tb->win[k];
+		uint32_t dlo = k ? wk->w : lo;
+		uint32_t dhi = k + 1 < tb->n_win ? tb->win[k + 1].w - 1 : hi;
+		size_t cc = chain_cost(tb->yr + wk->first, wk->end - wk->first, yes, dlo, dhi);
+		size_t bc = 3 + (wk->w != 0) + (dlo < wk->w || dhi - wk->w > wk->top);
+
+		wk->bits = bc < cc;
+		cost += wk->bits ? bc : cc;
+	}
+	return cost;
+}
+
+/* Emit the bit table tb planned for x in [lo, hi]. */
+static struct target table_emit(struct gen *g, const struct var *v, const struct table *tb,
+				struct target yes, struct target no, uint32_t lo, uint32_t hi)
+{
+	struct target code[WIN_MAX], t;
+
+	if (tb->mode == T_SHARED)
+		return shared_emit(g, v, tb, yes, no, lo, hi);
+
+	for (size_t k = tb->n_win; k-- > 0;) {
+		const struct window *wk = &tb->win[k];
+		uint32_t dlo = k ? wk->w : lo;
+		uint32_t dhi = k + 1 < tb->n_win ? tb->win[k + 1].w - 1 : hi;
+
+		if (!wk->bits) {
+			code[k] = chain(g, tb->yr + wk->first, wk->end - wk->first, yes, no, dlo,
+					dhi);
+			continue;
+		}
+		t = bit_test(g, wk->mask, yes, no);
+		t = gen_before(g, BPF_MISC | BPF_TAX, 0, t);
+		/* below w (it wraps around) or above the highest bit: no */
+		if (dlo < wk->w || dhi - wk->w > wk->top)
+			t = gen_jump(g, BPF_JGT, wk->top, no, t);
+		if (wk->w)
+			t = gen_before(g, BPF_ALU | BPF_SUB | BPF_K, wk->w, t);
+		code[k] = t;
+	}
+	t = code[0];
+	for (size_t k = 1; k < tb->n_win; k++)
+		t = gen_jump(g, BPF_JGE, tb->win[k].w, code[k], t);
+	return t;
+}
+
+/* "x in the ranges of one of two targets": a chain, or a bit table when
+ * both targets are returns and the table is shorter. */
+static struct target two_way(struct gen *g, const struct var *v, const struct range *r, size_t n,
+			     struct target a, struct target b, uint32_t lo, uint32_t hi)
+{
+	size_t ca = chain_cost(r, n, a, lo, hi), cb = chain_cost(r, n, b, lo, hi);
+	struct target yes = cb <= ca ? b : a, no = cb <= ca ? a : b;
+	size_t best = cb <= ca ? cb : ca, pick = 2 * T_MODES;
+	struct table tb = { .yr = NULL };
+
+	if (a.is_ret && b.is_ret && best > 5)
+		tb.yr = calloc(n + WIN_MAX, sizeof(*tb.yr));
+	/* the same order of preference as the chains: b first */
+	for (size_t i = 0; tb.yr && i < 2 * T_MODES; i++) {
+		size_t c = table_plan(v, r, n, i < T_MODES ? b : a, lo, hi, i % T_MODES, &tb);
+
+		if (c < best) {
+			best = c;
+			pick = i;
+		}
+	}
+	tb.n_win = 0;
+	if (pick < 2 * T_MODES) {
+		yes = pick < T_MODES ? b : a;
+		no = pick < T_MODES ? a : b;
+		table_plan(v, r, n, yes, lo, hi, pick % T_MODES, &tb);
+	}
+	if (tb.yr && tb.n_win) {
+		struct target t = table_emit(g, v, &tb, yes, no, lo, hi);
+
+		free(tb.yr);
+		return t;
+	}
+	free(tb.yr);
+	return chain(g, r, n, yes, no, lo, hi);
+}
+
 /* Send x in [lo, hi] to the target of its range; r covers [lo, hi] in
  * order, neighbours with different targets. */
-static struct target search(struct gen *g, const struct range *r, size_t n, uint32_t lo,
-			    uint32_t hi)
+static struct target search(struct gen *g, const struct var *v, const struct range *r, size_t n,
+			    uint32_t lo, uint32_t hi)
 {
 	struct target a = r[0].t, b = r[n - 1].t, above, below;
 	size_t m;
@@ -634,17 +893,14 @@ static struct target search(struct gen *g, const struct range *r, size_t n, uint
 		b = r[i].t;
 	if (n == 1)
 		return a;
-	if (two_targets(r, n, a, b)) {
-		if (chain_cost(r, n, b, lo, hi) <= chain_cost(r, n, a, lo, hi))
-			return chain(g, r, n, b, a, lo, hi);
-		return chain(g, r, n, a, b, lo, hi);
-	}
+	if (two_targets(r, n, a, b))
+		return two_way(g, v, r, n, a, b, lo, hi);
 	m = n / 2;
 	/* Two calls that emit code: in a fixed order, never as two arguments of
 	 * one call, whose order of evaluation C leaves to the compiler (the
 	 * program would differ between gcc and clang). */
-	below = search(g, r, m, lo, r[m].lo - 1);
-	above = search(g, r + m, n - m, r[m].lo, hi);
+	below = search(g, v, r, m, lo, r[m].lo - 1);
+	above = search(g, v, r + m, n - m, r[m].lo, hi);
 	return gen_jump(g, BPF_JGE, r[m].lo, above, below);
 }
 
@@ -694,7 +950,7 @@ static struct target decide(struct gen *g, const struct var *v, bool jset, const
 	else if (jset)
 		t = gen_jump(g, BPF_JMP | BPF_JSET, v->mask, r[n - 1].t, r[0].t);
 	else
-		t = search(g, r, n, 0, v->mask);
+		t = search(g, v, r, n, 0, v->mask);
 	if (and)
 		t = gen_before(g, BPF_ALU | BPF_AND | BPF_K, v->mask, t);
 	if (load)
@@ -1035,6 +1291,12 @@ static void mark_set(const struct gen *g, struct mark *m)
 
 static void mark_reset(struct gen *g, const struct mark *m)
 {
+	size_t u = 0;
+
+	for (size_t i = 0; i < g->n_tails; i++)
+		if (g->tails[i].label < m->n)
+			g->tails[u++] = g->tails[i];
+	g->n_tails = u;
 	g->n = m->n;
 	g->n_rets = m->n_rets;
 	memcpy(g->rets, m->rets, sizeof(m->rets));

@@ -25,7 +25,8 @@ struct target {
 #define T_RET(x) ((struct target){ .is_ret = true, .ret = (x) })
 #define T_LBL(l) ((struct target){ .label = (l) })
 
-#define RET_CACHE 64 /* distinct return values remembered for reuse */
+#define RET_CACHE     64 /* distinct return values remembered for reuse */
+#define BIT_TAILS_MAX 16 /* shared bit-test tails remembered (bpf-args.c) */
 
 struct gen {
 	struct sock_filter *buf;
@@ -35,6 +36,12 @@ struct gen {
 		size_t label;
 	} rets[RET_CACHE];
 	size_t n_rets;
+	/* "rsh x; jset #1 -> yes, no" of the bit tables, one per (yes, no) */
+	struct {
+		uint32_t yes, no;
+		size_t label;
+	} tails[BIT_TAILS_MAX];
+	size_t n_tails;
 	bool big_endian;
 	int err; /* the first error; emitting goes on harmlessly after it */
 };

@@ -324,6 +324,10 @@ static int cmp_contrib(const void *a, const void *b)
 	return (x->size < y->size) - (x->size > y->size);
 }
 
+static int abi_alone_len(const struct policy *p, size_t i, size_t *ret_len);
+
+/* The error for a program of total instructions; per ABI its length alone
+ * (after sharing, see finish()) and its largest argument blocks (before). */
 static void report_size(const struct policy *p, struct dispatch *dps, const size_t *abi_size,
 			size_t total, struct diag *d)
 {
@@ -332,13 +336,18 @@ static void report_size(const struct policy *p, struct dispatch *dps, const size
 	for (size_t i = 0; i < p->n_abis; i++) {
 		struct dispatch *dp = &dps[i];
 
-		size_t args = 0;
+		size_t args = 0, alone = total, saved;
 
 		for (size_t k = 0; k < dp->n_contrib; k++)
 			args += dp->contrib[k].size;
+		if (p->n_abis > 1 && abi_size[i] && abi_alone_len(p, i, &alone) < 0)
+			alone = abi_size[i];
+		/* what sharing saved came out of the argument tests */
+		saved = abi_size[i] > alone ? abi_size[i] - alone : 0;
+		args = args > saved ? args - saved : 0;
 		if (abi_size[i]) /* x32 is counted with x86_64, which shares its block */
 			diag_note(d, NULL, "%s: %zu instructions, %zu of them for argument tests",
-				  p->abis[i].arch->name, abi_size[i], args);
+				  p->abis[i].arch->name, alone, args);
 		qsort(dp->contrib, dp->n_contrib, sizeof(*dp->contrib), cmp_contrib);
 		for (size_t k = 0; k < dp->n_contrib && k < 5; k++) {
 			const struct rsys *s = dp->contrib[k].sys;
@@ -409,8 +418,151 @@ static void emit_program(struct gen *g, const struct policy *p, struct dispatch 
 	gen_before(g, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch), next);
 }
 
+/* ---- sharing identical code ---- */
+
+/*
+ * Emit the program fwd[0..n) (program order) again into g, with every
+ * instruction that does what a later one does (the same operation, whose
+ * targets do the same) left out and its users sent to the later one. The
+ * later copy stays, so every jump still goes forward; a user that cannot
+ * fall into it any more gets a "ja". Returns the entry.
+ */
+static struct target share_emit(struct gen *g, const struct sock_filter *fwd, size_t n)
+{
+	size_t cap = 1, *id = calloc(n + 1, sizeof(*id)), *slot, n_ids = 0;
+	struct target *out = NULL;
+	struct {
+		uint16_t code;
+		uint32_t k;
+		size_t a, b, at;
+	} *keys = NULL;
+	struct target t = T_RET(0);
+
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = calloc(cap, sizeof(*slot));
+	keys = calloc(n, sizeof(*keys));
+	out = calloc(n, sizeof(*out));
+	if (!id || !slot || !keys || !out) {
+		g->err = -ENOMEM;
+		goto out;
+	}
+	/* id[i]: what instruction i does, numbered from 1; ids of one meaning
+	 * are equal. A "ja" means what its target means. */
+	for (size_t i = n; i-- > 0;) {
+		const struct sock_filter *in = &fwd[i];
+		size_t a = 0, b = 0, h;
+
+		if (in->code == (BPF_JMP | BPF_JA)) {
+			id[i] = id[i + 1 + in->k];
+			continue;
+		}
+		if (BPF_CLASS(in->code) == BPF_JMP) {
+			a = id[i + 1 + in->jt];
+			b = id[i + 1 + in->jf];
+		} else if (BPF_CLASS(in->code) != BPF_RET) {
+			a = id[i + 1];
+		}
+		h = ((in->code * 0x9e3779b1u) ^ in->k ^ a * 0x85ebca6bu ^ b * 0xc2b2ae35u) &
+		    (cap - 1);
+		for (;; h = (h + 1) & (cap - 1)) {
+			size_t j = slot[h];
+
+			if (!j) {
+				keys[n_ids] = (__typeof__(keys[0])){ in->code, in->k, a, b, i };
+				slot[h] = ++n_ids;
+				id[i] = n_ids;
+				break;
+			}
+			if (keys[j - 1].code == in->code && keys[j - 1].k == in->k &&
+			    keys[j - 1].a == a && keys[j - 1].b == b) {
+				id[i] = j;
+				break;
+			}
+		}
+	}
+	/* emit each meaning once, at its last place, backwards */
+	for (size_t i = n; i-- > 0;) {
+		const struct sock_filter *in = &fwd[i];
+		size_t j = id[i];
+
+		if (in->code == (BPF_JMP | BPF_JA) || keys[j - 1].at != i)
+			continue;
+		if (BPF_CLASS(in->code) == BPF_RET)
+			out[j - 1] = T_RET(in->k); /* the generator returns only BPF_K */
+		else if (BPF_CLASS(in->code) == BPF_JMP)
+			out[j - 1] =
+				gen_jump(g, BPF_OP(in->code), in->k, out[id[i + 1 + in->jt] - 1],
+					 out[id[i + 1 + in->jf] - 1]);
+		else
+			out[j - 1] = gen_before(g, in->code, in->k, out[id[i + 1] - 1]);
+	}
+	t = out[id[0] - 1];
+	if (t.is_ret || t.label + 1 != g->n) /* the entry must come first */
+		t = T_LBL(goto_target(g, t));
+out:
+	free(id);
+	free(slot);
+	free(keys);
+	free(out);
+	return t;
+}
+
+static void reverse(struct sock_filter *b, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++) {
+		struct sock_filter tmp = b[i];
+
+		b[i] = b[n - 1 - i];
+		b[n - 1 - i] = tmp;
+	}
+}
+
+/* Turn g's program (emitted backwards) into program order, with identical
+ * code shared when that makes it shorter (share_emit()). */
+static void finish(struct gen *g)
+{
+	struct gen s = { .big_endian = g->big_endian };
+
+	reverse(g->buf, g->n);
+	if (g->err || !g->n)
+		return;
+	/* share_emit() re-emits returns of a constant and jumps on K only */
+	for (size_t i = 0; i < g->n; i++)
+		if (g->buf[i].code == (BPF_RET | BPF_A) ||
+		    (BPF_CLASS(g->buf[i].code) == BPF_JMP && BPF_SRC(g->buf[i].code) == BPF_X))
+			return;
+	share_emit(&s, g->buf, g->n);
+	if (!s.err && s.n < g->n) {
+		reverse(s.buf, s.n);
+		free(g->buf);
+		g->buf = s.buf;
+		g->n = s.n;
+		g->cap = s.cap;
+		return;
+	}
+	free(s.buf);
+}
+
 /* The length of the program for p->abis[i] alone (a copy of p that lists
- * only that ABI), into prog->abi_len[i]. Returns 0 or -ENOMEM. */
+ * only that ABI), into *ret_len. Returns 0 or -ENOMEM. */
+static int abi_alone_len(const struct policy *p, size_t i, size_t *ret_len)
+{
+	struct policy one = { .abis = &p->abis[i], .n_abis = 1, .bad_arch_ret = p->bad_arch_ret };
+	struct gen g = { .big_endian = p->abis[i].arch->big_endian };
+	struct dispatch dps[ARCH_COUNT] = { 0 };
+	size_t abi_size[ARCH_COUNT] = { 0 };
+
+	emit_program(&g, &one, dps, abi_size);
+	finish(&g);
+	dispatch_free(&dps[0]);
+	free(g.buf);
+	*ret_len = g.n;
+	return g.err;
+}
+
+/* The length of the program for each ABI alone, into prog->abi_len[i].
+ * Returns 0 or -ENOMEM. */
 static int measure_abis(const struct policy *p, struct bpf_prog *prog)
 {
 	if (p->n_abis == 1) {
@@ -418,19 +570,10 @@ static int measure_abis(const struct policy *p, struct bpf_prog *prog)
 		return 0;
 	}
 	for (size_t i = 0; i < p->n_abis; i++) {
-		struct policy one = { .abis = &p->abis[i],
-				      .n_abis = 1,
-				      .bad_arch_ret = p->bad_arch_ret };
-		struct gen g = { .big_endian = p->abis[i].arch->big_endian };
-		struct dispatch dps[ARCH_COUNT] = { 0 };
-		size_t abi_size[ARCH_COUNT] = { 0 };
+		int r = abi_alone_len(p, i, &prog->abi_len[i]);
 
-		emit_program(&g, &one, dps, abi_size);
-		dispatch_free(&dps[0]);
-		free(g.buf);
-		if (g.err)
-			return g.err;
-		prog->abi_len[i] = g.n;
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -446,6 +589,7 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 
 	*ret = NULL;
 	emit_program(&g, p, dps, abi_size);
+	finish(&g);
 	if (g.err == -E2BIG)
 		diag_error(d, NULL,
 			   "the argument rules of one syscall are too complex to compile: over "
@@ -468,13 +612,6 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 	prog->len = g.n;
 	prog->insns = g.buf;
 	g.buf = NULL;
-	/* Reverse into program order; jump offsets are relative and stay. */
-	for (size_t i = 0; i < prog->len / 2; i++) {
-		struct sock_filter tmp = prog->insns[i];
-
-		prog->insns[i] = prog->insns[prog->len - 1 - i];
-		prog->insns[prog->len - 1 - i] = tmp;
-	}
 	r = bpf_validate(prog->insns, prog->len, err, sizeof(err));
 	if (r < 0) {
 		diag_error(d, NULL, "internal error: generated program is invalid: %s", err);

@@ -68,7 +68,7 @@ done
 # Over 4096 instructions: many rules that each test two arguments for
 # values no other rule has, so no two share a test. The error names the
 # ABI and the largest rules.
-# gen_big ARCHES: a profile of 6 x 200 rules on stdout.
+# gen_big ARCHES: a profile of 6 x 400 rules on stdout.
 gen_big() {
 	echo "[filter]"
 	echo "default-action = allow"
@@ -78,8 +78,8 @@ gen_big() {
 		"munmap addr len" "mremap flags new_len"; do
 		set -- $sc
 		i=0
-		while [ $i -lt 200 ]; do
-			echo "$1 = $2 == $((i * 3)) && $3 == $((i * 5 + 1))"
+		while [ $i -lt 400 ]; do
+			echo "$1 = $2 == $((i * 1000)) && $3 == $((i * 1001 + 1))"
 			i=$((i + 1))
 		done
 	done
@@ -92,7 +92,7 @@ for arch in x86_64 x86; do
 	like "$ERR" "error: the filter needs " "$arch: over the limit: says how many it needs"
 	like "$ERR" "the kernel accepts at most 4096" "$arch: over the limit: names the limit"
 	like "$ERR" "note: $arch: " "$arch: over the limit: names the ABI"
-	grep -q "^scmp-run: $big:[0-9]*: note: $arch: '[a-z0-9_]*' takes [0-9]* instructions for 200 rules" "$ERR"
+	grep -q "^scmp-run: $big:[0-9]*: note: $arch: '[a-z0-9_]*' takes [0-9]* instructions for 400 rules" "$ERR"
 	if ! ok $? "$arch: over the limit: names the largest rules at their FILE:LINE"; then
 		diag "$(head -n 8 "$ERR")"
 	fi
