@@ -22,6 +22,7 @@
 #include "listing.h"
 #include "oci.h"
 #include "run.h"
+#include "suggest.h"
 #include "summary.h"
 #include "supervise.h"
 #include "syscalls.h"
@@ -238,8 +239,20 @@ static enum outcome list_groups(int argc, char **argv, struct diag *d)
 {
 	if (argc > 1)
 		return usage_error(d, "unexpected argument '%s'", argv[1]);
-	if (argc && !groups_lookup(argv[0]))
-		return usage_error(d, "unknown group '%s'", argv[0]);
+	if (argc && !groups_lookup(argv[0])) {
+		size_t n;
+		const struct group *g = groups_list(&n);
+		struct suggest sg;
+
+		suggest_init(&sg, argv[0]);
+		for (size_t i = 0; i < n; i++)
+			suggest_offer(&sg, g[i].name);
+		suggest_offer(&sg, "@known");
+		diag_error(d, NULL, "unknown group '%s'", argv[0]);
+		if (suggest_result(&sg))
+			diag_hint(d, NULL, "did you mean '%s'?", suggest_result(&sg));
+		return OUTCOME_USAGE;
+	}
 	return outcome_of(listing_groups(argc ? argv[0] : NULL, stdout));
 }
 

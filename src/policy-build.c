@@ -18,6 +18,7 @@
 
 #include "array.h"
 #include "consts.h"
+#include "suggest.h"
 
 /* ---- resolving conditions for one ABI ---- */
 
@@ -83,6 +84,9 @@ static int eval_value(const struct resolve_ctx *ctx, const struct value *val, un
 
 			if (consts_lookup(ctx->arch, t->name, &c) < 0) {
 				rerr(ctx, "unknown constant '%s'", t->name);
+				if (consts_suggest(t->name))
+					diag_hint(ctx->d, &ctx->rule->loc, "did you mean '%s'?",
+						  consts_suggest(t->name));
 				return -ENOENT;
 			}
 			w.neg = c < 0;
@@ -119,6 +123,40 @@ static const char *param_names(const struct syscall_arg args[SYSCALL_ARGS_MAX], 
 	return buf[0] ? buf : "none";
 }
 
+/* "did you mean 'flags'?" for an unknown parameter name: the closest of
+ * the syscall's parameter names and their other spellings. */
+static void suggest_param(const struct resolve_ctx *ctx,
+			  const struct syscall_arg args[SYSCALL_ARGS_MAX], const char *param)
+{
+	char best[SUGGEST_NAME_MAX + 1], cand[SUGGEST_NAME_MAX + 1];
+	struct suggest sg;
+
+	suggest_init(&sg, param);
+	for (int i = 0; i < SYSCALL_ARGS_MAX; i++) {
+		const char *a = args[i].aliases;
+
+		suggest_offer(&sg, args[i].name);
+		/* the aliases are one '|'-separated string: offer a copy of each,
+		 * and keep the winner in best (cand is overwritten) */
+		while (a && *a) {
+			size_t n = strcspn(a, "|");
+
+			if (n <= SUGGEST_NAME_MAX) {
+				memcpy(cand, a, n);
+				cand[n] = '\0';
+				suggest_offer(&sg, cand);
+				if (suggest_result(&sg) == cand) {
+					memcpy(best, cand, n + 1);
+					sg.best = best;
+				}
+			}
+			a += n + (a[n] == '|');
+		}
+	}
+	if (suggest_result(&sg))
+		diag_hint(ctx->d, &ctx->rule->loc, "did you mean '%s'?", suggest_result(&sg));
+}
+
 /* The slot, width and signedness of the argument a comparison names. */
 static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
@@ -139,6 +177,8 @@ static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 				rerr(ctx, "'%s' has no parameter '%s': its parameters are %s",
 				     ctx->rule->syscall, c->param,
 				     param_names(args, names, sizeof(names)));
+			if (known)
+				suggest_param(ctx, args, c->param);
 			return -ENOENT;
 		}
 	}

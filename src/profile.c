@@ -19,6 +19,7 @@
 
 #include "number.h"
 #include "profile-internal.h"
+#include "suggest.h"
 #include "syscalls.h"
 
 /* ---- words and names ---- */
@@ -92,8 +93,18 @@ int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *
 		return -ENOMEM;
 	}
 	if (word[0] != '@' && !*ret_optional && !syscalls_known(*ret_name)) {
+		struct suggest sg;
+
+		suggest_init(&sg, *ret_name);
+		suggest_offer(&sg, syscalls_suggest(*ret_name));
+		/* a rule key may be a misspelt "syscalls" */
+		if (!allow_group)
+			suggest_offer(&sg, "syscalls");
 		diag_error(l->d, loc, "unknown syscall '%s'", *ret_name);
-		diag_hint(l->d, loc, "write '%s?' if the name is optional", *ret_name);
+		if (suggest_result(&sg))
+			diag_hint(l->d, loc, "did you mean '%s'?", suggest_result(&sg));
+		else
+			diag_hint(l->d, loc, "write '%s?' if the name is optional", *ret_name);
 		free(*ret_name);
 		*ret_name = NULL;
 		return -EINVAL;
@@ -649,6 +660,40 @@ static void section_names(char *buf, size_t size)
 	}
 }
 
+/* "did you mean '[allow]'?" for an unknown section: the closest fixed name
+ * or action name; an action's "(...)" is kept as written. */
+static void suggest_section(struct loader *l, const char *name, const struct src_loc *loc)
+{
+	size_t head = strcspn(name, "(");
+	char word[SUGGEST_NAME_MAX + 1];
+	struct suggest sg;
+
+	if (head > SUGGEST_NAME_MAX)
+		return;
+	memcpy(word, name, head);
+	word[head] = '\0';
+	suggest_init(&sg, word);
+	for (size_t i = 0; i < N_KEY_ROWS && !name[head]; i++)
+		suggest_offer(&sg, key_rows[i].section);
+	for (int kind = ACTION_KILL_PROCESS; kind <= ACTION_ALLOW; kind++)
+		suggest_offer(&sg, action_kind_name((enum action_kind)kind));
+	if (suggest_result(&sg))
+		diag_hint(l->d, loc, "did you mean '[%s%s]'?", suggest_result(&sg), name + head);
+}
+
+/* "did you mean 'default-action'?" for a key unknown in a fixed section. */
+static void suggest_key(const struct key_ctx *k, const char *section)
+{
+	struct suggest sg;
+
+	suggest_init(&sg, k->key);
+	for (size_t i = 0; i < N_KEY_ROWS; i++)
+		if (key_rows[i].section && !strcmp(key_rows[i].section, section))
+			suggest_offer(&sg, key_rows[i].key);
+	if (suggest_result(&sg))
+		diag_hint(k->l->d, &k->loc, "did you mean '%s'?", suggest_result(&sg));
+}
+
 void profile_section_enter(struct frame *fr, const char *name, const struct src_loc *loc)
 {
 	struct loader *l = fr->l;
@@ -669,11 +714,13 @@ void profile_section_enter(struct frame *fr, const char *name, const struct src_
 	}
 	fr->sect = (struct section){ .kind = SECTION_BAD };
 	section_names(names, sizeof(names));
-	if (!strcmp(err, "unknown action"))
+	if (!strcmp(err, "unknown action")) {
 		diag_error(l->d, loc, "unknown section '[%s]': expected %s or an action", name,
 			   names);
-	else
+		suggest_section(l, name, loc);
+	} else {
 		diag_error(l->d, loc, "invalid action section '[%s]': %s", name, err);
+	}
 }
 
 /* '#' in a value is an error (scmp-run.ini(5) FILE SYNTAX): inih keeps it. */
@@ -745,9 +792,10 @@ void profile_key(struct frame *fr, const struct pending *pd)
 		r = -ENOMEM;
 	else if (!k.value[0])
 		key_error(&k, "empty value for '%s'", k.key);
-	else if (!row)
+	else if (!row) {
 		key_error(&k, "unknown key '%s' in [%s]", k.key, pd->sect.name);
-	else
+		suggest_key(&k, pd->sect.name);
+	} else
 		r = row->parse(&k, row);
 	if (r == -ENOMEM)
 		l->oom = r;

@@ -10,6 +10,7 @@
 
 #include "syscalls-table.h"
 #include "syscalls.h"
+#include "suggest.h"
 
 #define STR(off) (sct_strings + (off))
 
@@ -123,6 +124,16 @@ static ssize_t name_index(const char *name)
 bool syscalls_known(const char *name)
 {
 	return name_index(name) >= 0;
+}
+
+const char *syscalls_suggest(const char *word)
+{
+	struct suggest sg;
+
+	suggest_init(&sg, word);
+	for (size_t i = 0; i < sct_names_n; i++)
+		suggest_offer(&sg, STR(sct_names[i]));
+	return suggest_result(&sg);
 }
 
 int syscalls_names(const char ***ret, size_t *ret_n)

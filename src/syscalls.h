@@ -84,6 +84,10 @@ int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_n
 /* Name of a number (as seccomp sees it) on an ABI; NULL if none. */
 const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr);
 
+/* The name of any ABI's table closest to word (did-you-mean, suggest.h);
+ * NULL if none is close. Static storage. */
+const char *syscalls_suggest(const char *word);
+
 /* True if any ABI of the table has this name. */
 bool syscalls_known(const char *name);
 

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Names and overrides on the command line: did-you-mean hints for every kind
+# of name (scmp-run.ini(5) SYSCALL NAMES), syscalls named by number, --set,
+# and --list-groups --unlisted / user groups.
+. "$(dirname "$0")/../tap.sh"
+cd "$TAP_TMP" || exit 99
+
+# profile NAME BODY...: write NAME.ini with a [filter] that denies by default.
+profile() {
+	_f=$TAP_TMP/$1.ini
+	shift
+	printf '[filter]\ndefault-action = errno(EPERM)\n' >"$_f"
+	printf '%s\n' "$@" >>"$_f"
+}
+
+# stderr_is WANT DESCRIPTION: the last run's stderr, exactly.
+stderr_is() {
+	is "$(cat "$ERR")" "$1" "$2"
+}
+
+# ---- did you mean ----
+
+profile typo '[allow]' 'syscalls = read opneat'
+run "$SCMP_RUN" -p ./typo.ini --check
+status_is 1 "a misspelt syscall is rejected"
+stderr_is "scmp-run: ./typo.ini:4: error: unknown syscall 'opneat'
+scmp-run: ./typo.ini:4: hint: did you mean 'openat'?" "a misspelt syscall: did you mean"
+
+profile far '[allow]' 'syscalls = xyzzyq'
+run "$SCMP_RUN" -p ./far.ini --check
+stderr_is "scmp-run: ./far.ini:4: error: unknown syscall 'xyzzyq'
+scmp-run: ./far.ini:4: hint: write 'xyzzyq?' if the name is optional" \
+	"a name close to nothing keeps the '?' hint"
+
+profile kill '[kill-process]' 'syscalls = ptarce'
+run "$SCMP_RUN" -p ./kill.ini --check
+stderr_is "scmp-run: ./kill.ini:4: error: unknown syscall 'ptarce'
+scmp-run: ./kill.ini:4: hint: did you mean 'ptrace'?" "a transposition is one edit"
+
+profile rulekey '[allow]' 'sycalls = read'
+run "$SCMP_RUN" -p ./rulekey.ini --check
+stderr_is "scmp-run: ./rulekey.ini:4: error: unknown syscall 'sycalls'
+scmp-run: ./rulekey.ini:4: hint: did you mean 'syscalls'?" "a misspelt 'syscalls' key"
+
+profile key 'defualt-action = allow'
+run "$SCMP_RUN" -p ./key.ini --check
+stderr_is "scmp-run: ./key.ini:3: error: unknown key 'defualt-action' in [filter]
+scmp-run: ./key.ini:3: hint: did you mean 'default-action'?" "a misspelt key"
+
+profile sect '[alow]' 'syscalls = read'
+run "$SCMP_RUN" -p ./sect.ini --check
+like "$ERR" "scmp-run: ./sect.ini:3: hint: did you mean '[allow]'?" "a misspelt section"
+
+profile sect2 '[errn(EPERM)]' 'syscalls = read'
+run "$SCMP_RUN" -p ./sect2.ini --check
+like "$ERR" "scmp-run: ./sect2.ini:3: hint: did you mean '[errno(EPERM)]'?" \
+	"a misspelt action section keeps its value"
+
+profile sect3 '[credential]' 'user = nobody'
+run "$SCMP_RUN" -p ./sect3.ini --check
+like "$ERR" "scmp-run: ./sect3.ini:3: hint: did you mean '[credentials]'?" \
+	"a misspelt fixed section"
+
+profile group '[allow]' 'syscalls = @basic-oi'
+run "$SCMP_RUN" -p ./group.ini --check
+stderr_is "scmp-run: ./group.ini:4: error: unknown group '@basic-oi'
+scmp-run: ./group.ini:4: hint: did you mean '@basic-io'?" "a misspelt built-in group"
+
+profile ugroup '[groups]' '@my-files = read write' '[allow]' 'syscalls = @my-file'
+run "$SCMP_RUN" -p ./ugroup.ini --check
+stderr_is "scmp-run: ./ugroup.ini:6: error: unknown group '@my-file'
+scmp-run: ./ugroup.ini:6: hint: did you mean '@my-files'?" "a misspelt user group"
+
+profile const '[errno(EACCES)]' 'openat = flags & O_ACCMOD == 0'
+run "$SCMP_RUN" -p ./const.ini --check
+stderr_is "scmp-run: ./const.ini:4: error: unknown constant 'O_ACCMOD'
+scmp-run: ./const.ini:4: hint: did you mean 'O_ACCMODE'?" "a misspelt constant"
+
+profile param '[errno(EACCES)]' 'openat = flag == 0'
+run "$SCMP_RUN" -p ./param.ini --check
+stderr_is "scmp-run: ./param.ini:4: error: 'openat' has no parameter 'flag': its parameters are dfd, filename, flags, mode
+scmp-run: ./param.ini:4: hint: did you mean 'flags'?" \
+	"a misspelt parameter: the real names and did you mean"
+
+profile alias '[errno(EACCES)]' 'clone = clone_flag == 0'
+run "$SCMP_RUN" -p ./alias.ini --target-arch x86_64 --check
+like "$ERR" "scmp-run: ./alias.ini:4: hint: did you mean 'clone_flags'?" \
+	"a parameter's other spelling is offered too"
+
+profile good '[allow]' 'syscalls = read'
+run "$SCMP_RUN" -p ./good.ini --explain opneat
+like "$ERR" "scmp-run: hint: did you mean 'openat'?" "--explain: a misspelt syscall"
+run "$SCMP_RUN" --resolve opneat
+status_is 1 "--resolve: a misspelt syscall fails"
+like "$ERR" "scmp-run: hint: did you mean 'openat'?" "--resolve: did you mean"
+run "$SCMP_RUN" --list-groups @fle-system
+status_is 2 "--list-groups: an unknown group is a usage error"
+stderr_is "scmp-run: error: unknown group '@fle-system'
+scmp-run: hint: did you mean '@file-system'?" "--list-groups: did you mean"
+
+done_testing
