@@ -74,6 +74,8 @@ struct options {
 	struct oci_options oci;
 	const struct arch *target;
 	const char *user, *group; /* --user, --group */
+	const char **sets;	  /* --set, in order (room for every argument) */
+	size_t n_sets;
 	bool verbose;
 	struct supervise_opts sup; /* --report, --permissive, --learn */
 	bool sup_conflict;	   /* --learn with --report or --permissive */
@@ -101,6 +103,7 @@ enum {
 	OPT_PERMISSIVE,
 	OPT_LEARN,
 	OPT_EXPLAIN_AUDIT,
+	OPT_SET,
 };
 
 static const struct option long_options[] = {
@@ -121,6 +124,7 @@ static const struct option long_options[] = {
 	{ "target-arch", required_argument, NULL, OPT_TARGET_ARCH },
 	{ "user", required_argument, NULL, OPT_USER },
 	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "set", required_argument, NULL, OPT_SET },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -176,6 +180,9 @@ static void usage(FILE *f)
 	      "      --target-arch ARCH compile for ARCH ('native' means ARCH; not in run mode)\n"
 	      "      --user USER        run as USER (name or number), instead of [credentials] user\n"
 	      "      --group GROUP      run as GROUP, instead of [credentials] group\n"
+	      "      --set SECTION.KEY=VALUE\n"
+	      "                         add a profile line after the whole profile (repeatable):\n"
+	      "                         a scalar key replaces, a rule or list key adds\n"
 	      "      --report[=FILE]    run supervised: report each denied call and its rule\n"
 	      "                         to stderr (or FILE), then enact the profile's action\n"
 	      "      --permissive       run supervised: report what would be denied, deny nothing\n"
@@ -510,6 +517,8 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		.installed_dir = SCMP_RUN_PROFILEDIR,
 		.trust = geteuid() == 0 || o->user || o->group,
 		.uid = getuid(),
+		.sets = o->sets,
+		.n_sets = o->n_sets,
 	};
 	if (learn_base) /* --learn without -p: everything allowed, everything seen */
 		r = supervise_learn_base(o->target, d, &c);
@@ -664,6 +673,9 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 	case OPT_GROUP:
 		o->group = optarg;
 		break;
+	case OPT_SET:
+		o->sets[o->n_sets++] = optarg;
+		break;
 	default:
 		return is_mode; /* else getopt said what is wrong */
 	}
@@ -676,7 +688,7 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 				  struct diag *d)
 {
 	const char *bad_arch = NULL;
-	bool bad_option = false, conflict = false;
+	bool bad_option = false, conflict = false, bad_set = false;
 	int opt;
 
 	while ((opt = getopt_long(*ret_argc, *ret_argv, "+p:vh", long_options, NULL)) != -1)
@@ -710,6 +722,21 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 				   "run mode always uses this machine's ABI");
 	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
 		return usage_error(d, "%s", "--user and --group are for run mode and --check");
+	if (o->n_sets && !o->profile)
+		return usage_error(d, "%s", "--set needs a profile: use -p PROFILE");
+	if (o->n_sets && strcmp(o->profile, "-") && oci_is_json(o->profile))
+		return usage_error(d, "%s", "--set is for INI profiles, not JSON");
+	for (size_t i = 0; i < o->n_sets; i++) {
+		int r = profile_set_check(o->sets[i], (unsigned)i + 1, d);
+
+		if (r == -ENOMEM)
+			diag_error(d, NULL, "out of memory");
+		bad_set |= r < 0;
+	}
+	if (bad_set) {
+		diag_hint(d, NULL, "try '" PROG " --help' for more information");
+		return OUTCOME_USAGE;
+	}
 	if (!o->target)
 		o->target = arch_native();
 	return OUTCOME_OK;
@@ -723,6 +750,11 @@ int main(int argc, char **argv)
 	int command_status = 0;
 
 	diag_init(&d);
+	o.sets = calloc((size_t)argc + 1, sizeof(*o.sets));
+	if (!o.sets) {
+		fputs(PROG ": error: out of memory\n", stderr);
+		return exit_status(MODE_RUN, OUTCOME_REJECTED, 0);
+	}
 	ret = parse_options(&o, &argc, &argv, &d);
 	if (ret == OUTCOME_OK && !dispatch_tables(&o, argc, argv, &d, &ret))
 		ret = dispatch_profile(&o, argc, argv, &d, &command_status);
@@ -734,5 +766,6 @@ int main(int argc, char **argv)
 	}
 	diag_print(&d, PROG, stderr);
 	diag_clear(&d);
+	free(o.sets);
 	return exit_status(o.mode, ret, command_status);
 }

@@ -119,6 +119,7 @@ struct frame {
 	const char *path; /* interned */
 	char *inc_dir;	  /* relative includes start here ("" for none; owned) */
 	bool is_stdin;	  /* read from standard input: no directory */
+	bool is_cmdline;  /* the --set options: no directory */
 	dev_t dev;
 	ino_t ino;
 	unsigned depth;

@@ -804,6 +804,115 @@ void profile_key(struct frame *fr, const struct pending *pd)
 
 /* ---- the whole profile ---- */
 
+/* ---- --set SECTION.KEY=VALUE (scmp-run(1) OVERRIDES) ---- */
+
+/* s without blanks at either end (cut in place). */
+static char *trim(char *s)
+{
+	char *end;
+
+	s = profile_skip_blanks(s);
+	end = s + strlen(s);
+	while (end > s && profile_is_blank(end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* Split a --set argument in place: the section, the key and the value,
+ * blanks around each removed as inih removes them. Returns 0 or -EINVAL
+ * with a static message in *reterr. */
+static int split_set(char *arg, char **ret_section, char **ret_key, char **ret_value,
+		     const char **reterr)
+{
+	char *eq = strchr(arg, '='), *dot = NULL;
+	int depth = 0;
+
+	if (!eq) {
+		*reterr = "expected SECTION.KEY=VALUE: no '='";
+		return -EINVAL;
+	}
+	*eq = '\0';
+	for (char *c = arg; *c && !dot; c++) {
+		if (*c == '(')
+			depth++;
+		else if (*c == ')' && depth > 0)
+			depth--;
+		else if (*c == '.' && !depth)
+			dot = c;
+	}
+	if (!dot) {
+		*reterr = "expected SECTION.KEY=VALUE: no '.' between the section and the key";
+		return -EINVAL;
+	}
+	*dot = '\0';
+	*ret_section = trim(arg);
+	*ret_key = trim(dot + 1);
+	*ret_value = trim(eq + 1);
+	if (!**ret_section) {
+		*reterr = "expected SECTION.KEY=VALUE: the section is empty";
+		return -EINVAL;
+	}
+	if (!**ret_key) {
+		*reterr = "expected SECTION.KEY=VALUE: the key is empty";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int profile_set_check(const char *arg, unsigned n, struct diag *d)
+{
+	const struct src_loc loc = { .file = PROFILE_CMDLINE_NAME, .line = n };
+	char *copy = strdup(arg), *section, *key, *value;
+	const char *err;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	r = split_set(copy, &section, &key, &value, &err);
+	if (r < 0)
+		diag_error(d, &loc, "--set '%s': %s", arg, err);
+	free(copy);
+	return r;
+}
+
+/* Each --set option as a key written after the whole profile, in a
+ * section of its own, located at "command line:N". */
+static void apply_sets(struct loader *l)
+{
+	const char *file = ruleset_intern_file(l->p->rs, PROFILE_CMDLINE_NAME);
+
+	if (!file) {
+		l->oom = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < l->opts->n_sets && !l->oom && !l->abort; i++) {
+		struct frame fr = {
+			.l = l, .path = file, .is_cmdline = true, .sect = { .kind = SECTION_NONE }
+		};
+		char *arg = strdup(l->opts->sets[i]), *section, *key, *value;
+		struct seg seg = { .line = (unsigned)i + 1 };
+		struct pending pd = { .active = true, .segs = &seg, .n_segs = 1, .cap_segs = 1 };
+		struct src_loc loc;
+		const char *err;
+
+		if (!arg) {
+			l->oom = -ENOMEM;
+			return;
+		}
+		profile_loc(&fr, seg.line, &loc);
+		if (split_set(arg, &section, &key, &value, &err) < 0) {
+			diag_error(l->d, &loc, "--set '%s': %s", l->opts->sets[i], err);
+		} else {
+			profile_section_enter(&fr, section, &loc);
+			pd.sect = fr.sect;
+			pd.key = key;
+			seg.text = value;
+			profile_key(&fr, &pd);
+		}
+		free(arg);
+	}
+}
+
 /* Required keys that no file wrote (a file cut short may have held them). */
 static void check_required(struct loader *l, const char *top_file)
 {
@@ -859,6 +968,8 @@ int profile_load(const char *what, const struct profile_opts *opts, const struct
 		return -ENOMEM;
 	/* A top file that cannot be opened needs no second error. */
 	r = profile_ini_load_top(&l, what);
+	if (r == 0 && !l.oom && !l.abort)
+		apply_sets(&l);
 	if (r == 0 && !l.oom && !l.abort)
 		finish(&l, l.p->rs->files[0]);
 	/* Even for a profile with errors: say which files cannot be trusted. */

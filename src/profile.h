@@ -67,7 +67,24 @@ struct profile_opts {
 	 * credentials itself. A profile with [credentials] is checked anyway. */
 	bool trust;
 	uid_t uid; /* the real uid: the one owner trusted besides root */
+	/* --set SECTION.KEY=VALUE options (scmp-run(1) OVERRIDES), applied in
+	 * this order after the whole profile; each is checked by
+	 * profile_set_check() first */
+	const char *const *sets;
+	size_t n_sets;
 };
+
+/* The file name of the locations of --set options: "command line:N", N
+ * counting the --set options from 1. */
+#define PROFILE_CMDLINE_NAME "command line"
+
+/*
+ * The shape of the nth (from 1) --set option: "SECTION.KEY=VALUE", SECTION
+ * ending at the first '.' outside parentheses, SECTION and KEY not empty.
+ * Returns 0, or -EINVAL with the error in d at "command line:n". Whether
+ * the section, key and value exist and fit is profile_load()'s part.
+ */
+int profile_set_check(const char *arg, unsigned n, struct diag *d);
 
 /* A profile of path (copied) with no rules and every default of
  * scmp-run.ini(5): what a loader fills in. NULL on ENOMEM. Free with
