@@ -112,7 +112,7 @@ complete -c scmp-run -n __scmp_run_before_command -l group -x -a '(__fish_comple
     -d 'run as GROUP instead of the group of the profile'
 complete -c scmp-run -n __scmp_run_before_command -l set -x \
     -d 'add SECTION.KEY=VALUE after the whole profile'
-complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --list-groups' -l unlisted \
+complete -c scmp-run -n __scmp_run_before_command -l unlisted \
     -d 'with --list-groups: the syscalls in no built-in group'
 complete -c scmp-run -n __scmp_run_before_command -l report -F \
     -d 'run supervised: report denied calls (--report=FILE)'

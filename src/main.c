@@ -22,7 +22,6 @@
 #include "listing.h"
 #include "oci.h"
 #include "run.h"
-#include "suggest.h"
 #include "summary.h"
 #include "supervise.h"
 #include "syscalls.h"
@@ -77,6 +76,7 @@ struct options {
 	const char **sets;	  /* --set, in order (room for every argument) */
 	size_t n_sets;
 	bool verbose;
+	bool unlisted;		   /* --list-groups --unlisted */
 	struct supervise_opts sup; /* --report, --permissive, --learn */
 	bool sup_conflict;	   /* --learn with --report or --permissive */
 };
@@ -104,6 +104,7 @@ enum {
 	OPT_LEARN,
 	OPT_EXPLAIN_AUDIT,
 	OPT_SET,
+	OPT_UNLISTED,
 };
 
 static const struct option long_options[] = {
@@ -120,6 +121,7 @@ static const struct option long_options[] = {
 	{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
 	{ "list-arches", no_argument, NULL, OPT_LIST_ARCHES },
 	{ "list-groups", no_argument, NULL, OPT_LIST_GROUPS },
+	{ "unlisted", no_argument, NULL, OPT_UNLISTED },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "target-arch", required_argument, NULL, OPT_TARGET_ARCH },
 	{ "user", required_argument, NULL, OPT_USER },
@@ -149,8 +151,8 @@ static void usage(FILE *f)
 	      " -p PROFILE --explain-audit [FILE|-]        explain seccomp audit records\n"
 	      " -p PROFILE --explain-path PATH [ACCESS]    show the [landlock] line for a path\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
-	      "  " PROG
-	      " --list-syscalls | --list-arches | --list-groups [@GROUP] | --list-profiles\n"
+	      "  " PROG " --list-syscalls | --list-arches | --list-profiles\n"
+	      "  " PROG " [-p PROFILE] --list-groups [--unlisted | @GROUP]\n"
 	      "  " PROG " --help | --version\n"
 	      "\n"
 	      "Options:\n"
@@ -175,7 +177,10 @@ static void usage(FILE *f)
 	      "      --resolve NAME     print the number of a syscall name, or the name of a number\n"
 	      "      --list-syscalls    list the syscalls of the target architecture\n"
 	      "      --list-arches      list the architecture tokens\n"
-	      "      --list-groups      list the syscall groups, or the members of @GROUP\n"
+	      "      --list-groups      list the syscall groups (with -p: the profile's too),\n"
+	      "                         or the members of @GROUP\n"
+	      "      --unlisted         with --list-groups: the target architecture's syscalls\n"
+	      "                         in no built-in group\n"
 	      "      --list-profiles    list the profiles found by name\n"
 	      "      --target-arch ARCH compile for ARCH ('native' means ARCH; not in run mode)\n"
 	      "      --user USER        run as USER (name or number), instead of [credentials] user\n"
@@ -242,25 +247,19 @@ static enum outcome outcome_of(int r)
 
 /* ---- modes that need no profile ---- */
 
-static enum outcome list_groups(int argc, char **argv, struct diag *d)
+/* --list-groups [--unlisted] [@GROUP], with the user groups of p (may be
+ * NULL) */
+static enum outcome list_groups(const struct options *o, const struct profile *p, int argc,
+				char **argv, struct diag *d)
 {
-	if (argc > 1)
-		return usage_error(d, "unexpected argument '%s'", argv[1]);
-	if (argc && !groups_lookup(argv[0])) {
-		size_t n;
-		const struct group *g = groups_list(&n);
-		struct suggest sg;
+	int r;
 
-		suggest_init(&sg, argv[0]);
-		for (size_t i = 0; i < n; i++)
-			suggest_offer(&sg, g[i].name);
-		suggest_offer(&sg, "@known");
-		diag_error(d, NULL, "unknown group '%s'", argv[0]);
-		if (suggest_result(&sg))
-			diag_hint(d, NULL, "did you mean '%s'?", suggest_result(&sg));
-		return OUTCOME_USAGE;
-	}
-	return outcome_of(listing_groups(argc ? argv[0] : NULL, stdout));
+	if (argc > 1 || (o->unlisted && argc))
+		return usage_error(d, "unexpected argument '%s'", argv[o->unlisted ? 0 : 1]);
+	if (o->unlisted)
+		return outcome_of(listing_unlisted(o->target, stdout));
+	r = listing_groups(argc ? argv[0] : NULL, p, stdout, d);
+	return r == -ENOENT ? OUTCOME_USAGE : outcome_of(r);
 }
 
 static enum outcome version(void)
@@ -303,7 +302,9 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 						   SCMP_RUN_PROFILEDIR, stdout, d));
 		return true;
 	case MODE_LIST_GROUPS:
-		*ret = list_groups(argc, argv, d);
+		if (o->profile) /* with the profile's user groups */
+			return false;
+		*ret = list_groups(o, NULL, argc, argv, d);
 		return true;
 	case MODE_IMPORT_OCI:
 		*ret = outcome_of(oci_import(o->import, o->target, &o->oci, d, stdout));
@@ -504,7 +505,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	if (o->mode == MODE_RUN && !argc)
 		return usage_error(d, "%s", "no command to run");
 	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_AUDIT &&
-	    o->mode != MODE_EXPLAIN_PATH && argc)
+	    o->mode != MODE_EXPLAIN_PATH && o->mode != MODE_LIST_GROUPS && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
 	if (o->oci.caps && !oci_is_json(o->profile))
 		return usage_error(d, "%s",
@@ -567,6 +568,9 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		break;
 	case MODE_EXPLAIN_PATH:
 		ret = explain_path(&c, argc, argv, d);
+		break;
+	case MODE_LIST_GROUPS:
+		ret = list_groups(o, c.profile, argc, argv, d);
 		break;
 	default:
 		if (o->sup.mode != SUPERVISE_NONE)
@@ -676,6 +680,9 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 	case OPT_SET:
 		o->sets[o->n_sets++] = optarg;
 		break;
+	case OPT_UNLISTED:
+		o->unlisted = true;
+		break;
 	default:
 		return is_mode; /* else getopt said what is wrong */
 	}
@@ -722,6 +729,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 				   "run mode always uses this machine's ABI");
 	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
 		return usage_error(d, "%s", "--user and --group are for run mode and --check");
+	if (o->unlisted && o->mode != MODE_LIST_GROUPS)
+		return usage_error(d, "%s", "--unlisted is for --list-groups");
 	if (o->n_sets && !o->profile)
 		return usage_error(d, "%s", "--set needs a profile: use -p PROFILE");
 	if (o->n_sets && strcmp(o->profile, "-") && oci_is_json(o->profile))

@@ -473,6 +473,33 @@ int profile_groups_expand(struct loader *l)
 	return 0;
 }
 
+int profile_groups_keep(struct loader *l)
+{
+	struct profile *p = l->p;
+
+	p->groups = calloc(l->n_groups + 1, sizeof(*p->groups));
+	if (!p->groups)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n_groups; i++) {
+		const struct ugroup *u = &l->groups[i];
+		struct profile_group *g = &p->groups[p->n_groups++];
+
+		g->loc = u->loc;
+		g->name = strdup(u->name);
+		g->members = calloc(u->n_members + 1, sizeof(*g->members));
+		if (!g->name || !g->members)
+			return -ENOMEM;
+		for (size_t j = 0; j < u->n_members; j++) {
+			const struct member *m = &u->members[j];
+
+			if (asprintf(&g->members[j], "%s%s", m->name, m->optional ? "?" : "") < 0)
+				return -ENOMEM;
+			g->n_members++;
+		}
+	}
+	return 0;
+}
+
 void profile_groups_free(struct loader *l)
 {
 	for (size_t i = 0; i < l->n_groups; i++) {

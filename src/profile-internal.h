@@ -230,5 +230,8 @@ void profile_groups_check(struct loader *l);
  * ruleset. Returns 0, -ENOMEM, or -EINVAL (reported). */
 int profile_groups_expand(struct loader *l);
 
+/* Copy the user groups of l, as written, to l->p. Returns 0 or -ENOMEM. */
+int profile_groups_keep(struct loader *l);
+
 /* Free the user groups and the @known list of l. */
 void profile_groups_free(struct loader *l);

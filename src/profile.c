@@ -982,7 +982,7 @@ int profile_load(const char *what, const struct profile_opts *opts, const struct
 	if (r == 0) {
 		free(l.p->path);
 		l.p->path = strdup(l.p->rs->files[0]);
-		if (!l.p->path)
+		if (!l.p->path || profile_groups_keep(&l) < 0)
 			r = -ENOMEM;
 	}
 	loader_clear(&l);
@@ -1021,6 +1021,13 @@ void profile_free(struct profile *p)
 	free(p->group);
 	caller_settings_clear(&p->caller);
 	landlock_config_clear(&p->landlock);
+	for (size_t i = 0; i < p->n_groups; i++) {
+		for (size_t j = 0; j < p->groups[i].n_members; j++)
+			free(p->groups[i].members[j]);
+		free(p->groups[i].members);
+		free(p->groups[i].name);
+	}
+	free(p->groups);
 	free(p);
 }
 

@@ -26,6 +26,14 @@
 #define PROFILE_KEEP_CAPS_MAX	  64
 #define PROFILE_SIZE_MAX	  (1u << 20) /* bytes read for one profile, includes counted */
 
+/* A user group of [groups] as written, kept for --list-groups. */
+struct profile_group {
+	char *name;	/* "@name" */
+	char **members; /* as written: "read", "name?", "@group" */
+	size_t n_members;
+	struct src_loc loc; /* the definition */
+};
+
 struct profile {
 	char *path;	   /* the top-level file as opened, or PROFILE_STDIN_NAME */
 	char *description; /* NULL if none */
@@ -44,6 +52,9 @@ struct profile {
 	struct landlock_config landlock;
 	/* [limits]: zeroed sets nothing */
 	struct rlimits_config limits;
+	/* [groups], in the order defined */
+	struct profile_group *groups;
+	size_t n_groups;
 };
 
 /* How the first argument of profile_load() names the profile (scmp-run(1)

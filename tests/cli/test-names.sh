@@ -172,4 +172,36 @@ bad_set 1 "scmp-run: command line:1: error: include 'x.ini': a relative path has
 run "$SCMP_RUN" --set filter.log=yes --list-syscalls
 status_is 2 "--set without a profile is a usage error"
 
+# ---- --list-groups --unlisted, user groups ----
+
+run "$SCMP_RUN" --list-groups --unlisted --target-arch x86_64
+status_is 0 "--list-groups --unlisted"
+is "$(tr '\n' ' ' <"$OUT")" "mincore syslog uprobe memfd_secret process_mrelease cachestat \
+map_shadow_stack futex_wake futex_wait futex_requeue lsm_set_self_attr listns " \
+	"--unlisted: x86_64's syscalls in no built-in group, in number order"
+unlike "$OUT" "@" "--unlisted: no group names"
+run "$SCMP_RUN" --list-groups --unlisted @default
+status_is 2 "--unlisted with @GROUP is a usage error"
+run "$SCMP_RUN" --unlisted --list-syscalls
+status_is 2 "--unlisted without --list-groups is a usage error"
+
+profile mine '[groups]' '@mine = read write?' '  @basic-io' '@other = @mine close' \
+	'[allow]' 'syscalls = @other'
+run "$SCMP_RUN" -p ./mine.ini --list-groups
+status_is 0 "-p P --list-groups"
+like "$OUT" "@basic-io " "-p P --list-groups: the built-in groups"
+is "$(tail -n 2 "$OUT")" "@mine            user group (./mine.ini:4)
+@other           user group (./mine.ini:6)" "-p P --list-groups: the user groups, located"
+run "$SCMP_RUN" -p ./mine.ini --list-groups @mine
+status_is 0 "-p P --list-groups @mine"
+is "$(cat "$OUT")" "read
+write?
+@basic-io" "@mine: the members as written"
+run "$SCMP_RUN" -p ./mine.ini --list-groups @mien
+status_is 2 "-p P --list-groups: an unknown group"
+stderr_is "scmp-run: error: unknown group '@mien'
+scmp-run: hint: did you mean '@mine'?" "-p P --list-groups: did you mean a user group"
+run "$SCMP_RUN" --list-groups @mine
+status_is 2 "a user group without -p is unknown"
+
 done_testing
