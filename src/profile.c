@@ -9,6 +9,7 @@
 #include <cap-ng.h>
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,36 @@ bool profile_valid_group_name(const char *s)
 	return true;
 }
 
+/* A syscall named by number, "ABI/NUMBER" or "NUMBER" (scmp-run.ini(5)
+ * SYSCALL NAMES), as a canonical name: the ABI's own token and the number
+ * in decimal, so that one number written twice is one name. Whether a bare
+ * number is allowed depends on the filter's ABIs: policy_build() decides. */
+static int parse_numbered(struct loader *l, const struct src_loc *loc, const char *word,
+			  char **ret_name)
+{
+	const struct arch *a;
+	const char *err;
+	uint32_t nr;
+
+	if (word[strlen(word) - 1] == '?') {
+		diag_error(l->d, loc,
+			   "'%s': a syscall named by number cannot be optional: it applies to "
+			   "its ABI whatever the table says",
+			   word);
+		return -EINVAL;
+	}
+	if (syscalls_parse_numbered(word, &a, &nr, &err) < 0) {
+		diag_error(l->d, loc, "invalid syscall '%s': %s", word, err);
+		return -EINVAL;
+	}
+	if (asprintf(ret_name, "%s%s%" PRIu32, a ? a->name : "", a ? "/" : "", nr) < 0) {
+		*ret_name = NULL;
+		l->oom = -ENOMEM;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *word,
 		       bool allow_group, char **ret_name, bool *ret_optional)
 {
@@ -77,6 +108,8 @@ int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *
 			diag_error(l->d, loc, "invalid group name '%s'", word);
 			return -EINVAL;
 		}
+	} else if (strchr(word, '/') || isdigit((unsigned char)word[0])) {
+		return parse_numbered(l, loc, word, ret_name);
 	} else {
 		if (n > 1 && word[n - 1] == '?') {
 			*ret_optional = true;

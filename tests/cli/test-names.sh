@@ -172,6 +172,76 @@ bad_set 1 "scmp-run: command line:1: error: include 'x.ini': a relative path has
 run "$SCMP_RUN" --set filter.log=yes --list-syscalls
 status_is 2 "--set without a profile is a usage error"
 
+# ---- syscalls named by number ----
+
+# one_abi NAME BODY...: a profile for x86_64 alone
+one_abi() {
+	_n=$1
+	shift
+	profile "$_n" 'architectures = x86_64' "$@"
+}
+
+one_abi num '[allow]' 'syscalls = read x86_64/471 0x1d8' \
+	'[errno(EACCES)]' 'x86_64/900 = arg0 == 5' 'x86_64/1 = fd == 7'
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 471
+status_is 0 "ABI/NUMBER in a list"
+is "$(head -n 2 "$OUT")" "unknown (x86_64 471): allow
+rule: ./num.ini:5" "ABI/NUMBER in a list: the rule decides a number the table lacks"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 472
+like "$OUT" "rule: ./num.ini:5" "a bare number (hex) in a single-ABI filter"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 900 5
+is "$(head -n 2 "$OUT")" "unknown (x86_64 900): errno(EACCES)
+rule: ./num.ini:7" "ABI/NUMBER as a rule key"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 900 4
+is "$(head -n 2 "$OUT")" "unknown (x86_64 900): errno(EPERM)
+rule: default" "a named number is known: the default action, not the unknown-syscall one"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 901
+like "$OUT" "rule: unknown-syscall" "a number not named stays unknown"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain write 7
+is "$(head -n 2 "$OUT")" "write (x86_64 1): errno(EACCES)
+rule: ./num.ini:8" "a number the table names takes its parameter names"
+
+one_abi nonum '[allow]' 'syscalls = read'
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --export-bpf "$TAP_TMP/num.bpf"
+run "$SCMP_RUN" -p ./nonum.ini --target-arch x86_64 --export-bpf "$TAP_TMP/nonum.bpf"
+! cmp -s "$TAP_TMP/num.bpf" "$TAP_TMP/nonum.bpf"
+ok $? "numbers change the exported program"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --export-pfc -
+like "$OUT" "if (\$syscall == 471) # x86_64/471" "PFC: the number's own test"
+profile native '[allow]' 'syscalls = read x86_64/471'
+run "$SCMP_RUN" -p ./native.ini --target-arch aarch64 --export-pfc -
+status_is 0 "ABI/NUMBER for an ABI the filter lacks"
+unlike "$OUT" "471" "ABI/NUMBER applies to its ABI only"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --export-oci -
+status_is 1 "--export-oci refuses a number without a name"
+like "$ERR" "scmp-run: error: --export-oci: 'x86_64/471' on x86_64 cannot be written for libseccomp: OCI names syscalls" \
+	"--export-oci: says why"
+
+profile twoabi 'architectures = x86_64 x86' '[allow]' 'syscalls = read 471 x86/4' \
+	'[priority]' '472 = 3'
+run "$SCMP_RUN" -p ./twoabi.ini --target-arch x86_64 --check
+status_is 1 "a bare number in a multi-ABI filter is rejected"
+stderr_is "scmp-run: ./twoabi.ini:7: error: syscall number 472 in a filter for several ABIs: write ABI/NUMBER, e.g. 'x86_64/472'
+scmp-run: ./twoabi.ini:5: error: syscall number 471 in a filter for several ABIs: write ABI/NUMBER, e.g. 'x86_64/471'" \
+	"a bare number in a multi-ABI filter: located, says to write ABI/NUMBER"
+
+profile badnum '[allow]' 'syscalls = x86-64/3 x86_64/0x1g x86_64/1? 4294967296'
+run "$SCMP_RUN" -p ./badnum.ini --check
+status_is 1 "malformed numbers are rejected"
+stderr_is "scmp-run: ./badnum.ini:4: error: invalid syscall 'x86-64/3': unknown architecture before '/' (see --list-arches)
+scmp-run: ./badnum.ini:4: error: invalid syscall 'x86_64/0x1g': syscall number not a number
+scmp-run: ./badnum.ini:4: error: 'x86_64/1?': a syscall named by number cannot be optional: it applies to its ABI whatever the table says
+scmp-run: ./badnum.ini:4: error: invalid syscall '4294967296': syscall number out of range 0..4294967295" \
+	"malformed numbers: each located"
+
+# naming clone3 by number counts as naming it: no built-in clone3 rule
+one_abi c3 '[allow]' 'syscalls = read x86_64/435' 'clone = flags == 0'
+run "$SCMP_RUN" -p ./c3.ini --target-arch x86_64 --explain clone3
+like "$OUT" "rule: ./c3.ini:5" "clone3 by number: the profile's rule, not built-in:clone3"
+one_abi c3b '[allow]' 'syscalls = read' 'clone = flags == 0'
+run "$SCMP_RUN" -p ./c3b.ini --target-arch x86_64 --explain clone3
+like "$OUT" "rule: built-in:clone3" "clone3 not named: the built-in rule (control)"
+
 # ---- --list-groups --unlisted, user groups ----
 
 run "$SCMP_RUN" --list-groups --unlisted --target-arch x86_64
