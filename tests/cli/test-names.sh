@@ -171,6 +171,14 @@ bad_set 1 "scmp-run: command line:1: error: include 'x.ini': a relative path has
 
 run "$SCMP_RUN" --set filter.log=yes --list-syscalls
 status_is 2 "--set without a profile is a usage error"
+printf '{ "defaultAction": "SCMP_ACT_ALLOW" }\n' >"$TAP_TMP/p.json"
+run "$SCMP_RUN" -p ./p.json --set filter.log=yes --check
+status_is 2 "--set with a JSON profile is a usage error"
+like "$ERR" "--set is for INI profiles" "--set with JSON: says why"
+run_in "$(cat "$TAP_TMP/base.ini")" "$SCMP_RUN" -p - --set 'allow.syscalls = write' \
+	--explain write
+status_is 0 "--set with -p -"
+like "$OUT" "rule: command line:1" "--set with -p -: located at command line:1"
 
 # ---- syscalls named by number ----
 
