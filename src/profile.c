@@ -524,12 +524,23 @@ static int key_limits(struct key_ctx *k, const struct key_row *row)
 	const char *err;
 	int r = rlimits_parse_key(&k->l->p->limits, k->key, k->value, &k->loc, &err);
 
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		static const char *const keys[] = { "cpu",	  "address-space", "data",
+						    "stack",	  "core",	   "file-size",
+						    "open-files", "processes",	   "locked-memory",
+						    "nice" };
+		struct suggest sg;
+
 		key_error(k,
 			  "unknown key '%s' in [limits] (cpu, address-space, data, stack, core, "
 			  "file-size, open-files, processes, locked-memory, nice)",
 			  k->key);
-	else if (r < 0)
+		suggest_init(&sg, k->key);
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			suggest_offer(&sg, keys[i]);
+		if (suggest_result(&sg))
+			diag_hint(k->l->d, &k->loc, "did you mean '%s'?", suggest_result(&sg));
+	} else if (r < 0)
 		key_error(k, "invalid limit '%s = %s': %s", k->key, k->value, err);
 	return 0;
 }

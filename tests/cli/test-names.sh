@@ -48,6 +48,15 @@ run "$SCMP_RUN" -p ./key.ini --check
 stderr_is "scmp-run: ./key.ini:3: error: unknown key 'defualt-action' in [filter]
 scmp-run: ./key.ini:3: hint: did you mean 'default-action'?" "a misspelt key"
 
+profile limits '[limits]' 'open-file = 10'
+run "$SCMP_RUN" -p ./limits.ini --check
+stderr_is "scmp-run: ./limits.ini:4: error: unknown key 'open-file' in [limits] (cpu, address-space, data, stack, core, file-size, open-files, processes, locked-memory, nice)
+scmp-run: ./limits.ini:4: hint: did you mean 'open-files'?" "a misspelt [limits] key"
+
+profile ll '[landlock]' 'raed = /usr'
+run "$SCMP_RUN" -p ./ll.ini --check
+like "$ERR" "scmp-run: ./ll.ini:4: hint: did you mean 'read'?" "a misspelt [landlock] key"
+
 profile sect '[alow]' 'syscalls = read'
 run "$SCMP_RUN" -p ./sect.ini --check
 like "$ERR" "scmp-run: ./sect.ini:3: hint: did you mean '[allow]'?" "a misspelt section"
