@@ -846,8 +846,6 @@ void profile_key(struct frame *fr, const struct pending *pd)
 	free(k.value);
 }
 
-/* ---- the whole profile ---- */
-
 /* ---- --set SECTION.KEY=VALUE (scmp-run(1) OVERRIDES) ---- */
 
 /* s without blanks at either end (cut in place). */
@@ -956,6 +954,8 @@ static void apply_sets(struct loader *l)
 		free(arg);
 	}
 }
+
+/* ---- the whole profile ---- */
 
 /* Required keys that no file wrote (a file cut short may have held them). */
 static void check_required(struct loader *l, const char *top_file)
