@@ -34,6 +34,13 @@ struct profile_group {
 	struct src_loc loc; /* the definition */
 };
 
+/* What the trust check (scmp-run(1) TRUST) looked at, for --check and -v. */
+struct profile_trust {
+	bool checked;	      /* owners and modes were checked */
+	uid_t uid;	      /* the one owner trusted besides root */
+	unsigned files, dirs; /* files read, directories searched for a NAME */
+};
+
 struct profile {
 	char *path;	   /* the top-level file as opened, or PROFILE_STDIN_NAME */
 	char *description; /* NULL if none */
@@ -55,6 +62,8 @@ struct profile {
 	/* [groups], in the order defined */
 	struct profile_group *groups;
 	size_t n_groups;
+	/* set by the loader: what was checked before this profile was read */
+	struct profile_trust trust;
 };
 
 /* How the first argument of profile_load() names the profile (scmp-run(1)
@@ -119,11 +128,12 @@ void profile_free(struct profile *p);
  * file) as it would find it: what is a path or a NAME as opts->source says
  * (not standard input); it must be a regular file, and with opts->trust the
  * file and every directory searched must be trusted (scmp-run(1) TRUST).
- * Returns 0 and a malloc'ed path in *ret_path, or -ENOENT (a NAME not
- * found) or -EINVAL with the reason in d, or -ENOMEM.
+ * Returns 0 and a malloc'ed path in *ret_path, and what the trust check
+ * looked at in *ret_trust, or -ENOENT (a NAME not found) or -EINVAL with
+ * the reason in d, or -ENOMEM.
  */
 int profile_locate(const char *what, const struct profile_opts *opts, struct diag *d,
-		   char **ret_path);
+		   char **ret_path, struct profile_trust *ret_trust);
 
 /*
  * --user and --group (scmp-run(1)): replace [credentials] user or group as
