@@ -16,7 +16,7 @@ function __scmp_run_command_index
                     return 0
                 end
                 return 1
-            case -p --profile --export-bpf --export-pfc --export-oci --import-oci --oci-caps --resolve --target-arch --user --group --learn
+            case -p --profile --export-bpf --export-pfc --export-oci --import-oci --oci-caps --resolve --target-arch --user --group --set --learn
                 set i (math $i + 2)
             case '--*'
                 set i (math $i + 1)
@@ -110,6 +110,10 @@ complete -c scmp-run -n __scmp_run_before_command -l user -x -a '(__fish_complet
     -d 'run as USER instead of the user of the profile'
 complete -c scmp-run -n __scmp_run_before_command -l group -x -a '(__fish_complete_groups)' \
     -d 'run as GROUP instead of the group of the profile'
+complete -c scmp-run -n __scmp_run_before_command -l set -x \
+    -d 'add SECTION.KEY=VALUE after the whole profile'
+complete -c scmp-run -n __scmp_run_before_command -l unlisted \
+    -d 'with --list-groups: the syscalls in no built-in group'
 complete -c scmp-run -n __scmp_run_before_command -l report -F \
     -d 'run supervised: report denied calls (--report=FILE)'
 complete -c scmp-run -n __scmp_run_before_command -l permissive -d 'run supervised: deny nothing, report'

@@ -9,6 +9,7 @@
 
 #include "consts-table.h"
 #include "consts.h"
+#include "suggest.h"
 
 static int entry_cmp(const void *key, const void *elem)
 {
@@ -114,4 +115,14 @@ const char *consts_static_name(const char *name)
 	const struct consts_entry *e = entry_find(name);
 
 	return e ? consts_strings + e->name : NULL;
+}
+
+const char *consts_suggest(const char *word)
+{
+	struct suggest sg;
+
+	suggest_init(&sg, word);
+	for (size_t i = 0; i < consts_count(); i++)
+		suggest_offer(&sg, consts_name(i));
+	return suggest_result(&sg);
 }

@@ -29,3 +29,7 @@ const char *consts_name(size_t i);
 /* The table's own copy of a constant name (static storage); NULL if the
  * name is not in the table. */
 const char *consts_static_name(const char *name);
+
+/* The constant name closest to word (did-you-mean, suggest.h); NULL if none
+ * is close. Static storage. */
+const char *consts_suggest(const char *word);

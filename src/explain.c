@@ -28,6 +28,8 @@ static int no_such_name(const struct arch *a, const char *name, struct diag *d)
 {
 	diag_error(d, NULL, "%s '%s' on %s",
 		   syscalls_known(name) ? "no syscall" : "unknown syscall", name, a->name);
+	if (!syscalls_known(name) && syscalls_suggest(name))
+		diag_hint(d, NULL, "did you mean '%s'?", syscalls_suggest(name));
 	return -ENOENT;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "landlock-uapi.h"
+#include "suggest.h"
 
 /* Every filesystem right of LANDLOCK_ABI_KNOWN (bits 0-15). */
 #define FS_ALL	  ((LANDLOCK_ACCESS_FS_IOCTL_DEV << 1) - 1)
@@ -458,12 +459,21 @@ int landlock_parse_key_diag(struct landlock_config *c, const char *key, const ch
 	const char *err, *word;
 	int len, r = landlock_parse_key(c, key, value, loc, &err, &word, &len);
 
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		static const char *const keys[] = { "read",	"read-exec",   "write", "devices",
+						    "bind-tcp", "connect-tcp", "scope", "mode" };
+		struct suggest sg;
+
 		diag_error(d, loc,
 			   "unknown right '%s' in [landlock] (read, read-exec, write, devices, "
 			   "bind-tcp, connect-tcp; also scope, mode)",
 			   key);
-	else if (r == -EINVAL)
+		suggest_init(&sg, key);
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			suggest_offer(&sg, keys[i]);
+		if (suggest_result(&sg))
+			diag_hint(d, loc, "did you mean '%s'?", suggest_result(&sg));
+	} else if (r == -EINVAL)
 		diag_error(d, loc, "%s: %s '%.*s'", key, err, len, word);
 	return r;
 }

@@ -6,8 +6,11 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include <string.h>
+
 #include "groups.h"
 #include "profile-path.h"
+#include "suggest.h"
 #include "syscalls.h"
 
 int listing_syscalls(const struct arch *a, FILE *f)
@@ -52,27 +55,96 @@ static void print_known(FILE *f)
 	}
 }
 
-int listing_groups(const char *group, FILE *f)
+/* The user group of p called name, or NULL. */
+static const struct profile_group *user_group(const struct profile *p, const char *name)
 {
+	for (size_t i = 0; p && i < p->n_groups; i++)
+		if (!strcmp(p->groups[i].name, name))
+			return &p->groups[i];
+	return NULL;
+}
+
+static void unknown_group(const char *group, const struct profile *p, struct diag *d)
+{
+	size_t n;
+	const struct group *list = groups_list(&n);
+	struct suggest sg;
+
+	suggest_init(&sg, group);
+	for (size_t i = 0; i < n; i++)
+		suggest_offer(&sg, list[i].name);
+	suggest_offer(&sg, "@known");
+	for (size_t i = 0; p && i < p->n_groups; i++)
+		suggest_offer(&sg, p->groups[i].name);
+	diag_error(d, NULL, "unknown group '%s'", group);
+	if (suggest_result(&sg))
+		diag_hint(d, NULL, "did you mean '%s'?", suggest_result(&sg));
+}
+
+int listing_groups(const char *group, const struct profile *p, FILE *f, struct diag *d)
+{
+	const struct profile_group *ug;
 	const struct group *g;
 
 	if (!group) {
 		size_t n;
 		const struct group *list = groups_list(&n);
+		char where[512];
 
 		for (size_t i = 0; i < n; i++)
 			fprintf(f, "%-16s %s\n", list[i].name, list[i].description);
 		fprintf(f, "%-16s %s\n", "@known", "every syscall name of the table");
+		for (size_t i = 0; p && i < p->n_groups; i++)
+			fprintf(f, "%-16s user group (%s)\n", p->groups[i].name,
+				src_loc_format(&p->groups[i].loc, where, sizeof(where)));
 		return ferror(f) ? -EIO : 0;
 	}
 	g = groups_lookup(group);
-	if (!g)
+	ug = g ? NULL : user_group(p, group);
+	if (!g && !ug) {
+		unknown_group(group, p, d);
 		return -ENOENT;
-	if (!g->members)
+	}
+	if (ug)
+		for (size_t i = 0; i < ug->n_members; i++)
+			fprintf(f, "%s\n", ug->members[i]);
+	else if (!g->members)
 		print_known(f);
 	else
 		for (const char *const *m = g->members; *m; m++)
 			fprintf(f, "%s\n", *m);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* Is name a member of g, directly or through the groups g names? The
+ * depth bound only guards against a built-in group that named itself. */
+static bool in_group(const struct group *g, const char *name, unsigned depth)
+{
+	if (!g || !g->members || depth > 16)
+		return false;
+	for (const char *const *m = g->members; *m; m++) {
+		if ((*m)[0] == '@' ? in_group(groups_lookup(*m), name, depth + 1)
+				   : !strcmp(*m, name))
+			return true;
+	}
+	return false;
+}
+
+int listing_unlisted(const struct arch *a, FILE *f)
+{
+	size_t n, n_groups;
+	const struct syscall *list = syscalls_list(a, &n);
+	const struct group *groups = groups_list(&n_groups);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = syscall_name(&list[i]);
+		bool listed = false;
+
+		for (size_t k = 0; k < n_groups && !listed; k++)
+			listed = in_group(&groups[k], name, 0);
+		if (!listed)
+			fprintf(f, "%s\n", name);
+	}
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -74,7 +74,10 @@ struct options {
 	struct oci_options oci;
 	const struct arch *target;
 	const char *user, *group; /* --user, --group */
+	const char **sets;	  /* --set, in order (room for every argument) */
+	size_t n_sets;
 	bool verbose;
+	bool unlisted;		   /* --list-groups --unlisted */
 	struct supervise_opts sup; /* --report, --permissive, --learn */
 	bool sup_conflict;	   /* --learn with --report or --permissive */
 };
@@ -101,6 +104,8 @@ enum {
 	OPT_PERMISSIVE,
 	OPT_LEARN,
 	OPT_EXPLAIN_AUDIT,
+	OPT_SET,
+	OPT_UNLISTED,
 };
 
 static const struct option long_options[] = {
@@ -117,10 +122,12 @@ static const struct option long_options[] = {
 	{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
 	{ "list-arches", no_argument, NULL, OPT_LIST_ARCHES },
 	{ "list-groups", no_argument, NULL, OPT_LIST_GROUPS },
+	{ "unlisted", no_argument, NULL, OPT_UNLISTED },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "target-arch", required_argument, NULL, OPT_TARGET_ARCH },
 	{ "user", required_argument, NULL, OPT_USER },
 	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "set", required_argument, NULL, OPT_SET },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -145,8 +152,8 @@ static void usage(FILE *f)
 	      " -p PROFILE --explain-audit [FILE|-]        explain seccomp audit records\n"
 	      " -p PROFILE --explain-path PATH [ACCESS]    show the [landlock] line for a path\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
-	      "  " PROG
-	      " --list-syscalls | --list-arches | --list-groups [@GROUP] | --list-profiles\n"
+	      "  " PROG " --list-syscalls | --list-arches | --list-profiles\n"
+	      "  " PROG " [-p PROFILE] --list-groups [--unlisted | @GROUP]\n"
 	      "  " PROG " --help | --version\n"
 	      "\n"
 	      "Options:\n"
@@ -171,11 +178,17 @@ static void usage(FILE *f)
 	      "      --resolve NAME     print the number of a syscall name, or the name of a number\n"
 	      "      --list-syscalls    list the syscalls of the target architecture\n"
 	      "      --list-arches      list the architecture tokens\n"
-	      "      --list-groups      list the syscall groups, or the members of @GROUP\n"
+	      "      --list-groups      list the syscall groups (with -p: the profile's too),\n"
+	      "                         or the members of @GROUP\n"
+	      "      --unlisted         with --list-groups: the target architecture's syscalls\n"
+	      "                         in no built-in group\n"
 	      "      --list-profiles    list the profiles found by name\n"
 	      "      --target-arch ARCH compile for ARCH ('native' means ARCH; not in run mode)\n"
 	      "      --user USER        run as USER (name or number), instead of [credentials] user\n"
 	      "      --group GROUP      run as GROUP, instead of [credentials] group\n"
+	      "      --set SECTION.KEY=VALUE\n"
+	      "                         add a profile line after the whole profile (repeatable):\n"
+	      "                         a scalar key replaces, a rule or list key adds\n"
 	      "      --report[=FILE]    run supervised: report each denied call and its rule\n"
 	      "                         to stderr (or FILE), then enact the profile's action\n"
 	      "      --permissive       run supervised: report what would be denied, deny nothing\n"
@@ -235,13 +248,19 @@ static enum outcome outcome_of(int r)
 
 /* ---- modes that need no profile ---- */
 
-static enum outcome list_groups(int argc, char **argv, struct diag *d)
+/* --list-groups [--unlisted] [@GROUP], with the user groups of p (may be
+ * NULL) */
+static enum outcome list_groups(const struct options *o, const struct profile *p, int argc,
+				char **argv, struct diag *d)
 {
-	if (argc > 1)
-		return usage_error(d, "unexpected argument '%s'", argv[1]);
-	if (argc && !groups_lookup(argv[0]))
-		return usage_error(d, "unknown group '%s'", argv[0]);
-	return outcome_of(listing_groups(argc ? argv[0] : NULL, stdout));
+	int r;
+
+	if (argc > 1 || (o->unlisted && argc))
+		return usage_error(d, "unexpected argument '%s'", argv[o->unlisted ? 0 : 1]);
+	if (o->unlisted)
+		return outcome_of(listing_unlisted(o->target, stdout));
+	r = listing_groups(argc ? argv[0] : NULL, p, stdout, d);
+	return r == -ENOENT ? OUTCOME_USAGE : outcome_of(r);
 }
 
 static enum outcome version(void)
@@ -284,7 +303,9 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 						   SCMP_RUN_PROFILEDIR, stdout, d));
 		return true;
 	case MODE_LIST_GROUPS:
-		*ret = list_groups(argc, argv, d);
+		if (o->profile) /* with the profile's user groups */
+			return false;
+		*ret = list_groups(o, NULL, argc, argv, d);
 		return true;
 	case MODE_IMPORT_OCI:
 		*ret = outcome_of(oci_import(o->import, o->target, &o->oci, d, stdout));
@@ -524,7 +545,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	if (o->mode == MODE_RUN && !argc)
 		return usage_error(d, "%s", "no command to run");
 	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_AUDIT &&
-	    o->mode != MODE_EXPLAIN_PATH && argc)
+	    o->mode != MODE_EXPLAIN_PATH && o->mode != MODE_LIST_GROUPS && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
 	if (o->oci.caps && !oci_is_json(o->profile))
 		return usage_error(d, "%s",
@@ -537,6 +558,8 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		.installed_dir = SCMP_RUN_PROFILEDIR,
 		.trust = geteuid() == 0 || o->user || o->group,
 		.uid = getuid(),
+		.sets = o->sets,
+		.n_sets = o->n_sets,
 	};
 	if (learn_base) /* --learn without -p: everything allowed, everything seen */
 		r = supervise_learn_base(o->target, d, &c);
@@ -593,6 +616,9 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		break;
 	case MODE_EXPLAIN_PATH:
 		ret = explain_path(&c, argc, argv, d);
+		break;
+	case MODE_LIST_GROUPS:
+		ret = list_groups(o, c.profile, argc, argv, d);
 		break;
 	default:
 		if (o->sup.mode != SUPERVISE_NONE)
@@ -699,6 +725,12 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 	case OPT_GROUP:
 		o->group = optarg;
 		break;
+	case OPT_SET:
+		o->sets[o->n_sets++] = optarg;
+		break;
+	case OPT_UNLISTED:
+		o->unlisted = true;
+		break;
 	default:
 		return is_mode; /* else getopt said what is wrong */
 	}
@@ -711,7 +743,7 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 				  struct diag *d)
 {
 	const char *bad_arch = NULL;
-	bool bad_option = false, conflict = false;
+	bool bad_option = false, conflict = false, bad_set = false;
 	int opt;
 
 	while ((opt = getopt_long(*ret_argc, *ret_argv, "+p:vh", long_options, NULL)) != -1)
@@ -745,6 +777,23 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 				   "run mode always uses this machine's ABI");
 	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
 		return usage_error(d, "%s", "--user and --group are for run mode and --check");
+	if (o->unlisted && o->mode != MODE_LIST_GROUPS)
+		return usage_error(d, "%s", "--unlisted is for --list-groups");
+	if (o->n_sets && !o->profile)
+		return usage_error(d, "%s", "--set needs a profile: use -p PROFILE");
+	if (o->n_sets && strcmp(o->profile, "-") && oci_is_json(o->profile))
+		return usage_error(d, "%s", "--set is for INI profiles, not JSON");
+	for (size_t i = 0; i < o->n_sets; i++) {
+		int r = profile_set_check(o->sets[i], (unsigned)i + 1, d);
+
+		if (r == -ENOMEM)
+			diag_error(d, NULL, "out of memory");
+		bad_set |= r < 0;
+	}
+	if (bad_set) {
+		diag_hint(d, NULL, "try '" PROG " --help' for more information");
+		return OUTCOME_USAGE;
+	}
 	if (!o->target)
 		o->target = arch_native();
 	return OUTCOME_OK;
@@ -758,6 +807,11 @@ int main(int argc, char **argv)
 	int command_status = 0;
 
 	diag_init(&d);
+	o.sets = calloc((size_t)argc + 1, sizeof(*o.sets));
+	if (!o.sets) {
+		fputs(PROG ": error: out of memory\n", stderr);
+		return exit_status(MODE_RUN, OUTCOME_REJECTED, 0);
+	}
 	ret = parse_options(&o, &argc, &argv, &d);
 	if (ret == OUTCOME_OK && !dispatch_tables(&o, argc, argv, &d, &ret))
 		ret = dispatch_profile(&o, argc, argv, &d, &command_status);
@@ -769,5 +823,6 @@ int main(int argc, char **argv)
 	}
 	diag_print(&d, PROG, stderr);
 	diag_clear(&d);
+	free(o.sets);
 	return exit_status(o.mode, ret, command_status);
 }

@@ -763,6 +763,13 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 				direct |= !s->rules[j].via_mux;
 			if (!direct)
 				continue;
+			/* a number the profile named (scmp-run.ini(5) SYSCALL NAMES) */
+			if (!syscalls_lookup_nr(abi->arch, s->nr)) {
+				rules_error(&x, abi, s,
+					    "OCI names syscalls, and the table has no name for "
+					    "this number");
+				continue;
+			}
 			for (size_t j = 0; j < n_names && !xn; j++)
 				if (!strcmp(names[j].name, s->name))
 					xn = &names[j];

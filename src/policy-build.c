@@ -19,6 +19,38 @@
 #include "array.h"
 #include "consts.h"
 #include "hardening.h"
+#include "suggest.h"
+
+/* ---- syscalls named by number ---- */
+
+/*
+ * The number of a rule's syscall on ABI a (scmp-run.ini(5) SYSCALL NAMES):
+ * a name through the table, "ABI/NUMBER" on that ABI only, a bare number
+ * on the filter's one ABI (a bare number in a filter for several ABIs is
+ * refused before). Returns 0, or -ENOENT if the syscall is not on a.
+ */
+static int syscall_nr(const struct arch *a, const char *syscall, uint32_t *ret_nr)
+{
+	const struct arch *by;
+	const char *err;
+	int r = syscalls_parse_numbered(syscall, &by, ret_nr, &err);
+
+	if (r == -ENOENT)
+		return syscalls_lookup_name(a, syscall, ret_nr);
+	if (r < 0 || (by && by != a))
+		return -ENOENT;
+	return 0;
+}
+
+/* Written by number: "x86_64/471" or "471". */
+static bool is_numbered(const char *syscall)
+{
+	const struct arch *by;
+	const char *err;
+	uint32_t nr;
+
+	return syscalls_parse_numbered(syscall, &by, &nr, &err) != -ENOENT;
+}
 
 /* ---- resolving conditions for one ABI ---- */
 
@@ -84,6 +116,9 @@ static int eval_value(const struct resolve_ctx *ctx, const struct value *val, un
 
 			if (consts_lookup(ctx->arch, t->name, &c) < 0) {
 				rerr(ctx, "unknown constant '%s'", t->name);
+				if (consts_suggest(t->name))
+					diag_hint(ctx->d, &ctx->rule->loc, "did you mean '%s'?",
+						  consts_suggest(t->name));
 				return -ENOENT;
 			}
 			w.neg = c < 0;
@@ -120,6 +155,40 @@ static const char *param_names(const struct syscall_arg args[SYSCALL_ARGS_MAX], 
 	return buf[0] ? buf : "none";
 }
 
+/* "did you mean 'flags'?" for an unknown parameter name: the closest of
+ * the syscall's parameter names and their other spellings. */
+static void suggest_param(const struct resolve_ctx *ctx,
+			  const struct syscall_arg args[SYSCALL_ARGS_MAX], const char *param)
+{
+	char best[SUGGEST_NAME_MAX + 1], cand[SUGGEST_NAME_MAX + 1];
+	struct suggest sg;
+
+	suggest_init(&sg, param);
+	for (int i = 0; i < SYSCALL_ARGS_MAX; i++) {
+		const char *a = args[i].aliases;
+
+		suggest_offer(&sg, args[i].name);
+		/* the aliases are one '|'-separated string: offer a copy of each,
+		 * and keep the winner in best (cand is overwritten) */
+		while (a && *a) {
+			size_t n = strcspn(a, "|");
+
+			if (n <= SUGGEST_NAME_MAX) {
+				memcpy(cand, a, n);
+				cand[n] = '\0';
+				suggest_offer(&sg, cand);
+				if (suggest_result(&sg) == cand) {
+					memcpy(best, cand, n + 1);
+					sg.best = best;
+				}
+			}
+			a += n + (a[n] == '|');
+		}
+	}
+	if (suggest_result(&sg))
+		diag_hint(ctx->d, &ctx->rule->loc, "did you mean '%s'?", suggest_result(&sg));
+}
+
 /* The slot, width and signedness of the argument a comparison names. */
 static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
@@ -140,6 +209,8 @@ static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 				rerr(ctx, "'%s' has no parameter '%s': its parameters are %s",
 				     ctx->rule->syscall, c->param,
 				     param_names(args, names, sizeof(names)));
+			if (known)
+				suggest_param(ctx, args, c->param);
 			return -ENOENT;
 		}
 	}
@@ -311,19 +382,31 @@ int policy_resolve_conj(const struct resolve_ctx *ctx, struct rcmp **ret, size_t
 {
 	const struct conj *cj = &ctx->rule->conj;
 	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	const char *name;
 	struct rcmp *out;
 	size_t n = 0;
 	bool known, never = false;
+	uint32_t nr;
 	int r;
 
 	*ret = NULL;
 	*ret_n = 0;
 	if (!cj->n_cmps)
 		return RESOLVED_OK;
-	r = ctx->by_proto ? syscalls_proto_args(ctx->arch, ctx->rule->syscall, args, &known)
-			  : syscalls_args(ctx->arch, ctx->rule->syscall, args, &known);
-	if (r < 0)
-		return r;
+	/* by number: the prototype of the table's name for it, if any */
+	name = ctx->rule->syscall;
+	if (is_numbered(name))
+		name = syscall_nr(ctx->arch, name, &nr) == 0 ? syscalls_lookup_nr(ctx->arch, nr)
+							     : NULL;
+	if (!name) {
+		memset(args, 0, sizeof(args)); /* ARG_UNKNOWN: arg0..arg5 only */
+		known = false;
+	} else {
+		r = ctx->by_proto ? syscalls_proto_args(ctx->arch, name, args, &known)
+				  : syscalls_args(ctx->arch, name, args, &known);
+		if (r < 0)
+			return r;
+	}
 	out = calloc(cj->n_cmps, sizeof(*out));
 	if (!out)
 		return -ENOMEM;
@@ -399,6 +482,70 @@ fail:
 }
 
 /* ---- building the policy ---- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Add to nrs (room for one per rule and priority) the number of syscall
+ * when it is named by number for abi and the table lacks it. */
+static void collect_number(const struct abi_policy *abi, const char *syscall, uint32_t *nrs,
+			   size_t *n)
+{
+	uint32_t nr;
+
+	if (is_numbered(syscall) && syscall_nr(abi->arch, syscall, &nr) == 0 &&
+	    !syscalls_find_nr(abi->known, abi->n_known, nr))
+		nrs[(*n)++] = nr;
+}
+
+/* abi->known: the table, plus the numbers the profile names that the table
+ * lacks (scmp-run.ini(5) SYSCALL NAMES: such a number is known, so the
+ * default action applies to it, not the unknown-syscall action). */
+static int known_numbers(const struct ruleset *rs, const struct rule_list *rules,
+			 struct abi_policy *abi)
+{
+	uint32_t *nrs;
+	size_t n = 0, u = 0, t = 0;
+	struct syscall *merged;
+
+	abi->known = syscalls_list(abi->arch, &abi->n_known);
+	nrs = calloc(rules->n + rs->n_prios + 1, sizeof(*nrs));
+	if (!nrs)
+		return -ENOMEM;
+	for (size_t i = 0; i < rules->n; i++)
+		collect_number(abi, rules->v[i]->syscall, nrs, &n);
+	for (size_t i = 0; i < rs->n_prios; i++)
+		collect_number(abi, rs->prios[i].syscall, nrs, &n);
+	if (!n) {
+		free(nrs);
+		return 0;
+	}
+	qsort(nrs, n, sizeof(*nrs), cmp_u32);
+	for (size_t i = 1; i < n; i++)
+		if (nrs[i] != nrs[u])
+			nrs[++u] = nrs[i];
+	n = u + 1;
+	merged = calloc(abi->n_known + n, sizeof(*merged));
+	if (!merged) {
+		free(nrs);
+		return -ENOMEM;
+	}
+	for (size_t i = 0, k = 0; i < n || k < abi->n_known;) {
+		if (k < abi->n_known && (i == n || abi->known[k].nr < nrs[i]))
+			merged[t++] = abi->known[k++];
+		else
+			merged[t++] =
+				(struct syscall){ .name_at = SYSCALL_NO_NAME, .nr = nrs[i++] };
+	}
+	free(nrs);
+	abi->known = abi->known_owned = merged;
+	abi->n_known = t;
+	return 0;
+}
 
 /* What building learnt about each rule of the rule list. */
 struct rule_mark {
@@ -683,10 +830,22 @@ static void finish_rsys(struct rsys *s, size_t n_written, struct diag *d, bool w
 /* ---- built-in rules (scmp-run.ini(5) BUILT-IN RULES) ---- */
 
 /* Does r name syscall by itself (not only through a group)? The one place
- * that decides what "naming a syscall" means for the built-in rules. */
-static bool names_itself(const struct rule *r, const char *syscall)
+ * that decides what "naming a syscall" means for the built-in rules: by
+ * name, or by its number on an ABI (a bare number: on the filter's one ABI,
+ * single). */
+static bool names_itself(const struct rule *r, const char *syscall, const struct arch *single)
 {
-	return !r->via_group && !strcmp(r->syscall, syscall);
+	const struct arch *by;
+	const char *err, *name;
+	uint32_t nr;
+
+	if (r->via_group)
+		return false;
+	if (syscalls_parse_numbered(r->syscall, &by, &nr, &err) < 0)
+		return !strcmp(r->syscall, syscall);
+	by = by ? by : single;
+	name = by ? syscalls_lookup_nr(by, nr) : NULL;
+	return name && !strcmp(name, syscall);
 }
 
 /* Where built-in rules are added: the policy's list and its capacity. */
@@ -916,13 +1075,15 @@ static int add_hardening(struct builtins *bs, const struct hardening *h,
 static int add_builtins(const struct ruleset *rs, struct policy *p, const struct arch *const *abis,
 			size_t n_abis, struct diag *d)
 {
+	const struct arch *single = n_abis == 1 ? abis[0] : NULL;
 	struct builtins bs = { .p = p, .rs = rs };
 	bool clone_cond = false, clone3_named = false;
 	int r = 0;
 
 	for (size_t i = 0; i < rs->n_rules; i++) {
-		clone_cond |= !strcmp(rs->rules[i].syscall, "clone") && rs->rules[i].conj.n_cmps;
-		clone3_named |= names_itself(&rs->rules[i], "clone3");
+		clone_cond |=
+			names_itself(&rs->rules[i], "clone", single) && rs->rules[i].conj.n_cmps;
+		clone3_named |= names_itself(&rs->rules[i], "clone3", single);
 	}
 	if (!rs->hardening.tty_injection_allow)
 		r = add_builtin(&bs, "built-in:tty-injection", "ioctl", "EPERM", EPERM,
@@ -959,7 +1120,7 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 		struct rrule rr = { .src = rule };
 		uint32_t nr;
 
-		if (marks[i].failed || syscalls_lookup_name(a, rule->syscall, &nr) < 0)
+		if (marks[i].failed || syscall_nr(a, rule->syscall, &nr) < 0)
 			continue;
 		marks[i].found = true;
 		if (action_ret(&rule->action, a, &rr.ret) < 0) {
@@ -981,7 +1142,9 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 					     rule->syscall);
 			continue;
 		}
-		r = add_rrule(b, nr, rule->syscall, &rr);
+		r = add_rrule(b, nr,
+			      syscalls_lookup_nr(a, nr) ? syscalls_lookup_nr(a, nr) : rule->syscall,
+			      &rr);
 		if (r < 0) {
 			rcmps_free(rr.cmps, rr.n_cmps);
 			return r;
@@ -1008,7 +1171,7 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 			const struct syscall *sc;
 			uint32_t nr;
 
-			if (syscalls_lookup_name(a, rs->prios[i].syscall, &nr) < 0)
+			if (syscall_nr(a, rs->prios[i].syscall, &nr) < 0)
 				continue;
 			sc = policy_known(abi, nr);
 			if (sc)
@@ -1025,7 +1188,9 @@ static int build_abi(const struct ruleset *rs, const struct rule_list *rules,
 	struct abi_build b = { .abi = abi };
 	int r;
 
-	abi->known = syscalls_list(abi->arch, &abi->n_known);
+	r = known_numbers(rs, rules, abi);
+	if (r < 0)
+		return r;
 	b.where = malloc((abi->n_known + 1) * sizeof(*b.where));
 	b.cap_rules = calloc(abi->n_known + 1, sizeof(*b.cap_rules));
 	if (!b.where || !b.cap_rules) {
@@ -1066,6 +1231,24 @@ static int collect_abis(const struct ruleset *rs, const struct arch *native, str
 	return 0;
 }
 
+/* A bare syscall number in a filter for several ABIs: an error (true) that
+ * says how to write it (scmp-run.ini(5) SYSCALL NAMES). */
+static bool bare_number(const char *syscall, const struct src_loc *loc, size_t n_abis,
+			const struct arch *const *arches, struct diag *d)
+{
+	const struct arch *by;
+	const char *err;
+	uint32_t nr;
+
+	if (n_abis < 2 || syscalls_parse_numbered(syscall, &by, &nr, &err) < 0 || by)
+		return false;
+	diag_error(d, loc,
+		   "syscall number %s in a filter for several ABIs: write ABI/NUMBER, "
+		   "e.g. '%s/%s'",
+		   syscall, arches[0]->name, syscall);
+	return true;
+}
+
 int policy_build(const struct ruleset *rs, const struct arch *native, struct diag *d,
 		 struct policy **ret)
 {
@@ -1084,10 +1267,12 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 		diag_error(d, NULL, "no default-action: set one in [filter]");
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < rs->n_prios; i++)
-		if (!syscalls_known(rs->prios[i].syscall))
+	for (size_t i = 0; i < rs->n_prios; i++) {
+		if (!syscalls_known(rs->prios[i].syscall) && !is_numbered(rs->prios[i].syscall))
 			diag_error(d, &rs->prios[i].loc, "unknown syscall '%s'",
 				   rs->prios[i].syscall);
+		bare_number(rs->prios[i].syscall, &rs->prios[i].loc, n_abis, arches, d);
+	}
 
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -1103,8 +1288,11 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 		r = -ENOMEM;
 		goto fail;
 	}
-	for (size_t i = 0; i < rs->n_rules; i++)
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		marks[rules.n].failed =
+			bare_number(rs->rules[i].syscall, &rs->rules[i].loc, n_abis, arches, d);
 		rules.v[rules.n++] = &rs->rules[i];
+	}
 	for (size_t i = 0; i < p->n_builtins; i++)
 		rules.v[rules.n++] = &p->builtins[i];
 	if (action_ret(&rs->attrs.bad_arch_action, arches[0], &p->bad_arch_ret) < 0) {
@@ -1124,7 +1312,7 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 	 * SYSCALL NAMES). */
 	for (size_t i = 0; i < rules.n; i++)
 		if (!marks[i].found && !rules.v[i]->optional &&
-		    !syscalls_known(rules.v[i]->syscall))
+		    !syscalls_known(rules.v[i]->syscall) && !is_numbered(rules.v[i]->syscall))
 			diag_error(d, &rules.v[i]->loc, "unknown syscall '%s'",
 				   rules.v[i]->syscall);
 	if (d->n_errors > errors_before) {

@@ -31,6 +31,7 @@ void policy_free(struct policy *p)
 		}
 		free(p->abis[i].sys);
 		free(p->abis[i].prio_known);
+		free(p->abis[i].known_owned);
 	}
 	free(p->abis);
 	free(p);

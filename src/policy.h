@@ -63,6 +63,9 @@ struct abi_policy {
 	size_t n_sys;
 	const struct syscall *known; /* the table: numbers not listed are unknown */
 	size_t n_known;
+	/* the table plus the numbers the profile names that it lacks
+	 * (SYSCALL_NO_NAME), when there are any: known points here (owned) */
+	struct syscall *known_owned;
 	unsigned *prio_known; /* priority of each known number (same index), may be NULL */
 };
 

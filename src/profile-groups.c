@@ -5,6 +5,7 @@
  * entry into the ruleset (scmp-run.ini(5) [groups], GROUPS).
  */
 #include "profile-internal.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -309,6 +310,24 @@ static void search_groups(struct loader *l, struct ugroup *g, struct dfs_frame *
 	}
 }
 
+/* An unknown group at loc, with the closest built-in or user group. */
+static void unknown_group(struct loader *l, const char *name, const struct src_loc *loc)
+{
+	size_t n_builtin;
+	const struct group *builtin = groups_list(&n_builtin);
+	struct suggest sg;
+
+	suggest_init(&sg, name);
+	for (size_t i = 0; i < n_builtin; i++)
+		suggest_offer(&sg, builtin[i].name);
+	suggest_offer(&sg, "@known");
+	for (size_t i = 0; i < l->n_groups; i++)
+		suggest_offer(&sg, l->groups[i].name);
+	diag_error(l->d, loc, "unknown group '%s'", name);
+	if (suggest_result(&sg))
+		diag_hint(l->d, loc, "did you mean '%s'?", suggest_result(&sg));
+}
+
 void profile_groups_check(struct loader *l)
 {
 	struct dfs_frame *path;
@@ -318,11 +337,11 @@ void profile_groups_check(struct loader *l)
 			const struct member *m = &l->groups[i].members[j];
 
 			if (m->name[0] == '@' && !group_exists(l, m->name))
-				diag_error(l->d, &m->loc, "unknown group '%s'", m->name);
+				unknown_group(l, m->name, &m->loc);
 		}
 	for (size_t i = 0; i < l->n_ents; i++)
 		if (l->ents[i].name[0] == '@' && !group_exists(l, l->ents[i].name))
-			diag_error(l->d, &l->ents[i].loc, "unknown group '%s'", l->ents[i].name);
+			unknown_group(l, l->ents[i].name, &l->ents[i].loc);
 	path = calloc(l->n_groups + 1, sizeof(*path));
 	if (!path) {
 		l->oom = -ENOMEM;
@@ -449,6 +468,33 @@ int profile_groups_expand(struct loader *l)
 			diag_error(l->d, &l->ents[i].loc, "cannot expand '%s': %s", l->ents[i].name,
 				   strerror(-r));
 			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int profile_groups_keep(struct loader *l)
+{
+	struct profile *p = l->p;
+
+	p->groups = calloc(l->n_groups + 1, sizeof(*p->groups));
+	if (!p->groups)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n_groups; i++) {
+		const struct ugroup *u = &l->groups[i];
+		struct profile_group *g = &p->groups[p->n_groups++];
+
+		g->loc = u->loc;
+		g->name = strdup(u->name);
+		g->members = calloc(u->n_members + 1, sizeof(*g->members));
+		if (!g->name || !g->members)
+			return -ENOMEM;
+		for (size_t j = 0; j < u->n_members; j++) {
+			const struct member *m = &u->members[j];
+
+			if (asprintf(&g->members[j], "%s%s", m->name, m->optional ? "?" : "") < 0)
+				return -ENOMEM;
+			g->n_members++;
 		}
 	}
 	return 0;

@@ -831,11 +831,12 @@ int profile_ini_include(struct frame *fr, const char *value, const struct src_lo
 		path = find_named(l, value, loc);
 	} else if (value[0] == '/') {
 		path = strdup(value);
-	} else if (fr->is_stdin) {
+	} else if (fr->is_stdin || fr->is_cmdline) {
 		diag_error(l->d, loc,
-			   "include '%s': a relative path has no directory to start from in a "
-			   "profile read from standard input; use a NAME or an absolute path",
-			   value);
+			   "include '%s': a relative path has no directory to start from %s; "
+			   "use a NAME or an absolute path",
+			   value,
+			   fr->is_stdin ? "in a profile read from standard input" : "in --set");
 		return 0;
 	} else {
 		path = join_path(fr->inc_dir, value);

@@ -120,6 +120,7 @@ struct frame {
 	const char *path; /* interned */
 	char *inc_dir;	  /* relative includes start here ("" for none; owned) */
 	bool is_stdin;	  /* read from standard input: no directory */
+	bool is_cmdline;  /* the --set options: no directory */
 	dev_t dev;
 	ino_t ino;
 	unsigned depth;
@@ -229,6 +230,9 @@ void profile_groups_check(struct loader *l);
 /* Expand l->ents (groups resolved, names of one key de-duplicated) into the
  * ruleset. Returns 0, -ENOMEM, or -EINVAL (reported). */
 int profile_groups_expand(struct loader *l);
+
+/* Copy the user groups of l, as written, to l->p. Returns 0 or -ENOMEM. */
+int profile_groups_keep(struct loader *l);
 
 /* Free the user groups and the @known list of l. */
 void profile_groups_free(struct loader *l);

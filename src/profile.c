@@ -9,6 +9,7 @@
 #include <cap-ng.h>
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "hardening.h"
 #include "number.h"
 #include "profile-internal.h"
+#include "suggest.h"
 #include "syscalls.h"
 
 /* ---- words and names ---- */
@@ -61,6 +63,36 @@ bool profile_valid_group_name(const char *s)
 	return true;
 }
 
+/* A syscall named by number, "ABI/NUMBER" or "NUMBER" (scmp-run.ini(5)
+ * SYSCALL NAMES), as a canonical name: the ABI's own token and the number
+ * in decimal, so that one number written twice is one name. Whether a bare
+ * number is allowed depends on the filter's ABIs: policy_build() decides. */
+static int parse_numbered(struct loader *l, const struct src_loc *loc, const char *word,
+			  char **ret_name)
+{
+	const struct arch *a;
+	const char *err;
+	uint32_t nr;
+
+	if (word[strlen(word) - 1] == '?') {
+		diag_error(l->d, loc,
+			   "'%s': a syscall named by number cannot be optional: it applies to "
+			   "its ABI whatever the table says",
+			   word);
+		return -EINVAL;
+	}
+	if (syscalls_parse_numbered(word, &a, &nr, &err) < 0) {
+		diag_error(l->d, loc, "invalid syscall '%s': %s", word, err);
+		return -EINVAL;
+	}
+	if (asprintf(ret_name, "%s%s%" PRIu32, a ? a->name : "", a ? "/" : "", nr) < 0) {
+		*ret_name = NULL;
+		l->oom = -ENOMEM;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *word,
 		       bool allow_group, char **ret_name, bool *ret_optional)
 {
@@ -78,6 +110,8 @@ int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *
 			diag_error(l->d, loc, "invalid group name '%s'", word);
 			return -EINVAL;
 		}
+	} else if (strchr(word, '/') || isdigit((unsigned char)word[0])) {
+		return parse_numbered(l, loc, word, ret_name);
 	} else {
 		if (n > 1 && word[n - 1] == '?') {
 			*ret_optional = true;
@@ -94,8 +128,18 @@ int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *
 		return -ENOMEM;
 	}
 	if (word[0] != '@' && !*ret_optional && !syscalls_known(*ret_name)) {
+		struct suggest sg;
+
+		suggest_init(&sg, *ret_name);
+		suggest_offer(&sg, syscalls_suggest(*ret_name));
+		/* a rule key may be a misspelt "syscalls" */
+		if (!allow_group)
+			suggest_offer(&sg, "syscalls");
 		diag_error(l->d, loc, "unknown syscall '%s'", *ret_name);
-		diag_hint(l->d, loc, "write '%s?' if the name is optional", *ret_name);
+		if (suggest_result(&sg))
+			diag_hint(l->d, loc, "did you mean '%s'?", suggest_result(&sg));
+		else
+			diag_hint(l->d, loc, "write '%s?' if the name is optional", *ret_name);
 		free(*ret_name);
 		*ret_name = NULL;
 		return -EINVAL;
@@ -652,12 +696,23 @@ static int key_limits(struct key_ctx *k, const struct key_row *row)
 	const char *err;
 	int r = rlimits_parse_key(&k->l->p->limits, k->key, k->value, &k->loc, &err);
 
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		static const char *const keys[] = { "cpu",	  "address-space", "data",
+						    "stack",	  "core",	   "file-size",
+						    "open-files", "processes",	   "locked-memory",
+						    "nice" };
+		struct suggest sg;
+
 		key_error(k,
 			  "unknown key '%s' in [limits] (cpu, address-space, data, stack, core, "
 			  "file-size, open-files, processes, locked-memory, nice)",
 			  k->key);
-	else if (r < 0)
+		suggest_init(&sg, k->key);
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			suggest_offer(&sg, keys[i]);
+		if (suggest_result(&sg))
+			diag_hint(k->l->d, &k->loc, "did you mean '%s'?", suggest_result(&sg));
+	} else if (r < 0)
 		key_error(k, "invalid limit '%s = %s': %s", k->key, k->value, err);
 	return 0;
 }
@@ -827,6 +882,40 @@ static void section_names(char *buf, size_t size)
 	}
 }
 
+/* "did you mean '[allow]'?" for an unknown section: the closest fixed name
+ * or action name; an action's "(...)" is kept as written. */
+static void suggest_section(struct loader *l, const char *name, const struct src_loc *loc)
+{
+	size_t head = strcspn(name, "(");
+	char word[SUGGEST_NAME_MAX + 1];
+	struct suggest sg;
+
+	if (head > SUGGEST_NAME_MAX)
+		return;
+	memcpy(word, name, head);
+	word[head] = '\0';
+	suggest_init(&sg, word);
+	for (size_t i = 0; i < N_KEY_ROWS && !name[head]; i++)
+		suggest_offer(&sg, key_rows[i].section);
+	for (int kind = ACTION_KILL_PROCESS; kind <= ACTION_ALLOW; kind++)
+		suggest_offer(&sg, action_kind_name((enum action_kind)kind));
+	if (suggest_result(&sg))
+		diag_hint(l->d, loc, "did you mean '[%s%s]'?", suggest_result(&sg), name + head);
+}
+
+/* "did you mean 'default-action'?" for a key unknown in a fixed section. */
+static void suggest_key(const struct key_ctx *k, const char *section)
+{
+	struct suggest sg;
+
+	suggest_init(&sg, k->key);
+	for (size_t i = 0; i < N_KEY_ROWS; i++)
+		if (key_rows[i].section && !strcmp(key_rows[i].section, section))
+			suggest_offer(&sg, key_rows[i].key);
+	if (suggest_result(&sg))
+		diag_hint(k->l->d, &k->loc, "did you mean '%s'?", suggest_result(&sg));
+}
+
 void profile_section_enter(struct frame *fr, const char *name, const struct src_loc *loc)
 {
 	struct loader *l = fr->l;
@@ -847,11 +936,13 @@ void profile_section_enter(struct frame *fr, const char *name, const struct src_
 	}
 	fr->sect = (struct section){ .kind = SECTION_BAD };
 	section_names(names, sizeof(names));
-	if (!strcmp(err, "unknown action"))
+	if (!strcmp(err, "unknown action")) {
 		diag_error(l->d, loc, "unknown section '[%s]': expected %s or an action", name,
 			   names);
-	else
+		suggest_section(l, name, loc);
+	} else {
 		diag_error(l->d, loc, "invalid action section '[%s]': %s", name, err);
+	}
 }
 
 /* '#' in a value is an error (scmp-run.ini(5) FILE SYNTAX): inih keeps it. */
@@ -923,13 +1014,123 @@ void profile_key(struct frame *fr, const struct pending *pd)
 		r = -ENOMEM;
 	else if (!k.value[0])
 		key_error(&k, "empty value for '%s'", k.key);
-	else if (!row)
+	else if (!row) {
 		key_error(&k, "unknown key '%s' in [%s]", k.key, pd->sect.name);
-	else
+		suggest_key(&k, pd->sect.name);
+	} else
 		r = row->parse(&k, row);
 	if (r == -ENOMEM)
 		l->oom = r;
 	free(k.value);
+}
+
+/* ---- --set SECTION.KEY=VALUE (scmp-run(1) OVERRIDES) ---- */
+
+/* s without blanks at either end (cut in place). */
+static char *trim(char *s)
+{
+	char *end;
+
+	s = profile_skip_blanks(s);
+	end = s + strlen(s);
+	while (end > s && profile_is_blank(end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* Split a --set argument in place: the section, the key and the value,
+ * blanks around each removed as inih removes them. Returns 0 or -EINVAL
+ * with a static message in *reterr. */
+static int split_set(char *arg, char **ret_section, char **ret_key, char **ret_value,
+		     const char **reterr)
+{
+	char *eq = strchr(arg, '='), *dot = NULL;
+	int depth = 0;
+
+	if (!eq) {
+		*reterr = "expected SECTION.KEY=VALUE: no '='";
+		return -EINVAL;
+	}
+	*eq = '\0';
+	for (char *c = arg; *c && !dot; c++) {
+		if (*c == '(')
+			depth++;
+		else if (*c == ')' && depth > 0)
+			depth--;
+		else if (*c == '.' && !depth)
+			dot = c;
+	}
+	if (!dot) {
+		*reterr = "expected SECTION.KEY=VALUE: no '.' between the section and the key";
+		return -EINVAL;
+	}
+	*dot = '\0';
+	*ret_section = trim(arg);
+	*ret_key = trim(dot + 1);
+	*ret_value = trim(eq + 1);
+	if (!**ret_section) {
+		*reterr = "expected SECTION.KEY=VALUE: the section is empty";
+		return -EINVAL;
+	}
+	if (!**ret_key) {
+		*reterr = "expected SECTION.KEY=VALUE: the key is empty";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int profile_set_check(const char *arg, unsigned n, struct diag *d)
+{
+	const struct src_loc loc = { .file = PROFILE_CMDLINE_NAME, .line = n };
+	char *copy = strdup(arg), *section, *key, *value;
+	const char *err;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	r = split_set(copy, &section, &key, &value, &err);
+	if (r < 0)
+		diag_error(d, &loc, "--set '%s': %s", arg, err);
+	free(copy);
+	return r;
+}
+
+/* Each --set option as a key written after the whole profile, in a
+ * section of its own, located at "command line:N". */
+static void apply_sets(struct loader *l)
+{
+	const char *file = ruleset_intern_file(l->p->rs, PROFILE_CMDLINE_NAME);
+
+	if (!file) {
+		l->oom = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < l->opts->n_sets && !l->oom && !l->abort; i++) {
+		struct frame fr = {
+			.l = l, .path = file, .is_cmdline = true, .sect = { .kind = SECTION_NONE }
+		};
+		char *arg = strdup(l->opts->sets[i]), *section, *key, *value;
+		struct seg seg = { .line = (unsigned)i + 1 };
+		struct pending pd = { .active = true, .segs = &seg, .n_segs = 1, .cap_segs = 1 };
+		struct src_loc loc;
+		const char *err;
+
+		if (!arg) {
+			l->oom = -ENOMEM;
+			return;
+		}
+		profile_loc(&fr, seg.line, &loc);
+		if (split_set(arg, &section, &key, &value, &err) < 0) {
+			diag_error(l->d, &loc, "--set '%s': %s", l->opts->sets[i], err);
+		} else {
+			profile_section_enter(&fr, section, &loc);
+			pd.sect = fr.sect;
+			pd.key = key;
+			seg.text = value;
+			profile_key(&fr, &pd);
+		}
+		free(arg);
+	}
 }
 
 /* ---- the whole profile ---- */
@@ -990,6 +1191,8 @@ int profile_load(const char *what, const struct profile_opts *opts, const struct
 	/* A top file that cannot be opened needs no second error. */
 	r = profile_ini_load_top(&l, what);
 	if (r == 0 && !l.oom && !l.abort)
+		apply_sets(&l);
+	if (r == 0 && !l.oom && !l.abort)
 		finish(&l, l.p->rs->files[0]);
 	/* Even for a profile with errors: say which files cannot be trusted. */
 	if (!l.oom) {
@@ -1003,7 +1206,7 @@ int profile_load(const char *what, const struct profile_opts *opts, const struct
 	if (r == 0) {
 		free(l.p->path);
 		l.p->path = strdup(l.p->rs->files[0]);
-		if (!l.p->path)
+		if (!l.p->path || profile_groups_keep(&l) < 0)
 			r = -ENOMEM;
 	}
 	loader_clear(&l);
@@ -1042,6 +1245,13 @@ void profile_free(struct profile *p)
 	free(p->group);
 	caller_settings_clear(&p->caller);
 	landlock_config_clear(&p->landlock);
+	for (size_t i = 0; i < p->n_groups; i++) {
+		for (size_t j = 0; j < p->groups[i].n_members; j++)
+			free(p->groups[i].members[j]);
+		free(p->groups[i].members);
+		free(p->groups[i].name);
+	}
+	free(p->groups);
 	free(p);
 }
 

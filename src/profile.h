@@ -26,6 +26,14 @@
 #define PROFILE_KEEP_CAPS_MAX	  64
 #define PROFILE_SIZE_MAX	  (1u << 20) /* bytes read for one profile, includes counted */
 
+/* A user group of [groups] as written, kept for --list-groups. */
+struct profile_group {
+	char *name;	/* "@name" */
+	char **members; /* as written: "read", "name?", "@group" */
+	size_t n_members;
+	struct src_loc loc; /* the definition */
+};
+
 /* What the trust check (scmp-run(1) TRUST) looked at, for --check and -v. */
 struct profile_trust {
 	bool checked;	      /* owners and modes were checked */
@@ -51,6 +59,9 @@ struct profile {
 	struct landlock_config landlock;
 	/* [limits]: zeroed sets nothing */
 	struct rlimits_config limits;
+	/* [groups], in the order defined */
+	struct profile_group *groups;
+	size_t n_groups;
 	/* set by the loader: what was checked before this profile was read */
 	struct profile_trust trust;
 };
@@ -76,7 +87,24 @@ struct profile_opts {
 	 * credentials itself. A profile with [credentials] is checked anyway. */
 	bool trust;
 	uid_t uid; /* the real uid: the one owner trusted besides root */
+	/* --set SECTION.KEY=VALUE options (scmp-run(1) OVERRIDES), applied in
+	 * this order after the whole profile; each is checked by
+	 * profile_set_check() first */
+	const char *const *sets;
+	size_t n_sets;
 };
+
+/* The file name of the locations of --set options: "command line:N", N
+ * counting the --set options from 1. */
+#define PROFILE_CMDLINE_NAME "command line"
+
+/*
+ * The shape of the nth (from 1) --set option: "SECTION.KEY=VALUE", SECTION
+ * ending at the first '.' outside parentheses, SECTION and KEY not empty.
+ * Returns 0, or -EINVAL with the error in d at "command line:n". Whether
+ * the section, key and value exist and fit is profile_load()'s part.
+ */
+int profile_set_check(const char *arg, unsigned n, struct diag *d);
 
 /* A profile of path (copied) with no rules and every default of
  * scmp-run.ini(5): what a loader fills in. NULL on ENOMEM. Free with

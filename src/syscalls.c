@@ -9,13 +9,15 @@
 #include <sys/types.h>
 
 #include "syscalls-table.h"
+#include "number.h"
+#include "suggest.h"
 #include "syscalls.h"
 
 #define STR(off) (sct_strings + (off))
 
 const char *syscall_name(const struct syscall *s)
 {
-	return STR(s->name_at);
+	return s->name_at == SYSCALL_NO_NAME ? NULL : STR(s->name_at);
 }
 
 static int cmp_table_name(const void *key, const void *elem)
@@ -123,6 +125,50 @@ static ssize_t name_index(const char *name)
 bool syscalls_known(const char *name)
 {
 	return name_index(name) >= 0;
+}
+
+int syscalls_parse_numbered(const char *s, const struct arch **ret_arch, uint32_t *ret_nr,
+			    const char **reterr)
+{
+	const char *slash = strchr(s, '/'), *num = slash ? slash + 1 : s;
+	char abi[32];
+	uint64_t v;
+	int r;
+
+	*ret_arch = NULL;
+	if (!slash && !(*s >= '0' && *s <= '9'))
+		return -ENOENT;
+	if (slash) {
+		if ((size_t)(slash - s) >= sizeof(abi)) {
+			*reterr = "unknown architecture before '/'";
+			return -EINVAL;
+		}
+		memcpy(abi, s, (size_t)(slash - s));
+		abi[slash - s] = '\0';
+		*ret_arch = arch_lookup(abi);
+		if (!*ret_arch) {
+			*reterr = "unknown architecture before '/' (see --list-arches)";
+			return -EINVAL;
+		}
+	}
+	r = number_parse_max(num, UINT32_MAX, &v);
+	if (r == -ERANGE)
+		*reterr = "syscall number " NUMBER_ERR_RANGE " 0..4294967295";
+	else if (r < 0)
+		*reterr = "syscall number " NUMBER_ERR_SYNTAX;
+	else
+		*ret_nr = (uint32_t)v;
+	return r;
+}
+
+const char *syscalls_suggest(const char *word)
+{
+	struct suggest sg;
+
+	suggest_init(&sg, word);
+	for (size_t i = 0; i < sct_names_n; i++)
+		suggest_offer(&sg, STR(sct_names[i]));
+	return suggest_result(&sg);
 }
 
 int syscalls_names(const char ***ret, size_t *ret_n)

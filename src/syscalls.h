@@ -14,13 +14,15 @@
 #define SYSCALL_ARGS_MAX 6
 
 /* A syscall of a table. The name is an offset into the table's string
- * block (the table holds no pointers): read it with syscall_name(). */
+ * block (the table holds no pointers): read it with syscall_name().
+ * SYSCALL_NO_NAME: a number a profile named that the table lacks. */
+#define SYSCALL_NO_NAME UINT32_MAX
 struct syscall {
 	uint32_t name_at;
 	uint32_t nr; /* the number seccomp sees: table number + arch->nr_base */
 };
 
-/* The name of a table entry; static storage. */
+/* The name of a table entry; static storage. NULL for SYSCALL_NO_NAME. */
 const char *syscall_name(const struct syscall *s);
 
 /* Class of one argument slot (seccomp_data.args[i]) on one ABI. */
@@ -83,6 +85,22 @@ int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_n
 
 /* Name of a number (as seccomp sees it) on an ABI; NULL if none. */
 const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr);
+
+/* The name of any ABI's table closest to word (did-you-mean, suggest.h);
+ * NULL if none is close. Static storage. */
+const char *syscalls_suggest(const char *word);
+
+/*
+ * A syscall named by number (scmp-run.ini(5) SYSCALL NAMES): "ABI/NUMBER"
+ * ("x86_64/471") or a bare "NUMBER", the number as seccomp sees it
+ * (--list-syscalls), 0..UINT32_MAX in any base of scmp-run.ini(5) NUMBERS.
+ * Returns 0 with the ABI (NULL for a bare number) and the number; -ENOENT
+ * if s is not written as a number (a name: it does not start with a digit
+ * and has no '/'); -EINVAL for an unknown ABI or a malformed number, with
+ * a static message in *reterr; -ERANGE for a number over UINT32_MAX.
+ */
+int syscalls_parse_numbered(const char *s, const struct arch **ret_arch, uint32_t *ret_nr,
+			    const char **reterr);
 
 /* True if any ABI of the table has this name. */
 bool syscalls_known(const char *name);

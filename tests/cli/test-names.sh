@@ -1,0 +1,294 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Names and overrides on the command line: did-you-mean hints for every kind
+# of name (scmp-run.ini(5) SYSCALL NAMES), syscalls named by number, --set,
+# and --list-groups --unlisted / user groups.
+. "$(dirname "$0")/../tap.sh"
+cd "$TAP_TMP" || exit 99
+
+# profile NAME BODY...: write NAME.ini with a [filter] that denies by default.
+profile() {
+	_f=$TAP_TMP/$1.ini
+	shift
+	printf '[filter]\ndefault-action = errno(EPERM)\n' >"$_f"
+	printf '%s\n' "$@" >>"$_f"
+}
+
+# stderr_is WANT DESCRIPTION: the last run's stderr, exactly.
+stderr_is() {
+	is "$(cat "$ERR")" "$1" "$2"
+}
+
+# ---- did you mean ----
+
+profile typo '[allow]' 'syscalls = read opneat'
+run "$SCMP_RUN" -p ./typo.ini --check
+status_is 1 "a misspelt syscall is rejected"
+stderr_is "scmp-run: ./typo.ini:4: error: unknown syscall 'opneat'
+scmp-run: ./typo.ini:4: hint: did you mean 'openat'?" "a misspelt syscall: did you mean"
+
+profile far '[allow]' 'syscalls = xyzzyq'
+run "$SCMP_RUN" -p ./far.ini --check
+stderr_is "scmp-run: ./far.ini:4: error: unknown syscall 'xyzzyq'
+scmp-run: ./far.ini:4: hint: write 'xyzzyq?' if the name is optional" \
+	"a name close to nothing keeps the '?' hint"
+
+profile kill '[kill-process]' 'syscalls = ptarce'
+run "$SCMP_RUN" -p ./kill.ini --check
+stderr_is "scmp-run: ./kill.ini:4: error: unknown syscall 'ptarce'
+scmp-run: ./kill.ini:4: hint: did you mean 'ptrace'?" "a transposition is one edit"
+
+profile rulekey '[allow]' 'sycalls = read'
+run "$SCMP_RUN" -p ./rulekey.ini --check
+stderr_is "scmp-run: ./rulekey.ini:4: error: unknown syscall 'sycalls'
+scmp-run: ./rulekey.ini:4: hint: did you mean 'syscalls'?" "a misspelt 'syscalls' key"
+
+profile key 'defualt-action = allow'
+run "$SCMP_RUN" -p ./key.ini --check
+stderr_is "scmp-run: ./key.ini:3: error: unknown key 'defualt-action' in [filter]
+scmp-run: ./key.ini:3: hint: did you mean 'default-action'?" "a misspelt key"
+
+profile limits '[limits]' 'open-file = 10'
+run "$SCMP_RUN" -p ./limits.ini --check
+stderr_is "scmp-run: ./limits.ini:4: error: unknown key 'open-file' in [limits] (cpu, address-space, data, stack, core, file-size, open-files, processes, locked-memory, nice)
+scmp-run: ./limits.ini:4: hint: did you mean 'open-files'?" "a misspelt [limits] key"
+
+profile ll '[landlock]' 'raed = /usr'
+run "$SCMP_RUN" -p ./ll.ini --check
+like "$ERR" "scmp-run: ./ll.ini:4: hint: did you mean 'read'?" "a misspelt [landlock] key"
+
+profile sect '[alow]' 'syscalls = read'
+run "$SCMP_RUN" -p ./sect.ini --check
+like "$ERR" "scmp-run: ./sect.ini:3: hint: did you mean '[allow]'?" "a misspelt section"
+
+profile sect2 '[errn(EPERM)]' 'syscalls = read'
+run "$SCMP_RUN" -p ./sect2.ini --check
+like "$ERR" "scmp-run: ./sect2.ini:3: hint: did you mean '[errno(EPERM)]'?" \
+	"a misspelt action section keeps its value"
+
+profile sect3 '[credential]' 'user = nobody'
+run "$SCMP_RUN" -p ./sect3.ini --check
+like "$ERR" "scmp-run: ./sect3.ini:3: hint: did you mean '[credentials]'?" \
+	"a misspelt fixed section"
+
+profile group '[allow]' 'syscalls = @basic-oi'
+run "$SCMP_RUN" -p ./group.ini --check
+stderr_is "scmp-run: ./group.ini:4: error: unknown group '@basic-oi'
+scmp-run: ./group.ini:4: hint: did you mean '@basic-io'?" "a misspelt built-in group"
+
+profile ugroup '[groups]' '@my-files = read write' '[allow]' 'syscalls = @my-file'
+run "$SCMP_RUN" -p ./ugroup.ini --check
+stderr_is "scmp-run: ./ugroup.ini:6: error: unknown group '@my-file'
+scmp-run: ./ugroup.ini:6: hint: did you mean '@my-files'?" "a misspelt user group"
+
+profile const '[errno(EACCES)]' 'openat = flags & O_ACCMOD == 0'
+run "$SCMP_RUN" -p ./const.ini --check
+stderr_is "scmp-run: ./const.ini:4: error: unknown constant 'O_ACCMOD'
+scmp-run: ./const.ini:4: hint: did you mean 'O_ACCMODE'?" "a misspelt constant"
+
+profile param '[errno(EACCES)]' 'openat = flag == 0'
+run "$SCMP_RUN" -p ./param.ini --check
+stderr_is "scmp-run: ./param.ini:4: error: 'openat' has no parameter 'flag': its parameters are dfd, filename, flags, mode
+scmp-run: ./param.ini:4: hint: did you mean 'flags'?" \
+	"a misspelt parameter: the real names and did you mean"
+
+profile alias '[errno(EACCES)]' 'clone = clone_flag == 0'
+run "$SCMP_RUN" -p ./alias.ini --target-arch x86_64 --check
+like "$ERR" "scmp-run: ./alias.ini:4: hint: did you mean 'clone_flags'?" \
+	"a parameter's other spelling is offered too"
+
+profile good '[allow]' 'syscalls = read'
+run "$SCMP_RUN" -p ./good.ini --explain opneat
+like "$ERR" "scmp-run: hint: did you mean 'openat'?" "--explain: a misspelt syscall"
+run "$SCMP_RUN" --resolve opneat
+status_is 1 "--resolve: a misspelt syscall fails"
+like "$ERR" "scmp-run: hint: did you mean 'openat'?" "--resolve: did you mean"
+run "$SCMP_RUN" --list-groups @fle-system
+status_is 2 "--list-groups: an unknown group is a usage error"
+stderr_is "scmp-run: error: unknown group '@fle-system'
+scmp-run: hint: did you mean '@file-system'?" "--list-groups: did you mean"
+
+# ---- --set ----
+
+profile base '[allow]' 'syscalls = read'
+run "$SCMP_RUN" -p ./base.ini --set filter.default-action=kill-process --check
+status_is 0 "--set: a scalar key"
+like "$OUT" "default action: kill-process" "--set: a scalar key replaces the profile's"
+
+run "$SCMP_RUN" -p ./base.ini --set 'allow.syscalls = write' --explain write
+status_is 0 "--set: a list key"
+like "$OUT" "rule: command line:1" "--set: a list key adds, located at command line:1"
+run "$SCMP_RUN" -p ./base.ini --set 'allow.syscalls = write' --explain read
+like "$OUT" "rule: ./base.ini:4" "--set: the profile's list stays"
+
+run "$SCMP_RUN" -p ./base.ini --set filter.log=no \
+	--set 'errno(EACCES).openat = flags & O_ACCMODE != O_RDONLY' --explain openat 0 0 1
+like "$OUT" "errno(EACCES)" "--set: a rule in an action section"
+like "$OUT" "rule: command line:2" "--set: N counts the --set options"
+run "$SCMP_RUN" -p ./base.ini --set 'errno(EACCES).openat = flags & O_ACCMODE != O_RDONLY' \
+	--export-pfc -
+like "$OUT" "action errno(EACCES); # command line:1" "--set: PFC names command line:N"
+
+# The control: a good --set in run mode, and the command runs (as root the
+# uid-0 guard wants user = root named: also through --set).
+as_root=
+[ "$(id -u)" = 0 ] && as_root="--set credentials.user=root"
+# shellcheck disable=SC2086 # as_root is empty or two words
+run "$SCMP_RUN" -p ./base.ini --set filter.default-action=allow $as_root \
+	-- /bin/sh -c ": >'$TAP_TMP/ran'"
+status_is 0 "--set in run mode: the command runs"
+[ -e "$TAP_TMP/ran" ]
+ok $? "--set in run mode: the command's file exists"
+
+# Bad --set: a located error, and the command never runs.
+bad_set() {
+	_want_rc=$1 _want=$2 _desc=$3
+	shift 3
+	rm -f "$TAP_TMP/ran"
+	# shellcheck disable=SC2086
+	run "$SCMP_RUN" -p ./base.ini "$@" --set filter.default-action=allow $as_root \
+		-- /bin/sh -c ": >'$TAP_TMP/ran'"
+	status_is 125 "$_desc: run mode exits 125"
+	like "$ERR" "$_want" "$_desc: located error"
+	[ ! -e "$TAP_TMP/ran" ]
+	ok $? "$_desc: the command did not run"
+	run "$SCMP_RUN" -p ./base.ini "$@" --check
+	status_is "$_want_rc" "$_desc: --check exits $_want_rc"
+}
+bad_set 1 "scmp-run: command line:1: error: unknown key 'defualt-action' in [filter]" \
+	"unknown key" --set filter.defualt-action=allow
+like "$ERR" "scmp-run: command line:1: hint: did you mean 'default-action'?" \
+	"--set: an unknown key gets did you mean"
+bad_set 1 "scmp-run: command line:2: error: unknown section '[filtr]'" \
+	"unknown section" --set filter.log=no --set filtr.log=yes
+like "$ERR" "scmp-run: command line:2: hint: did you mean '[filter]'?" \
+	"--set: an unknown section gets did you mean"
+bad_set 1 "scmp-run: command line:1: error: invalid boolean 'maybe' for 'log'" \
+	"bad value" --set filter.log=maybe
+bad_set 1 "scmp-run: command line:1: error: unknown syscall 'opneat'" \
+	"unknown syscall" --set allow.syscalls=opneat
+bad_set 2 "scmp-run: command line:1: error: --set 'filter.log': expected SECTION.KEY=VALUE: no '='" \
+	"no '='" --set filter.log
+bad_set 2 "scmp-run: command line:1: error: --set 'log=yes': expected SECTION.KEY=VALUE: no '.' between the section and the key" \
+	"no '.'" --set log=yes
+bad_set 2 "scmp-run: command line:1: error: --set 'filter.=yes': expected SECTION.KEY=VALUE: the key is empty" \
+	"empty key" --set filter.=yes
+bad_set 1 "scmp-run: command line:1: error: empty value for 'log'" \
+	"empty value" --set filter.log=
+bad_set 1 "scmp-run: command line:1: error: include 'x.ini': a relative path has no directory to start from in --set" \
+	"relative include" --set profile.include=x.ini
+
+run "$SCMP_RUN" --set filter.log=yes --list-syscalls
+status_is 2 "--set without a profile is a usage error"
+printf '{ "defaultAction": "SCMP_ACT_ALLOW" }\n' >"$TAP_TMP/p.json"
+run "$SCMP_RUN" -p ./p.json --set filter.log=yes --check
+status_is 2 "--set with a JSON profile is a usage error"
+like "$ERR" "--set is for INI profiles" "--set with JSON: says why"
+run_in "$(cat "$TAP_TMP/base.ini")" "$SCMP_RUN" -p - --set 'allow.syscalls = write' \
+	--explain write
+status_is 0 "--set with -p -"
+like "$OUT" "rule: command line:1" "--set with -p -: located at command line:1"
+
+# ---- syscalls named by number ----
+
+# one_abi NAME BODY...: a profile for x86_64 alone
+one_abi() {
+	_n=$1
+	shift
+	profile "$_n" 'architectures = x86_64' "$@"
+}
+
+one_abi num '[allow]' 'syscalls = read x86_64/471 0x1d8' \
+	'[errno(EACCES)]' 'x86_64/900 = arg0 == 5' 'x86_64/1 = fd == 7'
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 471
+status_is 0 "ABI/NUMBER in a list"
+is "$(head -n 2 "$OUT")" "unknown (x86_64 471): allow
+rule: ./num.ini:5" "ABI/NUMBER in a list: the rule decides a number the table lacks"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 472
+like "$OUT" "rule: ./num.ini:5" "a bare number (hex) in a single-ABI filter"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 900 5
+is "$(head -n 2 "$OUT")" "unknown (x86_64 900): errno(EACCES)
+rule: ./num.ini:7" "ABI/NUMBER as a rule key"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 900 4
+is "$(head -n 2 "$OUT")" "unknown (x86_64 900): errno(EPERM)
+rule: default" "a named number is known: the default action, not the unknown-syscall one"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain 901
+like "$OUT" "rule: unknown-syscall" "a number not named stays unknown"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --explain write 7
+is "$(head -n 2 "$OUT")" "write (x86_64 1): errno(EACCES)
+rule: ./num.ini:8" "a number the table names takes its parameter names"
+
+one_abi nonum '[allow]' 'syscalls = read'
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --export-bpf "$TAP_TMP/num.bpf"
+run "$SCMP_RUN" -p ./nonum.ini --target-arch x86_64 --export-bpf "$TAP_TMP/nonum.bpf"
+! cmp -s "$TAP_TMP/num.bpf" "$TAP_TMP/nonum.bpf"
+ok $? "numbers change the exported program"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --export-pfc -
+like "$OUT" "if (\$syscall == 471) # x86_64/471" "PFC: the number's own test"
+profile native '[allow]' 'syscalls = read x86_64/471'
+run "$SCMP_RUN" -p ./native.ini --target-arch aarch64 --export-pfc -
+status_is 0 "ABI/NUMBER for an ABI the filter lacks"
+unlike "$OUT" "471" "ABI/NUMBER applies to its ABI only"
+run "$SCMP_RUN" -p ./num.ini --target-arch x86_64 --export-oci -
+status_is 1 "--export-oci refuses a number without a name"
+like "$ERR" "scmp-run: error: --export-oci: 'x86_64/471' on x86_64 cannot be written for libseccomp: OCI names syscalls" \
+	"--export-oci: says why"
+
+profile twoabi 'architectures = x86_64 x86' '[allow]' 'syscalls = read 471 x86/4' \
+	'[priority]' '472 = 3'
+run "$SCMP_RUN" -p ./twoabi.ini --target-arch x86_64 --check
+status_is 1 "a bare number in a multi-ABI filter is rejected"
+stderr_is "scmp-run: ./twoabi.ini:7: error: syscall number 472 in a filter for several ABIs: write ABI/NUMBER, e.g. 'x86_64/472'
+scmp-run: ./twoabi.ini:5: error: syscall number 471 in a filter for several ABIs: write ABI/NUMBER, e.g. 'x86_64/471'" \
+	"a bare number in a multi-ABI filter: located, says to write ABI/NUMBER"
+
+profile badnum '[allow]' 'syscalls = x86-64/3 x86_64/0x1g x86_64/1? 4294967296'
+run "$SCMP_RUN" -p ./badnum.ini --check
+status_is 1 "malformed numbers are rejected"
+stderr_is "scmp-run: ./badnum.ini:4: error: invalid syscall 'x86-64/3': unknown architecture before '/' (see --list-arches)
+scmp-run: ./badnum.ini:4: error: invalid syscall 'x86_64/0x1g': syscall number not a number
+scmp-run: ./badnum.ini:4: error: 'x86_64/1?': a syscall named by number cannot be optional: it applies to its ABI whatever the table says
+scmp-run: ./badnum.ini:4: error: invalid syscall '4294967296': syscall number out of range 0..4294967295" \
+	"malformed numbers: each located"
+
+# naming clone3 by number counts as naming it: no built-in clone3 rule
+one_abi c3 '[allow]' 'syscalls = read x86_64/435' 'clone = flags == 0'
+run "$SCMP_RUN" -p ./c3.ini --target-arch x86_64 --explain clone3
+like "$OUT" "rule: ./c3.ini:5" "clone3 by number: the profile's rule, not built-in:clone3"
+one_abi c3b '[allow]' 'syscalls = read' 'clone = flags == 0'
+run "$SCMP_RUN" -p ./c3b.ini --target-arch x86_64 --explain clone3
+like "$OUT" "rule: built-in:clone3" "clone3 not named: the built-in rule (control)"
+
+# ---- --list-groups --unlisted, user groups ----
+
+run "$SCMP_RUN" --list-groups --unlisted --target-arch x86_64
+status_is 0 "--list-groups --unlisted"
+is "$(tr '\n' ' ' <"$OUT")" "mincore syslog uprobe memfd_secret process_mrelease cachestat \
+map_shadow_stack futex_wake futex_wait futex_requeue lsm_set_self_attr listns " \
+	"--unlisted: x86_64's syscalls in no built-in group, in number order"
+unlike "$OUT" "@" "--unlisted: no group names"
+run "$SCMP_RUN" --list-groups --unlisted @default
+status_is 2 "--unlisted with @GROUP is a usage error"
+run "$SCMP_RUN" --unlisted --list-syscalls
+status_is 2 "--unlisted without --list-groups is a usage error"
+
+profile mine '[groups]' '@mine = read write?' '  @basic-io' '@other = @mine close' \
+	'[allow]' 'syscalls = @other'
+run "$SCMP_RUN" -p ./mine.ini --list-groups
+status_is 0 "-p P --list-groups"
+like "$OUT" "@basic-io " "-p P --list-groups: the built-in groups"
+is "$(tail -n 2 "$OUT")" "@mine            user group (./mine.ini:4)
+@other           user group (./mine.ini:6)" "-p P --list-groups: the user groups, located"
+run "$SCMP_RUN" -p ./mine.ini --list-groups @mine
+status_is 0 "-p P --list-groups @mine"
+is "$(cat "$OUT")" "read
+write?
+@basic-io" "@mine: the members as written"
+run "$SCMP_RUN" -p ./mine.ini --list-groups @mien
+status_is 2 "-p P --list-groups: an unknown group"
+stderr_is "scmp-run: error: unknown group '@mien'
+scmp-run: hint: did you mean '@mine'?" "-p P --list-groups: did you mean a user group"
+run "$SCMP_RUN" --list-groups @mine
+status_is 2 "a user group without -p is unknown"
+
+done_testing
