@@ -876,6 +876,35 @@ static int collect_abis(const struct ruleset *rs, const struct arch *native, str
 	return 0;
 }
 
+/* Does a rule apply through a multiplexer's sub-call on some ABI of p? */
+static bool reached_by_mux(const struct policy *p, const struct rule *rule)
+{
+	for (size_t a = 0; a < p->n_abis; a++)
+		for (size_t i = 0; i < p->abis[a].n_sys; i++)
+			for (size_t j = 0; j < p->abis[a].sys[i].n_rules; j++)
+				if (p->abis[a].sys[i].rules[j].src == rule)
+					return true;
+	return false;
+}
+
+/* A condition on a syscall that no ABI of the filter has (mmap2 in an
+ * x86_64 filter) would never be checked: a typo must not pass silently. */
+static void no_abi_error(const struct policy *p, const struct rule *rule, struct diag *d)
+{
+	char abis[128] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < p->n_abis && len < sizeof(abis); i++)
+		len += (size_t)snprintf(abis + len, sizeof(abis) - len, "%s%s", i ? " " : "",
+					p->abis[i].arch->name);
+	diag_error(d, &rule->loc,
+		   "condition on '%s', which no ABI of the filter has (%s): it would never be "
+		   "checked",
+		   rule->syscall, abis);
+	diag_hint(d, &rule->loc, "write '%s?' if the rule is meant for other architectures",
+		  rule->syscall);
+}
+
 int policy_build(const struct ruleset *rs, const struct arch *native, struct diag *d,
 		 struct policy **ret)
 {
@@ -930,13 +959,18 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 		if (r < 0)
 			goto fail;
 	}
-	/* A name no ABI of the filter has must exist somewhere (scmp-run.ini(5)
-	 * SYSCALL NAMES). */
-	for (size_t i = 0; i < rules.n; i++)
-		if (!marks[i].found && !rules.v[i]->optional &&
-		    !syscalls_known(rules.v[i]->syscall))
-			diag_error(d, &rules.v[i]->loc, "unknown syscall '%s'",
-				   rules.v[i]->syscall);
+	/* A name no ABI of the filter has must exist somewhere, and a condition
+	 * on it would never be checked (scmp-run.ini(5) SYSCALL NAMES). */
+	for (size_t i = 0; i < rules.n; i++) {
+		const struct rule *rule = rules.v[i];
+
+		if (marks[i].found || rule->optional)
+			continue;
+		if (!syscalls_known(rule->syscall))
+			diag_error(d, &rule->loc, "unknown syscall '%s'", rule->syscall);
+		else if (rule->conj.n_cmps && !reached_by_mux(p, rule))
+			no_abi_error(p, rule, d);
+	}
 	if (d->n_errors > errors_before) {
 		r = -EINVAL;
 		goto fail;

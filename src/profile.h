@@ -26,6 +26,13 @@
 #define PROFILE_KEEP_CAPS_MAX	  64
 #define PROFILE_SIZE_MAX	  (1u << 20) /* bytes read for one profile, includes counted */
 
+/* "; lint: allow ID" at loc: a warning ID located there is not shown
+ * (scmp-run.ini(5) LINT). */
+struct lint_allow {
+	struct src_loc loc; /* file interned in the ruleset */
+	char *id;	    /* owned */
+};
+
 struct profile {
 	char *path;	   /* the top-level file as opened, or PROFILE_STDIN_NAME */
 	char *description; /* NULL if none */
@@ -33,6 +40,7 @@ struct profile {
 	/* [capabilities] */
 	int keep_caps[PROFILE_KEEP_CAPS_MAX]; /* CAP_* numbers */
 	unsigned n_keep_caps;
+	struct src_loc keep_loc; /* the last keep line; file NULL when none */
 	bool ambient;
 	/* [credentials] */
 	bool has_user, has_group;
@@ -44,6 +52,9 @@ struct profile {
 	struct landlock_config landlock;
 	/* [limits]: zeroed sets nothing */
 	struct rlimits_config limits;
+	/* "; lint: allow ID..." comments (scmp-run.ini(5) LINT), one per ID */
+	struct lint_allow *lint_allows;
+	size_t n_lint_allows, cap_lint_allows;
 };
 
 /* How the first argument of profile_load() names the profile (scmp-run(1)

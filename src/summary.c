@@ -79,22 +79,14 @@ static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy 
 }
 
 /* scmp-run(1) Caller state: what run mode does with descriptors, signals,
- * session and environment; the uid-0 guard is a fact of the process that
- * runs, so only a warning here. */
-static void print_caller(const struct profile *p, FILE *f, struct diag *d)
+ * session and environment. (Running as root without a user is a fact of the
+ * process that runs: the lint warns about it, lint.h.) */
+static void print_caller(const struct profile *p, FILE *f)
 {
-	const struct src_loc loc = { .file = p->path };
-
 	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, f);
-	if ((getuid() == 0 || geteuid() == 0) && !p->has_user) {
-		diag_warning(d, &loc,
-			     "run mode would refuse this profile here: the command would run "
-			     "as root (uid 0), and the profile does not say so");
-		diag_hint(d, &loc, CALLER_ROOT_HINT);
-	}
 }
 
-int summary_print(const struct compiled *c, FILE *f, struct diag *d)
+int summary_print(const struct compiled *c, FILE *f)
 {
 	const struct policy *p = c->policy;
 
@@ -123,7 +115,7 @@ int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 			"always-allow cache\n",
 			abi->arch->name, len, count_cached(c->prog, abi), abi->n_known);
 	}
-	print_caller(c->profile, f, d);
+	print_caller(c->profile, f);
 	return ferror(f) ? -EIO : 0;
 }
 

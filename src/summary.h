@@ -9,10 +9,9 @@
 #include "compile.h"
 
 /* Print the summary of c, compiled from a profile (c->profile is set), to f,
- * with what run mode does with the caller's state; what run mode would
- * refuse because of this process (uid 0 without a named user) is a warning
- * in d. Returns 0 or -EIO if writing failed. */
-int summary_print(const struct compiled *c, FILE *f, struct diag *d);
+ * with what run mode does with the caller's state (the warnings of --check
+ * are the lint's, lint.h). Returns 0 or -EIO if writing failed. */
+int summary_print(const struct compiled *c, FILE *f);
 
 /*
  * The confinement beyond seccomp, after the summary: [landlock] on the
