@@ -448,25 +448,6 @@ static void check_shadowed(struct lint *L)
 
 /* ---- unknown-optional ---- */
 
-/* Does r apply to a number of some ABI: by its name, or through a
- * multiplexer's sub-call? */
-static bool applies_somewhere(const struct lint *L, const struct rule *r)
-{
-	const struct policy *p = L->c->policy;
-
-	for (size_t i = 0; i < p->n_abis; i++) {
-		uint32_t nr;
-
-		if (syscalls_lookup_name(p->abis[i].arch, r->syscall, &nr) == 0)
-			return true;
-		for (size_t j = 0; j < p->abis[i].n_sys; j++)
-			for (size_t k = 0; k < p->abis[i].sys[j].n_rules; k++)
-				if (p->abis[i].sys[j].rules[k].src == r)
-					return true;
-	}
-	return false;
-}
-
 static void check_unknown_optional(struct lint *L)
 {
 	const struct ruleset *rs = L->c->rs;
@@ -480,7 +461,7 @@ static void check_unknown_optional(struct lint *L)
 	for (size_t i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i], *prev = i ? &rs->rules[i - 1] : NULL;
 
-		if (!r->optional || r->via_group || applies_somewhere(L, r))
+		if (!r->optional || r->via_group || policy_reaches(L->c->policy, r->syscall))
 			continue;
 		if (prev && prev->optional && !prev->via_group &&
 		    !strcmp(prev->syscall, r->syscall) && prev->loc.file == r->loc.file &&

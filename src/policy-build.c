@@ -876,14 +876,24 @@ static int collect_abis(const struct ruleset *rs, const struct arch *native, str
 	return 0;
 }
 
-/* Does a rule apply through a multiplexer's sub-call on some ABI of p? */
-static bool reached_by_mux(const struct policy *p, const struct rule *rule)
+bool policy_reaches(const struct policy *p, const char *name)
 {
+	uint32_t nr;
+
 	for (size_t a = 0; a < p->n_abis; a++)
-		for (size_t i = 0; i < p->abis[a].n_sys; i++)
-			for (size_t j = 0; j < p->abis[a].sys[i].n_rules; j++)
-				if (p->abis[a].sys[i].rules[j].src == rule)
-					return true;
+		if (syscalls_lookup_name(p->abis[a].arch, name, &nr) == 0)
+			return true;
+	for (int k = 0; k < MUX_COUNT; k++) {
+		size_t n;
+		const struct mux_subcall *sub = arch_mux_subcalls((enum mux_kind)k, &n);
+		bool named = false;
+
+		for (size_t i = 0; i < n && !named; i++)
+			named = !strcmp(sub[i].name, name);
+		for (size_t a = 0; named && a < p->n_abis; a++)
+			if (p->abis[a].arch->mux_name[k])
+				return true;
+	}
 	return false;
 }
 
@@ -968,7 +978,7 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 			continue;
 		if (!syscalls_known(rule->syscall))
 			diag_error(d, &rule->loc, "unknown syscall '%s'", rule->syscall);
-		else if (rule->conj.n_cmps && !reached_by_mux(p, rule))
+		else if (rule->conj.n_cmps && !policy_reaches(p, rule->syscall))
 			no_abi_error(p, rule, d);
 	}
 	if (d->n_errors > errors_before) {
