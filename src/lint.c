@@ -143,12 +143,6 @@ __attribute__((format(printf, 5, 6))) static void warn(struct lint *L, const cha
 	free(text);
 }
 
-/* "FILE:LINE" of a location, or "FILE" */
-static const char *where(const struct src_loc *loc, char *buf, size_t size)
-{
-	return src_loc_format(loc, buf, size);
-}
-
 /* " (through @group)" for a rule named through a group. */
 static const char *through(const struct rule *r, char *buf, size_t size)
 {
@@ -161,42 +155,57 @@ static const char *through(const struct rule *r, char *buf, size_t size)
 /* ---- what a syscall is allowed by ---- */
 
 /* The rules (or the default action, rule NULL) that let a syscall through on
- * some ABI of the filter, each location once. */
+ * some ABI of the filter, each location once, with the syscalls (static
+ * strings of the caller) each lets through. */
+#define ALLOWERS_MAX 32
+#define ALLOWED_MAX  3
+
 struct allowers {
 	struct allower {
 		const struct rule *rule; /* NULL: the default action */
-		char names[128];	 /* the syscalls it lets through, in order met */
-	} v[32];
+		const char *names[ALLOWED_MAX];
+		size_t n_names;
+	} v[ALLOWERS_MAX];
 	size_t n;
 };
+
+/* Two rules of one line and one group are one place to the reader. */
+static bool same_place(const struct rule *a, const struct rule *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->loc.file == b->loc.file && a->loc.line == b->loc.line && a->group == b->group;
+}
 
 static void allowers_add(struct allowers *a, const struct rule *rule, const char *name)
 {
 	struct allower *w = NULL;
-	size_t len;
 
-	for (size_t i = 0; i < a->n && !w; i++) {
-		const struct rule *o = a->v[i].rule;
-
-		if (o == rule || (o && rule && o->loc.file == rule->loc.file &&
-				  o->loc.line == rule->loc.line && o->group == rule->group))
+	for (size_t i = 0; i < a->n && !w; i++)
+		if (same_place(a->v[i].rule, rule))
 			w = &a->v[i];
-	}
 	if (!w) {
-		if (a->n >= sizeof(a->v) / sizeof(a->v[0]))
+		if (a->n >= ALLOWERS_MAX)
 			return;
 		w = &a->v[a->n++];
 		*w = (struct allower){ .rule = rule };
 	}
-	if (strstr(w->names, name)) {
-		/* already listed (exact word) */
-		for (const char *s = w->names; (s = strstr(s, name)); s++)
-			if ((s == w->names || s[-1] == ' ') &&
-			    (s[strlen(name)] == ' ' || !s[strlen(name)]))
-				return;
-	}
-	len = strlen(w->names);
-	snprintf(w->names + len, sizeof(w->names) - len, "%s%s", len ? ", " : "", name);
+	for (size_t i = 0; i < w->n_names; i++)
+		if (w->names[i] == name)
+			return;
+	if (w->n_names < ALLOWED_MAX)
+		w->names[w->n_names++] = name;
+}
+
+/* "a, b, c" */
+static const char *allower_names(const struct allower *w, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < w->n_names && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", w->names[i]);
+	return buf;
 }
 
 /* Add what lets name through on every ABI of the policy: each rule whose
@@ -243,7 +252,7 @@ static void check_io_uring(struct lint *L)
 	static const char *const names[] = { "io_uring_setup", "io_uring_enter",
 					     "io_uring_register" };
 	struct allowers a = { .n = 0 };
-	char buf[128];
+	char buf[128], names_buf[128];
 
 	for (size_t i = 0; i < 3; i++)
 		allowed_by(L, names[i], &a);
@@ -257,12 +266,13 @@ static void check_io_uring(struct lint *L)
 			warn(L, "io-uring", &w->rule->loc, hint,
 			     "%s allowed%s: io_uring runs operations (open, connect, ...) in the "
 			     "kernel without passing the seccomp filter",
-			     w->names, through(w->rule, buf, sizeof(buf)));
+			     allower_names(w, names_buf, sizeof(names_buf)),
+			     through(w->rule, buf, sizeof(buf)));
 		else
 			warn(L, "io-uring", allower_loc(L, w), hint,
 			     "%s allowed by the default action: io_uring runs operations (open, "
 			     "connect, ...) in the kernel without passing the seccomp filter",
-			     w->names);
+			     allower_names(w, names_buf, sizeof(names_buf)));
 	}
 }
 
@@ -273,18 +283,19 @@ static void check_no_domain(struct lint *L, const char *id, const char *const *n
 {
 	const struct landlock_config *ll = &L->c->profile->landlock;
 	struct allowers a = { .n = 0 };
-	char buf[128], at[256];
+	char buf[128], at[256], names_buf[128];
 
 	if (ll->mode != LANDLOCK_MODE_OFF)
 		return;
-	where(&ll->mode_loc, at, sizeof(at));
+	src_loc_format(&ll->mode_loc, at, sizeof(at));
 	for (size_t i = 0; i < n_names; i++)
 		allowed_by(L, names[i], &a);
 	for (size_t i = 0; i < a.n; i++) {
 		const struct allower *w = &a.v[i];
 
 		warn(L, id, allower_loc(L, w), hint,
-		     "%s allowed%s%s, and [landlock] mode = off at %s: %s", w->names,
+		     "%s allowed%s%s, and [landlock] mode = off at %s: %s",
+		     allower_names(w, names_buf, sizeof(names_buf)),
 		     w->rule ? "" : " by the default action",
 		     w->rule ? through(w->rule, buf, sizeof(buf)) : "", at, what);
 	}
@@ -412,9 +423,15 @@ static const struct rule *shadow_of(const struct lint *L, const struct rule *r)
 		mine = find_rrule(s, r);
 		if (mine && mine->ret != u->ret)
 			return NULL;
-		if (!mine && u->src->seq > r->seq &&
-		    action_rank(u->src->action.kind) == action_rank(r->action.kind))
-			return NULL; /* never resolved here (a condition never true) */
+		if (!mine) {
+			/* Dropped behind u only if u comes first in the decision
+			 * order; else r is missing for another reason (a
+			 * condition that is never true, warned about apart). */
+			int ru = action_rank(u->src->action.kind), rr = action_rank(r->action.kind);
+
+			if (ru < rr || (ru == rr && u->src->seq > r->seq))
+				return NULL;
+		}
 		by = u->src;
 	}
 	return has ? by : NULL;
@@ -442,7 +459,8 @@ static void check_shadowed(struct lint *L)
 		     "this condition on '%s' never decides: %s %s%s at %s applies to every call of "
 		     "'%s' with an action at least as strict",
 		     r->syscall, action_format(&u->action, act, sizeof(act)), u->syscall,
-		     through(u, buf, sizeof(buf)), where(&u->loc, at, sizeof(at)), r->syscall);
+		     through(u, buf, sizeof(buf)), src_loc_format(&u->loc, at, sizeof(at)),
+		     r->syscall);
 	}
 }
 
@@ -503,26 +521,37 @@ static void check_unknown_allow(struct lint *L)
 
 /* ---- capabilities and credentials ---- */
 
+/* "CAP_NET_BIND_SERVICE" */
+static void cap_name(int cap, char *buf, size_t size)
+{
+	const char *name = cap >= 0 ? capng_capability_to_name((unsigned)cap) : NULL;
+
+	if (!name) {
+		snprintf(buf, size, "capability %d", cap);
+		return;
+	}
+	snprintf(buf, size, "CAP_%s", name);
+	for (size_t i = 4; buf[i]; i++)
+		buf[i] = (char)toupper((unsigned char)buf[i]);
+}
+
 static void check_caps(struct lint *L)
 {
 	const struct profile *p = L->c->profile;
 	const struct lint_env *env = L->env;
-	char missing[512] = "", user[64];
+	char missing[512] = "", user[64], name[64];
 	size_t len = 0;
 
 	if (!p->n_keep_caps)
 		return;
 	for (unsigned i = 0; i < p->n_keep_caps && len < sizeof(missing); i++) {
 		int cap = p->keep_caps[i];
-		const char *name = capng_capability_to_name((unsigned)cap);
 
 		if (cap >= 0 && cap < 64 && (env->caller_caps & (UINT64_C(1) << cap)))
 			continue;
-		len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%sCAP_",
-					len ? " " : "");
-		for (; name && *name && len + 1 < sizeof(missing); name++)
-			missing[len++] = (char)toupper((unsigned char)*name);
-		missing[len < sizeof(missing) ? len : sizeof(missing) - 1] = '\0';
+		cap_name(cap, name, sizeof(name));
+		len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
+					len ? " " : "", name);
 	}
 	if (len)
 		warn(L, "cap-missing", &p->keep_loc,

@@ -90,6 +90,26 @@ for id in io-uring ptrace proc-mem flag-equals shadowed unknown-optional unknown
 	ok $? "$id: a near-miss fixture must not trigger it"
 done
 
+# Every row of the flag-argument table (src/lint.c flag_args) names a real
+# parameter, and an '==' deny rule on it is warned about.
+sed -n 's/^\t{ "\([a-z0-9_]*\)", "\([a-z_]*\)" },$/\1 \2/p' src/lint.c >"$TAP_TMP/flag-args"
+rows=0
+while read -r sc param; do
+	rows=$((rows + 1))
+	printf '[filter]\ndefault-action = allow ; lint: allow io-uring\n' >"$TAP_TMP/flag.ini"
+	arch=x86_64 # or x86 for what x86_64 lacks (send, recv, mmap2)
+	"$SCMP_RUN" --resolve "$sc" --target-arch x86_64 >/dev/null 2>&1 || arch=x86
+	printf 'architectures = %s\n[credentials]\nuser = nobody\n' $arch >>"$TAP_TMP/flag.ini"
+	printf '[errno(EPERM)]\n%s = %s == 1\n' "$sc" "$param" >>"$TAP_TMP/flag.ini"
+	run "$SCMP_RUN" -p "$TAP_TMP/flag.ini" --check
+	if ! grep -qF "$TAP_TMP/flag.ini:7: warning: '==' on the flag argument '$param' of '$sc'" "$ERR"; then
+		ok 1 "flag argument $sc $param: warned about"
+		diag "$(cat "$ERR")"
+	fi
+done <"$TAP_TMP/flag-args"
+[ "$rows" -ge 30 ]
+ok $? "every row of the flag-argument table warns ($rows rows)"
+
 # --strict belongs to --check.
 run "$SCMP_RUN" -p tests/cli/lint/io-uring.ini --export-pfc - --strict
 status_is 2 "--strict with --export-pfc: usage error, exit 2"
