@@ -25,7 +25,8 @@ static const char *const lint_ids[] = {
 	"unknown-optional", "unknown-allow", "cap-missing", "cap-ambient", "run-as-root",
 };
 
-bool lint_id_known(const char *id)
+/* True if id names a warning of the lint. */
+static bool lint_id_known(const char *id)
 {
 	for (size_t i = 0; i < sizeof(lint_ids) / sizeof(lint_ids[0]); i++)
 		if (!strcmp(lint_ids[i], id))

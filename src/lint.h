@@ -38,6 +38,3 @@ void lint_env_probe(const struct profile *p, struct lint_env *ret);
  * what to do. Returns the number of warnings silenced (>= 0) or -ENOMEM.
  */
 int lint_check(const struct compiled *c, const struct lint_env *env, struct diag *d);
-
-/* True if id names a warning of the lint. */
-bool lint_id_known(const char *id);
