@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "caller.h"
+#include "oci.h"
 
 /* The warnings, by ID (scmp-run.ini(5) LINT lists each). */
 static const char *const lint_ids[] = {
@@ -259,9 +260,13 @@ static void check_io_uring(struct lint *L)
 		allowed_by(L, names[i], &a);
 	for (size_t i = 0; i < a.n; i++) {
 		const struct allower *w = &a.v[i];
-		const char *hint = "deny them: add 'io_uring_setup io_uring_enter "
-				   "io_uring_register' to a denying section such as "
-				   "[errno(EPERM)] (the stricter action wins)";
+		const char *hint =
+			oci_is_json(L->c->profile->path)
+				? "deny them: add an entry with the names io_uring_setup, "
+				  "io_uring_enter, io_uring_register and the action SCMP_ACT_ERRNO"
+				: "deny them: add 'io_uring_setup io_uring_enter io_uring_register' "
+				  "to a denying section such as [errno(EPERM)] (the stricter action "
+				  "wins)";
 
 		if (w->rule)
 			warn(L, "io-uring", &w->rule->loc, hint,

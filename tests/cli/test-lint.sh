@@ -110,6 +110,15 @@ done <"$TAP_TMP/flag-args"
 [ "$rows" -ge 30 ]
 ok $? "every row of the flag-argument table warns ($rows rows)"
 
+# A JSON profile: located at the file, a hint in its own terms.
+if "$SCMP_RUN" --help | grep -q 'built without OCI'; then
+	skip "io-uring in a JSON profile: built without OCI support"
+else
+	run "$SCMP_RUN" -p ./tests/oci/json/deny-mkdir.json --check --user nobody
+	like "$ERR" "scmp-run: ./tests/oci/json/deny-mkdir.json: hint: deny them: add an entry with the names io_uring_setup, io_uring_enter, io_uring_register and the action SCMP_ACT_ERRNO" \
+		"io-uring in a JSON profile: warned, with a JSON hint"
+fi
+
 # --strict belongs to --check.
 run "$SCMP_RUN" -p tests/cli/lint/io-uring.ini --export-pfc - --strict
 status_is 2 "--strict with --export-pfc: usage error, exit 2"
