@@ -392,7 +392,7 @@ static void check_flag_equals(struct lint *L)
 
 /* ---- shadowed ---- */
 
-/* Is rr's outcome the same as that of rule's rrule? */
+/* The rrule of r among s's (not a multiplexer's copy); NULL if none. */
 static const struct rrule *find_rrule(const struct rsys *s, const struct rule *r)
 {
 	for (size_t i = 0; s && i < s->n_rules; i++)
