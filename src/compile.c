@@ -71,8 +71,9 @@ int compile_profile(const char *value, const struct profile_opts *opts, const st
 	if (o.source != PROFILE_FROM_STDIN && oci_is_json(value)) {
 		/* JSON: found and checked like any profile file, then read by
 		 * the OCI module. */
+		struct profile_trust trust;
 		char *path;
-		int r = profile_locate(value, &o, d, &path);
+		int r = profile_locate(value, &o, d, &path, &trust);
 
 		if (r < 0) {
 			memset(ret, 0, sizeof(*ret));
@@ -80,6 +81,8 @@ int compile_profile(const char *value, const struct profile_opts *opts, const st
 		}
 		r = compile_load(path, NULL, oci, native, d, ret);
 		free(path);
+		if (r >= 0)
+			ret->profile->trust = trust;
 		return r;
 	}
 	return compile_load(value, &o, oci, native, d, ret);

@@ -380,6 +380,44 @@ static void note_running(const struct compiled *c, const char *cmd, struct diag 
 	diag_note(d, &loc, "%zu instructions for%s; running %s", c->prog->len, abis, cmd);
 }
 
+/* -v: the unknown-syscall action when the profile does not write it
+ * (scmp-run.ini(5) UNKNOWN SYSCALLS), the built-in rules and the trust
+ * check (summary_defaults()), one note each. Returns 0 or -ENOMEM. */
+static int note_defaults(const struct compiled *c, struct diag *d)
+{
+	const struct filter_attrs *attrs = &c->rs->attrs;
+	const struct src_loc loc = { .file = c->profile->path };
+	char *text = NULL, *line, *next, buf[64];
+	size_t size = 0;
+	struct action unknown;
+	FILE *f;
+
+	if (!attrs->has_unknown_action) {
+		policy_unknown_action(attrs, &unknown);
+		diag_note(d, &loc, "unknown-syscall action: %s (not written: %s)",
+			  action_format(&unknown, buf, sizeof(buf)),
+			  policy_action_denies(attrs->default_action.kind)
+				  ? "the default action denies"
+				  : "the default action");
+	}
+	f = open_memstream(&text, &size);
+	if (!f)
+		return -ENOMEM;
+	summary_defaults(c, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	for (line = text; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		diag_note(d, &loc, "%s", line);
+	}
+	free(text);
+	return 0;
+}
+
 static enum outcome outcome_of_run(enum run_failure fail)
 {
 	switch (fail) {
@@ -404,7 +442,7 @@ static bool announce_run(const struct options *o, const struct compiled *c, char
 		return false;
 	if (o->verbose) {
 		note_running(c, argv[0], d);
-		if (run_describe(c->profile, d) < 0)
+		if (run_describe(c->profile, d) < 0 || note_defaults(c, d) < 0)
 			diag_error(d, NULL, "out of memory");
 	}
 	if (diag_failed(d))
@@ -480,7 +518,7 @@ static enum outcome explain_audit(const struct options *o, const struct compiled
 static enum outcome check(const struct options *o, const struct compiled *c, struct diag *d)
 {
 	struct lint_env env;
-	int r = summary_print(c, stdout);
+	int r = summary_print(c, stdout, d);
 
 	if (r == 0)
 		r = summary_print_confine(c, landlock_abi_for(&c->profile->landlock), d, stdout);

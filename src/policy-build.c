@@ -974,7 +974,13 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 	for (size_t i = 0; i < rules.n; i++) {
 		const struct rule *rule = rules.v[i];
 
+		const struct rule *prev = i ? rules.v[i - 1] : NULL;
+
 		if (marks[i].found || rule->optional)
+			continue;
+		/* the "||" alternatives of one key: said once */
+		if (prev && !marks[i - 1].found && prev->loc.file == rule->loc.file &&
+		    prev->loc.line == rule->loc.line && !strcmp(prev->syscall, rule->syscall))
 			continue;
 		if (!syscalls_known(rule->syscall))
 			diag_error(d, &rule->loc, "unknown syscall '%s'", rule->syscall);

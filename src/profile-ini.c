@@ -500,10 +500,17 @@ void profile_ini_check_trust(struct loader *l)
 	bool bad = false;
 	char buf[96];
 
+	l->trust_done = (struct profile_trust){ .uid = l->opts->uid };
 	if (!l->opts->trust && !(p && (p->has_user || p->has_group)))
 		return;
+	l->trust_done.checked = true;
 	for (size_t i = 0; i < l->n_trust; i++) {
 		const char *why = untrusted(l, &l->trust[i], buf, sizeof(buf));
+
+		if (l->trust[i].is_dir)
+			l->trust_done.dirs++;
+		else
+			l->trust_done.files++;
 
 		if (why) {
 			report_untrusted(l, &l->trust[i], why);
@@ -886,7 +893,7 @@ int profile_ini_include(struct frame *fr, const char *value, const struct src_lo
 }
 
 int profile_locate(const char *what, const struct profile_opts *opts, struct diag *d,
-		   char **ret_path)
+		   char **ret_path, struct profile_trust *ret_trust)
 {
 	struct loader l = { .opts = opts, .d = d, .errors = d->n_errors };
 	const struct src_loc *where;
@@ -921,5 +928,6 @@ int profile_locate(const char *what, const struct profile_opts *opts, struct dia
 		return r;
 	}
 	*ret_path = path;
+	*ret_trust = l.trust_done;
 	return 0;
 }

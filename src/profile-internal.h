@@ -92,6 +92,7 @@ struct loader {
 	const struct profile_opts *opts;
 	struct trust_rec *trust;
 	size_t n_trust, cap_trust;
+	struct profile_trust trust_done; /* filled by profile_ini_check_trust() */
 	const struct arch *native;
 	struct diag *d;
 	struct entry *ents;
@@ -209,7 +210,7 @@ int profile_ini_include(struct frame *fr, const char *value, const struct src_lo
 
 /* The trust check (scmp-run(1) TRUST) of every file read and directory
  * searched, when l->opts asks for it or the profile switches credentials.
- * Errors go to l->d. */
+ * Errors go to l->d; what was looked at to l->trust_done. */
 void profile_ini_check_trust(struct loader *l);
 
 /* Free the trust records of l. */

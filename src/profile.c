@@ -818,8 +818,10 @@ int profile_load(const char *what, const struct profile_opts *opts, const struct
 	if (r == 0 && !l.oom && !l.abort)
 		finish(&l, l.p->rs->files[0]);
 	/* Even for a profile with errors: say which files cannot be trusted. */
-	if (!l.oom)
+	if (!l.oom) {
 		profile_ini_check_trust(&l);
+		l.p->trust = l.trust_done;
+	}
 	if (l.oom)
 		r = l.oom;
 	else if (r != -ENOENT)

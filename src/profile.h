@@ -26,6 +26,13 @@
 #define PROFILE_KEEP_CAPS_MAX	  64
 #define PROFILE_SIZE_MAX	  (1u << 20) /* bytes read for one profile, includes counted */
 
+/* What the trust check (scmp-run(1) TRUST) looked at, for --check and -v. */
+struct profile_trust {
+	bool checked;	      /* owners and modes were checked */
+	uid_t uid;	      /* the one owner trusted besides root */
+	unsigned files, dirs; /* files read, directories searched for a NAME */
+};
+
 /* "; lint: allow ID" at loc: a warning ID located there is not shown
  * (scmp-run.ini(5) LINT). */
 struct lint_allow {
@@ -52,6 +59,8 @@ struct profile {
 	struct landlock_config landlock;
 	/* [limits]: zeroed sets nothing */
 	struct rlimits_config limits;
+	/* set by the loader: what was checked before this profile was read */
+	struct profile_trust trust;
 	/* "; lint: allow ID..." comments (scmp-run.ini(5) LINT), one per ID */
 	struct lint_allow *lint_allows;
 	size_t n_lint_allows, cap_lint_allows;
@@ -102,11 +111,12 @@ void profile_free(struct profile *p);
  * file) as it would find it: what is a path or a NAME as opts->source says
  * (not standard input); it must be a regular file, and with opts->trust the
  * file and every directory searched must be trusted (scmp-run(1) TRUST).
- * Returns 0 and a malloc'ed path in *ret_path, or -ENOENT (a NAME not
- * found) or -EINVAL with the reason in d, or -ENOMEM.
+ * Returns 0 and a malloc'ed path in *ret_path, and what the trust check
+ * looked at in *ret_trust, or -ENOENT (a NAME not found) or -EINVAL with
+ * the reason in d, or -ENOMEM.
  */
 int profile_locate(const char *what, const struct profile_opts *opts, struct diag *d,
-		   char **ret_path);
+		   char **ret_path, struct profile_trust *ret_trust);
 
 /*
  * --user and --group (scmp-run(1)): replace [credentials] user or group as

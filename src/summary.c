@@ -4,6 +4,7 @@
 #include "summary.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -66,6 +67,33 @@ static void print_builtins(const struct compiled *c, FILE *f)
 			src_loc_format(&h->tty_injection_loc, loc, sizeof(loc)));
 }
 
+/* scmp-run(1) TRUST: what was checked before the profile was read. */
+static void print_trust(const struct profile_trust *t, FILE *f)
+{
+	if (!t->checked) {
+		fputs("trust: not checked (scmp-run does not run as root and switches no "
+		      "credentials)\n",
+		      f);
+		return;
+	}
+	if (!t->files && !t->dirs) {
+		fputs("trust: nothing to check (standard input is the caller's own)\n", f);
+		return;
+	}
+	fprintf(f,
+		"trust: checked %u file%s and %u searched director%s: owned by root or uid %u, "
+		"not writable by group or others (%s)\n",
+		t->files, t->files == 1 ? "" : "s", t->dirs, t->dirs == 1 ? "y" : "ies",
+		(unsigned)t->uid,
+		geteuid() == 0 ? "scmp-run runs as root" : "the credentials change");
+}
+
+void summary_defaults(const struct compiled *c, FILE *f)
+{
+	print_builtins(c, f);
+	print_trust(&c->profile->trust, f);
+}
+
 /* How many known numbers of an ABI the kernel serves from its always-allow
  * cache without running the program (sim_is_const_allow()). */
 static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy *abi)
@@ -78,15 +106,48 @@ static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy 
 	return cached;
 }
 
-/* scmp-run(1) Caller state: what run mode does with descriptors, signals,
- * session and environment. (Running as root without a user is a fact of the
- * process that runs: the lint warns about it, lint.h.) */
-static void print_caller(const struct profile *p, FILE *f)
+/* scmp-run(1) Caller state: the user, and what run mode does with
+ * descriptors, signals, session and environment. (Running as root without a
+ * user is a fact of the process that runs: the lint warns about it, lint.h.)
+ * 0 or -ENOMEM. */
+static int print_caller(const struct profile *p, FILE *f)
 {
-	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, f);
+	char at[256];
+	char *text = NULL, *line, *next;
+	size_t size = 0;
+	FILE *m;
+
+	if (p->has_user) {
+		/* the name comes from a profile or the command line: escaped
+		 * (src_loc_format() escapes the file name) */
+		fputs("user: ", f);
+		diag_fputs_escaped(p->user, f);
+		fprintf(f, " (set at %s)\n", src_loc_format(&p->user_loc, at, sizeof(at)));
+	} else {
+		fputs("user: the caller's (default; run mode refuses to run a command as root)\n",
+		      f);
+	}
+	/* The user's name is in the environment line: each line escaped. */
+	m = open_memstream(&text, &size);
+	if (!m)
+		return -ENOMEM;
+	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, m);
+	if (fclose(m) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	for (line = text; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		diag_fputs_escaped(line, f);
+		fputc('\n', f);
+	}
+	free(text);
+	return 0;
 }
 
-int summary_print(const struct compiled *c, FILE *f)
+int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 {
 	const struct policy *p = c->policy;
 
@@ -100,7 +161,7 @@ int summary_print(const struct compiled *c, FILE *f)
 	fputc('\n', f);
 	print_attrs(&c->rs->attrs, f);
 	print_rule_counts(c->rs, f);
-	print_builtins(c, f);
+	summary_defaults(c, f);
 	fprintf(f, "program: %zu instructions (limit %u)\n", c->prog->len, BPF_PROG_MAX);
 	for (size_t i = 0; i < p->n_abis; i++) {
 		const struct abi_policy *abi = &p->abis[i];
@@ -115,7 +176,10 @@ int summary_print(const struct compiled *c, FILE *f)
 			"always-allow cache\n",
 			abi->arch->name, len, count_cached(c->prog, abi), abi->n_known);
 	}
-	print_caller(c->profile, f);
+	if (print_caller(c->profile, f) < 0) {
+		diag_error(d, NULL, "out of memory");
+		return -ENOMEM;
+	}
 	return ferror(f) ? -EIO : 0;
 }
 

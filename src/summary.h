@@ -10,8 +10,14 @@
 
 /* Print the summary of c, compiled from a profile (c->profile is set), to f,
  * with what run mode does with the caller's state (the warnings of --check
- * are the lint's, lint.h). Returns 0 or -EIO if writing failed. */
-int summary_print(const struct compiled *c, FILE *f);
+ * are the lint's, lint.h). Returns 0, -EIO if writing failed, or -ENOMEM
+ * (an error in d). */
+int summary_print(const struct compiled *c, FILE *f, struct diag *d);
+
+/* The defaults of scmp-run(1) that hold besides the caller state, one line
+ * each to f (--check, and -v's notes): every built-in rule the profile got
+ * or switched off, and what the trust check looked at. */
+void summary_defaults(const struct compiled *c, FILE *f);
 
 /*
  * The confinement beyond seccomp, after the summary: [landlock] on the

@@ -132,6 +132,7 @@ like "$ERR" "scmp-run: error: --strict is for --check" "... says --strict is for
 # A condition on a syscall no ABI of the filter has: an error in every mode.
 run "$SCMP_RUN" -p tests/cli/bad/cond-no-abi.ini --export-bpf /dev/null
 status_is 1 "cond-no-abi.ini: --export-bpf exits 1"
+is "$(grep -c "error: condition on 'mmap2'" "$ERR")" 1 "cond-no-abi.ini: one error for the two alternatives of one key"
 run "$SCMP_RUN" -p tests/cli/bad/cond-no-abi.ini -- true
 status_is 125 "cond-no-abi.ini: run mode exits 125"
 # ... but not a sub-call of a multiplexer the filter has (accept on x86).

@@ -378,6 +378,76 @@ like "$ERR" "keep5.ini: note: environment: " "-v: environment"
 run "$SCMP_RUN" -p "$C/keep5.ini" -- true
 is "$(cat "$ERR")" "" "without -v: nothing said"
 
+# --check and -v: the built-in rules, the user and what the trust check
+# looked at (scmp-run(1) Caller state, TRUST).
+prof clone '[allow]' 'clone = flags & CLONE_THREAD != 0'
+run "$SCMP_RUN" -p "$C/clone.ini" --check
+like "$OUT" "built-in rule: built-in:tty-injection: errno(EPERM) ioctl if cmd in { TIOCSTI, TIOCLINUX }" \
+	"--check: the tty-injection built-in"
+like "$OUT" "built-in rule: built-in:clone3: errno(ENOSYS) clone3" "--check: the clone3 built-in"
+prof tty '[hardening]' 'tty-injection = allow'
+run "$SCMP_RUN" -p "$C/tty.ini" --check
+like "$OUT" "built-in rule: tty-injection: off ([hardening] tty-injection = allow at $C/tty.ini:" \
+	"--check: tty-injection switched off, and where"
+unlike "$OUT" "built-in:clone3" "--check: no clone3 built-in without a clone condition"
+run "$SCMP_RUN" -v -p "$C/clone.ini" -- true
+status_is 0 "-v with a clone condition: ran"
+like "$ERR" "clone.ini: note: built-in rule: built-in:tty-injection: errno(EPERM)" \
+	"-v: the tty-injection built-in"
+like "$ERR" "clone.ini: note: built-in rule: built-in:clone3: errno(ENOSYS) clone3" \
+	"-v: the clone3 built-in"
+like "$ERR" "clone.ini: note: unknown-syscall action: allow (not written: the default action)" \
+	"-v: the unknown-syscall default of an allow-by-default profile"
+prof deny-unknown '[filter]' 'default-action = errno(EPERM)' '[allow]' 'syscalls = @system-service'
+run "$SCMP_RUN" -v -p "$C/deny-unknown.ini" -- true
+like "$ERR" "deny-unknown.ini: note: unknown-syscall action: errno(ENOSYS) (not written: the default action denies)" \
+	"-v: the unknown-syscall default"
+# a user name from the command line is escaped in --check, as in messages
+run "$SCMP_RUN" -p "$C/clone.ini" --user "$(printf 'r\033x')" --check
+like "$OUT" 'user: r\x1bx (set at --user)' "--check: the user's name escaped"
+like "$OUT" "of user 'r\\x1bx'" "--check: ... also in the environment line"
+if [ "$(id -u)" = 0 ]; then
+	run "$SCMP_RUN" -p "$C/clone.ini" --check
+	like "$OUT" "trust: checked 1 file and 0 searched directories: owned by root or uid 0, not writable by group or others (scmp-run runs as root)" \
+		"--check as root: trust checked, one file"
+	like "$OUT" "user: root (set at $C/clone.ini:4)" "--check: the user, and where it is set"
+	run "$SCMP_RUN" -v -p "$C/clone.ini" -- true
+	like "$ERR" "clone.ini: note: trust: checked 1 file and 0 searched directories" \
+		"-v as root: what the trust check looked at"
+	printf '[profile]\ninclude = clone.ini\n' >"$C/inc.ini"
+	mkdir -m 755 "$C/by-name"
+	cp "$C/inc.ini" "$C/by-name/inc.ini"
+	cp "$C/clone.ini" "$C/by-name/clone.ini"
+	run env SCMP_RUN_PROFILE_PATH="$C/by-name" "$SCMP_RUN" -p inc --check
+	like "$OUT" "trust: checked 2 files and 1 searched directory:" \
+		"--check -p NAME with an include: 2 files, 1 directory"
+	run_in "$(printf '[filter]\ndefault-action = allow\n')" "$SCMP_RUN" -p - --user root --check
+	like "$OUT" "trust: nothing to check (standard input is the caller's own)" \
+		"--check -p - from a pipe: nothing to check"
+	like "$OUT" "user: root (set at --user)" "--check --user root: the user, from the option"
+	if command -v setpriv >/dev/null; then
+		run setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$SCMP_RUN" -p "$C/tty.ini" --user 65534 --check
+		like "$OUT" "trust: checked 1 file and 0 searched directories: owned by root or uid 65534, not writable by group or others (the credentials change)" \
+			"--check --user as uid 65534: trust checked, because of the switch"
+		printf '[filter]\ndefault-action = allow\n' >"$C/plain-nouser.ini"
+		run setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$SCMP_RUN" -p "$C/plain-nouser.ini" --check
+		like "$OUT" "trust: not checked (scmp-run does not run as root and switches no credentials)" \
+			"--check as uid 65534: trust not checked"
+		like "$OUT" "user: the caller's (default; run mode refuses to run a command as root)" \
+			"--check without a user: the caller's"
+	else
+		skip "no setpriv: trust as uid 65534"
+		skip "no setpriv: trust as uid 65534"
+		skip "no setpriv: trust as uid 65534"
+	fi
+else
+	run "$SCMP_RUN" -p "$C/clone.ini" --check
+	like "$OUT" "trust: not checked (scmp-run does not run as root and switches no credentials)" \
+		"--check unprivileged: trust not checked"
+fi
+
 # The uid-0 guard in --check: a warning (a fact of this process), exit 0.
 if [ "$(id -u)" = 0 ]; then
 	printf '[filter]\ndefault-action = allow ; lint: allow io-uring\n' >"$C/nouser.ini"

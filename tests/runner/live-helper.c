@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Target program for the live command-line tests: makes one chosen call
  * (from a second thread, under a SIGSYS handler, through the i386 entry
- * point, or TIOCSTI on its terminal) and reports what happened on stdout,
- * unbuffered. */
+ * point, TIOCSTI on its terminal, an io_uring socket, an openat that
+ * truncates) and reports what happened on stdout, unbuffered. */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/io_uring.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -11,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -105,6 +109,83 @@ static long int80(long nr)
 	return (int)ret;
 }
 
+static const char *err_name(int err)
+{
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "unknown errno";
+}
+
+/* One IORING_OP_SOCKET (Linux 5.19) for AF_NETLINK through a new ring: the
+ * socket the filter's socket() rules never see. Prints where it stopped:
+ * "io_uring_setup: ERRNO", "uring socket: ERRNO" or "uring socket: netlink". */
+static int mode_uring_socket(void)
+{
+	struct io_uring_params p = { 0 };
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqe;
+	unsigned char *sq, *cq;
+	unsigned *tail, *head;
+	int fd, dom = 0;
+	socklen_t len = sizeof(dom);
+
+	fd = (int)syscall(SYS_io_uring_setup, 4, &p);
+	if (fd < 0) {
+		say("io_uring_setup: %s\n", err_name(errno));
+		return 0;
+	}
+	sq = mmap(NULL, p.sq_off.array + p.sq_entries * sizeof(unsigned), PROT_READ | PROT_WRITE,
+		  MAP_SHARED, fd, IORING_OFF_SQ_RING);
+	cq = mmap(NULL, p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe),
+		  PROT_READ | PROT_WRITE, MAP_SHARED, fd, IORING_OFF_CQ_RING);
+	sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
+		say("mmap: %s\n", err_name(errno));
+		return 2;
+	}
+	memset(&sqes[0], 0, sizeof(sqes[0]));
+	sqes[0].opcode = IORING_OP_SOCKET;
+	sqes[0].fd = AF_NETLINK;
+	sqes[0].off = SOCK_RAW;
+	sqes[0].len = 0; /* NETLINK_ROUTE */
+	sqes[0].user_data = 1;
+	tail = (unsigned *)(sq + p.sq_off.tail);
+	((unsigned *)(sq + p.sq_off.array))[*tail & *(unsigned *)(sq + p.sq_off.ring_mask)] = 0;
+	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
+	if (syscall(SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+		say("io_uring_enter: %s\n", err_name(errno));
+		return 0;
+	}
+	head = (unsigned *)(cq + p.cq_off.head);
+	cqe = &((struct io_uring_cqe
+			 *)(cq + p.cq_off.cqes))[*head & *(unsigned *)(cq + p.cq_off.ring_mask)];
+	if (__atomic_load_n((unsigned *)(cq + p.cq_off.tail), __ATOMIC_ACQUIRE) == *head) {
+		say("uring socket: no completion\n");
+		return 2;
+	}
+	if (cqe->res < 0) {
+		say("uring socket: %s\n", err_name(-cqe->res));
+		return 0;
+	}
+	if (getsockopt(cqe->res, SOL_SOCKET, SO_DOMAIN, &dom, &len) != 0 || dom != AF_NETLINK) {
+		say("uring socket: not netlink\n");
+		return 2;
+	}
+	say("uring socket: netlink\n");
+	return 0;
+}
+
+/* openat(FILE, O_RDONLY|O_TRUNC): what a "read-only" rule on the access
+ * mode alone lets through; prints the result, the size is for the caller */
+static int mode_open_trunc(const char *path)
+{
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_TRUNC);
+
+	say("open-trunc: %s\n", fd >= 0 ? "opened" : err_name(errno));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -150,6 +231,11 @@ int main(int argc, char **argv)
 						       : "other error");
 		return 0;
 	}
-	fprintf(stderr, "usage: live-helper threads|getppid|trap|int80|tiocsti\n");
+	if (!strcmp(mode, "uring-socket"))
+		return mode_uring_socket();
+	if (!strcmp(mode, "open-trunc") && argc > 2)
+		return mode_open_trunc(argv[2]);
+	fprintf(stderr, "usage: live-helper threads|getppid|trap|int80|tiocsti|uring-socket|"
+			"open-trunc FILE\n");
 	return 2;
 }

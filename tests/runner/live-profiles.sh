@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Real programs under every sample profile in profiles/: coreutils
-# pipelines, python3 with imports, a loopback TCP server and client, and in
+# pipelines, python3 with imports, tar, a loopback TCP server and client, and in
 # each profile one forbidden operation failing the way the profile says;
 # TIOCSTI on the controlling terminal refused under every one of them.
 # Usage: live-profiles.sh LIVE-TCP-SCRIPT LIVE-HELPER (environment: SCMP_RUN,
@@ -202,6 +202,25 @@ is "$(cat "$TAP_TMP/py.out")" EACCES \
 (cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
 	"$(pyerr 'open("/etc/hostname").read()')" && cp "$OUT" "$TAP_TMP/py.out")
 is "$(cat "$TAP_TMP/py.out")" "ok" "untrusted-tool: /etc stays readable"
+
+# ---- tar: an archive of a tree, written and unpacked, under each profile
+# that allows files (untrusted-tool cannot start gzip: plain tar; it reads
+# only below its launch directory: the archive comes on stdin) ----
+mkdir -p "$TAP_TMP/tar/tree/sub"
+echo one >"$TAP_TMP/tar/tree/a"
+echo two >"$TAP_TMP/tar/tree/sub/b"
+chmod 750 "$TAP_TMP/tar/tree/sub/b"
+for p in net-daemon system-service no-network untrusted-tool; do
+	rm -rf "$TAP_TMP/tar/out" "$TAP_TMP/tar/t.tar"
+	mkdir "$TAP_TMP/tar/out"
+	RC=0
+	(cd "$TAP_TMP/tar" && timeout 20 "$S" -p "$P/$p.ini" tar cf t.tar tree &&
+		cd out && timeout 20 "$S" -p "$P/$p.ini" tar xf - --no-same-owner <../t.tar) \
+		>"$OUT" 2>"$ERR" || RC=$?
+	status_is 0 "$p: tar cf and tar xf of a tree: exit 0"
+	is "$(cat "$TAP_TMP/tar/out/tree/sub/b") $(stat -c %a "$TAP_TMP/tar/out/tree/sub/b")" \
+		"two 750" "$p: tar: the unpacked file and its mode"
+done
 
 # ---- tty-injection (scmp-run.ini(5) BUILT-IN RULES) in every profile ----
 # script(1) gives the command a new session whose controlling terminal is a
