@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hardening.h"
 #include "profile-path.h"
 
 /* The policy and program of c->rs; c->rs is set. */
@@ -43,6 +44,8 @@ static int compile_load(const char *what, const struct profile_opts *opts,
 	if (r >= 0 && d->n_errors > errors)
 		r = -EINVAL;
 	if (r >= 0) {
+		/* the presets that depend on this process (scmp-run.ini(5) HARDENING) */
+		hardening_probe(&ret->profile->rs->hardening);
 		ret->rs = ret->profile->rs;
 		r = build(ret, native, d);
 	}
@@ -99,6 +102,15 @@ int compile_ruleset(const struct ruleset *rs, const struct arch *native, struct 
 	if (r < 0)
 		compiled_free(ret);
 	return r;
+}
+
+int compile_rebuild(struct compiled *c, const struct arch *native, struct diag *d)
+{
+	bpf_prog_free(c->prog);
+	policy_free(c->policy);
+	c->prog = NULL;
+	c->policy = NULL;
+	return build(c, native, d);
 }
 
 void compiled_free(struct compiled *c)

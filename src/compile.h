@@ -52,5 +52,13 @@ int compile_file(const char *path, const struct arch *native, const struct oci_o
 int compile_ruleset(const struct ruleset *rs, const struct arch *native, struct diag *d,
 		    struct compiled *ret);
 
+/*
+ * Build c's policy and program again from c->rs, after the caller changed
+ * the facts in its [hardening] (a test acting as an older kernel). Returns
+ * as compile_profile(); on failure c->policy and c->prog are NULL and c
+ * must still be freed.
+ */
+int compile_rebuild(struct compiled *c, const struct arch *native, struct diag *d);
+
 /* Free what c owns and clear it (a cleared struct may be freed again). */
 void compiled_free(struct compiled *c);

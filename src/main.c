@@ -18,6 +18,7 @@
 #include "explain.h"
 #include "export.h"
 #include "groups.h"
+#include "hardening.h"
 #include "landlock.h"
 #include "lint.h"
 #include "listing.h"
@@ -363,6 +364,7 @@ static void note_landlock(const struct compiled *c)
 	    0) {
 		landlock_report(&c->profile->landlock, &rights, NULL, PROG ": landlock: ", stderr);
 		rlimits_print(&c->profile->limits, PROG ": limit: ", stderr);
+		hardening_print(&c->profile->rs->hardening, PROG ": hardening: ", stderr);
 	}
 	diag_clear(&scratch);
 }
@@ -580,6 +582,14 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	 * if the kernel had an older Landlock ABI. */
 	if (getenv("SCMP_RUN_TEST_LANDLOCK_ABI"))
 		c.profile->landlock.abi_max = atoi(getenv("SCMP_RUN_TEST_LANDLOCK_ABI"));
+	/* ... and as if it had no PR_SET_MDWE: the rules instead. */
+	if (getenv("SCMP_RUN_TEST_NO_MDWE") && c.profile->rs->hardening.mdwe_kernel) {
+		c.profile->rs->hardening.mdwe_kernel = false;
+		if (compile_rebuild(&c, o->target, d) < 0) {
+			compiled_free(&c);
+			return OUTCOME_REJECTED;
+		}
+	}
 #endif
 	r = profile_set_credentials(c.profile, o->user, o->group, d);
 	if (r < 0) {

@@ -18,6 +18,7 @@
 
 #include "array.h"
 #include "consts.h"
+#include "hardening.h"
 
 /* ---- resolving conditions for one ABI ---- */
 
@@ -688,59 +689,248 @@ static bool names_itself(const struct rule *r, const char *syscall)
 	return !r->via_group && !strcmp(r->syscall, syscall);
 }
 
-/* Append a built-in rule to p (syscall and errno name are static strings). */
-static int add_builtin(struct policy *p, const struct ruleset *rs, const char *loc,
-		       const char *syscall, const char *errno_name, uint32_t errno_value,
-		       const char *cond)
+/* Where built-in rules are added: the policy's list and its capacity. */
+struct builtins {
+	struct policy *p;
+	const struct ruleset *rs;
+	size_t cap;
+};
+
+/* Append a rule located at loc (syscall, errno name and loc.file are static
+ * or live as long as rs; cond is copied). Returns 0, -ENOMEM, or -EINVAL
+ * for a condition that does not parse (a bug here, not in a profile). */
+static int add_rule_at(struct builtins *bs, const struct src_loc *loc, const char *syscall,
+		       const char *errno_name, uint32_t errno_value, const char *cond)
 {
-	struct rule *r = &p->builtins[p->n_builtins];
+	struct policy *p = bs->p;
+	struct rule *r;
 	char *err = NULL;
 
+	r = array_grow(&p->builtins, &p->n_builtins, &bs->cap, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
 	*r = (struct rule){
 		.syscall = (char *)syscall,
 		.optional = true, /* an ABI without the syscall skips it */
 		.action = { .kind = ACTION_ERRNO, .data = errno_value, .errno_name = errno_name },
-		.loc = { .file = loc, .line = 0 },
-		.seq = (unsigned)(rs->n_rules + p->n_builtins), /* after every rule written */
+		.loc = *loc,
+		.seq = (unsigned)(bs->rs->n_rules + p->n_builtins -
+				  1), /* after every rule written */
 	};
 	if (cond) {
 		struct cond c;
 		int ret = cond_parse(cond, &c, &err);
 
 		free(err);
-		if (ret < 0)
+		if (ret < 0) {
+			p->n_builtins--;
 			return ret == -ENOMEM ? ret : -EINVAL;
+		}
 		r->conj = c.conjs[0]; /* one conjunction: the rule takes it over */
 		c.conjs[0] = (struct conj){ 0 };
 		cond_free(&c);
 	}
-	p->n_builtins++;
 	return 0;
+}
+
+/* A built-in rule of scmp-run.ini(5) BUILT-IN RULES, located at loc_name. */
+static int add_builtin(struct builtins *bs, const char *loc_name, const char *syscall,
+		       const char *errno_name, uint32_t errno_value, const char *cond)
+{
+	const struct src_loc loc = { .file = loc_name, .line = 0 };
+
+	return add_rule_at(bs, &loc, syscall, errno_name, errno_value, cond);
+}
+
+/* add_rule_at() with a condition made by printf. */
+__attribute__((format(printf, 6, 7))) static int add_rule_fmt(
+	struct builtins *bs, const struct src_loc *loc, const char *syscall, const char *errno_name,
+	uint32_t errno_value, const char *fmt, ...)
+{
+	char *cond = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&cond, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = add_rule_at(bs, loc, syscall, errno_name, errno_value, cond);
+	free(cond);
+	return r;
+}
+
+/* ---- [hardening] presets (scmp-run.ini(5) HARDENING) ---- */
+
+/* sched_setscheduler(2): the kernel masks SCHED_RESET_ON_FORK (0x40000000)
+ * off the policy before it checks it. */
+#define SCHED_POLICY_MASK "0xbfffffff"
+
+/*
+ * memory-deny-write-execute by rules (the kernel lacks PR_SET_MDWE). An ABI
+ * whose mmap takes its arguments in memory (i386, s390: old_mmap) would let
+ * a writable and executable mapping through: an error, at the key.
+ */
+static int add_mdwe(struct builtins *bs, const struct hardening *h, const struct arch *const *abis,
+		    size_t n_abis, struct diag *d)
+{
+	static const char *const calls[] = { "mprotect", "pkey_mprotect" };
+	const struct src_loc *loc = &h->mdwe_loc;
+	int r = 0;
+
+	for (size_t i = 0; i < n_abis; i++) {
+		struct syscall_arg args[SYSCALL_ARGS_MAX];
+		bool known, named = false;
+		uint32_t nr;
+
+		if (syscalls_lookup_name(abis[i], "mmap", &nr) < 0 ||
+		    syscalls_args(abis[i], "mmap", args, &known) < 0)
+			continue;
+		for (int k = 0; k < SYSCALL_ARGS_MAX; k++)
+			named |= syscalls_arg_named(&args[k], "prot");
+		if (!named) {
+			diag_error(d, loc,
+				   "memory-deny-write-execute: this kernel has no PR_SET_MDWE, and "
+				   "on %s mmap passes its protection in memory, where seccomp "
+				   "cannot see it",
+				   abis[i]->name);
+			return -EINVAL;
+		}
+	}
+	r = add_rule_at(bs, loc, "mmap", "EPERM", EPERM,
+			"prot & PROT_WRITE|PROT_EXEC == PROT_WRITE|PROT_EXEC");
+	if (r >= 0)
+		r = add_rule_at(bs, loc, "mmap2", "EPERM", EPERM,
+				"prot & PROT_WRITE|PROT_EXEC == PROT_WRITE|PROT_EXEC");
+	for (size_t i = 0; i < 2 && r >= 0; i++)
+		r = add_rule_at(bs, loc, calls[i], "EPERM", EPERM, "prot & PROT_EXEC != 0");
+	if (r >= 0)
+		r = add_rule_at(bs, loc, "shmat", "EPERM", EPERM, "shmflg & SHM_EXEC != 0");
+	return r;
+}
+
+/* restrict-namespaces: unshare and clone with a prohibited flag, setns to
+ * anything but an allowed type (0 means any type), clone3 (its flags are
+ * in memory). */
+static int add_namespaces(struct builtins *bs, const struct hardening *h)
+{
+	const struct src_loc *loc = &h->ns_loc;
+	const struct hardening_ns *types;
+	char denied[256] = "", denied_clone[256] = "", allowed[256] = "";
+	size_t n_types, ld = 0, lc = 0, la = 0;
+	int r;
+
+	if (!h->ns_denied)
+		return 0;
+	types = hardening_ns_types(&n_types);
+	for (size_t i = 0; i < n_types; i++) {
+		const char *f = types[i].flag;
+
+		if (!(h->ns_denied & types[i].bit)) {
+			la += (size_t)snprintf(allowed + la, sizeof(allowed) - la, "%s%s",
+					       la ? ", " : "", f);
+			continue;
+		}
+		ld += (size_t)snprintf(denied + ld, sizeof(denied) - ld, "%s%s", ld ? "|" : "", f);
+		/* in clone's flags, 0x80 is part of the exit signal */
+		if (types[i].bit != HARDENING_NS_TIME)
+			lc += (size_t)snprintf(denied_clone + lc, sizeof(denied_clone) - lc, "%s%s",
+					       lc ? "|" : "", f);
+	}
+	r = add_rule_fmt(bs, loc, "unshare", "EPERM", EPERM, "unshare_flags & %s != 0", denied);
+	if (r >= 0 && lc)
+		r = add_rule_fmt(bs, loc, "clone", "EPERM", EPERM, "flags & %s != 0", denied_clone);
+	if (r >= 0)
+		r = la ? add_rule_fmt(bs, loc, "setns", "EPERM", EPERM, "nstype not in { %s }",
+				      allowed)
+		       : add_rule_at(bs, loc, "setns", "EPERM", EPERM, NULL);
+	if (r >= 0)
+		r = add_rule_at(bs, loc, "clone3", "ENOSYS", ENOSYS, NULL);
+	return r;
+}
+
+/* restrict-address-families: socket and socketpair with a denied family. */
+static int add_families(struct builtins *bs, const struct hardening *h)
+{
+	static const char *const calls[] = { "socket", "socketpair" };
+	char *set = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r = 0;
+
+	if (!h->af_restrict)
+		return 0;
+	f = open_memstream(&set, &len);
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->n_af; i++)
+		fprintf(f, "%s%s", i ? ", " : "", h->af_names[i]);
+	if (fclose(f) != 0) {
+		free(set);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < 2 && r >= 0; i++)
+		r = add_rule_fmt(bs, &h->af_loc, calls[i], "EAFNOSUPPORT", EAFNOSUPPORT,
+				 "family %sin { %s }", h->af_deny_listed ? "" : "not ", set);
+	free(set);
+	return r;
+}
+
+/* The rules of every preset that is on, located at its key. Returns 0,
+ * -EINVAL (reported to d) or -ENOMEM. */
+static int add_hardening(struct builtins *bs, const struct hardening *h,
+			 const struct arch *const *abis, size_t n_abis, struct diag *d)
+{
+	static const char *const rt[] = { "SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE" };
+	static const char *const chmods[] = { "chmod", "fchmod", "fchmodat", "fchmodat2" };
+	int r = 0;
+
+	if (h->mdwe && !h->mdwe_kernel)
+		r = add_mdwe(bs, h, abis, n_abis, d);
+	if (r >= 0 && h->lock_personality)
+		r = add_rule_fmt(bs, &h->lock_personality_loc, "personality", "EPERM", EPERM,
+				 "personality not in { %#x, 0xffffffff }", h->launch_personality);
+	if (r >= 0)
+		r = add_namespaces(bs, h);
+	if (r >= 0)
+		r = add_families(bs, h);
+	for (size_t i = 0; i < 3 && r >= 0 && h->realtime; i++)
+		r = add_rule_fmt(bs, &h->realtime_loc, "sched_setscheduler", "EPERM", EPERM,
+				 "policy & " SCHED_POLICY_MASK " == %s", rt[i]);
+	if (r >= 0 && h->realtime)
+		r = add_rule_at(bs, &h->realtime_loc, "sched_setattr", "EPERM", EPERM, NULL);
+	for (size_t i = 0; i < 4 && r >= 0 && h->suid_sgid; i++)
+		r = add_rule_at(bs, &h->suid_sgid_loc, chmods[i], "EPERM", EPERM,
+				"mode & S_ISUID|S_ISGID != 0");
+	return r;
 }
 
 /*
  * The built-in rules of rs: tty-injection (unless [hardening] says allow)
  * and clone3 (when a rule puts a condition on clone and none names clone3
- * itself: its flags are behind a pointer, and libc falls back to clone).
- * Returns 0 or -ENOMEM.
+ * itself: its flags are behind a pointer, and libc falls back to clone),
+ * then the rules of the [hardening] presets, for the ABIs of the filter.
+ * Returns 0, -EINVAL (reported to d) or -ENOMEM.
  */
-static int add_builtins(const struct ruleset *rs, struct policy *p)
+static int add_builtins(const struct ruleset *rs, struct policy *p, const struct arch *const *abis,
+			size_t n_abis, struct diag *d)
 {
+	struct builtins bs = { .p = p, .rs = rs };
 	bool clone_cond = false, clone3_named = false;
 	int r = 0;
 
-	p->builtins = calloc(2, sizeof(*p->builtins));
-	if (!p->builtins)
-		return -ENOMEM;
 	for (size_t i = 0; i < rs->n_rules; i++) {
 		clone_cond |= !strcmp(rs->rules[i].syscall, "clone") && rs->rules[i].conj.n_cmps;
 		clone3_named |= names_itself(&rs->rules[i], "clone3");
 	}
 	if (!rs->hardening.tty_injection_allow)
-		r = add_builtin(p, rs, "built-in:tty-injection", "ioctl", "EPERM", EPERM,
+		r = add_builtin(&bs, "built-in:tty-injection", "ioctl", "EPERM", EPERM,
 				"cmd in { TIOCSTI, TIOCLINUX }");
 	if (r >= 0 && clone_cond && !clone3_named)
-		r = add_builtin(p, rs, "built-in:clone3", "clone3", "ENOSYS", ENOSYS, NULL);
+		r = add_builtin(&bs, "built-in:clone3", "clone3", "ENOSYS", ENOSYS, NULL);
+	if (r >= 0)
+		r = add_hardening(&bs, &rs->hardening, abis, n_abis, d);
 	return r;
 }
 
@@ -941,7 +1131,7 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	r = add_builtins(rs, p);
+	r = add_builtins(rs, p, arches, n_abis, d);
 	if (r < 0)
 		goto fail;
 	/* the rules as written, then the built-in ones */

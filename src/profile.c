@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "consts.h"
+#include "hardening.h"
 #include "number.h"
 #include "profile-internal.h"
 #include "syscalls.h"
@@ -430,6 +432,176 @@ static int key_tty_injection(struct key_ctx *k, const struct key_row *row)
 	return 0;
 }
 
+/* A [hardening] preset written twice is an error: which one was meant? */
+static bool hardening_first(struct key_ctx *k, struct src_loc *loc)
+{
+	char where[256];
+
+	if (loc->line) {
+		key_error(k, "duplicate key '%s' in [hardening] (first at %s)", k->key,
+			  src_loc_format(loc, where, sizeof(where)));
+		return false;
+	}
+	*loc = k->loc;
+	return true;
+}
+
+/* The field and location of a yes/no preset. */
+static bool *hardening_switch(struct hardening *h, const char *key, struct src_loc **ret_loc)
+{
+	if (!strcmp(key, "memory-deny-write-execute")) {
+		*ret_loc = &h->mdwe_loc;
+		return &h->mdwe;
+	}
+	if (!strcmp(key, "lock-personality")) {
+		*ret_loc = &h->lock_personality_loc;
+		return &h->lock_personality;
+	}
+	if (!strcmp(key, "restrict-realtime")) {
+		*ret_loc = &h->realtime_loc;
+		return &h->realtime;
+	}
+	*ret_loc = &h->suid_sgid_loc;
+	return &h->suid_sgid;
+}
+
+/* [hardening] memory-deny-write-execute, lock-personality, restrict-realtime,
+ * restrict-suid-sgid = yes | no (scmp-run.ini(5) HARDENING). */
+static int key_hardening_bool(struct key_ctx *k, const struct key_row *row)
+{
+	struct src_loc *loc;
+	bool *on = hardening_switch(&k->l->p->rs->hardening, k->key, &loc);
+	const char *err;
+	bool v;
+
+	if (parse_bool(k->value, &v, &err) < 0) {
+		key_error(k, "invalid boolean '%s' for '%s': %s", k->value, k->key, err);
+		return -EINVAL;
+	}
+	if (!hardening_first(k, loc))
+		return -EINVAL;
+	*on = v;
+	return 0;
+}
+
+/* "~" in front of a list: the words are the denied ones. */
+static char *hardening_list(char *value, bool *ret_inverted)
+{
+	char *s = profile_skip_blanks(value);
+
+	*ret_inverted = *s == '~';
+	return *ret_inverted ? s + 1 : s;
+}
+
+/* [hardening] restrict-namespaces = yes | no | TYPE... | ~TYPE...: systemd's
+ * RestrictNamespaces= (scmp-run.ini(5) HARDENING). */
+static int key_restrict_namespaces(struct key_ctx *k, const struct key_row *row)
+{
+	struct hardening *h = &k->l->p->rs->hardening;
+	const struct hardening_ns *types;
+	size_t n_types;
+	uint32_t all = 0, listed = 0;
+	bool inverted, bad = false, v;
+	const char *err;
+	char *rest, *w;
+
+	types = hardening_ns_types(&n_types);
+	for (size_t i = 0; i < n_types; i++)
+		all |= types[i].bit;
+	if (parse_bool(k->value, &v, &err) == 0) {
+		if (!hardening_first(k, &h->ns_loc))
+			return -EINVAL;
+		h->ns_denied = v ? all : 0;
+		return 0;
+	}
+	rest = hardening_list(k->value, &inverted);
+	while ((w = profile_next_word(&rest))) {
+		size_t i;
+
+		for (i = 0; i < n_types && strcmp(types[i].name, w); i++)
+			;
+		if (i == n_types) {
+			key_error(k,
+				  "unknown namespace type '%s' in '%s': use yes, no, or a list "
+				  "of cgroup ipc net mnt pid user uts time (~ in front: the "
+				  "denied ones)",
+				  w, k->key);
+			bad = true;
+		} else if (listed & types[i].bit) {
+			key_error(k, "duplicate namespace type '%s' in '%s'", w, k->key);
+			bad = true;
+		}
+		listed |= i < n_types ? types[i].bit : 0;
+	}
+	if (!bad && !listed) {
+		key_error(k, "empty list of namespace types in '%s'", k->key);
+		bad = true;
+	}
+	if (bad || !hardening_first(k, &h->ns_loc))
+		return -EINVAL;
+	h->ns_denied = inverted ? listed : all & ~listed;
+	return 0;
+}
+
+/* [hardening] restrict-address-families = AF_... | ~AF_...: systemd's
+ * RestrictAddressFamilies= (scmp-run.ini(5) HARDENING). */
+static int key_restrict_families(struct key_ctx *k, const struct key_row *row)
+{
+	struct hardening *h = &k->l->p->rs->hardening;
+	const char *names[HARDENING_AF_MAX], *err;
+	size_t n = 0;
+	bool inverted, bad = false;
+	char *rest, *w;
+
+	rest = hardening_list(k->value, &inverted);
+	while ((w = profile_next_word(&rest))) {
+		const char *name = strncmp(w, "AF_", 3) ? NULL : consts_static_name(w);
+		int64_t v;
+		bool dup = false, b;
+
+		if (parse_bool(w, &b, &err) == 0) {
+			key_error(k,
+				  "'%s' takes a list of address families, not '%s': the AF_ "
+				  "names allowed (AF_UNIX AF_INET ...), or ~ and those denied",
+				  k->key, w);
+			bad = true;
+			continue;
+		}
+		if (!name || !strcmp(name, "AF_MAX") || consts_lookup(k->l->native, name, &v) < 0) {
+			key_error(k,
+				  "unknown address family '%s' in '%s': use AF_ names (AF_UNIX "
+				  "AF_INET AF_INET6 ...), ~ in front for the denied ones",
+				  w, k->key);
+			bad = true;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++)
+			dup |= names[i] == name;
+		if (dup) {
+			key_error(k, "duplicate address family '%s' in '%s'", w, k->key);
+			bad = true;
+			continue;
+		}
+		if (n == HARDENING_AF_MAX) {
+			key_error(k, "too many address families in '%s' (at most %d)", k->key,
+				  HARDENING_AF_MAX);
+			return -EINVAL;
+		}
+		names[n++] = name;
+	}
+	if (!bad && !n) {
+		key_error(k, "empty list of address families in '%s'", k->key);
+		bad = true;
+	}
+	if (bad || !hardening_first(k, &h->af_loc))
+		return -EINVAL;
+	memcpy(h->af_names, names, n * sizeof(*names));
+	h->n_af = n;
+	h->af_deny_listed = inverted;
+	h->af_restrict = true;
+	return 0;
+}
+
 /* [process] keep-fds, [environment] keep and set: list keys, each
  * assignment adds (caller.h). */
 static int key_caller(struct key_ctx *k, const struct key_row *row)
@@ -614,6 +786,12 @@ static const struct key_row key_rows[] = {
 	/* [hardening]: one row per key; a preset that adds rules gets a parser
 	 * of its own, the rules it adds are built in policy-build.c */
 	{ ROW("hardening", "tty-injection", key_tty_injection) },
+	{ ROW("hardening", "memory-deny-write-execute", key_hardening_bool) },
+	{ ROW("hardening", "lock-personality", key_hardening_bool) },
+	{ ROW("hardening", "restrict-namespaces", key_restrict_namespaces) },
+	{ ROW("hardening", "restrict-address-families", key_restrict_families) },
+	{ ROW("hardening", "restrict-realtime", key_hardening_bool) },
+	{ ROW("hardening", "restrict-suid-sgid", key_hardening_bool) },
 	{ ROW(NULL, "syscalls", key_syscalls) },
 	{ ROW(NULL, NULL, key_condition) },
 };

@@ -44,11 +44,34 @@ struct rule {
 			    * interned in the ruleset; else NULL */
 };
 
+#define HARDENING_AF_MAX 64 /* address families one restrict-address-families names */
+
 /* [hardening] (scmp-run.ini(5) HARDENING): switches that add or remove
- * built-in rules. Each key records where it was written. */
+ * built-in rules, and presets that expand into rules located at their key.
+ * Each key records where it was written (loc.line 0: not written). */
 struct hardening {
 	bool tty_injection_allow; /* tty-injection = allow: no tty-injection rule */
 	struct src_loc tty_injection_loc;
+	bool mdwe; /* memory-deny-write-execute = yes */
+	struct src_loc mdwe_loc;
+	bool lock_personality;
+	struct src_loc lock_personality_loc;
+	uint32_t ns_denied; /* restrict-namespaces: CLONE_NEW* flags prohibited */
+	struct src_loc ns_loc;
+	bool af_restrict;			/* restrict-address-families is written */
+	bool af_deny_listed;			/* "~list": af_names are the denied families */
+	const char *af_names[HARDENING_AF_MAX]; /* static names from the constant table */
+	size_t n_af;
+	struct src_loc af_loc;
+	bool realtime; /* restrict-realtime = yes */
+	struct src_loc realtime_loc;
+	bool suid_sgid; /* restrict-suid-sgid = yes */
+	struct src_loc suid_sgid_loc;
+	/* Facts of the launching process the presets depend on, set by
+	 * hardening_probe() (hardening.h) before policy_build(); zero for a
+	 * ruleset built by hand: personality 0, MDWE by rules. */
+	uint32_t launch_personality; /* personality(0xffffffff) of the launcher */
+	bool mdwe_kernel;	     /* PR_SET_MDWE is available: no rules for mdwe */
 };
 
 struct priority {

@@ -25,6 +25,7 @@
 
 #include "caller.h"
 #include "caps.h"
+#include "hardening.h"
 #include "kernel-check.h"
 #include "landlock.h"
 #include "rlimits.h"
@@ -898,6 +899,12 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	/* The domain right before the filter: entering it is a syscall the
 	 * filter might deny (scmp-run.ini(5) LANDLOCK). */
 	r = landlock_enforce(&ll, d);
+	if (r < 0)
+		goto out;
+
+	/* memory-deny-write-execute by the kernel: prctl() may be a call the
+	 * filter denies (scmp-run.ini(5) HARDENING). */
+	r = hardening_apply(&p->rs->hardening, d);
 	if (r < 0)
 		goto out;
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hardening.h"
 #include "sim.h"
 
 static void print_attrs(const struct filter_attrs *attrs, FILE *f)
@@ -53,7 +54,8 @@ static void print_builtins(const struct compiled *c, FILE *f)
 	for (size_t i = 0; i < c->policy->n_builtins; i++) {
 		const struct rule *r = &c->policy->builtins[i];
 
-		fprintf(f, "built-in rule: %s: %s %s", r->loc.file,
+		fprintf(f, "%s rule: %s: %s %s", r->loc.line ? "hardening" : "built-in",
+			src_loc_format(&r->loc, loc, sizeof(loc)),
 			action_format(&r->action, buf, sizeof(buf)), r->syscall);
 		if (r->conj.n_cmps) {
 			fputs(" if ", f);
@@ -207,5 +209,7 @@ int summary_print_confine(const struct compiled *c, int abi, struct diag *d, FIL
 	r = landlock_report(&p->landlock, &rights, NULL, "landlock: ", f);
 	if (r == 0)
 		r = rlimits_print(&p->limits, "limit: ", f);
+	if (r == 0)
+		r = hardening_print(&p->rs->hardening, "hardening: ", f);
 	return r;
 }

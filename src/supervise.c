@@ -56,6 +56,14 @@
 #define FOLD_MAX	 4096 /* distinct report lines counted */
 #define SUPERVISE_FD_MIN 256  /* the supervisor's own descriptors (see the top) */
 
+/* Linux 6.6 uapi, newer than some build hosts' headers. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1UL
+#endif
+
 enum {
 	HANDOFF_SETUP,	    /* the child runs run mode's steps */
 	HANDOFF_INSTALLING, /* it woke the parent and calls seccomp() */
@@ -697,6 +705,18 @@ static int take_listener(const struct handoff *h, pid_t child)
 	return __atomic_load_n(&h->fd, __ATOMIC_RELAXED);
 }
 
+/* A notification and its reply each block one side until the other
+ * answers: ask the kernel (Linux 6.6) to wake the waiting side on the CPU
+ * that answers, instead of wherever the scheduler would put it, which
+ * halves a round trip. An older kernel says EINVAL or ENOTTY: only speed
+ * is lost. */
+static void sync_wake_up(int listener)
+{
+	if (listener >= 0)
+		(void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+			    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+}
+
 /* Read the signals that arrived: forward them, and reap the child on
  * SIGCHLD. True once the child is reaped (*wstatus set). */
 static bool take_signals(int sfd, pid_t child, int *wstatus)
@@ -962,6 +982,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		}
 		if (pfd[1].revents) {
 			s.listener = take_listener(h, child);
+			sync_wake_up(s.listener);
 			listen_poll = s.listener;
 			pfd[1].fd = wake_fd = -1; /* woken once: it stays readable */
 		}

@@ -53,7 +53,10 @@ ok $? "at least 10 bad fixtures were run ($n)"
 
 # Every bad fixture is also rejected by the other profile modes.
 for f in tests/cli/bad/pointer-compare.ini tests/profiles/bad/unknown-syscall.ini \
-	tests/profiles/bad/process-bad.ini tests/profiles/bad/environment-bad.ini; do
+	tests/profiles/bad/process-bad.ini tests/profiles/bad/environment-bad.ini \
+	tests/profiles/bad/hardening-ns-unknown.ini tests/profiles/bad/hardening-af-yes.ini \
+	tests/profiles/bad/hardening-af-unknown.ini tests/profiles/bad/hardening-duplicate.ini \
+	tests/profiles/bad/hardening-duplicate-include.ini; do
 	run "$SCMP_RUN" -p "$f" --export-pfc -
 	status_is 1 "$f: --export-pfc exits 1"
 	[ -s "$OUT" ]

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Makes one call that a [hardening] preset decides and prints its outcome:
+ * "ok" or the errno name. Usage: hardening-helper CALL [ARG] (see calls[]).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SHM_EXEC
+#define SHM_EXEC 0100000
+#endif
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x80
+#endif
+
+static const char *errname(int e)
+{
+	static const struct {
+		int e;
+		const char *n;
+	} names[] = { { EPERM, "EPERM" },   { EACCES, "EACCES" }, { ENOSYS, "ENOSYS" },
+		      { EINVAL, "EINVAL" }, { EFAULT, "EFAULT" }, { EAFNOSUPPORT, "EAFNOSUPPORT" },
+		      { ENOENT, "ENOENT" }, { EBADF, "EBADF" } };
+	static char buf[32];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].n;
+	snprintf(buf, sizeof(buf), "errno %d", e);
+	return buf;
+}
+
+static int outcome(long r)
+{
+	puts(r < 0 ? errname(errno) : "ok");
+	return 0;
+}
+
+/* mmap RW, then mprotect to prot */
+static int mprotect_to(int prot)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return 2;
+	return outcome(mprotect(p, 4096, prot));
+}
+
+static int mmap_prot(int prot)
+{
+	void *p = mmap(NULL, 4096, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return outcome(p == MAP_FAILED ? -1 : 0);
+}
+
+static int shmat_flags(int flags)
+{
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0700); /* SHM_EXEC needs x */
+	void *p;
+	int e;
+
+	if (id < 0)
+		return 2;
+	p = shmat(id, NULL, flags);
+	e = errno;
+	shmctl(id, IPC_RMID, NULL);
+	errno = e;
+	return outcome(p == (void *)-1 ? -1 : 0);
+}
+
+static int sched_to(int policy)
+{
+	int rt = (policy & ~SCHED_RESET_ON_FORK) == SCHED_FIFO ||
+		 (policy & ~SCHED_RESET_ON_FORK) == SCHED_RR;
+	struct sched_param sp = { .sched_priority = rt ? 1 : 0 };
+
+	return outcome(syscall(SYS_sched_setscheduler, 0, policy, &sp));
+}
+
+static int setns_to(int nstype)
+{
+	int fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 2;
+	return outcome(syscall(SYS_setns, fd, nstype));
+}
+
+int main(int argc, char **argv)
+{
+	const char *c = argc > 1 ? argv[1] : "";
+	const char *a = argc > 2 ? argv[2] : NULL;
+
+	if (!strcmp(c, "mprotect-rwx"))
+		return mprotect_to(PROT_READ | PROT_WRITE | PROT_EXEC);
+	if (!strcmp(c, "mprotect-rx"))
+		return mprotect_to(PROT_READ | PROT_EXEC);
+	if (!strcmp(c, "mprotect-r"))
+		return mprotect_to(PROT_READ);
+	if (!strcmp(c, "mmap-wx"))
+		return mmap_prot(PROT_READ | PROT_WRITE | PROT_EXEC);
+	if (!strcmp(c, "mmap-rw"))
+		return mmap_prot(PROT_READ | PROT_WRITE);
+	if (!strcmp(c, "shmat-exec"))
+		return shmat_flags(SHM_EXEC);
+	if (!strcmp(c, "shmat"))
+		return shmat_flags(0);
+	if (!strcmp(c, "personality"))
+		return outcome(syscall(SYS_personality, strtoul(a, NULL, 0)));
+	if (!strcmp(c, "unshare"))
+		return outcome(syscall(SYS_unshare, strtoul(a, NULL, 0)));
+	if (!strcmp(c, "setns"))
+		return setns_to((int)strtol(a, NULL, 0));
+	if (!strcmp(c, "clone3"))
+		return outcome(syscall(435, NULL, 0));
+	if (!strcmp(c, "socket"))
+		return outcome(socket((int)strtol(a, NULL, 0), SOCK_STREAM, 0));
+	if (!strcmp(c, "socketpair")) {
+		int sv[2];
+
+		return outcome(socketpair((int)strtol(a, NULL, 0), SOCK_STREAM, 0, sv));
+	}
+	if (!strcmp(c, "sched"))
+		return sched_to((int)strtol(a, NULL, 0));
+	if (!strcmp(c, "sched_setattr")) {
+		uint32_t attr[14] = { 48 }; /* size, then SCHED_OTHER, nice 0 */
+
+		return outcome(syscall(SYS_sched_setattr, 0, attr, 0));
+	}
+	if (!strcmp(c, "chmod"))
+		return outcome(chmod(argv[3], (mode_t)strtoul(a, NULL, 8)));
+	fprintf(stderr, "hardening-helper: unknown call '%s'\n", c);
+	return 2;
+}

@@ -1,0 +1,217 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# [hardening] presets through the command line, live in the kernel: every
+# preset shows the denial it promises and a near miss still works, as root
+# and as uid 65534; memory-deny-write-execute with PR_SET_MDWE and with the
+# rules that replace it on older kernels (the seam binary).
+# Usage: live.sh SCMP-RUN-SEAM HELPER (environment: SCMP_RUN, SRCDIR).
+
+# $NOBODY is a command prefix, split on purpose.
+# shellcheck disable=SC2086
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root (runs as root and as uid 65534)"
+	exit 0
+fi
+if ! command -v setpriv >/dev/null; then
+	echo "1..0 # SKIP needs setpriv"
+	exit 0
+fi
+. "$SRCDIR/tests/tap.sh"
+
+SEAM=${1:?usage: live.sh SCMP-RUN-SEAM HELPER}
+H=${2:?usage: live.sh SCMP-RUN-SEAM HELPER}
+S=$SCMP_RUN
+NOBODY="setpriv --reuid 65534 --regid 65534 --clear-groups"
+chmod 755 "$TAP_TMP"
+P=$TAP_TMP/p
+mkdir "$P"
+# the helper must be executable by uid 65534
+cp "$H" "$TAP_TMP/helper"
+chmod 755 "$TAP_TMP/helper"
+H=$TAP_TMP/helper
+
+# prof NAME: an allow-all profile, root with the capabilities the near
+# misses need (so a denial comes from the preset, not from a missing
+# capability), then [hardening] from standard input; NAME-nobody.ini is
+# the same without credentials and capabilities.
+prof() {
+	{
+		printf '[filter]\ndefault-action = allow\n[hardening]\n'
+		cat
+	} >"$P/$1-nobody.ini"
+	{
+		printf '[credentials]\nuser = root\n'
+		printf '[capabilities]\nkeep = CAP_SYS_ADMIN CAP_SYS_NICE\n'
+		cat "$P/$1-nobody.ini"
+	} >"$P/$1.ini"
+}
+
+# expect NAME WANT CALL [ARG...]: the helper's CALL under profile NAME
+# prints WANT ("ok" or an errno name).
+expect() {
+	_name=$1
+	_want=$2
+	shift 2
+	run "$S" -p "$P/$_name.ini" "$H" "$@"
+	is "$(cat "$OUT")" "$_want" "$_name: $* -> $_want"
+}
+
+# The same without the preset: each call works (the denials below come
+# from the presets).
+prof base </dev/null
+printf 'tty-injection = deny\n' | prof base
+for c in "mprotect-rwx" "mmap-wx" "shmat-exec" "personality 8" "unshare 0x10000000" \
+	"setns 0" "setns 0x40000000" "socket 2" "sched 1" "sched 0x40000001" "sched_setattr"; do
+	expect base ok $c
+done
+touch "$TAP_TMP/f"
+expect base ok chmod 4755 "$TAP_TMP/f"
+expect base EINVAL clone3
+
+# ---- memory-deny-write-execute: PR_SET_MDWE, then the rules ----
+
+printf 'memory-deny-write-execute = yes\n' | prof mdwe
+run "$S" -p "$P/mdwe.ini" --check
+like "$OUT" "hardening: memory-deny-write-execute ($P/mdwe.ini:8): PR_SET_MDWE" \
+	"--check: PR_SET_MDWE is used"
+unlike "$OUT" "hardening rule:" "--check: no rules with PR_SET_MDWE"
+run "$S" -v -p "$P/mdwe.ini" true
+like "$ERR" "scmp-run: hardening: memory-deny-write-execute ($P/mdwe.ini:8): PR_SET_MDWE" \
+	"-v: PR_SET_MDWE is used"
+expect mdwe EACCES mprotect-rwx
+expect mdwe EACCES mprotect-rx
+expect mdwe EACCES mmap-wx
+expect mdwe ok mprotect-r
+expect mdwe ok mmap-rw
+
+run "$S" -p "$P/mdwe.ini" --export-oci "$TAP_TMP/mdwe.json"
+if [ "$RC" = 0 ]; then
+	like "$ERR" "$P/mdwe.ini:8: warning: memory-deny-write-execute is enforced with PR_SET_MDWE" \
+		"--export-oci warns that PR_SET_MDWE has no JSON form"
+else
+	skip "--export-oci is not built"
+fi
+
+run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe.ini" --check
+like "$OUT" "hardening: memory-deny-write-execute ($P/mdwe.ini:8): seccomp rules" \
+	"--check without PR_SET_MDWE: the rules"
+like "$OUT" "hardening rule: $P/mdwe.ini:8: errno(EPERM) mprotect if prot & PROT_EXEC != 0" \
+	"--check lists the mprotect rule at the key's line"
+like "$OUT" "hardening rule: $P/mdwe.ini:8: errno(EPERM) shmat if shmflg & SHM_EXEC != 0" \
+	"--check lists the shmat rule"
+for c in "mprotect-rwx:EPERM" "mprotect-rx:EPERM" "mmap-wx:EPERM" "shmat-exec:EPERM" \
+	"mprotect-r:ok" "mmap-rw:ok" "shmat:ok"; do
+	run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe.ini" "$H" "${c%%:*}"
+	is "$(cat "$OUT")" "${c#*:}" "mdwe by rules: ${c%%:*} -> ${c#*:}"
+done
+run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe.ini" --explain mprotect 0 4096 7
+like "$OUT" "rule: $P/mdwe.ini:8" "--explain names the [hardening] line"
+
+# Rules cannot see old_mmap's protection (i386): an error at the key.
+printf '[filter]\ndefault-action = allow\narchitectures = x86_64 x86\n[hardening]\n' \
+	>"$P/mdwe-i386.ini"
+printf 'memory-deny-write-execute = yes\n' >>"$P/mdwe-i386.ini"
+run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe-i386.ini" --check
+status_is 1 "mdwe by rules with i386: --check exits 1"
+like "$ERR" "scmp-run: $P/mdwe-i386.ini:5: error: memory-deny-write-execute: this kernel has no PR_SET_MDWE, and on x86 mmap" \
+	"mdwe by rules with i386: the error is at the key"
+run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe-i386.ini" "$H" mmap-rw
+status_is 125 "mdwe by rules with i386: run mode exits 125"
+[ -s "$OUT" ]
+ok $((! $?)) "mdwe by rules with i386: nothing ran"
+run "$S" -p "$P/mdwe-i386.ini" --check
+status_is 0 "mdwe with i386 and PR_SET_MDWE: no rules, no error"
+
+# ---- lock-personality ----
+
+printf 'lock-personality = yes\n' | prof pers
+expect pers EPERM personality 8
+expect pers ok personality 0
+expect pers ok personality 0xffffffff
+run "$S" -p "$P/pers.ini" --explain personality 8
+like "$OUT" "rule: $P/pers.ini:8" "--explain personality: the [hardening] line"
+run "$S" -p "$P/pers.ini" --check
+like "$OUT" "hardening: lock-personality ($P/pers.ini:8): personality 0 kept" \
+	"--check names the personality kept"
+
+# ---- restrict-namespaces ----
+
+printf 'restrict-namespaces = net\n' | prof ns-net
+expect ns-net EPERM unshare 0x10000000
+expect ns-net ok unshare 0x40000000
+expect ns-net EPERM setns 0
+expect ns-net ok setns 0x40000000
+expect ns-net ENOSYS clone3
+printf 'restrict-namespaces = ~user\n' | prof ns-nouser
+expect ns-nouser EPERM unshare 0x10000000
+expect ns-nouser ok unshare 0x40000000
+printf 'restrict-namespaces = yes\n' | prof ns-yes
+expect ns-yes EPERM setns 0x40000000
+expect ns-yes EPERM unshare 0x80
+run "$S" -p "$P/ns-yes.ini" --explain clone 0x80
+like "$OUT" "allow" "clone: 0x80 is the exit signal, not CLONE_NEWTIME"
+run "$S" -p "$P/ns-yes.ini" --explain unshare 0x80
+like "$OUT" "rule: $P/ns-yes.ini:8" "unshare: CLONE_NEWTIME is denied at the [hardening] line"
+run "$S" -p "$P/ns-yes.ini" --explain clone 0x10000000
+like "$OUT" "errno(EPERM)" "clone with CLONE_NEWUSER is denied"
+run "$S" -p "$P/ns-yes.ini" --explain clone 0x1000000010000000
+like "$OUT" "errno(EPERM)" "clone: bits above the kernel's 32 do not hide a flag"
+printf 'restrict-namespaces = no\n' | prof ns-no
+expect ns-no ok unshare 0x10000000
+
+# ---- restrict-address-families ----
+
+printf 'restrict-address-families = AF_UNIX\n' | prof af
+expect af EAFNOSUPPORT socket 2
+expect af EAFNOSUPPORT socket 10
+expect af ok socket 1
+expect af ok socketpair 1
+run "$S" -p "$P/af.ini" --explain socket 2 1 0
+like "$OUT" "rule: $P/af.ini:8" "--explain socket: the [hardening] line"
+run "$S" -p "$P/af.ini" --explain socket 0x100000001 1 0
+like "$OUT" "allow" "socket: the family is 32 bits (upper half ignored like the kernel)"
+# i386: socketcall hides socket's family; the strictest outcome decides.
+run "$S" -p "$P/af.ini" --target-arch x86 --explain socketcall 1 0
+like "$OUT" "errno(EAFNOSUPPORT)" "socketcall(SYS_SOCKET) on x86: EAFNOSUPPORT (family hidden)"
+like "$OUT" "rule: $P/af.ini:8 (through the multiplexer" "socketcall: the [hardening] line"
+run "$S" -p "$P/af.ini" --target-arch x86 --explain socketcall 3 0
+like "$OUT" "allow" "socketcall(SYS_CONNECT) on x86: not decided by the preset"
+printf 'restrict-address-families = ~AF_INET AF_INET6\n' | prof af-deny
+expect af-deny EAFNOSUPPORT socket 2
+expect af-deny EAFNOSUPPORT socket 10
+expect af-deny ok socket 1
+
+# ---- restrict-realtime ----
+
+printf 'restrict-realtime = yes\n' | prof rt
+expect rt EPERM sched 1
+expect rt EPERM sched 2
+expect rt EPERM sched 0x40000001
+expect rt EPERM sched_setattr
+expect rt ok sched 0
+expect rt ok sched 3
+
+# ---- restrict-suid-sgid ----
+
+printf 'restrict-suid-sgid = yes\n' | prof suid
+expect suid EPERM chmod 4755 "$TAP_TMP/f"
+expect suid EPERM chmod 2755 "$TAP_TMP/f"
+expect suid ok chmod 644 "$TAP_TMP/f"
+expect suid ok chmod 1755 "$TAP_TMP/f"
+
+# ---- as uid 65534 ----
+
+printf 'memory-deny-write-execute = yes\nlock-personality = yes\nrestrict-address-families = AF_UNIX\nrestrict-suid-sgid = yes\n' |
+	prof all
+for c in "mprotect-rwx:EACCES" "mprotect-r:ok" "personality 8:EPERM" "personality 0:ok" \
+	"socket 2:EAFNOSUPPORT" "socket 1:ok"; do
+	run $NOBODY "$S" -p "$P/all-nobody.ini" "$H" ${c%%:*}
+	is "$(cat "$OUT")" "${c#*:}" "uid 65534: ${c%%:*} -> ${c#*:}"
+done
+mkdir "$TAP_TMP/nb" && chown 65534 "$TAP_TMP/nb" && touch "$TAP_TMP/nb/f" && chown 65534 "$TAP_TMP/nb/f"
+run $NOBODY "$S" -p "$P/all-nobody.ini" "$H" chmod 4755 "$TAP_TMP/nb/f"
+is "$(cat "$OUT")" EPERM "uid 65534: chmod u+s of its own file -> EPERM"
+run $NOBODY "$S" -p "$P/all-nobody.ini" "$H" chmod 600 "$TAP_TMP/nb/f"
+is "$(cat "$OUT")" ok "uid 65534: chmod 600 of its own file -> ok"
+
+done_testing
