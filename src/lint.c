@@ -401,6 +401,22 @@ static const struct rrule *find_rrule(const struct rsys *s, const struct rule *r
 	return NULL;
 }
 
+/* An unconditional built-in rule (scmp-run.ini(5) BUILT-IN RULES,
+ * HARDENING) on r's syscall that comes before r in the decision order. */
+static const struct rule *builtin_shadow(const struct policy *p, const struct rule *r)
+{
+	for (size_t i = 0; i < p->n_builtins; i++) {
+		const struct rule *b = &p->builtins[i];
+
+		if (b->conj.n_cmps || strcmp(b->syscall, r->syscall))
+			continue;
+		if (action_rank(b->action.kind) > action_rank(r->action.kind) ||
+		    (b->action.kind == r->action.kind && b->action.data == r->action.data))
+			return b;
+	}
+	return NULL;
+}
+
 /* The unconditional rule that makes the conditional rule r decide nothing
  * on every ABI that has its syscall; NULL if there is none. On an ABI, r
  * decides nothing when the policy dropped it behind an unconditional rule,
@@ -424,8 +440,16 @@ static const struct rule *shadow_of(const struct lint *L, const struct rule *r)
 		for (size_t j = 0; s && j < s->n_rules && !u; j++)
 			if (!s->rules[j].n_cmps && !s->rules[j].via_mux)
 				u = &s->rules[j];
-		if (!u)
-			return NULL;
+		if (!u) {
+			/* A number whose rules all decide like the default is
+			 * left out of the policy: a built-in rule may be why. */
+			const struct rule *b = s ? NULL : builtin_shadow(p, r);
+
+			if (!b)
+				return NULL;
+			by = b;
+			continue;
+		}
 		mine = find_rrule(s, r);
 		if (mine && mine->ret != u->ret)
 			return NULL;
