@@ -90,6 +90,7 @@ complete -c scmp-run -f
 complete -c scmp-run -n __scmp_run_before_command -s p -l profile -r -F \
     -a '(__scmp_run_call --list-profiles)' -d 'profile file, or name to look up'
 complete -c scmp-run -n __scmp_run_before_command -l check -d 'validate the profile and print a summary'
+complete -c scmp-run -n __scmp_run_before_command -l strict -d 'with --check: warnings are errors'
 complete -c scmp-run -n __scmp_run_before_command -l export-bpf -r -F -d 'write the program run mode would load'
 complete -c scmp-run -n __scmp_run_before_command -l export-pfc -r -F -d 'write readable pseudo filter code'
 complete -c scmp-run -n __scmp_run_before_command -l export-oci -r -F -d 'write the profile as OCI runtime-spec seccomp JSON'

@@ -20,6 +20,7 @@
 #include "groups.h"
 #include "hardening.h"
 #include "landlock.h"
+#include "lint.h"
 #include "listing.h"
 #include "oci.h"
 #include "run.h"
@@ -78,6 +79,7 @@ struct options {
 	size_t n_sets;
 	bool verbose;
 	bool unlisted;		   /* --list-groups --unlisted */
+	bool strict;		   /* --strict: warnings of --check are errors */
 	struct supervise_opts sup; /* --report, --permissive, --learn */
 	bool sup_conflict;	   /* --learn with --report or --permissive */
 };
@@ -106,11 +108,13 @@ enum {
 	OPT_EXPLAIN_AUDIT,
 	OPT_SET,
 	OPT_UNLISTED,
+	OPT_STRICT,
 };
 
 static const struct option long_options[] = {
 	{ "profile", required_argument, NULL, 'p' },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "export-bpf", required_argument, NULL, OPT_EXPORT_BPF },
 	{ "export-pfc", required_argument, NULL, OPT_EXPORT_PFC },
 	{ "export-oci", required_argument, NULL, OPT_EXPORT_OCI },
@@ -142,7 +146,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage:\n"
 	      "  " PROG " [OPTIONS] -p PROFILE [--] COMMAND [ARG...]  run COMMAND sandboxed\n"
-	      "  " PROG " -p PROFILE --check                         validate, print a summary\n"
+	      "  " PROG " -p PROFILE --check [--strict]              validate, print a summary\n"
 	      "  " PROG " -p PROFILE --export-bpf FILE|-             write the raw BPF program\n"
 	      "  " PROG " -p PROFILE --export-pfc FILE|-             write pseudo filter code\n"
 	      "  " PROG " -p PROFILE --export-oci FILE|-             write OCI seccomp JSON\n"
@@ -163,6 +167,7 @@ static void usage(FILE *f)
 	      " and\n"
 	      "                         " SCMP_RUN_PROFILEDIR "\n"
 	      "      --check            validate the profile and print a summary\n"
+	      "      --strict           with --check: warnings are errors (exit status 1)\n"
 	      "      --export-bpf FILE  write the program run mode would load ('-': stdout)\n"
 	      "      --export-pfc FILE  write readable pseudo filter code ('-': stdout)\n"
 	      "      --export-oci FILE  write the profile as OCI runtime-spec seccomp JSON\n"
@@ -531,6 +536,34 @@ static enum outcome explain_audit(const struct options *o, const struct compiled
 	return r > 0 ? OUTCOME_OK : OUTCOME_REJECTED;
 }
 
+/* --check: the summary, then the lint (scmp-run.ini(5) LINT); with
+ * --strict, any warning left rejects the profile. */
+static enum outcome check(const struct options *o, const struct compiled *c, struct diag *d)
+{
+	struct lint_env env;
+	int r = summary_print(c, stdout, d);
+
+	if (r == 0)
+		r = summary_print_confine(c, landlock_abi_for(&c->profile->landlock), d, stdout);
+	if (r < 0)
+		return OUTCOME_REJECTED;
+	lint_env_probe(c->profile, &env);
+	r = lint_check(c, &env, d);
+	if (r < 0) {
+		diag_error(d, NULL, "out of memory");
+		return OUTCOME_REJECTED;
+	}
+	printf("warnings: %zu%s", d->n_warnings, r ? "" : "\n");
+	if (r)
+		printf(" (%d more silenced by lint comments)\n", r);
+	if (o->strict && d->n_warnings) {
+		diag_error(d, NULL, "--strict: %zu warning%s", d->n_warnings,
+			   d->n_warnings == 1 ? "" : "s");
+		return OUTCOME_REJECTED;
+	}
+	return OUTCOME_OK;
+}
+
 static enum outcome dispatch_profile(const struct options *o, int argc, char **argv, struct diag *d,
 				     int *ret_status)
 {
@@ -594,10 +627,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		diag_clear(d);
 	switch (o->mode) {
 	case MODE_CHECK:
-		ret = outcome_of(summary_print(&c, stdout, d));
-		if (ret == OUTCOME_OK)
-			ret = outcome_of(summary_print_confine(
-				&c, landlock_abi_for(&c.profile->landlock), d, stdout));
+		ret = check(o, &c, d);
 		break;
 	case MODE_EXPORT_BPF:
 		ret = outcome_of(export_bpf(&c, o->out, d));
@@ -722,6 +752,9 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 	case OPT_USER:
 		o->user = optarg;
 		break;
+	case OPT_STRICT:
+		o->strict = true;
+		break;
 	case OPT_GROUP:
 		o->group = optarg;
 		break;
@@ -775,6 +808,8 @@ static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_
 				   "--target-arch is for --check, --export-*, --explain and "
 				   "--explain-path; "
 				   "run mode always uses this machine's ABI");
+	if (o->strict && o->mode != MODE_CHECK)
+		return usage_error(d, "%s", "--strict is for --check");
 	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))
 		return usage_error(d, "%s", "--user and --group are for run mode and --check");
 	if (o->unlisted && o->mode != MODE_LIST_GROUPS)

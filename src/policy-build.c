@@ -1249,6 +1249,45 @@ static bool bare_number(const char *syscall, const struct src_loc *loc, size_t n
 	return true;
 }
 
+bool policy_reaches(const struct policy *p, const char *name)
+{
+	uint32_t nr;
+
+	for (size_t a = 0; a < p->n_abis; a++)
+		if (syscalls_lookup_name(p->abis[a].arch, name, &nr) == 0)
+			return true;
+	for (int k = 0; k < MUX_COUNT; k++) {
+		size_t n;
+		const struct mux_subcall *sub = arch_mux_subcalls((enum mux_kind)k, &n);
+		bool named = false;
+
+		for (size_t i = 0; i < n && !named; i++)
+			named = !strcmp(sub[i].name, name);
+		for (size_t a = 0; named && a < p->n_abis; a++)
+			if (p->abis[a].arch->mux_name[k])
+				return true;
+	}
+	return false;
+}
+
+/* A condition on a syscall that no ABI of the filter has (mmap2 in an
+ * x86_64 filter) would never be checked: a typo must not pass silently. */
+static void no_abi_error(const struct policy *p, const struct rule *rule, struct diag *d)
+{
+	char abis[128] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < p->n_abis && len < sizeof(abis); i++)
+		len += (size_t)snprintf(abis + len, sizeof(abis) - len, "%s%s", i ? " " : "",
+					p->abis[i].arch->name);
+	diag_error(d, &rule->loc,
+		   "condition on '%s', which no ABI of the filter has (%s): it would never be "
+		   "checked",
+		   rule->syscall, abis);
+	diag_hint(d, &rule->loc, "write '%s?' if the rule is meant for other architectures",
+		  rule->syscall);
+}
+
 int policy_build(const struct ruleset *rs, const struct arch *native, struct diag *d,
 		 struct policy **ret)
 {
@@ -1308,13 +1347,23 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 		if (r < 0)
 			goto fail;
 	}
-	/* A name no ABI of the filter has must exist somewhere (scmp-run.ini(5)
-	 * SYSCALL NAMES). */
-	for (size_t i = 0; i < rules.n; i++)
-		if (!marks[i].found && !rules.v[i]->optional &&
-		    !syscalls_known(rules.v[i]->syscall) && !is_numbered(rules.v[i]->syscall))
-			diag_error(d, &rules.v[i]->loc, "unknown syscall '%s'",
-				   rules.v[i]->syscall);
+	/* A name no ABI of the filter has must exist somewhere, and a condition
+	 * on it would never be checked (scmp-run.ini(5) SYSCALL NAMES). */
+	for (size_t i = 0; i < rules.n; i++) {
+		const struct rule *rule = rules.v[i];
+		const struct rule *prev = i ? rules.v[i - 1] : NULL;
+
+		if (marks[i].found || rule->optional || is_numbered(rule->syscall))
+			continue;
+		/* the "||" alternatives of one key: said once */
+		if (prev && !marks[i - 1].found && prev->loc.file == rule->loc.file &&
+		    prev->loc.line == rule->loc.line && !strcmp(prev->syscall, rule->syscall))
+			continue;
+		if (!syscalls_known(rule->syscall))
+			diag_error(d, &rule->loc, "unknown syscall '%s'", rule->syscall);
+		else if (rule->conj.n_cmps && !policy_reaches(p, rule->syscall))
+			no_abi_error(p, rule, d);
+	}
 	if (d->n_errors > errors_before) {
 		r = -EINVAL;
 		goto fail;

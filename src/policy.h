@@ -90,6 +90,11 @@ struct policy {
 int policy_build(const struct ruleset *rs, const struct arch *native, struct diag *d,
 		 struct policy **ret);
 
+/* Does some ABI of p have the syscall name, by itself or as a sub-call of
+ * a multiplexer it has (accept through socketcall on x86)? Rules on it
+ * apply there (scmp-run.ini(5) MULTIPLEXERS). */
+bool policy_reaches(const struct policy *p, const char *name);
+
 /* Free p and everything it owns; NULL is a no-op. */
 void policy_free(struct policy *p);
 

@@ -379,8 +379,10 @@ static void named_itself(struct expand_ctx *x, const char *name)
 	struct ruleset *rs = x->l->p->rs;
 
 	for (size_t i = x->first_rule; i < rs->n_rules; i++)
-		if (!strcmp(rs->rules[i].syscall, name))
+		if (!strcmp(rs->rules[i].syscall, name)) {
 			rs->rules[i].via_group = false;
+			rs->rules[i].group = NULL;
+		}
 }
 
 static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_group)
@@ -388,6 +390,7 @@ static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_
 	struct ruleset *rs = x->l->p->rs;
 	const struct entry *e = x->e;
 	size_t before = rs->n_rules;
+	const char *group = NULL;
 	int r = strset_add(&x->seen, name);
 
 	if (r == 0 && !via_group && !e->is_prio)
@@ -404,8 +407,16 @@ static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_
 		r = ruleset_add(rs, name, optional, &e->action, NULL, &e->loc);
 	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++)
 		r = ruleset_add(rs, name, optional, &e->action, &e->cond.conjs[i], &e->loc);
-	for (size_t i = before; r >= 0 && i < rs->n_rules; i++)
+	if (r >= 0 && via_group && e->name[0] == '@') {
+		/* the group written in the key, the one a reader finds there */
+		group = ruleset_intern_file(rs, e->name);
+		if (!group)
+			r = -ENOMEM;
+	}
+	for (size_t i = before; r >= 0 && i < rs->n_rules; i++) {
 		rs->rules[i].via_group = via_group;
+		rs->rules[i].group = group;
+	}
 	return r < 0 ? r : 0;
 }
 

@@ -311,6 +311,43 @@ static char *hand_line(struct frame *fr, char *str, int num, char *start)
 	return str;
 }
 
+/* A "lint: allow ID..." comment (scmp-run.ini(5) LINT) at this line: one
+ * record per ID. Any other comment is nobody's business. */
+static void note_lint_comment(struct frame *fr, const char *text)
+{
+	struct profile *p = fr->l->p;
+	const char *s = profile_skip_blanks(text), *e;
+	struct src_loc loc;
+
+	if (strncmp(s, "lint:", 5))
+		return;
+	profile_loc(fr, fr->line, &loc);
+	s = profile_skip_blanks(s + 5);
+	if (strncmp(s, "allow", 5) || !profile_is_blank(s[5])) {
+		diag_warning(fr->l->d, &loc,
+			     "lint comment not understood: write '; lint: allow ID...'");
+		return;
+	}
+	for (s += 5;; s = e) {
+		struct lint_allow *a;
+
+		while (profile_is_blank(*s) || *s == ',')
+			s++;
+		if (!*s)
+			break;
+		for (e = s; *e && !profile_is_blank(*e) && *e != ','; e++)
+			;
+		a = array_grow(&p->lint_allows, &p->n_lint_allows, &p->cap_lint_allows, sizeof(*a));
+		if (!a || !(a->id = strndup(s, (size_t)(e - s)))) {
+			if (a)
+				p->n_lint_allows--;
+			fr->l->oom = -ENOMEM;
+			return;
+		}
+		a->loc = loc;
+	}
+}
+
 /*
  * The ini_reader: one physical line per call, never split. It mirrors
  * inih's classification of the line (comment, continuation, section, key)
@@ -350,6 +387,10 @@ static char *reader(char *str, int num, void *stream)
 	if (fr->line == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
 		s += 3; /* UTF-8 byte order mark */
 	start = profile_skip_blanks(s);
+	if (*start == ';' || *start == '#')
+		note_lint_comment(fr, start + 1);
+	else if (*find_chars_or_comment(start, NULL) == ';')
+		note_lint_comment(fr, find_chars_or_comment(start, NULL) + 1);
 	if (!*start || *start == ';' || *start == '#')
 		return hand_nothing(str);
 	if (start == s || !(fr->has_key || fr->skip_cont))

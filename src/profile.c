@@ -265,16 +265,17 @@ struct key_row {
 	const char *key;     /* NULL: every other key of the section */
 	key_parser *parse;
 	bool required; /* must be written in the profile or an include */
-	/* key_bool, key_action: the field, and a bool set when the key is
-	 * valid (has == 0: none) */
+	/* key_bool, key_action: the field, a bool set when the key is valid
+	 * (has == 0: none) and where it was written (at == 0: not kept) */
 	enum key_base base;
-	size_t field, has;
+	size_t field, has, at;
 	caller_parser *caller; /* key_caller */
 };
 
 #define ROW(s, k, p)	 .section = (s), .key = (k), .parse = (p)
 #define FILTER_FIELD(f)	 .base = IN_FILTER, .field = offsetof(struct filter_attrs, f)
 #define FILTER_HAS(f)	 .has = offsetof(struct filter_attrs, f)
+#define FILTER_AT(f)	 .at = offsetof(struct filter_attrs, f)
 #define PROFILE_FIELD(f) .base = IN_PROFILE, .field = offsetof(struct profile, f)
 #define CALLER_PARSER(f) .caller = (f)
 
@@ -312,6 +313,8 @@ static int key_action(struct key_ctx *k, const struct key_row *row)
 	*(struct action *)key_field(k, row, row->field) = a;
 	if (row->has)
 		*(bool *)key_field(k, row, row->has) = true;
+	if (row->at)
+		*(struct src_loc *)key_field(k, row, row->at) = k->loc;
 	return 0;
 }
 
@@ -401,6 +404,7 @@ static int key_keep(struct key_ctx *k, const struct key_row *row)
 	int r = 0;
 
 	p->n_keep_caps = 0; /* a later assignment replaces the list */
+	p->keep_loc = k->loc;
 	while ((w = profile_next_word(&rest))) {
 		int cap;
 		bool dup = false;
@@ -811,10 +815,10 @@ static const struct key_row key_rows[] = {
 	{ ROW("profile", "description", key_description) },
 	{ ROW("profile", "include", key_include) },
 	{ ROW("filter", "default-action", key_action), .required = true,
-	  FILTER_FIELD(default_action), FILTER_HAS(has_default_action) },
+	  FILTER_FIELD(default_action), FILTER_HAS(has_default_action), FILTER_AT(default_loc) },
 	{ ROW("filter", "bad-arch-action", key_action), FILTER_FIELD(bad_arch_action) },
 	{ ROW("filter", "unknown-syscall-action", key_action), FILTER_FIELD(unknown_action),
-	  FILTER_HAS(has_unknown_action) },
+	  FILTER_HAS(has_unknown_action), FILTER_AT(unknown_loc) },
 	{ ROW("filter", "architectures", key_architectures) },
 	{ ROW("filter", "no-new-privs", key_bool), FILTER_FIELD(no_new_privs) },
 	{ ROW("filter", "tsync", key_bool), FILTER_FIELD(tsync) },
@@ -1252,6 +1256,9 @@ void profile_free(struct profile *p)
 		free(p->groups[i].name);
 	}
 	free(p->groups);
+	for (size_t i = 0; i < p->n_lint_allows; i++)
+		free(p->lint_allows[i].id);
+	free(p->lint_allows);
 	free(p);
 }
 

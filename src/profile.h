@@ -41,6 +41,13 @@ struct profile_trust {
 	unsigned files, dirs; /* files read, directories searched for a NAME */
 };
 
+/* "; lint: allow ID" at loc: a warning ID located there is not shown
+ * (scmp-run.ini(5) LINT). */
+struct lint_allow {
+	struct src_loc loc; /* file interned in the ruleset */
+	char *id;	    /* owned */
+};
+
 struct profile {
 	char *path;	   /* the top-level file as opened, or PROFILE_STDIN_NAME */
 	char *description; /* NULL if none */
@@ -48,6 +55,7 @@ struct profile {
 	/* [capabilities] */
 	int keep_caps[PROFILE_KEEP_CAPS_MAX]; /* CAP_* numbers */
 	unsigned n_keep_caps;
+	struct src_loc keep_loc; /* the last keep line; file NULL when none */
 	bool ambient;
 	/* [credentials] */
 	bool has_user, has_group;
@@ -64,6 +72,9 @@ struct profile {
 	size_t n_groups;
 	/* set by the loader: what was checked before this profile was read */
 	struct profile_trust trust;
+	/* "; lint: allow ID..." comments (scmp-run.ini(5) LINT), one per ID */
+	struct lint_allow *lint_allows;
+	size_t n_lint_allows, cap_lint_allows;
 };
 
 /* How the first argument of profile_load() names the profile (scmp-run(1)

@@ -22,8 +22,9 @@ struct filter_attrs {
 	bool has_default_action; /* required: policy_build() fails without it */
 	struct action bad_arch_action;
 	struct action unknown_action;
-	bool has_unknown_action; /* else unknown numbers get default_action */
-	uint32_t arches;	 /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
+	bool has_unknown_action;		 /* else unknown numbers get default_action */
+	struct src_loc default_loc, unknown_loc; /* where each action was written last */
+	uint32_t arches; /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
 	bool no_new_privs;
 	bool tsync;
 	bool log;
@@ -37,8 +38,10 @@ struct rule {
 	struct action action;
 	struct conj conj; /* n_cmps == 0: unconditional */
 	struct src_loc loc;
-	unsigned seq;	/* order written in the profile (ties, stable output) */
-	bool via_group; /* named through a group only, never by itself */
+	unsigned seq;	   /* order written in the profile (ties, stable output) */
+	bool via_group;	   /* named through a group only, never by itself */
+	const char *group; /* via_group: the group written in the key ("@system-service"),
+			    * interned in the ruleset; else NULL */
 };
 
 #define HARDENING_AF_MAX 64 /* address families one restrict-address-families names */
@@ -96,7 +99,8 @@ struct ruleset *ruleset_new(void);
 /* Free rs with its rules, priorities and interned file names; NULL is a no-op. */
 void ruleset_free(struct ruleset *rs);
 
-/* A copy of file that lives as long as rs (for src_loc.file). NULL on ENOMEM. */
+/* A copy of file that lives as long as rs (for src_loc.file, and any other
+ * name a rule points at, such as rule.group). NULL on ENOMEM. */
 const char *ruleset_intern_file(struct ruleset *rs, const char *file);
 
 /* Add a rule; conj may be NULL (unconditional) and is deep-copied. Names

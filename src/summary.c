@@ -109,11 +109,11 @@ static size_t count_cached(const struct bpf_prog *prog, const struct abi_policy 
 }
 
 /* scmp-run(1) Caller state: the user, and what run mode does with
- * descriptors, signals, session and environment; the uid-0 guard is a fact
- * of the process that runs, so only a warning here. 0 or -ENOMEM. */
-static int print_caller(const struct profile *p, FILE *f, struct diag *d)
+ * descriptors, signals, session and environment. (Running as root without a
+ * user is a fact of the process that runs: the lint warns about it, lint.h.)
+ * 0 or -ENOMEM. */
+static int print_caller(const struct profile *p, FILE *f)
 {
-	const struct src_loc loc = { .file = p->path };
 	char at[256];
 	char *text = NULL, *line, *next;
 	size_t size = 0;
@@ -146,12 +146,6 @@ static int print_caller(const struct profile *p, FILE *f, struct diag *d)
 		fputc('\n', f);
 	}
 	free(text);
-	if ((getuid() == 0 || geteuid() == 0) && !p->has_user) {
-		diag_warning(d, &loc,
-			     "run mode would refuse this profile here: the command would run "
-			     "as root (uid 0), and the profile does not say so");
-		diag_hint(d, &loc, CALLER_ROOT_HINT);
-	}
 	return 0;
 }
 
@@ -184,7 +178,7 @@ int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 			"always-allow cache\n",
 			abi->arch->name, len, count_cached(c->prog, abi), abi->n_known);
 	}
-	if (print_caller(c->profile, f, d) < 0) {
+	if (print_caller(c->profile, f) < 0) {
 		diag_error(d, NULL, "out of memory");
 		return -ENOMEM;
 	}

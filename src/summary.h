@@ -9,9 +9,9 @@
 #include "compile.h"
 
 /* Print the summary of c, compiled from a profile (c->profile is set), to f,
- * with what run mode does with the caller's state; what run mode would
- * refuse because of this process (uid 0 without a named user) is a warning
- * in d. Returns 0, -EIO if writing failed, or -ENOMEM (an error in d). */
+ * with what run mode does with the caller's state (the warnings of --check
+ * are the lint's, lint.h). Returns 0, -EIO if writing failed, or -ENOMEM
+ * (an error in d). */
 int summary_print(const struct compiled *c, FILE *f, struct diag *d);
 
 /* The defaults of scmp-run(1) that hold besides the caller state, one line

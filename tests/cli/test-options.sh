@@ -85,16 +85,25 @@ like "$ERR" "/nonexistent-dir/x.bpf" "unwritable file: named"
 
 # Good profiles compile silently: no warning, and no sanitizer report in a
 # sanitized build. (--user: run as root, --check warns about the uid-0
-# guard otherwise; test-run.sh tests that.)
-for p in minimal net-daemon no-network system-service untrusted-tool "$P/small.ini" \
-	"$P/multi-abi.ini" "$P/conditions.ini" "$P/no-rules.ini"; do
+# guard otherwise; test-run.sh tests that.) The lint's findings on the
+# samples (tests/cli/test-lint.sh tests the lint) may stay: io_uring
+# through @system-service in the profile that copies systemd's list.
+for p in minimal net-daemon no-network system-service:io-uring untrusted-tool \
+	"$P/small.ini" "$P/multi-abi.ini" "$P/conditions.ini" "$P/no-rules.ini"; do
+	ids=${p#*:}
+	[ "$ids" = "$p" ] && ids=""
+	p=${p%%:*}
 	run "$SCMP_RUN" -p "$p" --user "$(id -un)" --check
 	status_is 0 "--check $p: 0"
+	for id in $ids; do
+		grep -v -e "warning: .* \[$id\]\$" -e ": hint: " "$ERR" >"$TAP_TMP/err-left"
+		mv "$TAP_TMP/err-left" "$ERR"
+	done
 	if [ -s "$ERR" ]; then
-		ok 1 "--check $p: nothing on stderr"
+		ok 1 "--check $p: nothing on stderr${ids:+ but the lint's $ids}"
 		diag "$(head -n 5 "$ERR")"
 	else
-		ok 0 "--check $p: nothing on stderr"
+		ok 0 "--check $p: nothing on stderr${ids:+ but the lint's $ids}"
 	fi
 done
 

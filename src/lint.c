@@ -1,0 +1,676 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The lint of --check (scmp-run.ini(5) LINT): looks at the rules as written
+ * and the policy as resolved, and warns where a valid profile is risky or
+ * does not mean what it seems to.
+ */
+#include "lint.h"
+
+#include <cap-ng.h>
+#include <ctype.h>
+#include <errno.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "caller.h"
+#include "oci.h"
+
+/* The warnings, by ID (scmp-run.ini(5) LINT lists each). */
+static const char *const lint_ids[] = {
+	"io-uring",	    "ptrace",	     "proc-mem",    "flag-equals", "shadowed",
+	"unknown-optional", "unknown-allow", "cap-missing", "cap-ambient", "run-as-root",
+};
+
+/* True if id names a warning of the lint. */
+static bool lint_id_known(const char *id)
+{
+	for (size_t i = 0; i < sizeof(lint_ids) / sizeof(lint_ids[0]); i++)
+		if (!strcmp(lint_ids[i], id))
+			return true;
+	return false;
+}
+
+/*
+ * Flag arguments: the kernel reads each bit of them on its own, so one
+ * value names one combination of bits, and a call that adds a bit the rule
+ * did not write (an unknown bit the kernel ignores, or one that changes
+ * nothing, O_CLOEXEC, SOCK_NONBLOCK) is another value. Each row says why
+ * the argument is a bit set.
+ */
+static const struct flag_arg {
+	const char *syscall, *param;
+} flag_args[] = {
+	/* O_* bits; open(2): unknown flags are ignored (only openat2 checks) */
+	{ "open", "flags" },
+	{ "openat", "flags" },
+	/* PROT_* bits; mmap(2), mprotect(2) and pkey_mprotect(2) read each one */
+	{ "mmap", "prot" },
+	{ "mmap2", "prot" },
+	{ "mprotect", "prot" },
+	{ "pkey_mprotect", "prot" },
+	/* MAP_* bits; mmap(2): unknown flags are ignored without MAP_SHARED_VALIDATE */
+	{ "mmap", "flags" },
+	{ "mmap2", "flags" },
+	/* MREMAP_* bits */
+	{ "mremap", "flags" },
+	/* CLONE_* bits, and the exit signal in the low byte */
+	{ "clone", "flags" },
+	/* CLONE_NEW* bits; unshare(2) */
+	{ "unshare", "unshare_flags" },
+	/* mode bits; chmod(2): the kernel keeps mode & S_IALLUGO */
+	{ "chmod", "mode" },
+	{ "fchmod", "mode" },
+	{ "fchmodat", "mode" },
+	{ "fchmodat2", "mode" },
+	/* the socket type carries SOCK_NONBLOCK and SOCK_CLOEXEC; socket(2) */
+	{ "socket", "type" },
+	{ "socketpair", "type" },
+	/* MS_* bits; mount(2) */
+	{ "mount", "flags" },
+	/* MNT_*, UMOUNT_* bits; umount2(2) */
+	{ "umount2", "flags" },
+	/* PER_* persona and ADDR_* bits in one word; personality(2) */
+	{ "personality", "personality" },
+	/* SHM_* bits and mode bits; shmat(2), shmget(2) */
+	{ "shmat", "shmflg" },
+	{ "shmget", "shmflg" },
+	/* *_CLOEXEC, *_NONBLOCK and friends: each flags argument is a bit set */
+	{ "accept4", "flags" },
+	{ "pipe2", "flags" },
+	{ "dup3", "flags" },
+	{ "eventfd2", "flags" },
+	{ "memfd_create", "flags" },
+	{ "execveat", "flags" },
+	{ "renameat2", "flags" },
+	/* MSG_* bits; send(2), recv(2) */
+	{ "send", "flags" },
+	{ "sendto", "flags" },
+	{ "sendmsg", "flags" },
+	{ "recv", "flags" },
+	{ "recvfrom", "flags" },
+	{ "recvmsg", "flags" },
+};
+
+/* One pass of the lint. */
+struct lint {
+	const struct compiled *c;
+	const struct lint_env *env;
+	struct diag *d;
+	struct src_loc file_loc; /* the profile's top file, no line */
+	int silenced;
+	int oom;
+};
+
+/* Is a warning id at loc silenced by a "; lint: allow" comment? At its
+ * line; a warning located at a file alone, anywhere in that file. */
+static bool silenced(const struct lint *L, const char *id, const struct src_loc *loc)
+{
+	const struct profile *p = L->c->profile;
+
+	for (size_t i = 0; loc && loc->file && i < p->n_lint_allows; i++) {
+		const struct lint_allow *a = &p->lint_allows[i];
+
+		if (!strcmp(a->id, id) && a->loc.file && !strcmp(a->loc.file, loc->file) &&
+		    (loc->line == 0 || a->loc.line == loc->line))
+			return true;
+	}
+	return false;
+}
+
+/* A warning "TEXT [ID]" at loc, then "hint: HINT" there. */
+__attribute__((format(printf, 5, 6))) static void warn(struct lint *L, const char *id,
+						       const struct src_loc *loc, const char *hint,
+						       const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+
+	if (silenced(L, id, loc)) {
+		L->silenced++;
+		return;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0) {
+		text = NULL;
+		L->oom = -ENOMEM;
+	}
+	va_end(ap);
+	diag_warning(L->d, loc, "%s [%s]", text ? text : "out of memory", id);
+	diag_hint(L->d, loc, "%s", hint);
+	free(text);
+}
+
+/* " (through @group)" for a rule named through a group. */
+static const char *through(const struct rule *r, char *buf, size_t size)
+{
+	if (!r->group)
+		return "";
+	snprintf(buf, size, " (through %s)", r->group);
+	return buf;
+}
+
+/* ---- what a syscall is allowed by ---- */
+
+/* The rules (or the default action, rule NULL) that let a syscall through on
+ * some ABI of the filter, each location once, with the syscalls (static
+ * strings of the caller) each lets through. */
+#define ALLOWERS_MAX 32
+#define ALLOWED_MAX  3
+
+struct allowers {
+	struct allower {
+		const struct rule *rule; /* NULL: the default action */
+		const char *names[ALLOWED_MAX];
+		size_t n_names;
+	} v[ALLOWERS_MAX];
+	size_t n;
+};
+
+/* Two rules of one line and one group are one place to the reader. */
+static bool same_place(const struct rule *a, const struct rule *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->loc.file == b->loc.file && a->loc.line == b->loc.line && a->group == b->group;
+}
+
+static void allowers_add(struct allowers *a, const struct rule *rule, const char *name)
+{
+	struct allower *w = NULL;
+
+	for (size_t i = 0; i < a->n && !w; i++)
+		if (same_place(a->v[i].rule, rule))
+			w = &a->v[i];
+	if (!w) {
+		if (a->n >= ALLOWERS_MAX)
+			return;
+		w = &a->v[a->n++];
+		*w = (struct allower){ .rule = rule };
+	}
+	for (size_t i = 0; i < w->n_names; i++)
+		if (w->names[i] == name)
+			return;
+	if (w->n_names < ALLOWED_MAX)
+		w->names[w->n_names++] = name;
+}
+
+/* "a, b, c" */
+static const char *allower_names(const struct allower *w, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < w->n_names && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", w->names[i]);
+	return buf;
+}
+
+/* Add what lets name through on every ABI of the policy: each rule whose
+ * action does not deny, and the default action when no unconditional rule
+ * decides the number and the default does not deny. */
+static void allowed_by(const struct lint *L, const char *name, struct allowers *a)
+{
+	const struct policy *p = L->c->policy;
+	bool default_allows = !policy_action_denies(L->c->rs->attrs.default_action.kind);
+
+	for (size_t i = 0; i < p->n_abis; i++) {
+		const struct abi_policy *abi = &p->abis[i];
+		const struct rsys *s;
+		bool decided = false;
+		uint32_t nr;
+
+		if (syscalls_lookup_name(abi->arch, name, &nr) < 0)
+			continue;
+		s = policy_rsys(abi, nr);
+		for (size_t j = 0; s && j < s->n_rules; j++) {
+			if (!policy_action_denies(s->rules[j].src->action.kind))
+				allowers_add(a, s->rules[j].src, name);
+			decided |= s->rules[j].n_cmps == 0;
+		}
+		if (!decided && default_allows)
+			allowers_add(a, NULL, name);
+	}
+}
+
+/* The location of an allower: its rule's, or the default-action line. */
+static const struct src_loc *allower_loc(const struct lint *L, const struct allower *w)
+{
+	const struct filter_attrs *attrs = &L->c->rs->attrs;
+
+	if (w->rule)
+		return &w->rule->loc;
+	return attrs->default_loc.file ? &attrs->default_loc : &L->file_loc;
+}
+
+/* ---- io-uring ---- */
+
+static void check_io_uring(struct lint *L)
+{
+	static const char *const names[] = { "io_uring_setup", "io_uring_enter",
+					     "io_uring_register" };
+	struct allowers a = { .n = 0 };
+	char buf[128], names_buf[128];
+
+	for (size_t i = 0; i < 3; i++)
+		allowed_by(L, names[i], &a);
+	for (size_t i = 0; i < a.n; i++) {
+		const struct allower *w = &a.v[i];
+		const char *hint =
+			oci_is_json(L->c->profile->path)
+				? "deny them: add an entry with the names io_uring_setup, "
+				  "io_uring_enter, io_uring_register and the action SCMP_ACT_ERRNO"
+				: "deny them: add 'io_uring_setup io_uring_enter io_uring_register' "
+				  "to a denying section such as [errno(EPERM)] (the stricter action "
+				  "wins)";
+
+		if (w->rule)
+			warn(L, "io-uring", &w->rule->loc, hint,
+			     "%s allowed%s: io_uring runs operations (open, connect, ...) in the "
+			     "kernel without passing the seccomp filter",
+			     allower_names(w, names_buf, sizeof(names_buf)),
+			     through(w->rule, buf, sizeof(buf)));
+		else
+			warn(L, "io-uring", allower_loc(L, w), hint,
+			     "%s allowed by the default action: io_uring runs operations (open, "
+			     "connect, ...) in the kernel without passing the seccomp filter",
+			     allower_names(w, names_buf, sizeof(names_buf)));
+	}
+}
+
+/* ---- ptrace, proc-mem: reachable with no Landlock domain ---- */
+
+static void check_no_domain(struct lint *L, const char *id, const char *const *names,
+			    size_t n_names, const char *what, const char *hint)
+{
+	const struct landlock_config *ll = &L->c->profile->landlock;
+	struct allowers a = { .n = 0 };
+	char buf[128], at[256], names_buf[128];
+
+	if (ll->mode != LANDLOCK_MODE_OFF)
+		return;
+	src_loc_format(&ll->mode_loc, at, sizeof(at));
+	for (size_t i = 0; i < n_names; i++)
+		allowed_by(L, names[i], &a);
+	for (size_t i = 0; i < a.n; i++) {
+		const struct allower *w = &a.v[i];
+
+		warn(L, id, allower_loc(L, w), hint,
+		     "%s allowed%s%s, and [landlock] mode = off at %s: %s",
+		     allower_names(w, names_buf, sizeof(names_buf)),
+		     w->rule ? "" : " by the default action",
+		     w->rule ? through(w->rule, buf, sizeof(buf)) : "", at, what);
+	}
+}
+
+static void check_ptrace(struct lint *L)
+{
+	static const char *const names[] = { "ptrace", "process_vm_writev" };
+	static const char *const opens[] = { "open", "openat", "openat2" };
+
+	check_no_domain(L, "ptrace", names, 2,
+			"the command can attach to or write the memory of any process of its "
+			"user outside the sandbox",
+			"deny ptrace and process_vm_writev, or drop 'mode = off': any Landlock "
+			"domain stops them outside the domain");
+	check_no_domain(L, "proc-mem", opens, 3,
+			"the command can open /proc/PID/mem of any process of its user outside "
+			"the sandbox and write to it",
+			"drop 'mode = off': any Landlock domain stops /proc/PID/mem access outside "
+			"the domain (seccomp cannot see paths)");
+}
+
+/* ---- flag-equals ---- */
+
+/* The prototype name of the slot a comparison tests, on the first ABI of
+ * the filter that has the syscall; NULL if unknown. */
+static const struct flag_arg *flag_arg_of(const struct lint *L, const struct rule *r,
+					  const struct cmp *c)
+{
+	const struct policy *p = L->c->policy;
+
+	for (size_t i = 0; i < p->n_abis; i++) {
+		struct syscall_arg args[SYSCALL_ARGS_MAX];
+		bool known;
+		int slot = c->arg;
+
+		if (syscalls_args(p->abis[i].arch, r->syscall, args, &known) < 0 &&
+		    syscalls_proto_args(p->abis[i].arch, r->syscall, args, &known) < 0)
+			continue;
+		if (!known)
+			return NULL;
+		for (int k = 0; slot < 0 && k < SYSCALL_ARGS_MAX; k++)
+			if (syscalls_arg_named(&args[k], c->param))
+				slot = k;
+		if (slot < 0)
+			return NULL;
+		for (size_t k = 0; k < sizeof(flag_args) / sizeof(flag_args[0]); k++)
+			if (!strcmp(flag_args[k].syscall, r->syscall) &&
+			    syscalls_arg_named(&args[slot], flag_args[k].param))
+				return &flag_args[k];
+		return NULL;
+	}
+	return NULL;
+}
+
+static void check_flag_equals(struct lint *L)
+{
+	const struct ruleset *rs = L->c->rs;
+
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		if (!policy_action_denies(r->action.kind))
+			continue;
+		for (size_t j = 0; j < r->conj.n_cmps; j++) {
+			const struct cmp *c = &r->conj.cmps[j];
+			const struct flag_arg *fa;
+			char hint[256];
+
+			if (c->op != CMP_EQ && c->op != CMP_IN)
+				continue;
+			fa = flag_arg_of(L, r, c);
+			if (!fa)
+				continue;
+			snprintf(hint, sizeof(hint),
+				 "test the bits with a mask: '%s & X == X' matches every call with "
+				 "the bits X set",
+				 c->param ? c->param : fa->param);
+			warn(L, "flag-equals", &r->loc, hint,
+			     "'%s' on the flag argument '%s' of '%s' matches one exact set of bits: "
+			     "the same call with any other bit added (one the kernel ignores, or "
+			     "one that changes nothing) is not denied",
+			     c->op == CMP_EQ ? "==" : "in", c->param ? c->param : fa->param,
+			     r->syscall);
+		}
+	}
+}
+
+/* ---- shadowed ---- */
+
+/* The rrule of r among s's (not a multiplexer's copy); NULL if none. */
+static const struct rrule *find_rrule(const struct rsys *s, const struct rule *r)
+{
+	for (size_t i = 0; s && i < s->n_rules; i++)
+		if (s->rules[i].src == r && !s->rules[i].via_mux)
+			return &s->rules[i];
+	return NULL;
+}
+
+/* An unconditional built-in rule (scmp-run.ini(5) BUILT-IN RULES,
+ * HARDENING) on r's syscall that comes before r in the decision order. */
+static const struct rule *builtin_shadow(const struct policy *p, const struct rule *r)
+{
+	for (size_t i = 0; i < p->n_builtins; i++) {
+		const struct rule *b = &p->builtins[i];
+
+		if (b->conj.n_cmps || strcmp(b->syscall, r->syscall))
+			continue;
+		if (action_rank(b->action.kind) > action_rank(r->action.kind) ||
+		    (b->action.kind == r->action.kind && b->action.data == r->action.data))
+			return b;
+	}
+	return NULL;
+}
+
+/* The unconditional rule that makes the conditional rule r decide nothing
+ * on every ABI that has its syscall; NULL if there is none. On an ABI, r
+ * decides nothing when the policy dropped it behind an unconditional rule,
+ * or when an unconditional rule has the very same result. */
+static const struct rule *shadow_of(const struct lint *L, const struct rule *r)
+{
+	const struct policy *p = L->c->policy;
+	const struct rule *by = NULL;
+	bool has = false;
+
+	for (size_t i = 0; i < p->n_abis; i++) {
+		const struct abi_policy *abi = &p->abis[i];
+		const struct rsys *s;
+		const struct rrule *mine, *u = NULL;
+		uint32_t nr;
+
+		if (syscalls_lookup_name(abi->arch, r->syscall, &nr) < 0)
+			continue;
+		has = true;
+		s = policy_rsys(abi, nr);
+		for (size_t j = 0; s && j < s->n_rules && !u; j++)
+			if (!s->rules[j].n_cmps && !s->rules[j].via_mux)
+				u = &s->rules[j];
+		if (!u) {
+			/* A number whose rules all decide like the default is
+			 * left out of the policy: a built-in rule may be why. */
+			const struct rule *b = s ? NULL : builtin_shadow(p, r);
+
+			if (!b)
+				return NULL;
+			by = b;
+			continue;
+		}
+		mine = find_rrule(s, r);
+		if (mine && mine->ret != u->ret)
+			return NULL;
+		if (!mine) {
+			/* Dropped behind u only if u comes first in the decision
+			 * order; else r is missing for another reason (a
+			 * condition that is never true, warned about apart). */
+			int ru = action_rank(u->src->action.kind), rr = action_rank(r->action.kind);
+
+			if (ru < rr || (ru == rr && u->src->seq > r->seq))
+				return NULL;
+		}
+		by = u->src;
+	}
+	return has ? by : NULL;
+}
+
+static void check_shadowed(struct lint *L)
+{
+	const struct ruleset *rs = L->c->rs;
+	char act[64], at[256], buf[128];
+
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i], *u;
+
+		if (!r->conj.n_cmps ||
+		    (i && rs->rules[i - 1].conj.n_cmps &&
+		     !strcmp(rs->rules[i - 1].syscall, r->syscall) &&
+		     rs->rules[i - 1].loc.line == r->loc.line &&
+		     rs->rules[i - 1].loc.file == r->loc.file && shadow_of(L, &rs->rules[i - 1])))
+			continue; /* one warning for the "||" alternatives of one line */
+		u = shadow_of(L, r);
+		if (!u)
+			continue;
+		warn(L, "shadowed", &r->loc,
+		     "remove one of the two rules: as written, the condition changes nothing",
+		     "this condition on '%s' never decides: %s %s%s at %s applies to every call of "
+		     "'%s' with an action at least as strict",
+		     r->syscall, action_format(&u->action, act, sizeof(act)), u->syscall,
+		     through(u, buf, sizeof(buf)), src_loc_format(&u->loc, at, sizeof(at)),
+		     r->syscall);
+	}
+}
+
+/* ---- unknown-optional ---- */
+
+static void check_unknown_optional(struct lint *L)
+{
+	const struct ruleset *rs = L->c->rs;
+	const struct policy *p = L->c->policy;
+	char abis[128] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < p->n_abis && len < sizeof(abis); i++)
+		len += (size_t)snprintf(abis + len, sizeof(abis) - len, "%s%s", i ? " " : "",
+					p->abis[i].arch->name);
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i], *prev = i ? &rs->rules[i - 1] : NULL;
+
+		if (!r->optional || r->via_group || policy_reaches(L->c->policy, r->syscall))
+			continue;
+		if (prev && prev->optional && !prev->via_group &&
+		    !strcmp(prev->syscall, r->syscall) && prev->loc.file == r->loc.file &&
+		    prev->loc.line == r->loc.line)
+			continue; /* one warning per name and line */
+		if (!syscalls_known(r->syscall))
+			warn(L, "unknown-optional", &r->loc,
+			     "check the spelling: '?' makes a real name optional on the ABIs that "
+			     "lack it, it does not make a typo harmless",
+			     "'%s?' names no syscall the table knows: the rule matches nothing",
+			     r->syscall);
+		else
+			warn(L, "unknown-optional", &r->loc,
+			     "remove it if the profile is only for these ABIs; silence this warning "
+			     "if the rule is meant for other architectures",
+			     "'%s?' names no syscall of the filter's ABIs (%s): the rule matches "
+			     "nothing here",
+			     r->syscall, abis);
+	}
+}
+
+/* ---- unknown-allow ---- */
+
+static void check_unknown_allow(struct lint *L)
+{
+	const struct filter_attrs *a = &L->c->rs->attrs;
+	char act[64];
+
+	if (!a->has_unknown_action || policy_action_denies(a->unknown_action.kind) ||
+	    !policy_action_denies(a->default_action.kind))
+		return;
+	warn(L, "unknown-allow", &a->unknown_loc,
+	     "remove the key: the default, errno(ENOSYS), makes libc fall back to an older "
+	     "call; name a syscall the table predates by its number to allow it",
+	     "unknown-syscall-action = %s under a default action that denies: every syscall "
+	     "newer than the table runs unfiltered",
+	     action_format(&a->unknown_action, act, sizeof(act)));
+}
+
+/* ---- capabilities and credentials ---- */
+
+/* "CAP_NET_BIND_SERVICE" */
+static void cap_name(int cap, char *buf, size_t size)
+{
+	const char *name = cap >= 0 ? capng_capability_to_name((unsigned)cap) : NULL;
+
+	if (!name) {
+		snprintf(buf, size, "capability %d", cap);
+		return;
+	}
+	snprintf(buf, size, "CAP_%s", name);
+	for (size_t i = 4; buf[i]; i++)
+		buf[i] = (char)toupper((unsigned char)buf[i]);
+}
+
+static void check_caps(struct lint *L)
+{
+	const struct profile *p = L->c->profile;
+	const struct lint_env *env = L->env;
+	char missing[512] = "", user[64], name[64];
+	size_t len = 0;
+
+	if (!p->n_keep_caps)
+		return;
+	for (unsigned i = 0; i < p->n_keep_caps && len < sizeof(missing); i++) {
+		int cap = p->keep_caps[i];
+
+		if (cap >= 0 && cap < 64 && (env->caller_caps & (UINT64_C(1) << cap)))
+			continue;
+		cap_name(cap, name, sizeof(name));
+		len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
+					len ? " " : "", name);
+	}
+	if (len)
+		warn(L, "cap-missing", &p->keep_loc,
+		     "run scmp-run with these capabilities (as root), or remove them from keep",
+		     "kept capabilities the caller (uid %u) does not have: %s; run mode cannot "
+		     "give them to the command",
+		     (unsigned)env->caller_uid, missing);
+	if (p->ambient || !env->target_known || env->target_root)
+		return;
+	if (p->has_user)
+		snprintf(user, sizeof(user), "user '%s'", p->user);
+	else
+		snprintf(user, sizeof(user), "the caller (uid %u)", (unsigned)env->caller_uid);
+	warn(L, "cap-ambient", &p->keep_loc,
+	     "add [capabilities] ambient = yes to pass them on through execve",
+	     "keep without 'ambient = yes' for %s, who is not root: the kernel drops the kept "
+	     "capabilities at execve, and the command runs without them",
+	     user);
+}
+
+static void check_root(struct lint *L)
+{
+	const struct profile *p = L->c->profile;
+	const struct src_loc loc = { .file = p->path };
+
+	if (!L->env->caller_root || p->has_user)
+		return;
+	warn(L, "run-as-root", &loc, CALLER_ROOT_HINT,
+	     "run mode would refuse this profile here: the command would run as root (uid 0), "
+	     "and the profile does not say so");
+}
+
+/* ---- the comments themselves ---- */
+
+static void check_comments(struct lint *L)
+{
+	const struct profile *p = L->c->profile;
+
+	for (size_t i = 0; i < p->n_lint_allows; i++)
+		if (!lint_id_known(p->lint_allows[i].id))
+			diag_warning(L->d, &p->lint_allows[i].loc,
+				     "unknown lint warning '%s' in a lint comment (see "
+				     "scmp-run.ini(5) LINT)",
+				     p->lint_allows[i].id);
+}
+
+int lint_check(const struct compiled *c, const struct lint_env *env, struct diag *d)
+{
+	struct lint L = { .c = c, .env = env, .d = d, .file_loc = { .file = c->profile->path } };
+
+	check_comments(&L);
+	check_io_uring(&L);
+	check_ptrace(&L);
+	check_flag_equals(&L);
+	check_shadowed(&L);
+	check_unknown_optional(&L);
+	check_unknown_allow(&L);
+	check_caps(&L);
+	check_root(&L);
+	return L.oom ? L.oom : L.silenced;
+}
+
+void lint_env_probe(const struct profile *p, struct lint_env *ret)
+{
+	const char *u = p->user;
+
+	*ret = (struct lint_env){
+		.caller_root = getuid() == 0 || geteuid() == 0,
+		.caller_uid = getuid(),
+	};
+	capng_clear(CAPNG_SELECT_BOTH);
+	if (capng_get_caps_process() == 0)
+		for (unsigned cap = 0; cap <= CAP_LAST_CAP && cap < 64; cap++)
+			if (capng_have_capability(CAPNG_PERMITTED, cap))
+				ret->caller_caps |= UINT64_C(1) << cap;
+	if (!p->has_user) {
+		ret->target_known = true;
+		ret->target_root = getuid() == 0;
+	} else {
+		struct passwd *pw = getpwnam(u);
+		char *end;
+		unsigned long n = strtoul(u, &end, 10);
+
+		if (pw) {
+			ret->target_known = true;
+			ret->target_root = pw->pw_uid == 0;
+		} else if (*u && !*end) {
+			ret->target_known = true;
+			ret->target_root = n == 0;
+		}
+	}
+}

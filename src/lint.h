@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The lint of --check (scmp-run.ini(5) LINT): located warnings about rules
+ * that are valid but risky or useless, each with a stable ID that a
+ * "; lint: allow ID" comment at its line silences.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compile.h"
+#include "diag.h"
+
+/* What the lint knows about the process that would run the profile. */
+struct lint_env {
+	bool caller_root;     /* uid or euid 0 */
+	uid_t caller_uid;     /* the real uid */
+	uint64_t caller_caps; /* the caller's permitted set: bit N is capability N */
+	/* Whether the command would run with uid 0: the [credentials] user
+	 * (or the caller when there is none); target_known false when the
+	 * user cannot be resolved here. */
+	bool target_known;
+	bool target_root;
+};
+
+/*
+ * Fill *ret for the profile p as this process sees it: uids, permitted
+ * capabilities, and the target user looked up in the user database.
+ * Never fails: what cannot be found out is left unknown (no warning then).
+ */
+void lint_env_probe(const struct profile *p, struct lint_env *ret);
+
+/*
+ * Check the compiled profile c (c->profile set) in the environment env and
+ * add each warning that no "; lint: allow ID" comment silences to d as a
+ * warning at its location, ending in "[ID]", followed by a hint that says
+ * what to do. Returns the number of warnings silenced (>= 0) or -ENOMEM.
+ */
+int lint_check(const struct compiled *c, const struct lint_env *env, struct diag *d);

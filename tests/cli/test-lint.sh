@@ -1,0 +1,241 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The lint of --check (scmp-run.ini(5) LINT): every fixture of tests/cli/lint
+# says at its end what --check must print: '; warn: LINE: TEXT' and
+# '; hint: LINE: TEXT' lines (exactly these warnings, at FILE:LINE; line 0:
+# the file alone; '; +TEXT' continues the line above), '; nowarn: ID' (no
+# warning of that ID) and '; silenced: N'. Then --strict, and the warnings
+# that depend on who runs scmp-run (root, capabilities).
+. "$(dirname "$0")/../tap.sh"
+cd "$SRCDIR" || exit 99
+
+# expectations FILE: the '; warn:'... lines of FILE, continuations joined.
+expectations() {
+	awk '/^; \+/ { line = line " " substr($0, 4); next }
+	     /^; (warn|hint|nowarn|silenced): / { if (line != "") print line; line = substr($0, 3); next }
+	     END { if (line != "") print line }' "$1"
+}
+
+# located FILE LINE: "FILE:LINE", or "FILE" for line 0.
+located() {
+	if [ "$2" = 0 ]; then printf '%s' "$1"; else printf '%s:%s' "$1" "$2"; fi
+}
+
+check_fixture() {
+	f=$1
+	expectations "$f" >"$TAP_TMP/expects"
+	run "$SCMP_RUN" -p "$f" --check
+	good=0
+	why=""
+	[ "$RC" -eq 0 ] || { good=1; why="exit status $RC, want 0"; }
+	grep -q '^profile: ' "$OUT" || { good=1; why="$why; no summary"; }
+	n_warn=0
+	silenced=0
+	while IFS= read -r e; do
+		kind=${e%%: *}
+		rest=${e#*: }
+		case $kind in
+		warn | hint)
+			line=${rest%%: *}
+			text=${rest#*: }
+			sev=warning
+			[ "$kind" = hint ] && sev=hint
+			[ "$kind" = warn ] && n_warn=$((n_warn + 1))
+			want="scmp-run: $(located "$f" "$line"): $sev: $text"
+			grep -qxF -- "$want" "$ERR" || { good=1; why="$why; missing '$want'"; }
+			;;
+		nowarn)
+			grep -qF -- "[$rest]" "$ERR" && { good=1; why="$why; unexpected [$rest]"; }
+			;;
+		silenced) silenced=$rest ;;
+		esac
+	done <"$TAP_TMP/expects"
+	got=$(grep -c '^scmp-run: .*: warning: ' "$ERR")
+	[ "$got" -eq "$n_warn" ] || { good=1; why="$why; $got warnings, want $n_warn"; }
+	if [ "$silenced" -gt 0 ]; then
+		want="warnings: $n_warn ($silenced more silenced by lint comments)"
+	else
+		want="warnings: $n_warn"
+	fi
+	grep -qxF -- "$want" "$OUT" || { good=1; why="$why; no line '$want'"; }
+	if ! ok $good "$f: --check warns as its expectations say"; then
+		diag "$why" "stderr:"
+		diag "$(cat "$ERR")"
+	fi
+	# --strict: the same warnings are errors.
+	run "$SCMP_RUN" -p "$f" --check --strict
+	if [ "$n_warn" -gt 0 ]; then
+		s=""
+		[ "$n_warn" -gt 1 ] && s=s
+		status_is 1 "$f: --check --strict exits 1"
+		like "$ERR" "scmp-run: error: --strict: $n_warn warning$s" "$f: --strict says why"
+	else
+		status_is 0 "$f: --check --strict exits 0 without warnings"
+	fi
+}
+
+n=0
+for f in tests/cli/lint/*.ini; do
+	check_fixture "$f"
+	n=$((n + 1))
+done
+[ "$n" -ge 15 ]
+ok $? "every lint fixture was run ($n)"
+
+# Every warning ID has a fixture that triggers it, and a near miss.
+for id in io-uring ptrace proc-mem flag-equals shadowed unknown-optional unknown-allow; do
+	grep -lF "[$id]" tests/cli/lint/*.ini | grep -qv near
+	ok $? "$id: a fixture triggers it"
+	grep -lxF "; nowarn: $id" tests/cli/lint/*-near*.ini >/dev/null
+	ok $? "$id: a near-miss fixture must not trigger it"
+done
+
+# Every row of the flag-argument table (src/lint.c flag_args) names a real
+# parameter, and an '==' deny rule on it is warned about.
+sed -n 's/^\t{ "\([a-z0-9_]*\)", "\([a-z_]*\)" },$/\1 \2/p' src/lint.c >"$TAP_TMP/flag-args"
+rows=0
+while read -r sc param; do
+	rows=$((rows + 1))
+	printf '[filter]\ndefault-action = allow ; lint: allow io-uring\n' >"$TAP_TMP/flag.ini"
+	arch=x86_64 # or x86 for what x86_64 lacks (send, recv, mmap2)
+	"$SCMP_RUN" --resolve "$sc" --target-arch x86_64 >/dev/null 2>&1 || arch=x86
+	printf 'architectures = %s\n[credentials]\nuser = nobody\n' $arch >>"$TAP_TMP/flag.ini"
+	printf '[errno(EPERM)]\n%s = %s == 1\n' "$sc" "$param" >>"$TAP_TMP/flag.ini"
+	run "$SCMP_RUN" -p "$TAP_TMP/flag.ini" --check
+	if ! grep -qF "$TAP_TMP/flag.ini:7: warning: '==' on the flag argument '$param' of '$sc'" "$ERR"; then
+		ok 1 "flag argument $sc $param: warned about"
+		diag "$(cat "$ERR")"
+	fi
+done <"$TAP_TMP/flag-args"
+[ "$rows" -ge 30 ]
+ok $? "every row of the flag-argument table warns ($rows rows)"
+
+# A JSON profile: located at the file, a hint in its own terms.
+if "$SCMP_RUN" --help | grep -q 'built without OCI'; then
+	skip "io-uring in a JSON profile: built without OCI support"
+else
+	run "$SCMP_RUN" -p ./tests/oci/json/deny-mkdir.json --check --user nobody
+	like "$ERR" "scmp-run: ./tests/oci/json/deny-mkdir.json: hint: deny them: add an entry with the names io_uring_setup, io_uring_enter, io_uring_register and the action SCMP_ACT_ERRNO" \
+		"io-uring in a JSON profile: warned, with a JSON hint"
+fi
+
+# --strict belongs to --check.
+run "$SCMP_RUN" -p tests/cli/lint/io-uring.ini --export-pfc - --strict
+status_is 2 "--strict with --export-pfc: usage error, exit 2"
+like "$ERR" "scmp-run: error: --strict is for --check" "... says --strict is for --check"
+[ -s "$OUT" ]
+ok $((! $?)) "... and writes nothing"
+run "$SCMP_RUN" --strict -p tests/cli/lint/io-uring.ini -- true
+status_is 125 "--strict in run mode: usage error, exit 125"
+like "$ERR" "scmp-run: error: --strict is for --check" "... says --strict is for --check"
+
+# A condition on a syscall no ABI of the filter has: an error in every mode.
+run "$SCMP_RUN" -p tests/cli/bad/cond-no-abi.ini --export-bpf /dev/null
+status_is 1 "cond-no-abi.ini: --export-bpf exits 1"
+is "$(grep -c "error: condition on 'mmap2'" "$ERR")" 1 "cond-no-abi.ini: one error for the two alternatives of one key"
+run "$SCMP_RUN" -p tests/cli/bad/cond-no-abi.ini -- true
+status_is 125 "cond-no-abi.ini: run mode exits 125"
+# ... but not a sub-call of a multiplexer the filter has (accept on x86).
+cat >"$TAP_TMP/mux.ini" <<'EOF'
+[filter]
+default-action = errno(EPERM)
+architectures = x86
+[credentials]
+user = nobody
+[allow]
+syscalls = exit_group
+accept = fd == 3
+EOF
+run "$SCMP_RUN" -p "$TAP_TMP/mux.ini" --check
+status_is 0 "accept = ... on x86 (through socketcall) is no error"
+
+# run-as-root: the caller is root and the profile names no user.
+cat >"$TAP_TMP/no-user.ini" <<'EOF'
+[filter]
+default-action = errno(EPERM)
+[allow]
+syscalls = exit_group
+EOF
+run "$SCMP_RUN" -p "$TAP_TMP/no-user.ini" --check
+if [ "$(id -u)" = 0 ]; then
+	like "$ERR" "scmp-run: $TAP_TMP/no-user.ini: warning: run mode would refuse this profile here: the command would run as root (uid 0), and the profile does not say so [run-as-root]" \
+		"run-as-root: warned at the file, as root"
+	like "$ERR" "scmp-run: $TAP_TMP/no-user.ini: hint: running as root: add [credentials] user = ..., or user = root to keep root" \
+		"run-as-root: ... with its hint"
+	run "$SCMP_RUN" -p "$TAP_TMP/no-user.ini" --check --strict
+	status_is 1 "run-as-root: --strict exits 1"
+	printf '; lint: allow run-as-root\n' >>"$TAP_TMP/no-user.ini"
+	run "$SCMP_RUN" -p "$TAP_TMP/no-user.ini" --check --strict
+	status_is 0 "run-as-root: a lint comment anywhere in the file silences it"
+	unlike "$ERR" "[run-as-root]" "run-as-root: ... and nothing is said"
+else
+	unlike "$ERR" "[run-as-root]" "run-as-root: not as $(id -un)"
+	skip "run-as-root: needs root"
+	skip "run-as-root: needs root"
+	skip "run-as-root: needs root"
+	skip "run-as-root: needs root"
+fi
+run "$SCMP_RUN" -p "$TAP_TMP/no-user.ini" --check --user nobody
+unlike "$ERR" "[run-as-root]" "run-as-root: near miss: --user names a user"
+
+# cap-ambient: keep without ambient for a user who is not root.
+cat >"$TAP_TMP/keep.ini" <<'EOF'
+[filter]
+default-action = errno(EPERM)
+[allow]
+syscalls = exit_group
+[credentials]
+user = nobody
+[capabilities]
+keep = CAP_NET_BIND_SERVICE
+EOF
+run "$SCMP_RUN" -p "$TAP_TMP/keep.ini" --check
+like "$ERR" "scmp-run: $TAP_TMP/keep.ini:8: warning: keep without 'ambient = yes' for user 'nobody', who is not root: the kernel drops the kept capabilities at execve, and the command runs without them [cap-ambient]" \
+	"cap-ambient: warned at the keep line"
+like "$ERR" "scmp-run: $TAP_TMP/keep.ini:8: hint: add [capabilities] ambient = yes to pass them on through execve" \
+	"cap-ambient: ... with its hint"
+printf 'ambient = yes\n' >>"$TAP_TMP/keep.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/keep.ini" --check
+unlike "$ERR" "[cap-ambient]" "cap-ambient: near miss: ambient = yes"
+run "$SCMP_RUN" -p "$TAP_TMP/keep.ini" --check --user root
+unlike "$ERR" "[cap-ambient]" "cap-ambient: near miss: the user is root"
+
+# cap-missing: a capability the caller's permitted set lacks.
+prm=$(awk '/^CapPrm:/ { print $2 }' /proc/self/status)
+missing=""
+for c in 10:NET_BIND_SERVICE 24:SYS_RESOURCE 12:NET_ADMIN 21:SYS_ADMIN; do
+	bit=${c%%:*}
+	if [ $(((0x$prm >> bit) & 1)) -eq 0 ]; then
+		missing=${c#*:}
+		break
+	fi
+done
+present=""
+for c in 10:NET_BIND_SERVICE 24:SYS_RESOURCE 12:NET_ADMIN 21:SYS_ADMIN; do
+	bit=${c%%:*}
+	if [ $(((0x$prm >> bit) & 1)) -eq 1 ]; then
+		present=${c#*:}
+		break
+	fi
+done
+keep_profile() {
+	printf '[filter]\ndefault-action = errno(EPERM)\n[allow]\nsyscalls = exit_group\n'
+	printf '[credentials]\nuser = root\n[capabilities]\nkeep = CAP_%s\n' "$1"
+}
+if [ -n "$missing" ]; then
+	keep_profile "$missing" >"$TAP_TMP/keep-missing.ini"
+	run "$SCMP_RUN" -p "$TAP_TMP/keep-missing.ini" --check
+	like "$ERR" "scmp-run: $TAP_TMP/keep-missing.ini:8: warning: kept capabilities the caller (uid $(id -u)) does not have: CAP_$missing; run mode cannot give them to the command [cap-missing]" \
+		"cap-missing: warned at the keep line (CAP_$missing)"
+else
+	skip "cap-missing: the caller has every capability tried"
+fi
+if [ -n "$present" ]; then
+	keep_profile "$present" >"$TAP_TMP/keep-present.ini"
+	run "$SCMP_RUN" -p "$TAP_TMP/keep-present.ini" --check
+	unlike "$ERR" "[cap-missing]" "cap-missing: near miss: the caller has CAP_$present"
+else
+	skip "cap-missing near miss: the caller has none of the capabilities tried"
+fi
+
+done_testing
