@@ -8,10 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The length of the valid UTF-8 sequence at s (n bytes left), its code
- * point in *ret_cp; 0 for an invalid sequence (overlong, surrogate, over
- * U+10FFFF, cut short). */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *ret_cp)
+size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *ret_cp)
 {
 	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
 	size_t len;
@@ -190,6 +187,16 @@ void diag_print(const struct diag *d, const char *prog, FILE *f)
 	}
 	if (d->n_errors > DIAG_ERRORS_MAX)
 		fprintf(f, "%s: %zu more errors not shown\n", prog, d->n_errors - DIAG_ERRORS_MAX);
+}
+
+void diag_note_lines(struct diag *d, const struct src_loc *loc, const char *text)
+{
+	for (const char *line = text; *line;) {
+		const char *end = strchrnul(line, '\n');
+
+		diag_note(d, loc, "%.*s", (int)(end - line), line);
+		line = *end ? end + 1 : end;
+	}
 }
 
 const char *src_loc_format(const struct src_loc *loc, char *buf, size_t size)

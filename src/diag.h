@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define DIAG_ERRORS_MAX 50 /* errors kept per pass; later ones are only counted */
@@ -42,6 +43,12 @@ struct diag {
 	size_t n_warnings;
 };
 
+/* The length of the valid UTF-8 sequence at s (n > 0 bytes left), its code
+ * point in *ret_cp; 0 for an invalid sequence (overlong, surrogate, over
+ * U+10FFFF, cut short). The one UTF-8 check: what a profile may contain and
+ * what a message may show agree. */
+size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *ret_cp);
+
 /* "FILE:LINE", or "FILE" alone when line is 0 ("built-in:tty-injection"),
  * into buf, with FILE escaped as by diag_escape(); returns buf. */
 const char *src_loc_format(const struct src_loc *loc, char *buf, size_t size);
@@ -60,6 +67,10 @@ void diag_add(struct diag *d, enum diag_severity sev, const struct src_loc *loc,
 /* The same with a va_list, for functions that add a location of their own. */
 void diag_vadd(struct diag *d, enum diag_severity sev, const struct src_loc *loc, const char *fmt,
 	       va_list ap) __attribute__((format(printf, 4, 0)));
+
+/* Each line of text (lines ended by '\n', as a describing function writes
+ * them into a memory stream) as one note at loc. */
+void diag_note_lines(struct diag *d, const struct src_loc *loc, const char *text);
 
 #define diag_error(d, loc, ...)	  diag_add((d), DIAG_ERROR, (loc), __VA_ARGS__)
 #define diag_warning(d, loc, ...) diag_add((d), DIAG_WARNING, (loc), __VA_ARGS__)

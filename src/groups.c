@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "groups.h"
+#include "suggest.h"
 
 /*
  * Membership as in systemd's src/shared/seccomp-util.c, syscall_filter_sets[],
@@ -305,4 +306,14 @@ const struct group *groups_lookup(const char *name)
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+void groups_suggest(struct suggest *s)
+{
+	size_t n;
+	const struct group *list = groups_list(&n);
+
+	for (size_t i = 0; i < n; i++)
+		suggest_offer(s, list[i].name);
+	suggest_offer(s, "@known");
 }

@@ -16,6 +16,12 @@ struct group {
 /* Every built-in group except @known, sorted by name. */
 const struct group *groups_list(size_t *ret_n);
 
+struct suggest;
+
+/* Offer the name of every built-in group, @known included, to s: the
+ * candidates of a did-you-mean for an unknown group. */
+void groups_suggest(struct suggest *s);
+
 /* A built-in group by name ("@default"); NULL if unknown. @known is
  * returned with members == NULL: its members are every name of the table. */
 const struct group *groups_lookup(const char *name);

@@ -66,14 +66,10 @@ static const struct profile_group *user_group(const struct profile *p, const cha
 
 static void unknown_group(const char *group, const struct profile *p, struct diag *d)
 {
-	size_t n;
-	const struct group *list = groups_list(&n);
 	struct suggest sg;
 
 	suggest_init(&sg, group);
-	for (size_t i = 0; i < n; i++)
-		suggest_offer(&sg, list[i].name);
-	suggest_offer(&sg, "@known");
+	groups_suggest(&sg);
 	for (size_t i = 0; p && i < p->n_groups; i++)
 		suggest_offer(&sg, p->groups[i].name);
 	diag_error(d, NULL, "unknown group '%s'", group);

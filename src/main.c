@@ -410,7 +410,7 @@ static int note_defaults(const struct compiled *c, struct diag *d)
 {
 	const struct filter_attrs *attrs = &c->rs->attrs;
 	const struct src_loc loc = { .file = c->profile->path };
-	char *text = NULL, *line, *next, buf[64];
+	char *text = NULL, buf[64];
 	size_t size = 0;
 	struct action unknown;
 	FILE *f;
@@ -431,12 +431,7 @@ static int note_defaults(const struct compiled *c, struct diag *d)
 		free(text);
 		return -ENOMEM;
 	}
-	for (line = text; *line; line = next) {
-		next = strchrnul(line, '\n');
-		if (*next)
-			*next++ = '\0';
-		diag_note(d, &loc, "%s", line);
-	}
+	diag_note_lines(d, &loc, text);
 	free(text);
 	return 0;
 }

@@ -313,14 +313,10 @@ static void search_groups(struct loader *l, struct ugroup *g, struct dfs_frame *
 /* An unknown group at loc, with the closest built-in or user group. */
 static void unknown_group(struct loader *l, const char *name, const struct src_loc *loc)
 {
-	size_t n_builtin;
-	const struct group *builtin = groups_list(&n_builtin);
 	struct suggest sg;
 
 	suggest_init(&sg, name);
-	for (size_t i = 0; i < n_builtin; i++)
-		suggest_offer(&sg, builtin[i].name);
-	suggest_offer(&sg, "@known");
+	groups_suggest(&sg);
 	for (size_t i = 0; i < l->n_groups; i++)
 		suggest_offer(&sg, l->groups[i].name);
 	diag_error(l->d, loc, "unknown group '%s'", name);

@@ -155,29 +155,6 @@ static void section_header(struct frame *fr, char *s)
 	profile_section_enter(fr, name, &loc);
 }
 
-/* Length of a valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 /* Binary data: report it at the current line and read no further. */
 static void refuse_binary(struct frame *fr, const struct src_loc *loc, int bad)
 {
@@ -193,7 +170,8 @@ static void refuse_binary(struct frame *fr, const struct src_loc *loc, int bad)
 static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *buf, size_t len)
 {
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len((const unsigned char *)buf + i, len - i);
+		uint32_t cp;
+		size_t n = utf8_decode((const unsigned char *)buf + i, len - i, &cp);
 
 		if (!n) {
 			diag_error(fr->l->d, loc,

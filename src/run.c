@@ -221,7 +221,7 @@ int run_describe(const struct profile *p, struct diag *d)
 	const struct src_loc loc = { .file = p->path };
 	const char *err;
 	unsigned listen_n = 0;
-	char *text = NULL, *line, *next;
+	char *text = NULL;
 	size_t size = 0;
 	FILE *f;
 
@@ -237,12 +237,7 @@ int run_describe(const struct profile *p, struct diag *d)
 		free(text);
 		return -ENOMEM;
 	}
-	for (line = text; *line; line = next) {
-		next = strchrnul(line, '\n');
-		if (*next)
-			*next++ = '\0';
-		diag_note(d, &loc, "%s", line);
-	}
+	diag_note_lines(d, &loc, text);
 	if (p->has_user)
 		diag_note(d, &p->user_loc, "the command runs as user '%s'", p->user);
 	free(text);

@@ -587,6 +587,16 @@ def norm(text):
     return ' '.join(text.split())
 
 
+def split_table(f, path, ln):
+    """A data line's fields without its leading "@TABLE", and that table
+    (None when the line applies to every table)."""
+    if not f[0].startswith('@'):
+        return None, f
+    if f[0][1:] not in TABLES:
+        die('%s:%d: unknown table %s' % (path, ln, f[0][1:]))
+    return f[0][1:], f[1:]
+
+
 def parse_widths(path):
     """data/kernel-widths.txt: "[@TABLE] NAME PARAM CLASS" lines, each
     followed by indented "FILE:LINE TEXT" lines citing the kernel source."""
@@ -602,12 +612,7 @@ def parse_widths(path):
             cur['cites'].append((m.group(1), int(m.group(2)), m.group(3), ln))
             continue
         f = line.split()
-        table = None
-        if f[0].startswith('@'):
-            table = f[0][1:]
-            if table not in TABLES:
-                die('%s:%d: unknown table %s' % (path, ln, table))
-            f = f[1:]
+        table, f = split_table(f, path, ln)
         if len(f) != 3 or f[2] not in NARROW_CLASSES:
             die('%s:%d: want "[@TABLE] NAME PARAM CLASS" with CLASS one of %s' %
                 (path, ln, ' '.join(NARROW_CLASSES)))
@@ -664,12 +669,7 @@ def parse_args_overlay(path):
         if not line or line.startswith('#'):
             continue
         f = line.split()
-        table = None
-        if f[0].startswith('@'):
-            table = f[0][1:]
-            if table not in TABLES:
-                die('%s:%d: unknown table %s' % (path, ln, table))
-            f = f[1:]
+        table, f = split_table(f, path, ln)
         name, params = f[0], []
         if f[1:] == ['?']:
             params = None

@@ -42,7 +42,7 @@ export LC_ALL
 # add [credentials] user = root (the tests run as root on purpose) to the
 # sample as it is and as it was before the fix.
 chmod 755 "$TAP_TMP"
-mkdir -m 755 "$TAP_TMP/samples" "$TAP_TMP/new" "$TAP_TMP/old" "$TAP_TMP/work"
+mkdir -m 755 "$TAP_TMP/samples" "$TAP_TMP/new" "$TAP_TMP/old" "$TAP_TMP/files"
 cp "$SRCDIR"/profiles/*.ini "$TAP_TMP/samples/"
 chmod 644 "$TAP_TMP"/samples/*.ini
 ROOT='
@@ -128,14 +128,14 @@ like "$ERR" "errno(EPERM) [x86_64 425]" "net-daemon: ... with errno(EPERM)"
 
 # ---- minimal: openat(O_RDONLY|O_TRUNC) truncated files ----
 variant minimal 's/^openat = .*/openat = flags \& O_ACCMODE == O_RDONLY/'
-echo "precious" >"$TAP_TMP/work/victim"
-run timeout 20 "$S" -p "$TAP_TMP/old/minimal.ini" "$HELPER" open-trunc "$TAP_TMP/work/victim"
-is "$(cat "$OUT") $(stat -c %s "$TAP_TMP/work/victim")" "open-trunc: opened 0" \
+echo "precious" >"$TAP_TMP/files/victim"
+run timeout 20 "$S" -p "$TAP_TMP/old/minimal.ini" "$HELPER" open-trunc "$TAP_TMP/files/victim"
+is "$(cat "$OUT") $(stat -c %s "$TAP_TMP/files/victim")" "open-trunc: opened 0" \
 	"minimal before the fix: O_RDONLY|O_TRUNC truncated the file"
-echo "precious" >"$TAP_TMP/work/victim"
-run timeout 20 "$S" -p "$TAP_TMP/new/minimal.ini" "$HELPER" open-trunc "$TAP_TMP/work/victim"
+echo "precious" >"$TAP_TMP/files/victim"
+run timeout 20 "$S" -p "$TAP_TMP/new/minimal.ini" "$HELPER" open-trunc "$TAP_TMP/files/victim"
 status_is 159 "minimal: openat(O_RDONLY|O_TRUNC) is killed (159)"
-is "$(cat "$TAP_TMP/work/victim")" "precious" "minimal: the file keeps its content"
+is "$(cat "$TAP_TMP/files/victim")" "precious" "minimal: the file keeps its content"
 for f in O_WRONLY O_RDWR O_CREAT O_TRUNC; do
 	run "$S" -p "$TAP_TMP/samples/minimal.ini" --explain openat AT_FDCWD 0 "$f"
 	like "$OUT" "kill-process" "minimal: --explain openat $f: kill-process"
@@ -171,7 +171,7 @@ like "$OUT" "allow" "minimal: --explain prlimit64 on pid 0: allow"
 for p in no-network untrusted-tool; do
 	variant "$p" '/S_ISUID == S_ISUID/d'
 	for v in old new; do
-		d=$TAP_TMP/work/$p-$v
+		d=$TAP_TMP/files/$p-$v
 		mkdir -m 755 "$d"
 		cp /bin/true "$d/tool"
 		RC=0
@@ -184,7 +184,7 @@ for p in no-network untrusted-tool; do
 			>"$OUT" 2>"$ERR" || RC=$?
 		cp "$OUT" "$d.creat"
 	done
-	d=$TAP_TMP/work/$p
+	d=$TAP_TMP/files/$p
 	is "$(cat "$d-old.chmod") $(stat -c %a "$d-old/tool")" "ok 4755" \
 		"$p before the fix: chmod u+s worked"
 	is "$(cat "$d-new.chmod") $(stat -c %a "$d-new/tool")" "EPERM 755" \
@@ -207,8 +207,8 @@ awk 'BEGIN {
 		size += length(line) + 1
 	}
 	printf "@g%d = read\n[allow]\nsyscalls = @g1\n", i
-}' >"$TAP_TMP/work/chain.ini"
-run sh -c 'ulimit -S -s 2048 && exec timeout 20 "$0" "$@"' "$S" -p "$TAP_TMP/work/chain.ini" \
+}' >"$TAP_TMP/files/chain.ini"
+run sh -c 'ulimit -S -s 2048 && exec timeout 20 "$0" "$@"' "$S" -p "$TAP_TMP/files/chain.ini" \
 	-- sh -c 'echo ran'
 status_is 125 "a 1 MiB group chain under ulimit -s 2048, run mode: 125, not a crash"
 like "$ERR" "chain.ini:" "a 1 MiB group chain, run mode: a located error"
@@ -220,14 +220,14 @@ is "$(cat "$OUT")" "" "a 1 MiB group chain, run mode: the command did not run"
 # the inner scmp-run keeps what it needs to switch to root and drop. The
 # first action checked is bad-arch-action's kill-process.
 printf '[filter]\ndefault-action = allow\n[errno(EOPNOTSUPP)]\nseccomp = op == 2\n[capabilities]\nkeep = CAP_SETUID CAP_SETGID CAP_SETPCAP\n%s' "$ROOT" \
-	>"$TAP_TMP/work/no-avail.ini"
-run timeout 20 "$S" -p "$TAP_TMP/work/no-avail.ini" -- \
+	>"$TAP_TMP/files/no-avail.ini"
+run timeout 20 "$S" -p "$TAP_TMP/files/no-avail.ini" -- \
 	"$S" -p "$SRCDIR/tests/runner/profiles/caps-none.ini" -- sh -c 'echo ran'
 status_is 125 "an action the kernel lacks: 125"
 like "$ERR" "error: the kernel does not support the seccomp action 'kill-process' (it needs Linux 4.14 or later)" \
 	"an action the kernel lacks: named, with the kernel that has it"
 is "$(cat "$OUT")" "" "an action the kernel lacks: the command did not run"
-run timeout 20 "$S" -p "$TAP_TMP/work/no-avail.ini" -- sh -c 'echo ran'
+run timeout 20 "$S" -p "$TAP_TMP/files/no-avail.ini" -- sh -c 'echo ran'
 is "$(cat "$OUT")" "ran" "control: the outer filter alone lets a command run"
 
 done_testing

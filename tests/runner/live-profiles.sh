@@ -188,18 +188,18 @@ fails_as untrusted-tool "subprocess.run" 'subprocess.run(["true"])' EPERM
 fails_as untrusted-tool "socket(AF_UNIX)" 'socket.socket(socket.AF_UNIX).close()' EPERM
 # [landlock]: outside the launch directory nothing is writable, and only
 # the system directories are readable
-mkdir "$TAP_TMP/work"
-(cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
+mkdir "$TAP_TMP/wd"
+(cd "$TAP_TMP/wd" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
 	"$(pyerr 'open("../escaped", "w")')" && cp "$OUT" "$TAP_TMP/py.out")
 is "$(cat "$TAP_TMP/py.out")" EACCES \
 	"untrusted-tool: writing outside the launch directory fails with EACCES"
 [ ! -e "$TAP_TMP/escaped" ]
 ok $? "untrusted-tool: and nothing was written"
-(cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
+(cd "$TAP_TMP/wd" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
 	"$(pyerr 'os.listdir("/root")')" && cp "$OUT" "$TAP_TMP/py.out")
 is "$(cat "$TAP_TMP/py.out")" EACCES \
 	"untrusted-tool: listing /root fails with EACCES"
-(cd "$TAP_TMP/work" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
+(cd "$TAP_TMP/wd" && run timeout 10 "$S" -p "$P/untrusted-tool.ini" python3 -c \
 	"$(pyerr 'open("/etc/hostname").read()')" && cp "$OUT" "$TAP_TMP/py.out")
 is "$(cat "$TAP_TMP/py.out")" "ok" "untrusted-tool: /etc stays readable"
 
