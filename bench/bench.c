@@ -6,6 +6,11 @@
  * syscall mix, always-allow cache share and compile CPU time.
  * Usage: bench BENCHDIR [SYSTEM-SERVICE.INI [RESULTS.TSV]]
  *        bench BENCHDIR --write-profiles
+ *        bench BENCHDIR --load-build [-r REPS] [-n RUNS] PROFILE...
+ * The last form times profile load + build alone (profile_load() and
+ * policy_build(): the profile up to the resolved policy, before the
+ * program is generated): the median CPU time of RUNS runs (default 400),
+ * repeated REPS times (default 5), with the spread of the repetitions.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,19 +24,28 @@
 
 #include "bpf.h"
 #include "compile.h"
+#include "hardening.h"
 #include "profile.h"
 #include "policy.h"
 #include "sim.h"
 #include "syscalls.h"
 #include "rng.h"
 
-#define MAX_CMPS 3
-#define MAX_ABIS 3
+#define MAX_CMPS     3
+#define MAX_ABIS     3
 #define LINE_MAX_INI 180 /* the loader refuses lines over 198 bytes */
 
 /* ---- rule sets, as data both engines are given ---- */
 
-enum bop { B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_MASK };
+enum bop {
+	B_EQ,
+	B_NE,
+	B_LT,
+	B_LE,
+	B_GT,
+	B_GE,
+	B_MASK
+};
 
 static const char *const bop_text[] = { "==", "!=", "<", "<=", ">", ">=" };
 static const enum scmp_compare bop_scmp[] = {
@@ -58,7 +72,13 @@ struct act {
 	uint32_t scmp;
 };
 
-enum { ACT_ALLOW, ACT_EPERM, ACT_EACCES, ACT_KILL, ACT_COUNT };
+enum {
+	ACT_ALLOW,
+	ACT_EPERM,
+	ACT_EACCES,
+	ACT_KILL,
+	ACT_COUNT
+};
 
 static const struct act acts[ACT_COUNT] = {
 	[ACT_ALLOW] = { "allow", SCMP_ACT_ALLOW },
@@ -76,9 +96,9 @@ struct bset {
 	unsigned def;
 	struct brule *rules;
 	size_t n_rules, cap;
-	unsigned n_cmps;   /* libseccomp comparisons */
-	unsigned dropped;  /* names one of the two tables lacks */
-	char **owned;      /* names read from files */
+	unsigned n_cmps;  /* libseccomp comparisons */
+	unsigned dropped; /* names one of the two tables lacks */
+	char **owned;	  /* names read from files */
 	size_t n_owned;
 };
 
@@ -109,7 +129,11 @@ static void set_free(struct bset *s)
 }
 
 /* True if both tables agree on name for every ABI of s and one has it. */
-enum usable { USABLE, ABSENT, DISAGREE };
+enum usable {
+	USABLE,
+	ABSENT,
+	DISAGREE
+};
 
 /* USABLE if both tables agree on name for every ABI of s and have it on
  * one; ABSENT if neither has it on these ABIs. */
@@ -165,9 +189,10 @@ static void add_uncond(struct bset *s, const char *name, unsigned act)
 static void make_s(struct bset *s)
 {
 	static const char *const names[] = {
-		"read", "write", "close", "fstat", "newfstatat", "mmap", "munmap", "mprotect",
-		"brk", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "exit_group", "futex",
-		"openat", "lseek", "getrandom",
+		"read",		  "write",	  "close",	"fstat", "newfstatat",
+		"mmap",		  "munmap",	  "mprotect",	"brk",	 "rt_sigaction",
+		"rt_sigprocmask", "rt_sigreturn", "exit_group", "futex", "openat",
+		"lseek",	  "getrandom",
 	};
 
 	s->id = "S";
@@ -208,7 +233,6 @@ static void make_d(struct bset *s, const char *benchdir, bool multi)
 	}
 	fclose(f);
 }
-
 
 /* An argument slot of a syscall on x86_64 that both engines compare alike. */
 struct slot {
@@ -347,7 +371,9 @@ static void make_a(struct bset *s)
 				uint64_t v = base + j * (1 + pick(&r, 4));
 
 				br->c[0] = (struct bcmp){
-					.arg = arg, .op = B_EQ, .narrow = sl[arg].narrow,
+					.arg = arg,
+					.op = B_EQ,
+					.narrow = sl[arg].narrow,
 					.v = sl[arg].narrow ? v & UINT32_MAX : v,
 				};
 				s->n_cmps++;
@@ -405,7 +431,9 @@ static void make_l(struct bset *s)
 			br->act = ACT_ALLOW;
 			br->n_cmps = 1;
 			base += 1 + pick(&r, 6);
-			br->c[0] = (struct bcmp){ .arg = arg, .op = B_EQ, .v = base & UINT32_MAX,
+			br->c[0] = (struct bcmp){ .arg = arg,
+						  .op = B_EQ,
+						  .v = base & UINT32_MAX,
 						  .narrow = sl[arg].narrow };
 			s->n_cmps++;
 		}
@@ -651,8 +679,8 @@ static void cond_text(const struct brule *br, char *buf, size_t size)
 						"%sarg%u & 0x%" PRIx64 " == 0x%" PRIx64, sep,
 						c->arg, c->mask, c->v);
 		else
-			len += (size_t)snprintf(buf + len, size - len, "%sarg%u %s 0x%" PRIx64,
-						sep, c->arg, bop_text[c->op], c->v);
+			len += (size_t)snprintf(buf + len, size - len, "%sarg%u %s 0x%" PRIx64, sep,
+						c->arg, bop_text[c->op], c->v);
 	}
 }
 
@@ -852,7 +880,12 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum engine { ENG_OURS, ENG_LS1, ENG_LS2, ENG_COUNT };
+enum engine {
+	ENG_OURS,
+	ENG_LS1,
+	ENG_LS2,
+	ENG_COUNT
+};
 
 static const char *const engine_names[] = { "ours", "libseccomp opt=1", "libseccomp opt=2" };
 
@@ -916,6 +949,93 @@ static double median_ours_from_ruleset(const char *profile)
 	profile_free(prof);
 	qsort(t, n, sizeof(t[0]), cmp_double);
 	return t[n / 2];
+}
+
+/* ---- profile load + build ---- */
+
+/*
+ * One profile load + build of path, as compile_file() does it before it
+ * generates the program: profile_load(), hardening_probe() and
+ * policy_build(). Returns the CPU seconds of the whole and of the load
+ * alone in *ret_load; freeing is not counted. Dies if the profile fails.
+ */
+static double load_build_once(const char *path, double *ret_load)
+{
+	struct profile *prof = NULL;
+	struct policy *pol = NULL;
+	struct diag d;
+	double t0, t1, t2;
+
+	diag_init(&d);
+	t0 = cpu_now();
+	if (profile_load(path, NULL, arch_native(), &d, &prof) < 0)
+		die("a profile does not load");
+	hardening_probe(&prof->rs->hardening);
+	t1 = cpu_now();
+	if (policy_build(prof->rs, arch_native(), &d, &pol) < 0)
+		die("a profile does not build");
+	t2 = cpu_now();
+	policy_free(pol);
+	profile_free(prof);
+	diag_clear(&d);
+	if (ret_load)
+		*ret_load = t1 - t0;
+	return t2 - t0;
+}
+
+/* Median CPU seconds of n load + builds of path (n <= 4000), the load
+ * alone in *ret_load. */
+static double median_load_build(const char *path, unsigned n, double *ret_load)
+{
+	static double t[4000], tl[4000];
+
+	load_build_once(path, NULL); /* warm-up */
+	for (unsigned i = 0; i < n; i++)
+		t[i] = load_build_once(path, &tl[i]);
+	qsort(t, n, sizeof(t[0]), cmp_double);
+	qsort(tl, n, sizeof(tl[0]), cmp_double);
+	if (ret_load)
+		*ret_load = tl[n / 2];
+	return t[n / 2];
+}
+
+/* bench BENCHDIR --load-build [-r REPS] [-n RUNS] PROFILE...: the profiles
+ * interleaved, one repetition of each after the other. */
+static int load_build_main(int argc, char **argv)
+{
+	unsigned reps = 5, runs = 400;
+	int first = 0;
+	double med[64][32], load[64][32];
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-r") && i + 1 < argc)
+			reps = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			runs = (unsigned)atoi(argv[++i]);
+		else
+			break;
+		first = i + 1;
+	}
+	if (reps < 1 || reps > 32 || runs < 1 || runs > 4000 || argc - first < 1 ||
+	    argc - first > 64)
+		die("usage: bench BENCHDIR --load-build [-r 1..32] [-n 1..4000] PROFILE...");
+	for (unsigned r = 0; r < reps; r++)
+		for (int p = first; p < argc; p++)
+			med[p - first][r] = median_load_build(argv[p], runs, &load[p - first][r]);
+	printf("profile load + build (profile_load + policy_build), median CPU of %u runs, "
+	       "%u repetitions\n\n",
+	       runs, reps);
+	printf("| profile | load + build us: median of the repetitions (min..max) | "
+	       "load alone us |\n|---|---:|---:|\n");
+	for (int p = first; p < argc; p++) {
+		double *m = med[p - first], *l = load[p - first];
+
+		qsort(m, reps, sizeof(double), cmp_double);
+		qsort(l, reps, sizeof(double), cmp_double);
+		printf("| %s | %.1f (%.1f..%.1f) | %.1f |\n", argv[p], m[reps / 2] * 1e6,
+		       m[0] * 1e6, m[reps - 1] * 1e6, l[reps / 2] * 1e6);
+	}
+	return 0;
 }
 
 /* ---- the syscall mix ---- */
@@ -1086,6 +1206,8 @@ int main(int argc, char **argv)
 	FILE *out = NULL;
 	double t_load[200], t_all[200];
 
+	if (argc > 2 && !strcmp(argv[2], "--load-build"))
+		return load_build_main(argc - 3, argv + 3);
 	make_s(&sets[0]);
 	make_d(&sets[1], benchdir, false);
 	make_d(&sets[2], benchdir, true);
@@ -1116,8 +1238,10 @@ int main(int argc, char **argv)
 
 		profile_path(benchdir, s->id, path, sizeof(path));
 		if (!profile_current(s, path))
-			fprintf(stderr, "bench: %s is not what the generator writes: "
-					"run 'bench --write-profiles'\n", path);
+			fprintf(stderr,
+				"bench: %s is not what the generator writes: "
+				"run 'bench --write-profiles'\n",
+				path);
 		for (int e = 0; e < ENG_COUNT; e++) {
 			struct prog p = { 0 };
 
@@ -1160,8 +1284,8 @@ int main(int argc, char **argv)
 				       fg[e].mean, fg[e].max, 100 * fg[e].cache,
 				       fg[e].compile * 1e6);
 			if (out)
-				fprintf(out, "%s\t%s\t%zu\t%.3f\t%zu\t%.4f\t%.2f\t%s\n",
-					s->id, engine_names[e], fg[e].len, fg[e].mean, fg[e].max,
+				fprintf(out, "%s\t%s\t%zu\t%.3f\t%zu\t%.4f\t%.2f\t%s\n", s->id,
+					engine_names[e], fg[e].len, fg[e].mean, fg[e].max,
 					fg[e].cache, fg[e].compile * 1e6, fg[e].err);
 			free(rets[e]);
 		}
@@ -1188,6 +1312,13 @@ int main(int argc, char **argv)
 			       "%.1f us (%.3g, %.3g) |\n",
 			       c * 1e6, fg[1].compile > 0 ? c / fg[1].compile : 0,
 			       fg[2].compile > 0 ? c / fg[2].compile : 0);
+		}
+		{
+			double l, c = median_load_build(path, 400, &l);
+
+			printf("| | | ours: profile load + build (to the policy; load alone %.1f us) "
+			       "| | | | | %.1f us |\n",
+			       l * 1e6, c * 1e6);
 		}
 		if (s->dropped)
 			printf("| | %u names left out (the two tables differ) | | | | | | |\n",

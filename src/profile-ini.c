@@ -48,7 +48,6 @@
  */
 #include "profile-internal.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
@@ -61,17 +60,35 @@
 #include "array.h"
 #include "profile-path.h"
 
-/* inih r55's find_chars_or_comment(): the first of chars, or an inline
- * comment (';' after whitespace), or the end. */
-static char *find_chars_or_comment(const char *s, const char *chars)
+/* inih r55's find_chars_or_comment(s, "=:"): the first '=' or ':', or an
+ * inline comment (';' after whitespace), or the end; isspace() of the C
+ * locale (this program never sets another), without a call per character. */
+static char *find_separator_or_comment(const char *s)
 {
 	bool was_space = false;
 
-	while (*s && (!chars || !strchr(chars, *s)) && !(was_space && *s == ';')) {
-		was_space = isspace((unsigned char)*s);
-		s++;
+	for (;; s++) {
+		char c = *s;
+
+		if (!c || c == '=' || c == ':' || (was_space && c == ';'))
+			return (char *)s;
+		was_space = c == ' ' || (c >= '\t' && c <= '\r');
 	}
-	return (char *)s;
+}
+
+/* The same without chars (find_chars_or_comment(s, NULL)): the inline
+ * comment, or the end. */
+static char *find_comment(const char *s)
+{
+	bool was_space = false;
+
+	for (;; s++) {
+		char c = *s;
+
+		if (!c || (was_space && c == ';'))
+			return (char *)s;
+		was_space = c == ' ' || (c >= '\t' && c <= '\r');
+	}
 }
 
 static void pending_clear(struct pending *pd)
@@ -171,7 +188,13 @@ static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *b
 {
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
-		size_t n = utf8_decode((const unsigned char *)buf + i, len - i, &cp);
+		size_t n;
+
+		if (!((unsigned char)buf[i] & 0x80)) { /* ASCII: one byte */
+			i++;
+			continue;
+		}
+		n = utf8_decode((const unsigned char *)buf + i, len - i, &cp);
 
 		if (!n) {
 			diag_error(fr->l->d, loc,
@@ -194,13 +217,14 @@ static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 {
 	struct loader *l = fr->l;
 	struct src_loc loc;
-	size_t len = 0;
+	size_t len = 0, bytes = l->bytes;
 	int c, last = 0, bad = 0;
 	bool any = false;
 
 	while ((c = getc_unlocked(fr->f)) != EOF) {
 		any = true;
-		if (++l->bytes > PROFILE_SIZE_MAX) {
+		if (++bytes > PROFILE_SIZE_MAX) {
+			l->bytes = bytes;
 			profile_loc(fr, fr->line + 1, &loc);
 			diag_error(l->d, &loc, "profile too large: more than %u bytes in all files",
 				   PROFILE_SIZE_MAX);
@@ -209,13 +233,15 @@ static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 		}
 		if (c == '\n')
 			break;
-		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f || last == '\r')
+		if ((c < 0x20 || c == 0x7f || last == '\r') &&
+		    ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f || last == '\r'))
 			bad = bad ? bad : last == '\r' ? '\r' : c ? c : 0x100;
 		if (len <= PROFILE_LINE_MAX)
 			buf[len] = (char)c;
 		len++;
 		last = c;
 	}
+	l->bytes = bytes;
 	if (ferror(fr->f)) {
 		profile_loc(fr, fr->line + 1, &loc);
 		diag_error(l->d, &loc, "read error: %s", strerror(errno));
@@ -261,6 +287,18 @@ static char *hand_nothing(char *str)
 	return str;
 }
 
+/* Hand inih text and "\n" (text is at most PROFILE_LINE_MAX bytes, and
+ * num at least PROFILE_LINE_MAX + 2: reader() checks). */
+static char *hand_text(char *str, int num, const char *text)
+{
+	size_t n = strnlen(text, (size_t)num - 2);
+
+	memcpy(str, text, n);
+	str[n] = '\n';
+	str[n + 1] = '\0';
+	return str;
+}
+
 /* A line that starts at start (s: with its indentation) and is neither
  * blank, a comment, nor a continuation. */
 static char *hand_line(struct frame *fr, char *str, int num, char *start)
@@ -275,7 +313,7 @@ static char *hand_line(struct frame *fr, char *str, int num, char *start)
 		return hand_reset(fr, str, false);
 	}
 	profile_loc(fr, fr->line, &loc);
-	sep = find_chars_or_comment(start, "=:");
+	sep = find_separator_or_comment(start);
 	if (*sep != '=' && *sep != ':') {
 		diag_error(fr->l->d, &loc, "expected 'key = value', got '%s'", start);
 		return hand_reset(fr, str, true);
@@ -285,8 +323,7 @@ static char *hand_line(struct frame *fr, char *str, int num, char *start)
 		return hand_reset(fr, str, true);
 	}
 	fr->has_key = true;
-	snprintf(str, (size_t)num, "%s\n", start);
-	return str;
+	return hand_text(str, num, start);
 }
 
 /* A "lint: allow ID..." comment (scmp-run.ini(5) LINT) at this line: one
@@ -337,7 +374,7 @@ static char *reader(char *str, int num, void *stream)
 {
 	struct frame *fr = stream;
 	struct loader *l = fr->l;
-	char buf[PROFILE_LINE_MAX + 2], *s, *start;
+	char buf[PROFILE_LINE_MAX + 2], *s, *start, *comment;
 	size_t len;
 	int r;
 
@@ -365,10 +402,9 @@ static char *reader(char *str, int num, void *stream)
 	if (fr->line == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
 		s += 3; /* UTF-8 byte order mark */
 	start = profile_skip_blanks(s);
-	if (*start == ';' || *start == '#')
-		note_lint_comment(fr, start + 1);
-	else if (*find_chars_or_comment(start, NULL) == ';')
-		note_lint_comment(fr, find_chars_or_comment(start, NULL) + 1);
+	comment = *start == ';' || *start == '#' ? start : find_comment(start);
+	if (*comment == ';' || *comment == '#')
+		note_lint_comment(fr, comment + 1);
 	if (!*start || *start == ';' || *start == '#')
 		return hand_nothing(str);
 	if (start == s || !(fr->has_key || fr->skip_cont))
@@ -377,10 +413,9 @@ static char *reader(char *str, int num, void *stream)
 	if (fr->skip_cont)
 		return hand_nothing(str);
 	/* inih needs the indentation to see a continuation. */
-	*find_chars_or_comment(start, NULL) = '\0';
+	*comment = '\0';
 	fr->cur_cont = true;
-	snprintf(str, (size_t)num, "%s\n", s);
-	return str;
+	return hand_text(str, num, s);
 }
 
 /* Report "include cycle: a -> b -> a" for path, first seen at frame a. */

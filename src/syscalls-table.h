@@ -29,7 +29,7 @@ struct sct_table {
 	uint32_t name;	/* table name, matches struct arch.table */
 	uint32_t base;	/* already added to every nr: the ABIs' nr_base */
 	uint32_t first; /* its calls: sct_calls[first .. first + n), sorted by nr */
-	uint32_t n;	/* and sct_by_name[first ..]: indexes from first, by name */
+	uint32_t n;
 };
 
 struct sct_param {
@@ -49,11 +49,17 @@ struct sct_proto {
 
 extern const char sct_strings[];
 extern const struct syscall sct_calls[];
-extern const uint16_t sct_by_name[];
 
 /* Sorted by name (strcmp). */
 extern const struct sct_table sct_tables[];
 extern const size_t sct_tables_n;
+
+/* Hash index of the tables by name: sct_table_slots_n slots (a power of
+ * two), each an index into sct_tables[] + 1, or 0 (empty); the slot of a
+ * name is sct_hash(name) modulo the size, then the next ones (linear
+ * probing). */
+extern const uint8_t sct_table_slots[];
+extern const size_t sct_table_slots_n;
 
 /* Sorted by name, then the default before the per-table ones, those sorted
  * by table name. */
@@ -63,5 +69,30 @@ extern const size_t sct_protos_n;
 /* Every name of every table, sorted, unique. */
 extern const uint32_t sct_names[];
 extern const size_t sct_names_n;
+
+/* Hash index of sct_names[], as sct_table_slots[] is of the tables: each
+ * slot an index into sct_names[] + 1, or 0. */
+extern const uint16_t sct_name_slots[];
+extern const size_t sct_name_slots_n;
+
+/* Per table (in sct_tables[] order), per name (in sct_names[] order): the
+ * position of the name in the table's calls, or UINT16_MAX if the table
+ * lacks it. sct_tables_n * sct_names_n entries. */
+extern const uint16_t sct_name_call[];
+
+/* Per name: the index of its first line in sct_protos[] (the default one
+ * when there is one), or UINT16_MAX if it has none. */
+extern const uint16_t sct_name_proto[];
+
+/* The hash of the slot indexes: FNV-1a over the bytes of s, 32 bits (the
+ * generator computes the same). */
+static inline uint32_t sct_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
 
 extern const char sct_kernel_version[];

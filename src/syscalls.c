@@ -20,55 +20,67 @@ const char *syscall_name(const struct syscall *s)
 	return s->name_at == SYSCALL_NO_NAME ? NULL : STR(s->name_at);
 }
 
-static int cmp_table_name(const void *key, const void *elem)
+/* Index of name in sct_names[] (by its hash index), or -1. */
+static ssize_t name_index(const char *name)
 {
-	return strcmp(key, STR(((const struct sct_table *)elem)->name));
+	size_t mask = sct_name_slots_n - 1;
+
+	if (!name)
+		return -1;
+	for (size_t i = sct_hash(name) & mask;; i = (i + 1) & mask) {
+		uint16_t k = sct_name_slots[i];
+
+		if (!k)
+			return -1;
+		if (!strcmp(name, STR(sct_names[k - 1])))
+			return k - 1;
+	}
 }
 
 static const struct sct_table *table_of(const struct arch *a)
 {
+	size_t mask = sct_table_slots_n - 1;
+
 	if (!a || !a->table)
 		return NULL;
-	return bsearch(a->table, sct_tables, sct_tables_n, sizeof(*sct_tables), cmp_table_name);
+	for (size_t i = sct_hash(a->table) & mask;; i = (i + 1) & mask) {
+		uint8_t k = sct_table_slots[i];
+
+		if (!k)
+			return NULL;
+		if (!strcmp(a->table, STR(sct_tables[k - 1].name)))
+			return &sct_tables[k - 1];
+	}
 }
 
-/* bsearch() key for the by-name index of a table: the index holds positions
- * in calls[], so the comparison needs the table. */
-struct name_key {
-	const char *name;
-	const struct sct_table *t;
-};
-
-static int cmp_by_name(const void *key, const void *elem)
+/* The entry of the name with index k (name_index()) in table t, or NULL. */
+static const struct syscall *find_index(const struct sct_table *t, ssize_t k)
 {
-	const struct name_key *k = key;
+	uint16_t at;
 
-	return strcmp(k->name, STR(sct_calls[k->t->first + *(const uint16_t *)elem].name_at));
-}
-
-static const struct syscall *find_name(const struct sct_table *t, const char *name)
-{
-	const struct name_key key = { name, t };
-	const uint16_t *at;
-
-	if (!t->n)
+	if (k < 0)
 		return NULL;
-	at = bsearch(&key, &sct_by_name[t->first], t->n, sizeof(*sct_by_name), cmp_by_name);
-	return at ? &sct_calls[t->first + *at] : NULL;
-}
-
-static int cmp_syscall_nr(const void *key, const void *elem)
-{
-	uint32_t nr = *(const uint32_t *)key, other = ((const struct syscall *)elem)->nr;
-
-	return (nr > other) - (nr < other);
+	at = sct_name_call[(size_t)(t - sct_tables) * sct_names_n + (size_t)k];
+	return at == UINT16_MAX ? NULL : &sct_calls[t->first + at];
 }
 
 const struct syscall *syscalls_find_nr(const struct syscall *list, size_t n, uint32_t nr)
 {
-	if (!list || !n)
+	size_t lo = 0, hi = n;
+
+	if (!list)
 		return NULL;
-	return bsearch(&nr, list, n, sizeof(*list), cmp_syscall_nr);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (list[mid].nr == nr)
+			return &list[mid];
+		if (list[mid].nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 const char *syscalls_kernel_version(void)
@@ -91,7 +103,7 @@ int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_n
 
 	if (!t || !name)
 		return -ENOENT;
-	s = find_name(t, name);
+	s = find_index(t, name_index(name));
 	if (!s)
 		return -ENOENT;
 	*ret_nr = s->nr;
@@ -104,22 +116,6 @@ const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr)
 	const struct syscall *s = t ? syscalls_find_nr(&sct_calls[t->first], t->n, nr) : NULL;
 
 	return s ? STR(s->name_at) : NULL;
-}
-
-static int cmp_name(const void *key, const void *elem)
-{
-	return strcmp(key, STR(*(const uint32_t *)elem));
-}
-
-/* Index of name in sct_names[], or -1. */
-static ssize_t name_index(const char *name)
-{
-	const uint32_t *at;
-
-	if (!name)
-		return -1;
-	at = bsearch(name, sct_names, sct_names_n, sizeof(*sct_names), cmp_name);
-	return at ? at - sct_names : -1;
 }
 
 bool syscalls_known(const char *name)
@@ -204,29 +200,21 @@ int syscalls_names(const char ***ret, size_t *ret_n)
 	return 0;
 }
 
-/* The argument list of name on table: the table's own line, else the default
- * line; NULL if there is none. */
-static const struct sct_proto *find_proto(const char *name, const char *table)
+/* The argument list of the name with index k (name_index(), >= 0) on
+ * table t (NULL: an ABI without a table of its own): the table's own line,
+ * else the default line; NULL if there is none. */
+static const struct sct_proto *find_proto(ssize_t k, const struct sct_table *t)
 {
-	size_t lo = 0, hi = sct_protos_n, first;
 	const struct sct_proto *def = NULL;
+	uint32_t name = sct_names[k];
 
-	/* lower bound of name: the default line comes first, if any */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(STR(sct_protos[mid].name), name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (first = lo; first < sct_protos_n && strcmp(STR(sct_protos[first].name), name) == 0;
-	     first++) {
-		const struct sct_proto *p = &sct_protos[first];
+	/* a name's lines are consecutive, its default one first */
+	for (size_t i = sct_name_proto[k]; i < sct_protos_n && sct_protos[i].name == name; i++) {
+		const struct sct_proto *p = &sct_protos[i];
 
 		if (!p->table)
 			def = p;
-		else if (strcmp(STR(p->table), table) == 0)
+		else if (t && p->table == t->name)
 			return p;
 	}
 	return def;
@@ -267,31 +255,19 @@ static const struct {
  * 32-bit ABI takes two registers, starting at an even slot where the ABI's
  * calling convention aligns register pairs (arm EABI, mips o32, ppc32).
  */
-int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret[SYSCALL_ARGS_MAX],
-		  bool *ret_known)
-{
-	uint32_t nr;
-	int r;
-
-	r = syscalls_lookup_name(a, name, &nr);
-	if (r < 0)
-		return r;
-	return syscalls_proto_args(a, name, ret, ret_known);
-}
-
-int syscalls_proto_args(const struct arch *a, const char *name,
-			struct syscall_arg ret[SYSCALL_ARGS_MAX], bool *ret_known)
+/* syscalls_proto_args() of the name with index k (>= 0) on a, whose table
+ * is t (NULL: none of its own). */
+static int proto_args(const struct arch *a, const struct sct_table *t, ssize_t k,
+		      struct syscall_arg ret[SYSCALL_ARGS_MAX], bool *ret_known)
 {
 	const struct sct_proto *p;
 	unsigned slot = 0;
 	bool wide;
 
-	if (!a->table || !syscalls_known(name))
-		return -ENOENT;
 	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
 		ret[i] = (struct syscall_arg){ .cls = ARG_NONE };
 
-	p = find_proto(name, a->table);
+	p = find_proto(k, t);
 	if (!p || p->nparams < 0) {
 		for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
 			ret[i].cls = ARG_UNKNOWN;
@@ -319,4 +295,25 @@ int syscalls_proto_args(const struct arch *a, const char *name,
 	}
 	*ret_known = true;
 	return 0;
+}
+
+int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret[SYSCALL_ARGS_MAX],
+		  bool *ret_known)
+{
+	const struct sct_table *t = table_of(a);
+	ssize_t k = name_index(name);
+
+	if (!t || !find_index(t, k))
+		return -ENOENT;
+	return proto_args(a, t, k, ret, ret_known);
+}
+
+int syscalls_proto_args(const struct arch *a, const char *name,
+			struct syscall_arg ret[SYSCALL_ARGS_MAX], bool *ret_known)
+{
+	ssize_t k = name_index(name);
+
+	if (!a->table || k < 0)
+		return -ENOENT;
+	return proto_args(a, table_of(a), k, ret, ret_known);
 }
