@@ -3,13 +3,13 @@
  * for "fd == 1 || flags & O_ACCMODE != O_RDONLY", and the tree's helpers. */
 #include "cond.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "number.h"
 
 enum tok_kind {
@@ -43,24 +43,78 @@ struct token {
 struct parser {
 	const char *text;
 	const char *pos;
-	struct token tok;  /* current token */
-	struct token prev; /* the one before it (for "expected X after Y") */
-	char *err;	   /* malloc'ed message, first error only */
-	int r;		   /* -EINVAL or -ENOMEM once failed */
+	struct token tok;    /* current token */
+	struct token prev;   /* the one before it (for "expected X after Y") */
+	char *err;	     /* malloc'ed message, first error only */
+	int r;		     /* -EINVAL or -ENOMEM once failed */
+	struct arena *arena; /* where the tree goes; NULL: malloc() */
 };
+
+/* The punctuation token at s (the longest match), or TOK_BAD; its length
+ * in *len. */
+static enum tok_kind punct(const char *s, size_t *len)
+{
+	*len = 2;
+	switch (s[0]) {
+	case '=':
+		if (s[1] == '=')
+			return TOK_EQ;
+		break;
+	case '!':
+		if (s[1] == '=')
+			return TOK_NE;
+		break;
+	case '<':
+		if (s[1] == '=')
+			return TOK_LE;
+		*len = 1;
+		return TOK_LT;
+	case '>':
+		if (s[1] == '=')
+			return TOK_GE;
+		*len = 1;
+		return TOK_GT;
+	case '&':
+		if (s[1] == '&')
+			return TOK_ANDAND;
+		*len = 1;
+		return TOK_AMP;
+	case '|':
+		if (s[1] == '|')
+			return TOK_OROR;
+		*len = 1;
+		return TOK_PIPE;
+	case '-':
+		*len = 1;
+		return TOK_MINUS;
+	case '{':
+		*len = 1;
+		return TOK_LBRACE;
+	case '}':
+		*len = 1;
+		return TOK_RBRACE;
+	case ',':
+		*len = 1;
+		return TOK_COMMA;
+	default:
+		break;
+	}
+	*len = 1;
+	return TOK_BAD;
+}
+
+static bool is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
 
 static void lex(struct parser *p)
 {
-	static const struct {
-		const char *text;
-		enum tok_kind kind;
-	} punct[] = {
-		/* two-character tokens first: longest match */
-		{ "==", TOK_EQ },     { "!=", TOK_NE },	  { "<=", TOK_LE },   { ">=", TOK_GE },
-		{ "&&", TOK_ANDAND }, { "||", TOK_OROR }, { "<", TOK_LT },    { ">", TOK_GT },
-		{ "&", TOK_AMP },     { "|", TOK_PIPE },  { "-", TOK_MINUS }, { "{", TOK_LBRACE },
-		{ "}", TOK_RBRACE },  { ",", TOK_COMMA },
-	};
 	const char *s = p->pos;
 
 	while (*s == ' ' || *s == '\t')
@@ -71,34 +125,19 @@ static void lex(struct parser *p)
 		p->pos = s;
 		return;
 	}
-	if (isalpha((unsigned char)*s) || *s == '_') {
+	/* isalpha(), isdigit() and isalnum() of the C locale, which this
+	 * program never changes */
+	if (is_alpha(*s) || *s == '_' || is_digit(*s)) {
 		const char *e = s;
 
-		while (isalnum((unsigned char)*e) || *e == '_')
+		/* A number takes every alphanumeric character: "12abc" is one
+		 * bad number, not 12 followed by an identifier. */
+		while (is_alpha(*e) || is_digit(*e) || *e == '_')
 			e++;
-		p->tok.kind = TOK_IDENT;
-		p->tok.len = (size_t)(e - s);
-	} else if (isdigit((unsigned char)*s)) {
-		const char *e = s;
-
-		/* Take every alphanumeric character: "12abc" is one bad number,
-		 * not 12 followed by an identifier. */
-		while (isalnum((unsigned char)*e) || *e == '_')
-			e++;
-		p->tok.kind = TOK_NUMBER;
+		p->tok.kind = is_digit(*s) ? TOK_NUMBER : TOK_IDENT;
 		p->tok.len = (size_t)(e - s);
 	} else {
-		p->tok.kind = TOK_BAD;
-		p->tok.len = 1;
-		for (size_t i = 0; i < sizeof(punct) / sizeof(punct[0]); i++) {
-			size_t n = strlen(punct[i].text);
-
-			if (!strncmp(s, punct[i].text, n)) {
-				p->tok.kind = punct[i].kind;
-				p->tok.len = n;
-				break;
-			}
-		}
+		p->tok.kind = punct(s, &p->tok.len);
 	}
 	p->pos = s + p->tok.len;
 }
@@ -162,6 +201,46 @@ static int parse_integer(struct parser *p, uint64_t *ret)
 	return r < 0 ? -EINVAL : 0;
 }
 
+/*
+ * Room for one more element in *array_ptr, which holds n elements of size
+ * bytes: its capacity is implicit, n rounded up to a power of two (at least
+ * 4), so that appending n elements costs O(log n) copies. From p's arena, or
+ * malloc() without one. 0, or -ENOMEM (p failed).
+ */
+static int grow(struct parser *p, void *array_ptr, size_t n, size_t size)
+{
+	void **array = array_ptr;
+	size_t cap = n ? 2 * n : 4;
+	void *m;
+
+	if (n && (n < 4 || (n & (n - 1))))
+		return 0;
+	if (p->arena) {
+		m = cap <= SIZE_MAX / 2 / size ? arena_alloc(p->arena, cap * size) : NULL;
+		if (m && n)
+			memcpy(m, *array, n * size);
+	} else {
+		m = reallocarray(*array, cap, size);
+	}
+	if (!m) {
+		oom(p);
+		return -ENOMEM;
+	}
+	*array = m;
+	return 0;
+}
+
+/* The n bytes at s as a string, from p's arena or malloc(); NULL (p failed)
+ * on ENOMEM. */
+static char *copy_name(struct parser *p, const char *s, size_t n)
+{
+	char *c = p->arena ? arena_strndup(p->arena, s, n) : strndup(s, n);
+
+	if (!c)
+		oom(p);
+	return c;
+}
+
 static void value_free(struct value *v)
 {
 	for (size_t i = 0; i < v->n_terms; i++)
@@ -180,6 +259,15 @@ static void cmp_free(struct cmp *c)
 	*c = (struct cmp){ 0 };
 }
 
+/* Free v unless it lives in p's arena; empty it either way. */
+static void tree_value_free(struct parser *p, struct value *v)
+{
+	if (p->arena)
+		*v = (struct value){ 0 };
+	else
+		value_free(v);
+}
+
 /* term := INTEGER | "-" INTEGER | CONSTANT */
 static int parse_term(struct parser *p, struct term *t)
 {
@@ -196,11 +284,9 @@ static int parse_term(struct parser *p, struct term *t)
 		if (parse_integer(p, &t->lit) < 0)
 			return -EINVAL;
 	} else if (p->tok.kind == TOK_IDENT) {
-		t->name = strndup(p->tok.start, p->tok.len);
-		if (!t->name) {
-			oom(p);
+		t->name = copy_name(p, p->tok.start, p->tok.len);
+		if (!t->name)
 			return -ENOMEM;
-		}
 	} else {
 		fail_expected(p, "a value");
 		return -EINVAL;
@@ -214,37 +300,31 @@ static int parse_value(struct parser *p, struct value *v)
 {
 	*v = (struct value){ 0 };
 	for (;;) {
-		struct term t, *n;
+		struct term t;
 
 		if (parse_term(p, &t) < 0)
 			goto fail;
-		n = reallocarray(v->terms, v->n_terms + 1, sizeof(*n));
-		if (!n) {
-			free(t.name);
-			oom(p);
+		if (grow(p, &v->terms, v->n_terms, sizeof(t)) < 0) {
+			if (!p->arena)
+				free(t.name);
 			goto fail;
 		}
-		v->terms = n;
 		v->terms[v->n_terms++] = t;
 		if (p->tok.kind != TOK_PIPE)
 			return 0;
 		lex(p);
 	}
 fail:
-	value_free(v);
+	tree_value_free(p, v);
 	return p->r;
 }
 
 static int push_value(struct parser *p, struct cmp *c, struct value *v)
 {
-	struct value *n = reallocarray(c->values, c->n_values + 1, sizeof(*n));
-
-	if (!n) {
-		value_free(v);
-		oom(p);
+	if (grow(p, &c->values, c->n_values, sizeof(*v)) < 0) {
+		tree_value_free(p, v);
 		return -ENOMEM;
 	}
-	c->values = n;
 	c->values[c->n_values++] = *v;
 	return 0;
 }
@@ -321,11 +401,9 @@ static int parse_cmp(struct parser *p, struct cmp *c)
 		}
 		c->arg = p->tok.start[3] - '0';
 	} else {
-		c->param = strndup(p->tok.start, p->tok.len);
-		if (!c->param) {
-			oom(p);
+		c->param = copy_name(p, p->tok.start, p->tok.len);
+		if (!c->param)
 			return -ENOMEM;
-		}
 	}
 	lex(p);
 
@@ -376,7 +454,10 @@ static int parse_cmp(struct parser *p, struct cmp *c)
 		goto fail;
 	return 0;
 fail:
-	cmp_free(c);
+	if (p->arena)
+		*c = (struct cmp){ 0 };
+	else
+		cmp_free(c);
 	return p->r;
 }
 
@@ -385,46 +466,45 @@ static int parse_conj(struct parser *p, struct conj *cj)
 {
 	*cj = (struct conj){ 0 };
 	for (;;) {
-		struct cmp c, *n;
+		struct cmp c;
 
 		if (parse_cmp(p, &c) < 0)
 			goto fail;
-		n = reallocarray(cj->cmps, cj->n_cmps + 1, sizeof(*n));
-		if (!n) {
-			cmp_free(&c);
-			oom(p);
+		if (grow(p, &cj->cmps, cj->n_cmps, sizeof(c)) < 0) {
+			if (!p->arena)
+				cmp_free(&c);
 			goto fail;
 		}
-		cj->cmps = n;
 		cj->cmps[cj->n_cmps++] = c;
 		if (p->tok.kind != TOK_ANDAND)
 			return 0;
 		lex(p);
 	}
 fail:
-	conj_free(cj);
+	if (p->arena)
+		*cj = (struct conj){ 0 };
+	else
+		conj_free(cj);
 	return p->r;
 }
 
-int cond_parse(const char *text, struct cond *ret, char **ret_err)
+static int parse(const char *text, struct arena *arena, struct cond *ret, char **ret_err)
 {
-	struct parser p = { .text = text, .pos = text };
+	struct parser p = { .text = text, .pos = text, .arena = arena };
 
 	*ret = (struct cond){ 0 };
 	*ret_err = NULL;
 	lex(&p);
 	for (;;) {
-		struct conj cj, *n;
+		struct conj cj;
 
 		if (parse_conj(&p, &cj) < 0)
 			goto fail;
-		n = reallocarray(ret->conjs, ret->n_conjs + 1, sizeof(*n));
-		if (!n) {
-			conj_free(&cj);
-			oom(&p);
+		if (grow(&p, &ret->conjs, ret->n_conjs, sizeof(cj)) < 0) {
+			if (!arena)
+				conj_free(&cj);
 			goto fail;
 		}
-		ret->conjs = n;
 		ret->conjs[ret->n_conjs++] = cj;
 		if (p.tok.kind == TOK_END)
 			return 0;
@@ -435,9 +515,22 @@ int cond_parse(const char *text, struct cond *ret, char **ret_err)
 		lex(&p);
 	}
 fail:
-	cond_free(ret);
+	if (arena)
+		*ret = (struct cond){ 0 };
+	else
+		cond_free(ret);
 	*ret_err = p.err;
 	return p.r;
+}
+
+int cond_parse(const char *text, struct cond *ret, char **ret_err)
+{
+	return parse(text, NULL, ret, ret_err);
+}
+
+int cond_parse_in(const char *text, struct arena *arena, struct cond *ret, char **ret_err)
+{
+	return parse(text, arena, ret, ret_err);
 }
 
 void conj_free(struct conj *c)
@@ -520,6 +613,49 @@ int conj_copy(struct conj *dst, const struct conj *src)
 			return -ENOMEM;
 		}
 		dst->n_cmps = i + 1;
+	}
+	return 0;
+}
+
+static int value_copy_in(struct arena *a, struct value *dst, const struct value *src)
+{
+	*dst = (struct value){ .n_terms = src->n_terms };
+	if (!src->n_terms)
+		return 0;
+	dst->terms = arena_alloc(a, src->n_terms * sizeof(*dst->terms));
+	if (!dst->terms)
+		return -ENOMEM;
+	for (size_t i = 0; i < src->n_terms; i++) {
+		dst->terms[i] = src->terms[i];
+		if (src->terms[i].name &&
+		    !(dst->terms[i].name = arena_strdup(a, src->terms[i].name)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int conj_copy_in(struct arena *a, struct conj *dst, const struct conj *src)
+{
+	*dst = (struct conj){ .n_cmps = src->n_cmps };
+	if (!src->n_cmps)
+		return 0;
+	dst->cmps = arena_alloc(a, src->n_cmps * sizeof(*dst->cmps));
+	if (!dst->cmps)
+		return -ENOMEM;
+	for (size_t i = 0; i < src->n_cmps; i++) {
+		const struct cmp *s = &src->cmps[i];
+		struct cmp *c = &dst->cmps[i];
+
+		*c = (struct cmp){ .arg = s->arg, .op = s->op, .n_values = s->n_values };
+		if (s->param && !(c->param = arena_strdup(a, s->param)))
+			return -ENOMEM;
+		if (value_copy_in(a, &c->mask, &s->mask) < 0)
+			return -ENOMEM;
+		if (s->n_values && !(c->values = arena_alloc(a, s->n_values * sizeof(*c->values))))
+			return -ENOMEM;
+		for (size_t j = 0; j < s->n_values; j++)
+			if (value_copy_in(a, &c->values[j], &s->values[j]) < 0)
+				return -ENOMEM;
 	}
 	return 0;
 }

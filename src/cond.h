@@ -67,11 +67,22 @@ struct cond {
  */
 int cond_parse(const char *text, struct cond *ret, char **ret_err);
 
+struct arena;
+
+/* cond_parse() with the tree in arena a (arena.h), which owns it: never
+ * free it with cond_free(); it lives until arena_free(a). The error
+ * message is malloc'ed all the same. */
+int cond_parse_in(const char *text, struct arena *a, struct cond *ret, char **ret_err);
+
 void cond_free(struct cond *c);
 void conj_free(struct conj *c);
 
 /* Deep copy of a conjunction; 0 or -ENOMEM. */
 int conj_copy(struct conj *dst, const struct conj *src);
+
+/* Deep copy of a conjunction into arena a, which owns it (never
+ * conj_free() it); 0 or -ENOMEM (what was copied stays in a). */
+int conj_copy_in(struct arena *a, struct conj *dst, const struct conj *src);
 
 /* Print a conjunction back in the profile syntax (for PFC comments). */
 #include <stdio.h>

@@ -401,8 +401,8 @@ static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_
 	}
 	if (!e->cond.n_conjs)
 		r = ruleset_add(rs, name, optional, &e->action, NULL, &e->loc);
-	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++)
-		r = ruleset_add(rs, name, optional, &e->action, &e->cond.conjs[i], &e->loc);
+	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++) /* in rs->arena already */
+		r = ruleset_add_shared(rs, name, optional, &e->action, &e->cond.conjs[i], &e->loc);
 	if (r >= 0 && via_group && e->name[0] == '@') {
 		/* the group written in the key, the one a reader finds there */
 		group = ruleset_intern_file(rs, e->name);

@@ -52,7 +52,7 @@ struct entry {
 	char *name; /* syscall name or "@group" */
 	bool optional;
 	struct action action;
-	struct cond cond; /* n_conjs == 0: unconditional */
+	struct cond cond; /* n_conjs == 0: unconditional; in the ruleset's arena */
 	unsigned prio;
 	struct src_loc loc;
 	unsigned key_id; /* entries of one key are de-duplicated together */

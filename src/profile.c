@@ -729,8 +729,7 @@ static int push_entry(struct loader *l, struct entry *e)
 		full ? reallocarray(l->ents, l->n_ents ? 2 * l->n_ents : 1, sizeof(*n)) : l->ents;
 
 	if (!n) {
-		free(e->name);
-		cond_free(&e->cond);
+		free(e->name); /* e->cond is in the ruleset's arena */
 		l->oom = -ENOMEM;
 		return -ENOMEM;
 	}
@@ -792,7 +791,8 @@ static int key_condition(struct key_ctx *k, const struct key_row *row)
 	r = profile_parse_name(k->l, &e.loc, k->key, false, &e.name, &e.optional);
 	if (r < 0)
 		return r;
-	r = cond_parse(k->value, &e.cond, &err);
+	/* parsed into the ruleset's arena: its rules share it, uncopied */
+	r = cond_parse_in(k->value, &k->l->p->rs->arena, &e.cond, &err);
 	if (r == -EINVAL)
 		key_error(k, "invalid condition for '%s': %s", k->key, err ? err : "syntax error");
 	free(err);
@@ -1170,10 +1170,8 @@ static void finish(struct loader *l, const char *top_file)
 
 static void loader_clear(struct loader *l)
 {
-	for (size_t i = 0; i < l->n_ents; i++) {
-		free(l->ents[i].name);
-		cond_free(&l->ents[i].cond);
-	}
+	for (size_t i = 0; i < l->n_ents; i++)
+		free(l->ents[i].name); /* the conditions are in the ruleset's arena */
 	free(l->ents);
 	profile_groups_free(l);
 	profile_ini_free(l);

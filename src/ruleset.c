@@ -26,10 +26,6 @@ void ruleset_free(struct ruleset *rs)
 {
 	if (!rs)
 		return;
-	for (size_t i = 0; i < rs->n_rules; i++) {
-		free(rs->rules[i].syscall);
-		conj_free(&rs->rules[i].conj);
-	}
 	free(rs->rules);
 	for (size_t i = 0; i < rs->n_prios; i++)
 		free(rs->prios[i].syscall);
@@ -37,6 +33,7 @@ void ruleset_free(struct ruleset *rs)
 	for (size_t i = 0; i < rs->n_files; i++)
 		free(rs->files[i]);
 	free(rs->files);
+	arena_free(&rs->arena);
 	free(rs);
 }
 
@@ -59,8 +56,9 @@ const char *ruleset_intern_file(struct ruleset *rs, const char *file)
 	return copy;
 }
 
-int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
-		const struct conj *conj, const struct src_loc *loc)
+/* Add a rule with conj (NULL: none), copied into the arena when copy. */
+static int add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
+	       const struct conj *conj, const struct src_loc *loc, bool copy)
 {
 	struct rule r = {
 		.optional = optional,
@@ -70,21 +68,30 @@ int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const st
 	};
 	struct rule *slot;
 
-	r.syscall = strdup(syscall);
+	r.syscall = arena_strdup(&rs->arena, syscall);
 	if (!r.syscall)
 		return -ENOMEM;
-	if (conj && conj_copy(&r.conj, conj) < 0) {
-		free(r.syscall);
+	if (conj && copy && conj_copy_in(&rs->arena, &r.conj, conj) < 0)
 		return -ENOMEM;
-	}
+	if (conj && !copy)
+		r.conj = *conj;
 	slot = array_grow(&rs->rules, &rs->n_rules, &rs->cap_rules, sizeof(*slot));
-	if (!slot) {
-		free(r.syscall);
-		conj_free(&r.conj);
+	if (!slot)
 		return -ENOMEM;
-	}
 	*slot = r;
 	return 0;
+}
+
+int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
+		const struct conj *conj, const struct src_loc *loc)
+{
+	return add(rs, syscall, optional, act, conj, loc, true);
+}
+
+int ruleset_add_shared(struct ruleset *rs, const char *syscall, bool optional,
+		       const struct action *act, const struct conj *conj, const struct src_loc *loc)
+{
+	return add(rs, syscall, optional, act, conj, loc, false);
 }
 
 int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,

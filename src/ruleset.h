@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "action.h"
+#include "arena.h"
 #include "cond.h"
 #include "diag.h"
 
@@ -33,10 +34,11 @@ struct filter_attrs {
 
 /* One rule as written: one syscall name, one action, one conjunction. */
 struct rule {
-	char *syscall; /* owned */
+	char *syscall; /* in the ruleset's arena */
 	bool optional; /* written as "name?" */
 	struct action action;
-	struct conj conj; /* n_cmps == 0: unconditional */
+	struct conj conj; /* n_cmps == 0: unconditional; in the ruleset's arena and
+			   * possibly shared with other rules: read-only */
 	struct src_loc loc;
 	unsigned seq;	   /* order written in the profile (ties, stable output) */
 	bool via_group;	   /* named through a group only, never by itself */
@@ -89,6 +91,7 @@ struct ruleset {
 	size_t n_prios, cap_prios;
 	char **files; /* interned source file names that locs point at */
 	size_t n_files, cap_files;
+	struct arena arena; /* what the rules point at: names, conditions */
 };
 
 /* A new, empty ruleset; NULL on ENOMEM. Attributes start as: no default
@@ -107,6 +110,12 @@ const char *ruleset_intern_file(struct ruleset *rs, const char *file);
  * are checked by policy_build(), not here. Returns 0 or -ENOMEM. */
 int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
 		const struct conj *conj, const struct src_loc *loc);
+
+/* The same for a conj that already lives in rs->arena (cond_parse_in()):
+ * the rule points at it, no copy; several rules may share one. */
+int ruleset_add_shared(struct ruleset *rs, const char *syscall, bool optional,
+		       const struct action *act, const struct conj *conj,
+		       const struct src_loc *loc);
 
 /* Set the dispatch priority hint of a syscall (0..RULESET_PRIORITY_MAX). The
  * last one written wins. Returns 0, -ERANGE or -ENOMEM. */
