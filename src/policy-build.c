@@ -235,14 +235,83 @@ static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 	}
 }
 
+/* Append [lo, hi] to the n sorted intervals of out (which do not start after
+ * lo), merged with the last one where they overlap or touch; the new n. */
+static size_t push_interval(struct interval *out, size_t n, uint64_t lo, uint64_t hi)
+{
+	struct interval *last = n ? &out[n - 1] : NULL;
+
+	if (last && last->hi != UINT64_MAX && last->hi + 1 >= lo) {
+		if (hi > last->hi)
+			last->hi = hi;
+		return n;
+	}
+	out[n] = (struct interval){ lo, hi };
+	return n + 1;
+}
+
+/*
+ * out->ivs and out->n_ivs: the union of the n intervals of iv (any order,
+ * reordered here), complemented over [0, max] when complement, sorted and
+ * merged as ivset_normalize() and ivset_complement() leave a set; in one
+ * allocation (none for an empty set). 0 or -ENOMEM.
+ */
+static int set_of(struct interval *iv, size_t n, bool complement, uint64_t max, struct rcmp *out)
+{
+	struct interval merged[COND_SET_MAX + 1];
+	size_t m = 0;
+
+	/* insertion sort by lo: the lists are short, often sorted already */
+	for (size_t i = 1; i < n; i++) {
+		struct interval x = iv[i];
+		size_t j = i;
+
+		for (; j > 0 && iv[j - 1].lo > x.lo; j--)
+			iv[j] = iv[j - 1];
+		iv[j] = x;
+	}
+	if (!complement) {
+		for (size_t i = 0; i < n; i++)
+			m = push_interval(merged, m, iv[i].lo, iv[i].hi);
+	} else {
+		struct interval u[COND_SET_MAX];
+		size_t k = 0;
+		uint64_t next = 0;
+		bool done = false;
+
+		for (size_t i = 0; i < n; i++)
+			k = push_interval(u, k, iv[i].lo, iv[i].hi);
+		for (size_t i = 0; i < k && !done; i++) {
+			if (u[i].lo > next)
+				m = push_interval(merged, m, next, u[i].lo - 1);
+			if (u[i].hi >= max)
+				done = true;
+			else
+				next = u[i].hi + 1;
+		}
+		if (!done)
+			m = push_interval(merged, m, next, max);
+	}
+	out->ivs = NULL;
+	out->n_ivs = m;
+	if (!m)
+		return 0;
+	out->ivs = malloc(m * sizeof(*out->ivs));
+	if (!out->ivs)
+		return -ENOMEM;
+	memcpy(out->ivs, merged, m * sizeof(*out->ivs));
+	return 0;
+}
+
 static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
 		       struct rcmp *out)
 {
+	struct interval iv[COND_SET_MAX]; /* one per value at most */
 	enum arg_class cls;
 	const char *what;
-	struct ivset set = { 0 };
 	uint64_t max, sign;
+	size_t n;
 	bool ordered = c->op >= CMP_LT && c->op <= CMP_GE;
 	int r;
 
@@ -279,48 +348,44 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 	}
 
 	out->kind = RCMP_IN;
+	if (c->n_values > COND_SET_MAX) { /* cond_parse() never makes one */
+		rerr(ctx, "more than %d values in one set", COND_SET_MAX);
+		return -EINVAL;
+	}
+	n = 0;
 	for (size_t i = 0; i < c->n_values; i++) {
 		uint64_t v;
 
 		if (eval_value(ctx, &c->values[i], out->width, out->is_signed, ordered, what, &v) <
-		    0) {
-			free(set.iv);
+		    0)
 			return -ERANGE;
-		}
 		v ^= sign; /* to key space */
 		switch (c->op) {
 		case CMP_EQ:
 		case CMP_NE:
 		case CMP_IN:
 		case CMP_NOT_IN:
-			r = ivset_add(&set, v, v);
+			iv[n++] = (struct interval){ v, v };
 			break;
 		case CMP_LT:
-			r = v ? ivset_add(&set, 0, v - 1) : 0;
+			if (v)
+				iv[n++] = (struct interval){ 0, v - 1 };
 			break;
 		case CMP_LE:
-			r = ivset_add(&set, 0, v);
+			iv[n++] = (struct interval){ 0, v };
 			break;
 		case CMP_GT:
-			r = v < max ? ivset_add(&set, v + 1, max) : 0;
+			if (v < max)
+				iv[n++] = (struct interval){ v + 1, max };
 			break;
 		case CMP_GE:
-			r = ivset_add(&set, v, max);
+			iv[n++] = (struct interval){ v, max };
 			break;
 		default:
-			r = -EINVAL;
-		}
-		if (r < 0) {
-			free(set.iv);
-			return r;
+			return -EINVAL;
 		}
 	}
-	r = ivset_normalize(&set);
-	if (r >= 0 && (c->op == CMP_NE || c->op == CMP_NOT_IN))
-		r = ivset_complement(&set, max);
-	out->ivs = set.iv;
-	out->n_ivs = set.n;
-	return r;
+	return set_of(iv, n, c->op == CMP_NE || c->op == CMP_NOT_IN, max, out);
 }
 
 #define SATISFY_VALUES_MAX 4096 /* values of a set tried against the masks of its argument */
