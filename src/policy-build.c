@@ -894,23 +894,22 @@ static void finish_rsys(struct rsys *s, size_t n_written, struct diag *d, bool w
 
 /* ---- built-in rules (scmp-run.ini(5) BUILT-IN RULES) ---- */
 
-/* Does r name syscall by itself (not only through a group)? The one place
- * that decides what "naming a syscall" means for the built-in rules: by
- * name, or by its number on an ABI (a bare number: on the filter's one ABI,
- * single). */
-static bool names_itself(const struct rule *r, const char *syscall, const struct arch *single)
+/* The syscall r names by itself (not only through a group), or NULL. The
+ * one place that decides what "naming a syscall" means for the built-in
+ * rules: by name, or by its number on an ABI (a bare number: on the
+ * filter's one ABI, single). */
+static const char *named_by(const struct rule *r, const struct arch *single)
 {
 	const struct arch *by;
-	const char *err, *name;
+	const char *err;
 	uint32_t nr;
 
 	if (r->via_group)
-		return false;
+		return NULL;
 	if (syscalls_parse_numbered(r->syscall, &by, &nr, &err) < 0)
-		return !strcmp(r->syscall, syscall);
+		return r->syscall;
 	by = by ? by : single;
-	name = by ? syscalls_lookup_nr(by, nr) : NULL;
-	return name && !strcmp(name, syscall);
+	return by ? syscalls_lookup_nr(by, nr) : NULL;
 }
 
 /* Where built-in rules are added: the policy's list and its capacity. */
@@ -1146,9 +1145,12 @@ static int add_builtins(const struct ruleset *rs, struct policy *p, const struct
 	int r = 0;
 
 	for (size_t i = 0; i < rs->n_rules; i++) {
-		clone_cond |=
-			names_itself(&rs->rules[i], "clone", single) && rs->rules[i].conj.n_cmps;
-		clone3_named |= names_itself(&rs->rules[i], "clone3", single);
+		const char *name = named_by(&rs->rules[i], single);
+
+		if (!name || strncmp(name, "clone", 5))
+			continue;
+		clone_cond |= !strcmp(name, "clone") && rs->rules[i].conj.n_cmps;
+		clone3_named |= !strcmp(name, "clone3");
 	}
 	if (!rs->hardening.tty_injection_allow)
 		r = add_builtin(&bs, "built-in:tty-injection", "ioctl", "EPERM", EPERM,
@@ -1183,6 +1185,7 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 		const struct rule *rule = rules->v[i];
 		struct resolve_ctx ctx = { .arch = a, .rule = rule, .d = d, .multi_abi = multi };
 		struct rrule rr = { .src = rule };
+		const char *name;
 		uint32_t nr;
 
 		if (marks[i].failed || syscall_nr(a, rule->syscall, &nr) < 0)
@@ -1207,9 +1210,8 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 					     rule->syscall);
 			continue;
 		}
-		r = add_rrule(b, nr,
-			      syscalls_lookup_nr(a, nr) ? syscalls_lookup_nr(a, nr) : rule->syscall,
-			      &rr);
+		name = syscalls_lookup_nr(a, nr);
+		r = add_rrule(b, nr, name ? name : rule->syscall, &rr);
 		if (r < 0) {
 			rcmps_free(rr.cmps, rr.n_cmps);
 			return r;

@@ -365,6 +365,7 @@ struct expand_ctx {
 	struct strset seen;   /* names already emitted for this key */
 	struct strset groups; /* groups already expanded for this key */
 	size_t first_rule;    /* the key's first rule in the ruleset */
+	bool single;	      /* the key names one syscall, no group: nothing to de-duplicate */
 };
 
 /* A name written by itself after a group of the same key named it: its
@@ -387,7 +388,7 @@ static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_
 	const struct entry *e = x->e;
 	size_t before = rs->n_rules;
 	const char *group = NULL;
-	int r = strset_add(&x->seen, name);
+	int r = x->single ? 1 : strset_add(&x->seen, name);
 
 	if (r == 0 && !via_group && !e->is_prio)
 		named_itself(x, name);
@@ -461,6 +462,8 @@ int profile_groups_expand(struct loader *l)
 		unsigned id = l->ents[i].key_id;
 		int r = 0;
 
+		x.single = (i + 1 == l->n_ents || l->ents[i + 1].key_id != id) &&
+			   l->ents[i].name[0] != '@';
 		for (; i < l->n_ents && l->ents[i].key_id == id; i++) {
 			x.e = &l->ents[i];
 			r = expand(&x, l->ents[i].name, l->ents[i].optional, 0);

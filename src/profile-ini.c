@@ -91,12 +91,18 @@ static char *find_comment(const char *s)
 	}
 }
 
+/* No key pending any more; the texts stay in the loader's scratch arena,
+ * the room for segments is kept for the next key. */
 static void pending_clear(struct pending *pd)
 {
-	for (size_t i = 0; i < pd->n_segs; i++)
-		free(pd->segs[i].text);
+	pd->active = false;
+	pd->key = NULL;
+	pd->n_segs = 0;
+}
+
+static void pending_free(struct pending *pd)
+{
 	free(pd->segs);
-	free(pd->key);
 	*pd = (struct pending){ 0 };
 }
 
@@ -119,21 +125,20 @@ static int handler(void *user, const char *section, const char *name, const char
 
 	if (!fr->cur_cont) {
 		flush_pending(fr);
-		*pd = (struct pending){ .active = true, .sect = fr->sect };
-		pd->key = strdup(name);
+		pd->active = true;
+		pd->sect = fr->sect;
+		pd->key = arena_strdup(&fr->l->scratch, name);
 		if (!pd->key)
 			goto oom;
 	} else if (!pd->active) {
 		return 1;
 	}
-	text = strdup(value);
+	text = arena_strdup(&fr->l->scratch, value);
 	if (!text)
 		goto oom;
 	n = array_grow(&pd->segs, &pd->n_segs, &pd->cap_segs, sizeof(*n));
-	if (!n) {
-		free(text);
+	if (!n)
 		goto oom;
-	}
 	*n = (struct seg){ .line = fr->line, .text = text };
 	return 1;
 oom:
@@ -795,7 +800,7 @@ static int load_file(struct loader *l, const struct frame *parent, const char *w
 		}
 		r = 0;
 	}
-	pending_clear(&fr.pend);
+	pending_free(&fr.pend);
 	if (fr.f)
 		fclose(fr.f);
 	free(fr.inc_dir);

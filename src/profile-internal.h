@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "action.h"
+#include "arena.h"
 #include "cond.h"
 #include "diag.h"
 #include "profile.h"
@@ -34,15 +35,15 @@ struct section {
 /* One physical line of a key's value (continuation lines add more). */
 struct seg {
 	unsigned line;
-	char *text;
+	char *text; /* in the loader's scratch arena */
 };
 
 /* A key whose value may still grow by continuation lines. */
 struct pending {
 	bool active;
 	struct section sect; /* the section at the key's first line */
-	char *key;
-	struct seg *segs; /* at least one while active */
+	char *key;	     /* in the loader's scratch arena */
+	struct seg *segs;    /* at least one while active; the array is the frame's */
 	size_t n_segs, cap_segs;
 };
 
@@ -103,7 +104,8 @@ struct loader {
 	size_t n_group_slots;
 	const char **known; /* @known: every name of every table */
 	size_t n_known;
-	size_t bytes; /* read so far, all files */
+	size_t bytes;	      /* read so far, all files */
+	struct arena scratch; /* what lives as long as the load: keys, value lines */
 	unsigned key_ids;
 	uint64_t required_seen; /* bit i: required row i of the key table was written */
 	bool abort;		/* stop reading everything (size limit) */

@@ -969,16 +969,17 @@ static bool check_hash(struct frame *fr, const struct pending *pd)
 	return good;
 }
 
-/* The lines of a value joined by one blank (empty lines skipped); NULL on
- * ENOMEM. Linear: a value may have tens of thousands of lines. */
-static char *join_value(const struct pending *pd)
+/* The lines of a value joined by one blank (empty lines skipped), in l's
+ * scratch arena; NULL on ENOMEM. Linear: a value may have tens of
+ * thousands of lines. */
+static char *join_value(struct loader *l, const struct pending *pd)
 {
 	size_t len = 0, at = 0;
 	char *value;
 
 	for (size_t i = 0; i < pd->n_segs; i++)
 		len += strlen(pd->segs[i].text) + 1;
-	value = malloc(len + 1);
+	value = arena_alloc(&l->scratch, len + 1);
 	if (!value)
 		return NULL;
 	for (size_t i = 0; i < pd->n_segs; i++) {
@@ -1013,7 +1014,7 @@ void profile_key(struct frame *fr, const struct pending *pd)
 		key_error(&k, "key '%s' outside of any section", k.key);
 		return;
 	}
-	k.value = join_value(pd);
+	k.value = join_value(l, pd);
 	if (!k.value)
 		r = -ENOMEM;
 	else if (!k.value[0])
@@ -1025,7 +1026,6 @@ void profile_key(struct frame *fr, const struct pending *pd)
 		r = row->parse(&k, row);
 	if (r == -ENOMEM)
 		l->oom = r;
-	free(k.value);
 }
 
 /* ---- --set SECTION.KEY=VALUE (scmp-run(1) OVERRIDES) ---- */
@@ -1175,6 +1175,7 @@ static void loader_clear(struct loader *l)
 	free(l->ents);
 	profile_groups_free(l);
 	profile_ini_free(l);
+	arena_free(&l->scratch);
 }
 
 int profile_load(const char *what, const struct profile_opts *opts, const struct arch *native,
