@@ -154,10 +154,8 @@ static int add_member(struct ugroup *g, struct member *m)
 	struct member *slot =
 		array_grow(&g->members, &g->n_members, &g->cap_members, sizeof(*slot));
 
-	if (!slot) {
-		free(m->name);
+	if (!slot)
 		return -ENOMEM;
-	}
 	*slot = *m;
 	return 0;
 }
@@ -513,8 +511,7 @@ int profile_groups_keep(struct loader *l)
 void profile_groups_free(struct loader *l)
 {
 	for (size_t i = 0; i < l->n_groups; i++) {
-		for (size_t j = 0; j < l->groups[i].n_members; j++)
-			free(l->groups[i].members[j].name);
+		/* the members' names are in the loader's scratch arena */
 		free(l->groups[i].members);
 		free(l->groups[i].name);
 	}

@@ -50,7 +50,7 @@ struct pending {
 /* A rule or priority entry, expanded once every group is known. */
 struct entry {
 	bool is_prio;
-	char *name; /* syscall name or "@group" */
+	char *name; /* syscall name or "@group", in the loader's scratch arena */
 	bool optional;
 	struct action action;
 	struct cond cond; /* n_conjs == 0: unconditional; in the ruleset's arena */
@@ -61,7 +61,7 @@ struct entry {
 
 /* A member of a user group as written. */
 struct member {
-	char *name;
+	char *name; /* in the loader's scratch arena */
 	bool optional;
 	struct src_loc loc;
 };
@@ -173,7 +173,7 @@ char *profile_next_word(char **s);
 
 /*
  * A name as written in a list: "@group", "name" or "name?". Returns 0 and
- * the bare name in *ret_name (malloc'ed); or reports the error at loc and
+ * the bare name in *ret_name (in l's scratch arena); or reports the error at loc and
  * returns -EINVAL; or -ENOMEM (l->oom set).
  */
 int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *word,

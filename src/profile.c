@@ -70,6 +70,7 @@ bool profile_valid_group_name(const char *s)
 static int parse_numbered(struct loader *l, const struct src_loc *loc, const char *word,
 			  char **ret_name)
 {
+	char buf[64]; /* an ABI name, '/' and a 32-bit number */
 	const struct arch *a;
 	const char *err;
 	uint32_t nr;
@@ -85,8 +86,9 @@ static int parse_numbered(struct loader *l, const struct src_loc *loc, const cha
 		diag_error(l->d, loc, "invalid syscall '%s': %s", word, err);
 		return -EINVAL;
 	}
-	if (asprintf(ret_name, "%s%s%" PRIu32, a ? a->name : "", a ? "/" : "", nr) < 0) {
-		*ret_name = NULL;
+	snprintf(buf, sizeof(buf), "%s%s%" PRIu32, a ? a->name : "", a ? "/" : "", nr);
+	*ret_name = arena_strdup(&l->scratch, buf);
+	if (!*ret_name) {
 		l->oom = -ENOMEM;
 		return -ENOMEM;
 	}
@@ -122,7 +124,7 @@ int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *
 			return -EINVAL;
 		}
 	}
-	*ret_name = strndup(word, n);
+	*ret_name = arena_strndup(&l->scratch, word, n);
 	if (!*ret_name) {
 		l->oom = -ENOMEM;
 		return -ENOMEM;
@@ -140,7 +142,6 @@ int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *
 			diag_hint(l->d, loc, "did you mean '%s'?", suggest_result(&sg));
 		else
 			diag_hint(l->d, loc, "write '%s?' if the name is optional", *ret_name);
-		free(*ret_name);
 		*ret_name = NULL;
 		return -EINVAL;
 	}
@@ -729,7 +730,7 @@ static int push_entry(struct loader *l, struct entry *e)
 		full ? reallocarray(l->ents, l->n_ents ? 2 * l->n_ents : 1, sizeof(*n)) : l->ents;
 
 	if (!n) {
-		free(e->name); /* e->cond is in the ruleset's arena */
+		/* e->name and e->cond are in arenas */
 		l->oom = -ENOMEM;
 		return -ENOMEM;
 	}
@@ -796,10 +797,8 @@ static int key_condition(struct key_ctx *k, const struct key_row *row)
 	if (r == -EINVAL)
 		key_error(k, "invalid condition for '%s': %s", k->key, err ? err : "syntax error");
 	free(err);
-	if (r < 0) {
-		free(e.name);
+	if (r < 0)
 		return r;
-	}
 	return push_entry(k->l, &e);
 }
 
@@ -1170,9 +1169,7 @@ static void finish(struct loader *l, const char *top_file)
 
 static void loader_clear(struct loader *l)
 {
-	for (size_t i = 0; i < l->n_ents; i++)
-		free(l->ents[i].name); /* the conditions are in the ruleset's arena */
-	free(l->ents);
+	free(l->ents); /* their names and conditions are in arenas */
 	profile_groups_free(l);
 	profile_ini_free(l);
 	arena_free(&l->scratch);
