@@ -80,15 +80,15 @@ static char *find_separator_or_comment(const char *s)
  * comment, or the end. */
 static char *find_comment(const char *s)
 {
-	bool was_space = false;
+	const char *semi;
 
-	for (;; s++) {
-		char c = *s;
+	for (const char *from = s; (semi = strchr(from, ';')); from = semi + 1) {
+		char c = semi > s ? semi[-1] : 'x';
 
-		if (!c || (was_space && c == ';'))
-			return (char *)s;
-		was_space = c == ' ' || (c >= '\t' && c <= '\r');
+		if (c == ' ' || (c >= '\t' && c <= '\r'))
+			return (char *)semi;
 	}
+	return (char *)s + strlen(s);
 }
 
 /* No key pending any more; the texts stay in the loader's scratch arena,
@@ -223,28 +223,53 @@ static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 	struct loader *l = fr->l;
 	struct src_loc loc;
 	size_t len = 0, bytes = l->bytes;
-	int c, last = 0, bad = 0;
+	int last = 0, bad = 0;
 	bool any = false;
 
-	while ((c = getc_unlocked(fr->f)) != EOF) {
+	for (;;) {
+		const char *p, *nl;
+		size_t seg, take;
+
+		if (fr->at == fr->end) {
+			fr->at = 0;
+			fr->end = fread(fr->chunk, 1, sizeof(fr->chunk), fr->f);
+			if (!fr->end)
+				break; /* the end, or an error */
+		}
+		p = fr->chunk + fr->at;
+		nl = memchr(p, '\n', fr->end - fr->at);
+		seg = nl ? (size_t)(nl - p) : fr->end - fr->at;
+		take = seg + (nl != NULL);
 		any = true;
-		if (++bytes > PROFILE_SIZE_MAX) {
-			l->bytes = bytes;
+		if (bytes + take > PROFILE_SIZE_MAX) {
+			l->bytes = PROFILE_SIZE_MAX + 1;
 			profile_loc(fr, fr->line + 1, &loc);
 			diag_error(l->d, &loc, "profile too large: more than %u bytes in all files",
 				   PROFILE_SIZE_MAX);
 			l->abort = true;
 			return -1;
 		}
-		if (c == '\n')
-			break;
-		if ((c < 0x20 || c == 0x7f || last == '\r') &&
-		    ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f || last == '\r'))
-			bad = bad ? bad : last == '\r' ? '\r' : c ? c : 0x100;
+		bytes += take;
+		fr->at += take;
+		/* The first offence counts: a control character other than tab
+		 * and CR, DEL, or a CR that is not the last character. */
+		for (size_t i = 0; i < seg && !bad; i++) {
+			unsigned char c = (unsigned char)p[i];
+
+			if (last == '\r')
+				bad = '\r';
+			else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+				bad = c ? c : 0x100;
+			last = c;
+		}
+		if (seg)
+			last = (unsigned char)p[seg - 1];
 		if (len <= PROFILE_LINE_MAX)
-			buf[len] = (char)c;
-		len++;
-		last = c;
+			memcpy(buf + len, p,
+			       seg < PROFILE_LINE_MAX + 1 - len ? seg : PROFILE_LINE_MAX + 1 - len);
+		len += seg;
+		if (nl)
+			break;
 	}
 	l->bytes = bytes;
 	if (ferror(fr->f)) {

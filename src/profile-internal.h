@@ -119,6 +119,8 @@ struct frame {
 	struct loader *l;
 	const struct frame *parent;
 	FILE *f;
+	char chunk[4096]; /* read from f, not yet handed over: chunk[at .. end) */
+	size_t at, end;
 	const char *path; /* interned */
 	char *inc_dir;	  /* relative includes start here ("" for none; owned) */
 	bool is_stdin;	  /* read from standard input: no directory */
