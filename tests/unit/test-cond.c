@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/arena.h"
 #include "src/cond.h"
 #include "tests/tap.h"
 
@@ -56,6 +57,20 @@ static void ok_parse(const char *text, const char *want)
 		cond_free(&c2);
 	}
 	free(err2);
+
+	/* Parsed into an arena, the same tree. */
+	struct arena a = { 0 };
+	struct cond c3;
+	char *err3 = NULL;
+
+	if (tap_ok(cond_parse_in(text, &a, &c3, &err3) == 0, "parses into an arena: %s", text)) {
+		char *in_arena = print_cond(&c3);
+
+		tap_ok(!strcmp(in_arena, got), "the same tree in an arena");
+		free(in_arena);
+	}
+	free(err3);
+	arena_free(&a);
 	free(got);
 	cond_free(&c);
 }
@@ -71,6 +86,16 @@ static void bad_parse(const char *text, const char *want)
 	tap_ok(r == -EINVAL && c.n_conjs == 0 && !c.conjs, "rejects: %s", text);
 	if (!tap_ok(err && strstr(err, want), "message of '%s' mentions '%s'", text, want))
 		tap_diag("got '%s'", err ? err : "(null)");
+
+	/* Into an arena: the same error, the same message, nothing left. */
+	struct arena a = { 0 };
+	char *err2 = NULL;
+
+	r = cond_parse_in(text, &a, &c, &err2);
+	tap_ok(r == -EINVAL && c.n_conjs == 0 && !c.conjs && err && err2 && !strcmp(err, err2),
+	       "rejects in an arena, with the same message: %s", text);
+	free(err2);
+	arena_free(&a);
 	free(err);
 }
 
