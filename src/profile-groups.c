@@ -360,11 +360,31 @@ static int collect_known(struct loader *l)
 struct expand_ctx {
 	struct loader *l;
 	const struct entry *e;
-	struct strset seen;   /* names already emitted for this key */
+	uint64_t *seen_ids;   /* names of the table already emitted for this key, by id */
+	bool any_seen_id;     /* seen_ids has a bit set */
+	struct strset seen;   /* other names already emitted for this key */
 	struct strset groups; /* groups already expanded for this key */
 	size_t first_rule;    /* the key's first rule in the ruleset */
 	bool single;	      /* the key names one syscall, no group: nothing to de-duplicate */
+	const char *group;    /* e->name interned in the ruleset, once needed */
 };
+
+/* 1 if name is new for this key (now remembered), 0 if seen, or -ENOMEM. */
+static int first_time(struct expand_ctx *x, const char *name)
+{
+	int id;
+
+	if (x->single)
+		return 1;
+	id = syscalls_name_id(name);
+	if (id < 0)
+		return strset_add(&x->seen, name);
+	if (x->seen_ids[id / 64] & (UINT64_C(1) << (id % 64)))
+		return 0;
+	x->seen_ids[id / 64] |= UINT64_C(1) << (id % 64);
+	x->any_seen_id = true;
+	return 1;
+}
 
 /* A name written by itself after a group of the same key named it: its
  * rule is no longer one "through a group only" (scmp-run.ini(5) BUILT-IN
@@ -386,7 +406,7 @@ static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_
 	const struct entry *e = x->e;
 	size_t before = rs->n_rules;
 	const char *group = NULL;
-	int r = x->single ? 1 : strset_add(&x->seen, name);
+	int r = first_time(x, name);
 
 	if (r == 0 && !via_group && !e->is_prio)
 		named_itself(x, name);
@@ -404,7 +424,9 @@ static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_
 		r = ruleset_add_shared(rs, name, optional, &e->action, &e->cond.conjs[i], &e->loc);
 	if (r >= 0 && via_group && e->name[0] == '@') {
 		/* the group written in the key, the one a reader finds there */
-		group = ruleset_intern_file(rs, e->name);
+		if (!x->group)
+			x->group = ruleset_intern_file(rs, e->name);
+		group = x->group;
 		if (!group)
 			r = -ENOMEM;
 	}
@@ -455,8 +477,15 @@ static int expand(struct expand_ctx *x, const char *name, bool optional, unsigne
 
 int profile_groups_expand(struct loader *l)
 {
+	size_t words = (syscalls_name_count() + 63) / 64;
+	uint64_t *seen_ids = calloc(words + 1, sizeof(*seen_ids));
+
+	if (!seen_ids)
+		return -ENOMEM;
 	for (size_t i = 0; i < l->n_ents;) {
-		struct expand_ctx x = { .l = l, .first_rule = l->p->rs->n_rules };
+		struct expand_ctx x = { .l = l,
+					.first_rule = l->p->rs->n_rules,
+					.seen_ids = seen_ids };
 		unsigned id = l->ents[i].key_id;
 		int r = 0;
 
@@ -464,20 +493,27 @@ int profile_groups_expand(struct loader *l)
 			   l->ents[i].name[0] != '@';
 		for (; i < l->n_ents && l->ents[i].key_id == id; i++) {
 			x.e = &l->ents[i];
+			x.group = NULL;
 			r = expand(&x, l->ents[i].name, l->ents[i].optional, 0);
 			if (r < 0)
 				break;
 		}
 		strset_clear(&x.seen);
 		strset_clear(&x.groups);
-		if (r == -ENOMEM)
+		if (x.any_seen_id)
+			memset(seen_ids, 0, words * sizeof(*seen_ids));
+		if (r == -ENOMEM) {
+			free(seen_ids);
 			return r;
+		}
 		if (r < 0) {
 			diag_error(l->d, &l->ents[i].loc, "cannot expand '%s': %s", l->ents[i].name,
 				   strerror(-r));
+			free(seen_ids);
 			return -EINVAL;
 		}
 	}
+	free(seen_ids);
 	return 0;
 }
 

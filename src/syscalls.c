@@ -118,6 +118,16 @@ const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr)
 	return s ? STR(s->name_at) : NULL;
 }
 
+int syscalls_name_id(const char *name)
+{
+	return (int)name_index(name);
+}
+
+size_t syscalls_name_count(void)
+{
+	return sct_names_n;
+}
+
 bool syscalls_known(const char *name)
 {
 	return name_index(name) >= 0;

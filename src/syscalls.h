@@ -105,6 +105,11 @@ int syscalls_parse_numbered(const char *s, const struct arch **ret_arch, uint32_
 /* True if any ABI of the table has this name. */
 bool syscalls_known(const char *name);
 
+/* A dense number for a name any ABI of the table has, 0 ..
+ * syscalls_name_count() - 1 (for bitmaps of names); -1 for any other. */
+int syscalls_name_id(const char *name);
+size_t syscalls_name_count(void);
+
 /* True if an argument slot is called name: its prototype name or one of
  * its other spellings (scmp-run.ini(5) CONDITIONS: "flags" and "clone_flags"). */
 bool syscalls_arg_named(const struct syscall_arg *arg, const char *name);
