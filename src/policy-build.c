@@ -42,6 +42,38 @@ static int syscall_nr(const struct arch *a, const char *syscall, uint32_t *ret_n
 	return 0;
 }
 
+/*
+ * syscall_nr() on abi, with the table's name for the number in *ret_name
+ * (NULL if the table has none) and, when it is found without a search,
+ * its position in abi->known in *ret_k (else SIZE_MAX).
+ */
+static int rule_number(const struct abi_policy *abi, const char *syscall, uint32_t *ret_nr,
+		       const char **ret_name, size_t *ret_k)
+{
+	const struct arch *by;
+	const char *err;
+	const struct syscall *sc;
+	int r = syscalls_parse_numbered(syscall, &by, ret_nr, &err);
+
+	*ret_k = SIZE_MAX;
+	*ret_name = NULL;
+	if (r != -ENOENT) {
+		if (r < 0 || (by && by != abi->arch))
+			return -ENOENT;
+		*ret_name = syscalls_lookup_nr(abi->arch, *ret_nr);
+		return 0;
+	}
+	sc = syscalls_lookup(abi->arch, syscall);
+	if (!sc)
+		return -ENOENT;
+	*ret_nr = sc->nr;
+	*ret_name = syscall_name(sc);
+	/* the table itself, unless numbers were merged into it */
+	if (!abi->known_owned)
+		*ret_k = (size_t)(sc - abi->known);
+	return 0;
+}
+
 /* Written by number: "x86_64/471" or "471". */
 static bool is_numbered(const char *syscall)
 {
@@ -653,15 +685,21 @@ struct rsys *policy_rsys_building(const struct abi_build *b, uint32_t nr)
 	return k != SIZE_MAX && b->where[k] != SIZE_MAX ? &b->abi->sys[b->where[k]] : NULL;
 }
 
-/* Add rr to the rules of nr. Returns 0, -ENOMEM, or -EINVAL for a number
+/* Add rr to the rules of nr, whose position in b->abi->known is k
+ * (SIZE_MAX: not known yet). Returns 0, -ENOMEM, or -EINVAL for a number
  * the table lacks. */
-static int add_rrule(struct abi_build *b, uint32_t nr, const char *name, const struct rrule *rr)
+static int add_rrule(struct abi_build *b, uint32_t nr, const char *name, size_t k,
+		     const struct rrule *rr)
 {
+	struct abi_policy *abi = b->abi;
 	struct rsys *s;
 	struct rrule *r;
 	int err;
 
-	s = policy_rsys_of(b, nr, name, &err);
+	if (k != SIZE_MAX && b->where[k] != SIZE_MAX)
+		s = &abi->sys[b->where[k]];
+	else
+		s = policy_rsys_of(b, nr, name, &err);
 	if (!s)
 		return err;
 	r = array_grow(&s->rules, &s->n_rules, &b->cap_rules[s - b->abi->sys], sizeof(*r));
@@ -1187,8 +1225,9 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 		struct rrule rr = { .src = rule };
 		const char *name;
 		uint32_t nr;
+		size_t k;
 
-		if (marks[i].failed || syscall_nr(a, rule->syscall, &nr) < 0)
+		if (marks[i].failed || rule_number(abi, rule->syscall, &nr, &name, &k) < 0)
 			continue;
 		marks[i].found = true;
 		if (action_ret(&rule->action, a, &rr.ret) < 0) {
@@ -1210,8 +1249,7 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 					     rule->syscall);
 			continue;
 		}
-		name = syscalls_lookup_nr(a, nr);
-		r = add_rrule(b, nr, name ? name : rule->syscall, &rr);
+		r = add_rrule(b, nr, name ? name : rule->syscall, k, &rr);
 		if (r < 0) {
 			rcmps_free(rr.cmps, rr.n_cmps);
 			return r;

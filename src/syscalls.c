@@ -96,6 +96,13 @@ const struct syscall *syscalls_list(const struct arch *a, size_t *ret_n)
 	return t ? &sct_calls[t->first] : NULL;
 }
 
+const struct syscall *syscalls_lookup(const struct arch *a, const char *name)
+{
+	const struct sct_table *t = table_of(a);
+
+	return t && name ? find_index(t, name_index(name)) : NULL;
+}
+
 int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_nr)
 {
 	const struct sct_table *t = table_of(a);

@@ -80,6 +80,10 @@ const struct syscall *syscalls_find_nr(const struct syscall *list, size_t n, uin
  */
 int syscalls_names(const char ***ret, size_t *ret_n);
 
+/* The table entry of a name on an ABI (number and name); NULL if that ABI
+ * has no such syscall. */
+const struct syscall *syscalls_lookup(const struct arch *a, const char *name);
+
 /* Number of a name on an ABI; -ENOENT if that ABI has no such syscall. */
 int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_nr);
 
