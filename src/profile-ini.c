@@ -192,9 +192,17 @@ static void refuse_binary(struct frame *fr, const struct src_loc *loc, int bad)
 static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *buf, size_t len)
 {
 	for (size_t i = 0; i < len;) {
+		uint64_t w;
 		uint32_t cp;
 		size_t n;
 
+		if (len - i >= 8) { /* eight ASCII bytes at once */
+			memcpy(&w, buf + i, 8);
+			if (!(w & UINT64_C(0x8080808080808080))) {
+				i += 8;
+				continue;
+			}
+		}
 		if (!((unsigned char)buf[i] & 0x80)) { /* ASCII: one byte */
 			i++;
 			continue;
@@ -218,6 +226,18 @@ static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *b
  * or "\r\n"). Returns 1 for a good line, 0 for a line refused with an error
  * (too long, not text), -1 at the end (or when reading must stop).
  */
+/* Does p[0 .. n) hold a byte below 0x20 or DEL? */
+static bool has_control(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c < 0x20 || c == 0x7f)
+			return true;
+	}
+	return false;
+}
+
 static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 {
 	struct loader *l = fr->l;
@@ -229,6 +249,7 @@ static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 	for (;;) {
 		const char *p, *nl;
 		size_t seg, take;
+		bool seg_clean = false;
 
 		if (fr->at == fr->end) {
 			fr->at = 0;
@@ -252,8 +273,11 @@ static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 		bytes += take;
 		fr->at += take;
 		/* The first offence counts: a control character other than tab
-		 * and CR, DEL, or a CR that is not the last character. */
-		for (size_t i = 0; i < seg && !bad; i++) {
+		 * and CR, DEL, or a CR that is not the last character. Most
+		 * pieces have none of them: a quick look first. */
+		if (!bad && last != '\r' && !has_control(p, seg))
+			seg_clean = true;
+		for (size_t i = 0; i < seg && !bad && !seg_clean; i++) {
 			unsigned char c = (unsigned char)p[i];
 
 			if (last == '\r')
