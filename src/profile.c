@@ -856,7 +856,13 @@ _Static_assert(N_KEY_ROWS <= 64, "loader.required_seen has one bit per row");
 /* The row for key in section s; NULL if the key is unknown there. */
 static const struct key_row *key_lookup(const struct section *s, const char *key)
 {
-	for (size_t i = 0; i < N_KEY_ROWS; i++) {
+	size_t first = 0;
+
+	/* the rows of the rule sections (section NULL) come last: start there */
+	if (s->kind == SECTION_ACTION)
+		for (first = N_KEY_ROWS; first > 0 && !key_rows[first - 1].section; first--)
+			;
+	for (size_t i = first; i < N_KEY_ROWS; i++) {
 		const struct key_row *row = &key_rows[i];
 
 		if (s->kind == SECTION_ACTION ? row->section != NULL
