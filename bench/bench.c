@@ -1285,7 +1285,10 @@ int main(int argc, char **argv)
 			       fg[2].compile > 0 ? c / fg[2].compile : 0);
 		}
 		{
-			double l, c = median_load_build(path, 400, &l);
+			/* ~0.4 s of runs: 400 for a small set, fewer for L */
+			double once = load_build_once(path, NULL);
+			unsigned n = once > 0.001 ? (unsigned)(0.4 / once) + 5 : 400;
+			double l, c = median_load_build(path, n < 400 ? n : 400, &l);
 
 			printf("| | | ours: profile load + build (to the policy; load alone %.1f us) "
 			       "| | | | | %.1f us |\n",
