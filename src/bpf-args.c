@@ -941,8 +941,8 @@ static size_t chain_multi_cost(const struct range *r, size_t i, size_t j, struct
 static size_t block_cost(const struct range *r, size_t i, size_t j, struct target *ret_bg,
 			 size_t *ret_tests)
 {
-	size_t best = SIZE_MAX, n_targets = 0;
-	struct target seen[3];
+	size_t best = SIZE_MAX;
+	bool two = two_targets(r + i, j - i, r[i].t, r[j - 1 > i ? i + 1 : i].t);
 
 	*ret_tests = SIZE_MAX;
 	if (j - i == 1) {
@@ -950,15 +950,11 @@ static size_t block_cost(const struct range *r, size_t i, size_t j, struct targe
 		*ret_tests = 0;
 		return 0;
 	}
-	for (size_t k = i; k < j && n_targets < 3; k++) {
-		bool dup = false;
-
-		for (size_t q = 0; q < n_targets && !dup; q++)
-			dup = target_eq(seen[q], r[k].t);
-		if (!dup)
-			seen[n_targets++] = r[k].t;
-	}
-	for (size_t k = i; k < j; k++) {
+	if (!two && j - i > 2 * SEARCH_CHAIN_MAX + 1)
+		return SIZE_MAX; /* it tests over SEARCH_CHAIN_MAX ranges */
+	/* the background is among the first SEARCH_CHAIN_MAX + 1 ranges (the
+	 * first two with two targets); each target once */
+	for (size_t k = i; k < j && k <= i + (two ? 1 : SEARCH_CHAIN_MAX); k++) {
 		size_t tests, c;
 		bool dup = false;
 
@@ -967,7 +963,7 @@ static size_t block_cost(const struct range *r, size_t i, size_t j, struct targe
 		if (dup)
 			continue;
 		c = chain_multi_cost(r, i, j, r[k].t, &tests);
-		if (tests > SEARCH_CHAIN_MAX && n_targets > 2)
+		if (tests > SEARCH_CHAIN_MAX && !two)
 			continue;
 		if (c < best || (c == best && tests < *ret_tests)) {
 			best = c;
@@ -1028,6 +1024,66 @@ static struct target block_tree(struct gen *g, const struct var *v, const struct
 	return gen_jump(g, BPF_JGE, r[b[m].i].lo, above, below);
 }
 
+/* The ranges r[i..j) seen so far from j down while they have at most two
+ * targets: per target the ranges it has and what a chain testing them
+ * costs away from the ends (a single value 1, a range 2), and in all. */
+struct two_scan {
+	struct target t[2];
+	size_t n_t, own_cost[2], own_n[2], all_cost, all_n;
+	bool over; /* a third target was seen */
+};
+
+/* Add r[i] to ts; false once the ranges have over two targets. */
+static bool two_add(struct two_scan *ts, const struct range *r, size_t i)
+{
+	size_t w = r[i].lo == r[i].hi ? 1 : 2, q = 0;
+
+	while (!ts->over && q < ts->n_t && !target_eq(ts->t[q], r[i].t))
+		q++;
+	if (ts->over || q == 2) {
+		ts->over = true;
+		return false;
+	}
+	if (q == ts->n_t)
+		ts->t[ts->n_t++] = r[i].t;
+	ts->own_cost[q] += w;
+	ts->own_n[q]++;
+	ts->all_cost += w;
+	ts->all_n++;
+	return true;
+}
+
+/* r[i..j) (two targets at most) as one block: a range, or the cheaper
+ * chain around one of its targets (no limit on its tests), as
+ * block_cost(). */
+static size_t two_cost(const struct two_scan *ts, const struct range *r, size_t i, size_t j,
+		       struct target *ret_bg, size_t *ret_tests)
+{
+	size_t best = SIZE_MAX;
+
+	*ret_tests = SIZE_MAX;
+	if (j - i == 1) {
+		*ret_bg = r[i].t;
+		*ret_tests = 0;
+		return 0;
+	}
+	/* r[i]'s target first, as block_cost() tries them */
+	for (size_t k = 0; k < 2; k++) {
+		size_t q = target_eq(ts->t[0], r[i].t) ? k : 1 - k;
+		size_t c = ts->all_cost - ts->own_cost[q], tests = ts->all_n - ts->own_n[q];
+
+		/* a range at an end of the block needs only one bound */
+		c -= r[i].lo != r[i].hi && !target_eq(r[i].t, ts->t[q]);
+		c -= r[j - 1].lo != r[j - 1].hi && !target_eq(r[j - 1].t, ts->t[q]);
+		if (c < best || (c == best && tests < *ret_tests)) {
+			best = c;
+			*ret_bg = ts->t[q];
+			*ret_tests = tests;
+		}
+	}
+	return best;
+}
+
 /* r[0..n) (n <= SEARCH_BLOCKS_MAX) cut into the blocks of the fewest
  * instructions (then the fewest ranges tested in chains), as a tree. */
 static struct target search_blocks(struct gen *g, const struct var *v, const struct range *r,
@@ -1040,11 +1096,19 @@ static struct target search_blocks(struct gen *g, const struct var *v, const str
 
 	cost[0] = tests[0] = 0;
 	for (size_t j = 1; j <= n; j++) {
+		struct two_scan ts = { .n_t = 0 };
+
 		cost[j] = SIZE_MAX;
 		for (size_t i = j; i-- > 0;) {
 			struct target bg;
-			size_t t = 0, c = block_cost(r, i, j, &bg, &t);
+			size_t t = 0, c;
 
+			if (two_add(&ts, r, i))
+				c = two_cost(&ts, r, i, j, &bg, &t);
+			else if (j - i > 2 * SEARCH_CHAIN_MAX + 1)
+				break; /* over two targets and past the chain limit */
+			else
+				c = block_cost(r, i, j, &bg, &t);
 			if (c == SIZE_MAX)
 				continue;
 			c += cost[i] + 1;
@@ -1092,6 +1156,16 @@ static struct target search_halves(struct gen *g, const struct var *v, const str
 	return gen_jump(g, BPF_JGE, r[m].lo, above, below);
 }
 
+/* Is some range of r a single value between two of one target? Only
+ * then can a chain be shorter than the bounds of the halves. */
+static bool islands(const struct range *r, size_t n)
+{
+	for (size_t k = 1; k + 1 < n; k++)
+		if (r[k].lo == r[k].hi && target_eq(r[k - 1].t, r[k + 1].t))
+			return true;
+	return false;
+}
+
 /* Send x in [lo, hi] to the target of its range; r covers [lo, hi] in
  * order, neighbours with different targets. Over more than two targets,
  * the shorter of the blocks and the halves (a bit table of two-way
@@ -1103,7 +1177,7 @@ static struct target search(struct gen *g, const struct var *v, const struct ran
 	struct mark m;
 	size_t n_blocks;
 
-	if (n == 1 || n > SEARCH_BLOCKS_MAX || two_targets(r, n, r[0].t, r[1].t))
+	if (n == 1 || n > SEARCH_BLOCKS_MAX || two_targets(r, n, r[0].t, r[1].t) || !islands(r, n))
 		return search_halves(g, v, r, n, lo, hi);
 	mark_set(g, &m);
 	search_blocks(g, v, r, n);
@@ -1284,12 +1358,16 @@ nomem:
 
 /* The word to decide next: the one most rules test; then one A already
  * holds; then the wider mask (a raw test before a masked one keeps the
- * word in A). */
+ * word in A). The one word the first rule still tests counts as two more
+ * rules: the values that match it end in that rule's return, and no test
+ * of a later rule is repeated under them (mmap's "prot & 4 == 0" before
+ * the words of "prot == 5 && flags & 0x20 == 0"). */
 static int choose(const struct actx *ctx, const struct resid *r, const struct astate *st)
 {
 	unsigned count[TREE_VARS] = { 0 };
 	int best = -1;
 	long best_score = -1;
+	uint64_t first = r->n ? ctx->rules[r->idx[0]].vars & ~r->done : 0;
 
 	for (size_t k = 0; k < r->n; k++) {
 		uint64_t vars = ctx->rules[r->idx[k]].vars & ~r->done;
@@ -1305,7 +1383,8 @@ static int choose(const struct actx *ctx, const struct resid *r, const struct as
 
 		if (!count[v])
 			continue;
-		score = (long)count[v] * 4 + (in_a ? 2 : 0) + (x->mask == FULL);
+		score = (long)count[v] * 4 + (in_a ? 2 : 0) + (x->mask == FULL) +
+			(first == 1ull << v ? 8 : 0);
 		if (score > best_score) {
 			best_score = score;
 			best = (int)v;

@@ -232,30 +232,49 @@ static int build_ranges(struct dispatch *dp, uint32_t lo, uint32_t hi)
 	return 0;
 }
 
-/* The outcome that r[i..j) can be a chain of "jeq" around (every range
- * with another outcome is one number, at most CHAIN_MAX of them), with
- * the fewest "jeq" into *ret_n; NULL if there is none. */
-static const struct range *chain_bg(const struct range *r, size_t i, size_t j, size_t *ret_n)
+/*
+ * The ranges r[i..j) seen so far from j down, as a possible chain: the
+ * constant outcomes with how many ranges have each, and the outcome of
+ * the wider ranges (each must be the background: a chain singles out
+ * only single numbers).
+ */
+struct chain_scan {
+	const struct range *out[2 * CHAIN_MAX + 1];
+	size_t count[2 * CHAIN_MAX + 1], n_out, len;
+	const struct range *wide; /* the outcome of the wider ranges, or NULL */
+	const struct range *bg;	  /* the background of the fewest "jeq" */
+	size_t jeqs;		  /* ... and their number */
+};
+
+/* Add r (the range before the ones seen) to sc. Returns false if no chain
+ * can hold it and the ranges after it: nor can any longer run. */
+static bool chain_add(struct chain_scan *sc, const struct range *r)
 {
-	const struct range *best = NULL;
-	size_t best_n = SIZE_MAX;
+	size_t k = 0, best = 0;
 
-	for (size_t c = i; c < j; c++) {
-		const struct range *bg = &r[c];
-		size_t singles = 0;
-
-		if (bg->block || (best && same_outcome(best, bg)))
-			continue;
-		for (size_t k = i; k < j && singles <= CHAIN_MAX; k++)
-			if (!same_outcome(bg, &r[k]))
-				singles += r[k].lo == r[k].hi ? 1 : CHAIN_MAX + 1;
-		if (singles <= CHAIN_MAX && singles < best_n) {
-			best = bg;
-			best_n = singles;
-		}
+	if (r->lo != r->hi) {
+		if (r->block || (sc->wide && !same_outcome(sc->wide, r)))
+			return false;
+		sc->wide = r;
 	}
-	*ret_n = best_n;
-	return best;
+	sc->len++;
+	if (!r->block) {
+		while (k < sc->n_out && !same_outcome(sc->out[k], r))
+			k++;
+		if (k == sc->n_out) {
+			sc->out[sc->n_out] = r;
+			sc->count[sc->n_out++] = 0;
+		}
+		sc->count[k]++;
+	}
+	sc->bg = NULL;
+	for (k = 0; k < sc->n_out; k++)
+		if ((!sc->wide || same_outcome(sc->wide, sc->out[k])) && sc->count[k] > best) {
+			best = sc->count[k];
+			sc->bg = sc->out[k];
+		}
+	sc->jeqs = sc->len - best;
+	return !sc->wide || sc->jeqs <= CHAIN_MAX;
 }
 
 /*
@@ -271,19 +290,24 @@ static int plan_blocks(struct dispatch *dp)
 	size_t n = dp->n, span = 2 * CHAIN_MAX + 1;
 	size_t *cost = calloc(n + 1, sizeof(*cost)), *from = calloc(n + 1, sizeof(*from));
 	size_t *jeqs = calloc(n + 1, sizeof(*jeqs));
+	const struct range **bgs = calloc(n + 1, sizeof(*bgs));
 	int r = -ENOMEM;
 
 	dp->b = calloc(n + 1, sizeof(*dp->b));
 	dp->prefix = calloc(n + 2, sizeof(*dp->prefix));
-	if (!cost || !from || !jeqs || !dp->b || !dp->prefix)
+	if (!cost || !from || !jeqs || !bgs || !dp->b || !dp->prefix)
 		goto out;
 	for (size_t j = 1; j <= n; j++) {
+		struct chain_scan sc = { .n_out = 0 };
+
 		cost[j] = SIZE_MAX;
 		for (size_t i = j - 1; i + span >= j; i--) {
 			size_t c = 0, total;
 
-			if (j - i > 1 && !chain_bg(dp->r, i, j, &c))
-				c = SIZE_MAX;
+			if (!chain_add(&sc, &dp->r[i]))
+				break;
+			if (j - i > 1)
+				c = sc.bg && sc.jeqs <= CHAIN_MAX ? sc.jeqs : SIZE_MAX;
 			if (c != SIZE_MAX) {
 				total = cost[i] + 1 + c;
 				if (total < cost[j] ||
@@ -291,6 +315,7 @@ static int plan_blocks(struct dispatch *dp)
 					cost[j] = total;
 					jeqs[j] = jeqs[i] + c;
 					from[j] = i;
+					bgs[j] = j - i > 1 ? sc.bg : NULL;
 				}
 			}
 			if (i == 0)
@@ -302,11 +327,8 @@ static int plan_blocks(struct dispatch *dp)
 		dp->n_b++;
 	for (size_t j = n, k = dp->n_b; j > 0; j = from[j]) {
 		struct block *b = &dp->b[--k];
-		size_t unused;
 
-		*b = (struct block){ from[j], j, NULL };
-		if (j - from[j] > 1)
-			b->bg = chain_bg(dp->r, from[j], j, &unused);
+		*b = (struct block){ from[j], j, bgs[j] };
 	}
 	for (size_t k = 0; k < dp->n_b; k++) {
 		uint64_t w = 0;
@@ -320,6 +342,7 @@ out:
 	free(cost);
 	free(from);
 	free(jeqs);
+	free(bgs);
 	return r;
 }
 
