@@ -881,10 +881,262 @@ static struct target two_way(struct gen *g, const struct var *v, const struct ra
 	return chain(g, r, n, yes, no, lo, hi);
 }
 
-/* Send x in [lo, hi] to the target of its range; r covers [lo, hi] in
- * order, neighbours with different targets. */
-static struct target search(struct gen *g, const struct var *v, const struct range *r, size_t n,
-			    uint32_t lo, uint32_t hi)
+/* Forget what was emitted since a mark: instructions and remembered returns. */
+struct mark {
+	size_t n, n_rets;
+	__typeof__(((struct gen *)0)->rets[0]) rets[RET_CACHE];
+};
+
+static void mark_set(const struct gen *g, struct mark *m)
+{
+	m->n = g->n;
+	m->n_rets = g->n_rets;
+	memcpy(m->rets, g->rets, sizeof(m->rets));
+}
+
+static void mark_reset(struct gen *g, const struct mark *m)
+{
+	size_t u = 0;
+
+	for (size_t i = 0; i < g->n_tails; i++)
+		if (g->tails[i].label < m->n)
+			g->tails[u++] = g->tails[i];
+	g->n_tails = u;
+	g->n = m->n;
+	g->n_rets = m->n_rets;
+	memcpy(g->rets, m->rets, sizeof(m->rets));
+}
+
+/*
+ * A search over ranges of more than two targets is cut into blocks with a
+ * "jge" between neighbours; a block is one range, or a chain around one
+ * target (its background) that tests the block's other ranges in order:
+ * one "jeq" for a single value, a "jge" and a "jgt" for a range (less at
+ * the block's ends). A single value between two ranges of one target
+ * costs one "jeq" there, against two bounds in a tree.
+ */
+#define SEARCH_BLOCKS_MAX 64 /* ranges of a search cut into blocks; more: halved */
+#define SEARCH_CHAIN_MAX  4  /* ranges one chain tests (it adds to the depth) */
+
+/* Instructions of r[i..j) as a chain around target bg; *ret_tests: the
+ * ranges it tests. */
+static size_t chain_multi_cost(const struct range *r, size_t i, size_t j, struct target bg,
+			       size_t *ret_tests)
+{
+	size_t c = 0, tests = 0;
+
+	for (size_t k = i; k < j; k++) {
+		if (target_eq(r[k].t, bg))
+			continue;
+		tests++;
+		c += r[k].lo == r[k].hi ? 1 : (r[k].lo > r[i].lo) + (r[k].hi < r[j - 1].hi);
+	}
+	*ret_tests = tests;
+	return c;
+}
+
+/* The cheapest background for r[i..j) as one block, into *ret_bg, and its
+ * cost; SIZE_MAX if no chain there tests at most SEARCH_CHAIN_MAX ranges
+ * (no limit when the block has two targets: a two-way chain, as before). */
+static size_t block_cost(const struct range *r, size_t i, size_t j, struct target *ret_bg,
+			 size_t *ret_tests)
+{
+	size_t best = SIZE_MAX;
+	bool two = two_targets(r + i, j - i, r[i].t, r[j - 1 > i ? i + 1 : i].t);
+
+	*ret_tests = SIZE_MAX;
+	if (j - i == 1) {
+		*ret_bg = r[i].t;
+		*ret_tests = 0;
+		return 0;
+	}
+	if (!two && j - i > 2 * SEARCH_CHAIN_MAX + 1)
+		return SIZE_MAX; /* it tests over SEARCH_CHAIN_MAX ranges */
+	/* the background is among the first SEARCH_CHAIN_MAX + 1 ranges (the
+	 * first two with two targets); each target once */
+	for (size_t k = i; k < j && k <= i + (two ? 1 : SEARCH_CHAIN_MAX); k++) {
+		size_t tests, c;
+		bool dup = false;
+
+		for (size_t q = i; q < k && !dup; q++)
+			dup = target_eq(r[q].t, r[k].t);
+		if (dup)
+			continue;
+		c = chain_multi_cost(r, i, j, r[k].t, &tests);
+		if (tests > SEARCH_CHAIN_MAX && !two)
+			continue;
+		if (c < best || (c == best && tests < *ret_tests)) {
+			best = c;
+			*ret_bg = r[k].t;
+			*ret_tests = tests;
+		}
+	}
+	return best;
+}
+
+/* r[i..j) as a chain around bg, ascending: below a range means in none
+ * after it (bg). */
+static struct target chain_multi(struct gen *g, const struct range *r, size_t i, size_t j,
+				 struct target bg)
+{
+	struct target next = bg;
+
+	for (size_t k = j; k-- > i;) {
+		struct target t;
+
+		if (target_eq(r[k].t, bg))
+			continue;
+		if (r[k].lo == r[k].hi) {
+			next = gen_jump(g, BPF_JEQ, r[k].lo, r[k].t, next);
+			continue;
+		}
+		t = r[k].hi >= r[j - 1].hi ? r[k].t : gen_jump(g, BPF_JGT, r[k].hi, next, r[k].t);
+		next = r[k].lo <= r[i].lo ? t : gen_jump(g, BPF_JGE, r[k].lo, t, bg);
+	}
+	return next;
+}
+
+struct sblock {
+	size_t i, j;
+	struct target bg;
+	bool two; /* two targets: two_way() */
+};
+
+/* Blocks b[bi..bj) of r as a tree of "jge", split in the middle. */
+static struct target block_tree(struct gen *g, const struct var *v, const struct range *r,
+				const struct sblock *b, size_t bi, size_t bj)
+{
+	size_t m = bi + (bj - bi) / 2;
+	struct target above, below;
+
+	if (bj - bi == 1) {
+		const struct sblock *x = &b[bi];
+
+		if (x->j - x->i == 1)
+			return r[x->i].t;
+		if (x->two)
+			return two_way(g, v, r + x->i, x->j - x->i, r[x->i].t, r[x->i + 1].t,
+				       r[x->i].lo, r[x->j - 1].hi);
+		return chain_multi(g, r, x->i, x->j, x->bg);
+	}
+	below = block_tree(g, v, r, b, bi, m);
+	above = block_tree(g, v, r, b, m, bj);
+	return gen_jump(g, BPF_JGE, r[b[m].i].lo, above, below);
+}
+
+/* The ranges r[i..j) seen so far from j down while they have at most two
+ * targets: per target the ranges it has and what a chain testing them
+ * costs away from the ends (a single value 1, a range 2), and in all. */
+struct two_scan {
+	struct target t[2];
+	size_t n_t, own_cost[2], own_n[2], all_cost, all_n;
+	bool over; /* a third target was seen */
+};
+
+/* Add r[i] to ts; false once the ranges have over two targets. */
+static bool two_add(struct two_scan *ts, const struct range *r, size_t i)
+{
+	size_t w = r[i].lo == r[i].hi ? 1 : 2, q = 0;
+
+	while (!ts->over && q < ts->n_t && !target_eq(ts->t[q], r[i].t))
+		q++;
+	if (ts->over || q == 2) {
+		ts->over = true;
+		return false;
+	}
+	if (q == ts->n_t)
+		ts->t[ts->n_t++] = r[i].t;
+	ts->own_cost[q] += w;
+	ts->own_n[q]++;
+	ts->all_cost += w;
+	ts->all_n++;
+	return true;
+}
+
+/* r[i..j) (two targets at most) as one block: a range, or the cheaper
+ * chain around one of its targets (no limit on its tests), as
+ * block_cost(). */
+static size_t two_cost(const struct two_scan *ts, const struct range *r, size_t i, size_t j,
+		       struct target *ret_bg, size_t *ret_tests)
+{
+	size_t best = SIZE_MAX;
+
+	*ret_tests = SIZE_MAX;
+	if (j - i == 1) {
+		*ret_bg = r[i].t;
+		*ret_tests = 0;
+		return 0;
+	}
+	/* r[i]'s target first, as block_cost() tries them */
+	for (size_t k = 0; k < 2; k++) {
+		size_t q = target_eq(ts->t[0], r[i].t) ? k : 1 - k;
+		size_t c = ts->all_cost - ts->own_cost[q], tests = ts->all_n - ts->own_n[q];
+
+		/* a range at an end of the block needs only one bound */
+		c -= r[i].lo != r[i].hi && !target_eq(r[i].t, ts->t[q]);
+		c -= r[j - 1].lo != r[j - 1].hi && !target_eq(r[j - 1].t, ts->t[q]);
+		if (c < best || (c == best && tests < *ret_tests)) {
+			best = c;
+			*ret_bg = ts->t[q];
+			*ret_tests = tests;
+		}
+	}
+	return best;
+}
+
+/* r[0..n) (n <= SEARCH_BLOCKS_MAX) cut into the blocks of the fewest
+ * instructions (then the fewest ranges tested in chains), as a tree. */
+static struct target search_blocks(struct gen *g, const struct var *v, const struct range *r,
+				   size_t n)
+{
+	size_t cost[SEARCH_BLOCKS_MAX + 1], tests[SEARCH_BLOCKS_MAX + 1];
+	size_t from[SEARCH_BLOCKS_MAX + 1], nb = 0;
+	struct target bgs[SEARCH_BLOCKS_MAX + 1];
+	struct sblock b[SEARCH_BLOCKS_MAX];
+
+	cost[0] = tests[0] = 0;
+	for (size_t j = 1; j <= n; j++) {
+		struct two_scan ts = { .n_t = 0 };
+
+		cost[j] = SIZE_MAX;
+		for (size_t i = j; i-- > 0;) {
+			struct target bg;
+			size_t t = 0, c;
+
+			if (two_add(&ts, r, i))
+				c = two_cost(&ts, r, i, j, &bg, &t);
+			else if (j - i > 2 * SEARCH_CHAIN_MAX + 1)
+				break; /* over two targets and past the chain limit */
+			else
+				c = block_cost(r, i, j, &bg, &t);
+			if (c == SIZE_MAX)
+				continue;
+			c += cost[i] + 1;
+			if (c < cost[j] || (c == cost[j] && tests[i] + t < tests[j])) {
+				cost[j] = c;
+				tests[j] = tests[i] + t;
+				from[j] = i;
+				bgs[j] = bg;
+			}
+		}
+	}
+	for (size_t j = n; j > 0; j = from[j])
+		nb++;
+	for (size_t j = n, k = nb; j > 0; j = from[j]) {
+		struct sblock *x = &b[--k];
+
+		*x = (struct sblock){ from[j], j, bgs[j], false };
+		/* neighbours differ: the first two ranges have both targets */
+		x->two = j - from[j] > 1 &&
+			 two_targets(r + from[j], j - from[j], r[from[j]].t, r[from[j] + 1].t);
+	}
+	return block_tree(g, v, r, b, 0, nb);
+}
+
+/* Send x in [lo, hi] to the target of its range by halving: a "jge" in
+ * the middle, two-target parts to two_way(). */
+static struct target search_halves(struct gen *g, const struct var *v, const struct range *r,
+				   size_t n, uint32_t lo, uint32_t hi)
 {
 	struct target a = r[0].t, b = r[n - 1].t, above, below;
 	size_t m;
@@ -899,9 +1151,43 @@ static struct target search(struct gen *g, const struct var *v, const struct ran
 	/* Two calls that emit code: in a fixed order, never as two arguments of
 	 * one call, whose order of evaluation C leaves to the compiler (the
 	 * program would differ between gcc and clang). */
-	below = search(g, v, r, m, lo, r[m].lo - 1);
-	above = search(g, v, r + m, n - m, r[m].lo, hi);
+	below = search_halves(g, v, r, m, lo, r[m].lo - 1);
+	above = search_halves(g, v, r + m, n - m, r[m].lo, hi);
 	return gen_jump(g, BPF_JGE, r[m].lo, above, below);
+}
+
+/* Is some range of r a single value between two of one target? Only
+ * then can a chain be shorter than the bounds of the halves. */
+static bool islands(const struct range *r, size_t n)
+{
+	for (size_t k = 1; k + 1 < n; k++)
+		if (r[k].lo == r[k].hi && target_eq(r[k - 1].t, r[k + 1].t))
+			return true;
+	return false;
+}
+
+/* Send x in [lo, hi] to the target of its range; r covers [lo, hi] in
+ * order, neighbours with different targets. Over more than two targets,
+ * the shorter of the blocks and the halves (a bit table of two-way
+ * parts can make halves shorter); a tie goes to the halves. */
+static struct target search(struct gen *g, const struct var *v, const struct range *r, size_t n,
+			    uint32_t lo, uint32_t hi)
+{
+	struct target t;
+	struct mark m;
+	size_t n_blocks;
+
+	if (n == 1 || n > SEARCH_BLOCKS_MAX || two_targets(r, n, r[0].t, r[1].t) || !islands(r, n))
+		return search_halves(g, v, r, n, lo, hi);
+	mark_set(g, &m);
+	search_blocks(g, v, r, n);
+	n_blocks = g->n - m.n;
+	mark_reset(g, &m);
+	t = search_halves(g, v, r, n, lo, hi);
+	if (g->n - m.n <= n_blocks)
+		return t;
+	mark_reset(g, &m);
+	return search_blocks(g, v, r, n);
 }
 
 static bool single_bit(uint32_t m)
@@ -1072,12 +1358,16 @@ nomem:
 
 /* The word to decide next: the one most rules test; then one A already
  * holds; then the wider mask (a raw test before a masked one keeps the
- * word in A). */
+ * word in A). The one word the first rule still tests counts as two more
+ * rules: the values that match it end in that rule's return, and no test
+ * of a later rule is repeated under them (mmap's "prot & 4 == 0" before
+ * the words of "prot == 5 && flags & 0x20 == 0"). */
 static int choose(const struct actx *ctx, const struct resid *r, const struct astate *st)
 {
 	unsigned count[TREE_VARS] = { 0 };
 	int best = -1;
 	long best_score = -1;
+	uint64_t first = r->n ? ctx->rules[r->idx[0]].vars & ~r->done : 0;
 
 	for (size_t k = 0; k < r->n; k++) {
 		uint64_t vars = ctx->rules[r->idx[k]].vars & ~r->done;
@@ -1093,7 +1383,8 @@ static int choose(const struct actx *ctx, const struct resid *r, const struct as
 
 		if (!count[v])
 			continue;
-		score = (long)count[v] * 4 + (in_a ? 2 : 0) + (x->mask == FULL);
+		score = (long)count[v] * 4 + (in_a ? 2 : 0) + (x->mask == FULL) +
+			(first == 1ull << v ? 8 : 0);
 		if (score > best_score) {
 			best_score = score;
 			best = (int)v;
@@ -1274,32 +1565,6 @@ static void actx_free(struct actx *ctx)
 	free(ctx->pool);
 	free(ctx->atoms);
 	free(ctx->rules);
-}
-
-/* Forget what was emitted since a mark: instructions and remembered returns. */
-struct mark {
-	size_t n, n_rets;
-	__typeof__(((struct gen *)0)->rets[0]) rets[RET_CACHE];
-};
-
-static void mark_set(const struct gen *g, struct mark *m)
-{
-	m->n = g->n;
-	m->n_rets = g->n_rets;
-	memcpy(m->rets, g->rets, sizeof(m->rets));
-}
-
-static void mark_reset(struct gen *g, const struct mark *m)
-{
-	size_t u = 0;
-
-	for (size_t i = 0; i < g->n_tails; i++)
-		if (g->tails[i].label < m->n)
-			g->tails[u++] = g->tails[i];
-	g->n_tails = u;
-	g->n = m->n;
-	g->n_rets = m->n_rets;
-	memcpy(g->rets, m->rets, sizeof(m->rets));
 }
 
 static struct target tree(struct actx *ctx, struct resid *root)

@@ -147,12 +147,24 @@ struct contrib {
 	size_t size;
 };
 
+/* Ranges r[i..j) of the dispatch decided by one chain of "jeq" on the
+ * numbers of the ranges whose outcome is not bg's (single numbers each),
+ * or one range (bg NULL, j == i + 1). */
+struct block {
+	size_t i, j;
+	const struct range *bg;
+};
+
+#define CHAIN_MAX 3 /* "jeq" of one chain: it adds to the depth of bg's numbers */
+
 struct dispatch {
 	struct gen *g;
 	const struct abi_policy *abi;
 	struct range *r;
 	size_t n;
-	uint64_t *prefix; /* prefix[i] = sum of weights of r[0..i) */
+	struct block *b;
+	size_t n_b;
+	uint64_t *prefix; /* prefix[k] = sum of weights of the ranges of b[0..k) */
 	struct contrib *contrib;
 	size_t n_contrib;
 };
@@ -217,12 +229,121 @@ static int build_ranges(struct dispatch *dp, uint32_t lo, uint32_t hi)
 	if (!covered && add_range(&dp->r, &dp->n, &cap,
 				  (struct range){ next, hi, NULL, abi->unknown_ret, 1 }) < 0)
 		return -ENOMEM;
-	dp->prefix = calloc(dp->n + 1, sizeof(*dp->prefix));
-	if (!dp->prefix)
-		return -ENOMEM;
-	for (size_t i = 0; i < dp->n; i++)
-		dp->prefix[i + 1] = dp->prefix[i] + dp->r[i].weight;
 	return 0;
+}
+
+/*
+ * The ranges r[i..j) seen so far from j down, as a possible chain: the
+ * constant outcomes with how many ranges have each, and the outcome of
+ * the wider ranges (each must be the background: a chain singles out
+ * only single numbers).
+ */
+struct chain_scan {
+	const struct range *out[2 * CHAIN_MAX + 1];
+	size_t count[2 * CHAIN_MAX + 1], n_out, len;
+	const struct range *wide; /* the outcome of the wider ranges, or NULL */
+	const struct range *bg;	  /* the background of the fewest "jeq" */
+	size_t jeqs;		  /* ... and their number */
+};
+
+/* Add r (the range before the ones seen) to sc. Returns false if no chain
+ * can hold it and the ranges after it: nor can any longer run. */
+static bool chain_add(struct chain_scan *sc, const struct range *r)
+{
+	size_t k = 0, best = 0;
+
+	if (r->lo != r->hi) {
+		if (r->block || (sc->wide && !same_outcome(sc->wide, r)))
+			return false;
+		sc->wide = r;
+	}
+	sc->len++;
+	if (!r->block) {
+		while (k < sc->n_out && !same_outcome(sc->out[k], r))
+			k++;
+		if (k == sc->n_out) {
+			sc->out[sc->n_out] = r;
+			sc->count[sc->n_out++] = 0;
+		}
+		sc->count[k]++;
+	}
+	sc->bg = NULL;
+	for (k = 0; k < sc->n_out; k++)
+		if ((!sc->wide || same_outcome(sc->wide, sc->out[k])) && sc->count[k] > best) {
+			best = sc->count[k];
+			sc->bg = sc->out[k];
+		}
+	sc->jeqs = sc->len - best;
+	return !sc->wide || sc->jeqs <= CHAIN_MAX;
+}
+
+/*
+ * Cut the ranges into blocks for the fewest instructions: the tree over
+ * the blocks takes one "jge" fewer than there are blocks, a chain one
+ * "jeq" per number it singles out. So a number cut out of a run of one
+ * outcome costs one "jeq" instead of two bounds. Of two cuttings of the
+ * same length the one with fewer "jeq" in chains wins (shallower). Fills
+ * dp->b and dp->prefix.
+ */
+static int plan_blocks(struct dispatch *dp)
+{
+	size_t n = dp->n, span = 2 * CHAIN_MAX + 1;
+	size_t *cost = calloc(n + 1, sizeof(*cost)), *from = calloc(n + 1, sizeof(*from));
+	size_t *jeqs = calloc(n + 1, sizeof(*jeqs));
+	const struct range **bgs = calloc(n + 1, sizeof(*bgs));
+	int r = -ENOMEM;
+
+	dp->b = calloc(n + 1, sizeof(*dp->b));
+	dp->prefix = calloc(n + 2, sizeof(*dp->prefix));
+	if (!cost || !from || !jeqs || !bgs || !dp->b || !dp->prefix)
+		goto out;
+	for (size_t j = 1; j <= n; j++) {
+		struct chain_scan sc = { .n_out = 0 };
+
+		cost[j] = SIZE_MAX;
+		for (size_t i = j - 1; i + span >= j; i--) {
+			size_t c = 0, total;
+
+			if (!chain_add(&sc, &dp->r[i]))
+				break;
+			if (j - i > 1)
+				c = sc.bg && sc.jeqs <= CHAIN_MAX ? sc.jeqs : SIZE_MAX;
+			if (c != SIZE_MAX) {
+				total = cost[i] + 1 + c;
+				if (total < cost[j] ||
+				    (total == cost[j] && jeqs[i] + c < jeqs[j])) {
+					cost[j] = total;
+					jeqs[j] = jeqs[i] + c;
+					from[j] = i;
+					bgs[j] = j - i > 1 ? sc.bg : NULL;
+				}
+			}
+			if (i == 0)
+				break;
+		}
+	}
+	/* the blocks, from the last one back */
+	for (size_t j = n; j > 0; j = from[j])
+		dp->n_b++;
+	for (size_t j = n, k = dp->n_b; j > 0; j = from[j]) {
+		struct block *b = &dp->b[--k];
+
+		*b = (struct block){ from[j], j, bgs[j] };
+	}
+	for (size_t k = 0; k < dp->n_b; k++) {
+		uint64_t w = 0;
+
+		for (size_t i = dp->b[k].i; i < dp->b[k].j; i++)
+			w += dp->r[i].weight;
+		dp->prefix[k + 1] = dp->prefix[k] + w;
+	}
+	r = 0;
+out:
+	free(cost);
+	free(from);
+	free(jeqs);
+	free(bgs);
+	return r;
 }
 
 static struct target leaf(struct dispatch *dp, const struct range *r)
@@ -241,30 +362,22 @@ static struct target leaf(struct dispatch *dp, const struct range *r)
 	return t;
 }
 
-/* If r[i..j) is one constant outcome with at most 3 single numbers cut out
- * of it, a chain of "jeq" is shorter than a tree and no slower. */
-static bool try_jeq_chain(struct dispatch *dp, size_t i, size_t j, struct target *ret)
+/* Block b: its one range, or its chain of "jeq" (in ascending order) that
+ * leaves the other numbers to bg's outcome. */
+static struct target block_code(struct dispatch *dp, const struct block *b)
 {
-	const struct range *bg = !dp->r[i].block ? &dp->r[i] : &dp->r[j - 1];
-	size_t singles = 0;
 	struct target next;
 
-	if (bg->block)
-		return false;
-	for (size_t k = i; k < j; k++) {
-		if (same_outcome(bg, &dp->r[k]))
-			continue;
-		if (dp->r[k].lo != dp->r[k].hi || ++singles > 3)
-			return false;
-	}
-	next = T_RET(bg->ret);
-	for (size_t k = j; k-- > i;)
-		if (!same_outcome(bg, &dp->r[k]))
+	if (!b->bg)
+		return leaf(dp, &dp->r[b->i]);
+	next = T_RET(b->bg->ret);
+	for (size_t k = b->j; k-- > b->i;)
+		if (!same_outcome(b->bg, &dp->r[k]))
 			next = gen_jump(dp->g, BPF_JEQ, dp->r[k].lo, leaf(dp, &dp->r[k]), next);
-	*ret = next;
-	return true;
+	return next;
 }
 
+/* The blocks b[i..j) as a weight-balanced tree of "jge". */
 static struct target tree(struct dispatch *dp, size_t i, size_t j)
 {
 	size_t m, lo, hi;
@@ -272,9 +385,7 @@ static struct target tree(struct dispatch *dp, size_t i, size_t j)
 	struct target right, left;
 
 	if (j - i == 1)
-		return leaf(dp, &dp->r[i]);
-	if (try_jeq_chain(dp, i, j, &right))
-		return right;
+		return block_code(dp, &dp->b[i]);
 	/* Weight-balanced split: the first m whose prefix reaches half. */
 	half = dp->prefix[i] + (dp->prefix[j] - dp->prefix[i] + 1) / 2;
 	lo = i + 1;
@@ -292,7 +403,7 @@ static struct target tree(struct dispatch *dp, size_t i, size_t j)
 		m--;
 	right = tree(dp, m, j);
 	left = tree(dp, i, m);
-	return gen_jump(dp->g, BPF_JGE, dp->r[m].lo, right, left);
+	return gen_jump(dp->g, BPF_JGE, dp->r[dp->b[m].i].lo, right, left);
 }
 
 /* The dispatch of one ABI over numbers [lo, hi]; A holds the number. */
@@ -303,16 +414,17 @@ static struct target dispatch(struct gen *g, const struct abi_policy *abi, uint3
 
 	*dp = (struct dispatch){ .g = g, .abi = abi };
 	dp->contrib = calloc(abi->n_sys + 1, sizeof(*dp->contrib));
-	if (!dp->contrib || build_ranges(dp, lo, hi) < 0) {
+	if (!dp->contrib || build_ranges(dp, lo, hi) < 0 || plan_blocks(dp) < 0) {
 		g->err = -ENOMEM;
 		return t;
 	}
-	return dp->n ? tree(dp, 0, dp->n) : t;
+	return dp->n_b ? tree(dp, 0, dp->n_b) : t;
 }
 
 static void dispatch_free(struct dispatch *dp)
 {
 	free(dp->r);
+	free(dp->b);
 	free(dp->prefix);
 	free(dp->contrib);
 }
