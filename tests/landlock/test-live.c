@@ -5,12 +5,15 @@
  * /proc/PID/mem of the parent, require and best-effort on an older ABI.
  */
 #include <arpa/inet.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -18,6 +21,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -303,6 +307,40 @@ static void fs_many_fds(void)
 	check_works(open_at("w", "many", O_CREAT | O_WRONLY), "creating a file in a write path");
 	snprintf(p, sizeof(p), "%s/other/existing", base);
 	check_errno(open(p, O_WRONLY | O_CLOEXEC), EACCES, "writing outside the paths");
+}
+
+/*
+ * Where close_range() is refused (an older kernel, or a filter around the
+ * launcher), the held descriptors are closed one by one: none stays open.
+ */
+static void fs_no_close_range(void)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_close_range, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
+	struct landlock_config c;
+	struct landlock_plan plan;
+	struct diag d;
+	int before, r;
+
+	check(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0 &&
+		      syscall(__NR_close_range, 1000, 1000, 0) < 0 && errno == ENOSYS,
+	      "close_range is refused");
+	before = fds_open();
+	c = config_many(100, NULL);
+	diag_init(&d);
+	r = landlock_prepare(&c, landlock_abi_probe(), &d, &plan);
+	check(r == 0 && plan.n_path_rules == 100 && fds_open() == before + 1,
+	      "100 paths without close_range: %zu rules, %d fds open (was %d; the ruleset adds "
+	      "one)",
+	      plan.n_path_rules, fds_open(), before);
+	landlock_plan_close(&plan);
+	diag_clear(&d);
+	landlock_config_clear(&c);
 }
 
 /* ports chosen by the parent: [0] bind listed, [1] bind unlisted, [2] connect
@@ -661,6 +699,7 @@ int main(void)
 		run("'.'", fs_dot, -1);
 		run("missing paths", fs_missing, -1);
 		run("many paths, few descriptors", fs_many_fds, -1);
+		run("no close_range", fs_no_close_range, -1);
 		run("tcp ports", net_ports, -1);
 		run("bind-tcp only", net_bind_only, -1);
 		run("best-effort", best_effort_old_abi, -1);
