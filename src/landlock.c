@@ -636,8 +636,59 @@ static int add_beneath(int ruleset_fd, const struct landlock_path_beneath_attr *
 }
 
 /*
- * One path rule: open (O_PATH), add, close. A rule on a file may carry only
- * the file rights: the kernel refuses the directory rights on a
+ * The O_PATH descriptors of the path rules, held until their rules are
+ * added and then closed together: one close_range(2) per run of
+ * consecutive numbers costs about what one close(2) does, and a system
+ * call is most of what a rule costs (docs/performance.md).
+ */
+#define HELD_MAX 64
+
+struct held_fds {
+	int fd[HELD_MAX];
+	size_t n;
+};
+
+static void held_close(struct held_fds *h)
+{
+	size_t first = 0;
+
+	for (size_t i = 1; i <= h->n; i++) {
+		if (i < h->n && h->fd[i] == h->fd[i - 1] + 1)
+			continue;
+		/* A kernel or filter without close_range: one by one. */
+		if (close_range((unsigned)h->fd[first], (unsigned)h->fd[i - 1], 0) < 0)
+			for (size_t j = first; j < i; j++)
+				close(h->fd[j]);
+		first = i;
+	}
+	h->n = 0;
+}
+
+/*
+ * open(path, O_PATH | O_CLOEXEC) into h. When h is full, or the open-files
+ * limit is reached while h holds descriptors, h is closed first: a low
+ * [limits] open-files needs no more than one descriptor at a time.
+ */
+static int held_open(struct held_fds *h, const char *path)
+{
+	int fd;
+
+	if (h->n == HELD_MAX)
+		held_close(h);
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0 && errno == EMFILE && h->n) {
+		held_close(h);
+		fd = open(path, O_PATH | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return -errno;
+	h->fd[h->n++] = fd;
+	return fd;
+}
+
+/*
+ * One path rule: open (O_PATH, held in h), add. A rule on a file may carry
+ * only the file rights: the kernel refuses the directory rights on a
  * non-directory with EINVAL (landlock_add_rule(2)). Rather than fstat()
  * every path, the rule is added with every right of its set, and only on
  * EINVAL again with the file rights: a directory (the common case) and a
@@ -645,15 +696,15 @@ static int add_beneath(int ruleset_fd, const struct landlock_path_beneath_attr *
  * refused with EINVAL for another reason gets fewer rights, never more.
  */
 static int add_path(const struct landlock_path_rule *pr, int ruleset_fd, uint64_t handled,
-		    struct diag *d, struct landlock_plan *plan)
+		    struct held_fds *h, struct diag *d, struct landlock_plan *plan)
 {
 	struct landlock_path_beneath_attr attr = { .allowed_access =
 							   set_rights(pr->set) & handled };
-	int fd, err, r = 0;
+	int fd, err, r;
 
-	fd = open(pr->path, O_PATH | O_CLOEXEC);
+	fd = held_open(h, pr->path);
 	if (fd < 0) {
-		r = errno;
+		r = -fd;
 		if (pr->optional && (r == ENOENT || r == ENOTDIR)) {
 			plan->n_missing++;
 			return 0;
@@ -665,23 +716,19 @@ static int add_path(const struct landlock_path_rule *pr, int ruleset_fd, uint64_
 		return r;
 	}
 	if (!attr.allowed_access)
-		goto out;
+		return 0;
 	attr.parent_fd = fd;
 	err = add_beneath(ruleset_fd, &attr);
 	if (err == EINVAL && (attr.allowed_access & ~(uint64_t)LANDLOCK_ACCESS_FS_FILE)) {
 		attr.allowed_access &= LANDLOCK_ACCESS_FS_FILE;
 		if (!attr.allowed_access)
-			goto out;
+			return 0;
 		err = add_beneath(ruleset_fd, &attr);
 	}
-	if (err) {
-		r = step_failed(d, &pr->loc, "adding the rule for", pr->path, err);
-		goto out;
-	}
+	if (err)
+		return step_failed(d, &pr->loc, "adding the rule for", pr->path, err);
 	plan->n_path_rules++;
-out:
-	close(fd);
-	return r;
+	return 0;
 }
 
 static int add_ports(const struct landlock_port_rule *pr, int ruleset_fd, uint64_t handled,
@@ -705,6 +752,7 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		     struct landlock_plan *ret)
 {
 	struct landlock_ruleset_attr attr;
+	struct held_fds held = { .n = 0 };
 	size_t size;
 	long fd;
 	int r;
@@ -728,10 +776,11 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		return step_failed(d, NULL, "creating the ruleset", NULL, errno);
 	ret->ruleset_fd = (int)fd;
 	for (size_t i = 0; i < c->n_paths; i++) {
-		r = add_path(&c->paths[i], ret->ruleset_fd, ret->rights.fs, d, ret);
+		r = add_path(&c->paths[i], ret->ruleset_fd, ret->rights.fs, &held, d, ret);
 		if (r < 0)
 			goto fail;
 	}
+	held_close(&held);
 	for (size_t i = 0; i < c->n_ports; i++) {
 		r = add_ports(&c->ports[i], ret->ruleset_fd, ret->rights.net, d, ret);
 		if (r < 0)
@@ -739,6 +788,7 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 	}
 	return 0;
 fail:
+	held_close(&held);
 	landlock_plan_close(ret);
 	return r;
 }

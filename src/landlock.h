@@ -149,8 +149,10 @@ struct landlock_plan {
  * the real kernel's ABI from landlock_abi_probe(); tests pass a lower abi.
  * Changes nothing in the process but its fd table: the ruleset fd stays
  * open in ret->ruleset_fd (the fd-closing step must keep it); path fds are
- * closed again. Returns 0, or a negative errno with the failed step (path
- * and line) in d; on error nothing is left open and ret->ruleset_fd is -1.
+ * closed again, up to 64 at a time once their rules are added (fewer when
+ * the open-files limit is reached). Returns 0, or a negative errno with the
+ * failed step (path and line) in d; on error nothing is left open and
+ * ret->ruleset_fd is -1.
  */
 int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		     struct landlock_plan *ret);

@@ -5,18 +5,23 @@
  * /proc/PID/mem of the parent, require and best-effort on an older ABI.
  */
 #include <arpa/inet.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -200,6 +205,139 @@ static void fs_missing(void)
 	r = landlock_prepare(&c, landlock_abi_probe(), &d, &plan);
 	check(r == 0 && plan.n_missing == 1 && plan.n_path_rules == 0 && plan.ruleset_fd >= 0,
 	      "a missing path written with '?' is skipped");
+	landlock_plan_close(&plan);
+	diag_clear(&d);
+	landlock_config_clear(&c);
+}
+
+/* The number of open descriptors below 1024. */
+static int fds_open(void)
+{
+	int n = 0;
+
+	for (int fd = 0; fd < 1024; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
+
+/* n paths of the test's tree (r, w, /dev/null in turn), then tail if any. */
+static struct landlock_config config_many(int n, const char *tail)
+{
+	struct src_loc loc = { .file = "t.ini", .line = 1 };
+	struct landlock_config c;
+	struct diag d;
+	char *v = malloc(64 * (size_t)n + 256);
+	size_t o = 0;
+
+	if (!v)
+		abort();
+	landlock_config_init(&c);
+	diag_init(&d);
+	for (int i = 0; i < n; i++)
+		o += (size_t)sprintf(v + o, "%s%s", i ? " " : "",
+				     i % 3 == 2 ? "/dev/null"
+				     : i % 3	? "W"
+						: "R");
+	v[o] = '\0';
+	/* R and W stand for the directories; the paths are absolute */
+	for (char *p = v; *p; p++)
+		if (*p == 'R' || *p == 'W') {
+			char dir[128];
+			size_t len = (size_t)snprintf(dir, sizeof(dir), "%s/%s", base,
+						      *p == 'R' ? "r" : "w");
+
+			memmove(p + len, p + 1, strlen(p + 1) + 1);
+			memcpy(p, dir, len);
+			p += len - 1;
+		}
+	if (tail)
+		strcat(strcat(v, " "), tail);
+	landlock_parse_key_diag(&c, "write", v, &loc, &d);
+	check(!diag_failed(&d), "%d paths parse", n);
+	diag_clear(&d);
+	free(v);
+	return c;
+}
+
+/*
+ * More paths than the descriptors held at a time, under an open-files limit
+ * that leaves three descriptors free: every rule is added, and no path
+ * descriptor stays open, after success or after a failure.
+ */
+static void fs_many_fds(void)
+{
+	struct rlimit rl;
+	struct landlock_config c;
+	struct landlock_plan plan;
+	struct diag d;
+	char missing[128], p[256];
+	int before, r;
+
+	snprintf(missing, sizeof(missing), "%s/missing", base);
+	before = fds_open();
+	c = config_many(150, missing);
+	diag_init(&d);
+	r = landlock_prepare(&c, landlock_abi_probe(), &d, &plan);
+	check(r == -ENOENT && plan.ruleset_fd < 0 && fds_open() == before,
+	      "a missing path after 150 others fails and leaves nothing open (%d, %d fds, was %d)",
+	      r, fds_open(), before);
+	diag_clear(&d);
+	landlock_config_clear(&c);
+
+	/* the limit: the number of the fourth free descriptor */
+	check(getrlimit(RLIMIT_NOFILE, &rl) == 0, "getrlimit");
+	for (rl.rlim_cur = 0, r = 0; r < 4; rl.rlim_cur++)
+		r += fcntl((int)rl.rlim_cur, F_GETFD) < 0;
+	rl.rlim_cur--;
+	check(setrlimit(RLIMIT_NOFILE, &rl) == 0, "open-files limit %d", (int)rl.rlim_cur);
+	c = config_many(150, NULL);
+	diag_init(&d);
+	r = landlock_prepare(&c, landlock_abi_probe(), &d, &plan);
+	if (diag_failed(&d))
+		diag_print(&d, "test", stderr);
+	check(r == 0 && plan.n_path_rules == 150 && fds_open() == before + 1,
+	      "150 paths with 3 free descriptors: %zu rules, %d fds open (was %d; the ruleset "
+	      "adds one)",
+	      plan.n_path_rules, fds_open(), before);
+	if (r == 0)
+		r = landlock_enforce(&plan, &d);
+	check(r == 0, "the domain is entered (%d)", r);
+	diag_clear(&d);
+	landlock_config_clear(&c);
+	check_works(open_at("w", "many", O_CREAT | O_WRONLY), "creating a file in a write path");
+	snprintf(p, sizeof(p), "%s/other/existing", base);
+	check_errno(open(p, O_WRONLY | O_CLOEXEC), EACCES, "writing outside the paths");
+}
+
+/*
+ * Where close_range() is refused (an older kernel, or a filter around the
+ * launcher), the held descriptors are closed one by one: none stays open.
+ */
+static void fs_no_close_range(void)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_close_range, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
+	struct landlock_config c;
+	struct landlock_plan plan;
+	struct diag d;
+	int before, r;
+
+	check(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0 &&
+		      syscall(__NR_close_range, 1000, 1000, 0) < 0 && errno == ENOSYS,
+	      "close_range is refused");
+	before = fds_open();
+	c = config_many(100, NULL);
+	diag_init(&d);
+	r = landlock_prepare(&c, landlock_abi_probe(), &d, &plan);
+	check(r == 0 && plan.n_path_rules == 100 && fds_open() == before + 1,
+	      "100 paths without close_range: %zu rules, %d fds open (was %d; the ruleset adds "
+	      "one)",
+	      plan.n_path_rules, fds_open(), before);
 	landlock_plan_close(&plan);
 	diag_clear(&d);
 	landlock_config_clear(&c);
@@ -560,6 +698,8 @@ int main(void)
 		run("rules on files", fs_files, -1);
 		run("'.'", fs_dot, -1);
 		run("missing paths", fs_missing, -1);
+		run("many paths, few descriptors", fs_many_fds, -1);
+		run("no close_range", fs_no_close_range, -1);
 		run("tcp ports", net_ports, -1);
 		run("bind-tcp only", net_bind_only, -1);
 		run("best-effort", best_effort_old_abi, -1);
