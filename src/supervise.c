@@ -620,7 +620,8 @@ static void handle(struct sup *s)
 		run_mode_call(s, &req, &dec);
 		return;
 	}
-	/* the child left our memory: no errno of ours can reach it now */
+	/* past run mode: the child waits in its execve() or has left our
+	 * memory, no errno of ours can reach code of its now */
 	if (!s->synced) {
 		sync_wake_up(s->listener);
 		s->synced = true;
