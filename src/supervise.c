@@ -26,8 +26,8 @@
  * Shared memory. Until the child's execve() both run in one address space
  * with one thread-local area (errno included). The parent therefore runs
  * no code of its own while the child may run, beyond waiting in the kernel,
- * reading the handoff and answering the child's notified calls, and makes
- * no call then that can fail and set errno. The kernel clears the handoff's
+ * reading the handoff, forwarding signals and answering the child's
+ * notified calls, and makes no call then that can fail and set errno. The kernel clears the handoff's
  * tid word when the child leaves this memory (CLONE_CHILD_CLEARTID: at its
  * execve() or its end): until then the child's calls are run mode's, and
  * are answered without touching the heap or stdio the child may be using.
