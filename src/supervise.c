@@ -4,8 +4,11 @@
  * notification loop of --report, --permissive and --learn (scmp-run(1),
  * FINDING WHAT WAS DENIED).
  *
- * Handoff. The child shares the parent's descriptor table (clone3(2) with
- * CLONE_FILES) until its execve(). It does the whole run-mode sequence;
+ * Handoff. The child shares the parent's memory and descriptor table
+ * (clone(2) with CLONE_VM and CLONE_FILES, on a stack of its own) until its
+ * execve(), as posix_spawn() does: no copy of the address space is made
+ * and torn down again, which is most of what a fork costs. It does the
+ * whole run-mode sequence;
  * right before the install it wakes the parent (an eventfd write, still
  * unfiltered), then installs the filter with SECCOMP_FILTER_FLAG_NEW_LISTENER:
  * the listener lands in the shared table, so the parent holds it without a
@@ -16,8 +19,18 @@
  * unshares the table before it closes the close-on-exec descriptors, so
  * the command never holds the listener and the parent keeps it. No
  * sendmsg, no waiting for the parent: it works for every profile and costs
- * a fork. If the supervisor dies, the listener closes with it and the
- * kernel fails every notified call with ENOSYS. Never unfiltered.
+ * a task, not a copy of the parent. If the supervisor dies, the listener
+ * closes with it and the kernel fails every notified call with ENOSYS.
+ * Never unfiltered.
+ *
+ * Shared memory. Until the child's execve() both run in one address space
+ * with one thread-local area (errno included). The parent therefore runs
+ * no code of its own while the child may run, beyond waiting in the kernel,
+ * reading the handoff, forwarding signals and answering the child's
+ * notified calls, and makes no call then that can fail and set errno. The kernel clears the handoff's
+ * tid word when the child leaves this memory (CLONE_CHILD_CLEARTID: at its
+ * execve() or its end): until then the child's calls are run mode's, and
+ * are answered without touching the heap or stdio the child may be using.
  *
  * While the table is shared the child sees the parent's descriptors, so the
  * parent keeps its own at SUPERVISE_FD_MIN and above: the child finds the
@@ -29,9 +42,9 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +91,7 @@ struct handoff {
 	int fd;	     /* the listener, in the shared descriptor table */
 	int fail;    /* enum run_failure: why the command did not run */
 	int wake_fd; /* the eventfd the child writes before the install */
+	pid_t tid;   /* the child's; cleared by the kernel when it leaves our memory */
 };
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
@@ -280,7 +294,10 @@ struct child_args {
 	struct sigaction old_sigchld; /* and its SIGCHLD disposition */
 };
 
-static __attribute__((noreturn)) void child_main(const struct child_args *a)
+/* The child: run mode, then the command. Never returns (not declared so:
+ * a sanitizer build takes a call of a noreturn function on a stack it
+ * does not know for a stack switch, and warns). */
+static void child_main(const struct child_args *a)
 {
 	struct run_hook hook = {
 		.load = a->load,
@@ -317,18 +334,34 @@ static __attribute__((noreturn)) void child_main(const struct child_args *a)
 		diag_print(&d, PROG, stderr);
 		fflush(stderr);
 	}
-	_exit(125);
+	/* exit_group(2) itself, for the same reason as above */
+	for (;;)
+		syscall(SYS_exit_group, 125);
 }
 
-/* A fork that shares the descriptor table until execve() (see the top). */
-static pid_t clone_files(void)
+static int child_start(void *data)
 {
-	struct clone_args args = {
-		.flags = CLONE_FILES,
-		.exit_signal = SIGCHLD,
-	};
+	child_main(data);
+	return 125;
+}
 
-	return (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+/* The child's stack: run mode's, in memory shared with the parent. */
+#define CHILD_STACK_SIZE (8UL << 20)
+
+/* Start the child: it shares memory and descriptor table until execve()
+ * (see the top); h->tid is set before the child runs and cleared by the
+ * kernel when it leaves our memory. Returns its pid, or -1 with errno. */
+static pid_t clone_vm(struct child_args *a, void *stack_top)
+{
+	return clone(child_start, stack_top,
+		     CLONE_VM | CLONE_FILES | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD,
+		     a, &a->h->tid, NULL, &a->h->tid);
+}
+
+/* Does the child still run in our memory (before or after a failed execve)? */
+static bool child_in_our_memory(const struct handoff *h)
+{
+	return __atomic_load_n(&h->tid, __ATOMIC_ACQUIRE) != 0;
 }
 
 /* Move a descriptor of the supervisor above SUPERVISE_FD_MIN, out of the
@@ -371,6 +404,7 @@ struct sup {
 	pid_t killed_tgid; /* a kill-process decision was enacted on it */
 	struct learn *learn;
 	int learn_err;
+	bool synced; /* sync_wake_up() done */
 };
 
 static ssize_t read_mem(void *data, uint64_t addr, char *buf, size_t size)
@@ -546,6 +580,27 @@ static void run_mode_call(struct sup *s, const struct seccomp_notif *req,
 	}
 }
 
+static void sync_wake_up(int listener);
+
+/* Is the notified call of the child one of run mode's own? Those before
+ * its execve(), and those after a failed execve() (it still runs in our
+ * memory then): the execve() of the command itself is the command's. */
+static bool is_run_mode_call(const struct sup *s, const struct seccomp_notif *req)
+{
+	const struct arch *abi;
+	const char *name;
+
+	if ((pid_t)req->pid != s->child)
+		return false;
+	if (__atomic_load_n(&s->h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC)
+		return true;
+	if (!child_in_our_memory(s->h))
+		return false;
+	abi = arch_of(s->policy, &req->data);
+	name = abi ? syscalls_lookup_nr(abi, (uint32_t)req->data.nr) : NULL;
+	return !name || strcmp(name, "execve");
+}
+
 static void handle(struct sup *s)
 {
 	struct seccomp_notif req;
@@ -560,20 +615,24 @@ static void handle(struct sup *s)
 	memset(&req, 0, sizeof(req));
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
 		return; /* EINTR, or ENOENT: the caller went away */
-	policy_decide(s->policy, &req.data, &dec);
-	if (__atomic_load_n(&s->h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC &&
-	    (pid_t)req.pid == s->child) {
+	if (is_run_mode_call(s, &req)) {
+		policy_decide(s->policy, &req.data, &dec);
 		run_mode_call(s, &req, &dec);
 		return;
 	}
-	act = dec.ret & SECCOMP_RET_ACTION_FULL;
-	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
-		args[i] = req.data.args[i];
+	/* past run mode: the child waits in its execve() or has left our
+	 * memory, no errno of ours can reach code of its now */
+	if (!s->synced) {
+		sync_wake_up(s->listener);
+		s->synced = true;
+	}
 	abi = arch_of(s->policy, &req.data);
-	name = abi ? syscalls_lookup_nr(abi, (uint32_t)req.data.nr) : NULL;
 
 	if (s->o->mode == SUPERVISE_LEARN) {
+		/* every notified call is recorded and runs: no decision needed */
 		if (abi && s->learn_err == 0) {
+			for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+				args[i] = req.data.args[i];
 			int r = learn_record(s->learn, abi, (uint32_t)req.data.nr, args);
 
 			if (r < 0)
@@ -583,6 +642,11 @@ static void handle(struct sup *s)
 		return;
 	}
 
+	policy_decide(s->policy, &req.data, &dec);
+	act = dec.ret & SECCOMP_RET_ACTION_FULL;
+	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+		args[i] = req.data.args[i];
+	name = abi ? syscalls_lookup_nr(abi, (uint32_t)req.data.nr) : NULL;
 	switch (act) {
 	case SECCOMP_RET_ALLOW:
 		reply(s, &req, 0, true);
@@ -717,14 +781,19 @@ static void sync_wake_up(int listener)
 			    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 }
 
-/* Read the signals that arrived: forward them, and reap the child on
- * SIGCHLD. True once the child is reaped (*wstatus set). */
+/* Read the signals that arrived (poll() said some did): forward them, and
+ * reap the child on SIGCHLD. True once the child is reaped (*wstatus set).
+ * One read takes them all (non-realtime signals pending coalesce), so
+ * none fails: the child may share our errno (see the top). */
 static bool take_signals(int sfd, pid_t child, int *wstatus)
 {
-	struct signalfd_siginfo si;
+	struct signalfd_siginfo sis[16];
 	bool reaped = false;
+	ssize_t n = read(sfd, sis, sizeof(sis));
 
-	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+	for (ssize_t i = 0; n > 0 && i < n / (ssize_t)sizeof(sis[0]); i++) {
+		const struct signalfd_siginfo si = sis[i];
+
 		if (si.ssi_signo == SIGCHLD) {
 			/* one SIGCHLD may stand for several changes: ask */
 			if (!reaped && waitpid(child, wstatus, WNOHANG) == child)
@@ -890,6 +959,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	const struct sigaction dfl = { .sa_handler = SIG_DFL };
 	struct bpf_prog *prog = NULL;
 	struct handoff *h = MAP_FAILED;
+	void *stack = MAP_FAILED;
 	sigset_t mask;
 	bool masked = false, chld_set = false, reaped = false;
 	char *learn_tmp = NULL;
@@ -954,16 +1024,19 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		fprintf(stderr, PROG ": --learn: nothing is denied, this is not a sandbox\n");
 	fflush(NULL);
 
-	child = clone_files();
+	/* the child's stack, with a guard page below it */
+	stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		goto sys_fail;
+	if (mprotect(stack, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE) < 0)
+		goto sys_fail;
+	child = clone_vm(&a, (char *)stack + CHILD_STACK_SIZE);
 	if (child < 0) {
 		status = -errno;
-		diag_error(d, NULL, "starting the command failed: clone3: %s", strerror(-status));
-		if (status == -ENOSYS)
-			diag_hint(d, NULL, "the supervised modes need Linux 5.3 or later (clone3)");
+		diag_error(d, NULL, "starting the command failed: clone: %s", strerror(-status));
 		goto out;
 	}
-	if (child == 0)
-		child_main(&a);
 	s.child = child;
 
 	while (!reaped) {
@@ -974,15 +1047,20 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		};
 
 		if (poll(pfd, 3, -1) < 0) {
-			if (errno == EINTR)
+			int err = errno;
+
+			if (err == EINTR)
 				continue;
+			/* the child first: it may share our heap (see the top) */
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+			child = -1;
 			diag_error(d, NULL, "waiting for the command failed: poll: %s",
-				   strerror(errno));
-			goto kill_child;
+				   strerror(err));
+			goto out;
 		}
 		if (pfd[1].revents) {
 			s.listener = take_listener(h, child);
-			sync_wake_up(s.listener);
 			listen_poll = s.listener;
 			pfd[1].fd = wake_fd = -1; /* woken once: it stays readable */
 		}
@@ -1013,13 +1091,10 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 sys_fail:
 	status = -errno;
 	diag_error(d, NULL, "starting the supervisor failed: %s", strerror(errno));
-kill_child:
-	if (child > 0) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-		child = -1;
-	}
 out:
+	/* the child is reaped or was never started: its stack is free */
+	if (stack != MAP_FAILED)
+		munmap(stack, CHILD_STACK_SIZE);
 	if (s.listener >= 0)
 		close(s.listener);
 	if (h != MAP_FAILED && h->wake_fd >= 0)

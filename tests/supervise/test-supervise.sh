@@ -152,7 +152,7 @@ if command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
 	run $U env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		prlimit --nproc=1 "$S" --report -p "$P/unprivileged.ini" true
 	status_is 125 "no process left for the command: 125"
-	like "$ERR" "starting the command failed: clone3" "no process left for the command: says so"
+	like "$ERR" "starting the command failed: clone:" "no process left for the command: says so"
 else
 	skip "setpriv or prlimit missing: no unprivileged cases"
 fi
