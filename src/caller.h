@@ -6,9 +6,9 @@
  */
 #pragma once
 
+#include <pwd.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <sys/types.h>
 
