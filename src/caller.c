@@ -488,35 +488,21 @@ int caller_reset_signals(struct diag *d)
 	 * layout. */
 	static const unsigned char zero[64];
 	const size_t sigset_bytes = (_NSIG - 1) / 8;
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	uint64_t ign = 0;
-	bool have_ign = false;
+	int r;
 
-	sigemptyset(&dfl.sa_mask);
-	for (int sig = 1; sig < _NSIG; sig++) {
-		int r;
-
-		if (sig == SIGKILL || sig == SIGSTOP)
-			continue;
-		if (sigaction(sig, &dfl, NULL) == 0)
-			continue;
-		if (errno != EINVAL || sig < 32 || sig >= SIGRTMIN)
-			return step_failed(d, "resetting signal dispositions", errno);
-		/* A signal the C library reserves for itself (32, 33 with
-		 * glibc): its handler is the library's (threads and set*id
-		 * need it until execve(), which resets handlers anyway). Only
-		 * SIG_IGN survives execve() (signal(7)); a caller can leave
-		 * it, so an ignored one is reset with the raw call. */
-		if (!have_ign) {
-			r = read_sigign(&ign);
-			if (r < 0)
-				return step_failed(d, "reading the ignored signals", -r);
-			have_ign = true;
-		}
+	/* execve() sets every caught signal to SIG_DFL and clears the flags
+	 * and masks of all; only SIG_IGN survives it (signal(7)). So only the
+	 * ignored signals are reset, found in one read instead of a call per
+	 * signal; the raw call also reaches those the C library reserves for
+	 * itself (32 and 33 with glibc), whose handlers execve() resets. */
+	r = read_sigign(&ign);
+	if (r < 0)
+		return step_failed(d, "reading the ignored signals", -r);
+	for (int sig = 1; sig < _NSIG && sig <= 64; sig++)
 		if ((ign & (UINT64_C(1) << (sig - 1))) &&
 		    syscall(SYS_rt_sigaction, sig, zero, NULL, sigset_bytes) < 0)
 			return step_failed(d, "resetting signal dispositions", errno);
-	}
 	if (syscall(SYS_rt_sigprocmask, SIG_SETMASK, zero, NULL, sigset_bytes) < 0)
 		return step_failed(d, "emptying the signal mask", errno);
 	return 0;
@@ -549,6 +535,21 @@ void caller_user_clear(struct caller_user *u)
 	memset(u, 0, sizeof(*u));
 }
 
+int caller_user_set(const struct passwd *pw, struct caller_user *u)
+{
+	caller_user_clear(u);
+	u->name = strdup(pw->pw_name);
+	u->home = strdup(pw->pw_dir);
+	/* passwd(5): an empty shell field means /bin/sh. */
+	u->shell = strdup(pw->pw_shell && *pw->pw_shell ? pw->pw_shell : "/bin/sh");
+	if (!u->name || !u->home || !u->shell) {
+		caller_user_clear(u);
+		return -ENOMEM;
+	}
+	u->found = true;
+	return 0;
+}
+
 int caller_user_lookup(uid_t uid, struct caller_user *u, struct diag *d)
 {
 	struct passwd pw, *res = NULL;
@@ -577,16 +578,10 @@ int caller_user_lookup(uid_t uid, struct caller_user *u, struct diag *d)
 			return 0;
 		return step_failed(d, "looking up the target user", r);
 	}
-	u->name = strdup(pw.pw_name);
-	u->home = strdup(pw.pw_dir);
-	/* passwd(5): an empty shell field means /bin/sh. */
-	u->shell = strdup(pw.pw_shell && *pw.pw_shell ? pw.pw_shell : "/bin/sh");
+	r = caller_user_set(&pw, u);
 	free(buf);
-	if (!u->name || !u->home || !u->shell) {
-		caller_user_clear(u);
-		return step_failed(d, "looking up the target user", ENOMEM);
-	}
-	u->found = true;
+	if (r < 0)
+		return step_failed(d, "looking up the target user", -r);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <pwd.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -99,10 +100,11 @@ int caller_listen_fds(const char *listen_pid, const char *listen_fds, pid_t self
 int caller_close_fds(const struct caller_settings *s, unsigned listen_n, struct diag *d);
 
 /*
- * Reset every signal disposition to the default and empty the signal mask.
- * A signal the C library reserves keeps the library's handler (execve()
- * resets handlers) unless it is ignored (SIG_IGN survives execve()): then
- * it is reset too. Returns 0 or a negative errno with the failed step in d.
+ * Reset every ignored signal to the default disposition and empty the
+ * signal mask; caught signals keep their handlers until execve(), which
+ * resets them (only SIG_IGN survives execve()). The ignored set is read
+ * from /proc/self/status. Returns 0 or a negative errno with the failed
+ * step in d.
  */
 int caller_reset_signals(struct diag *d);
 
@@ -116,6 +118,10 @@ struct caller_user {
 	bool found;
 	char *name, *home, *shell; /* owned */
 };
+
+/* u becomes a copy of the passwd entry pw (its strings owned by u; what u
+ * held before is freed). Returns 0 or -ENOMEM (u then empty). */
+int caller_user_set(const struct passwd *pw, struct caller_user *u);
 
 /* Look up uid in the passwd database. Returns 0 (u->found says whether an
  * entry exists) or a negative errno with a message in d. */

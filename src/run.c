@@ -303,8 +303,10 @@ struct run_plan {
 
 /* Look up a user: name or number. A number without a passwd entry is
  * allowed only together with an explicit group (there is no primary group
- * to take). Returns 0 or a negative errno with a message in d. */
-static int resolve_user(const struct profile *p, struct run_plan *plan, struct diag *d)
+ * to take). The entry found is copied to *user for the environment: one
+ * lookup serves both. Returns 0 or a negative errno with a message in d. */
+static int resolve_user(const struct profile *p, struct run_plan *plan, struct caller_user *user,
+			struct diag *d)
 {
 	struct passwd pw, *res = NULL;
 	size_t size = 1024;
@@ -339,7 +341,9 @@ static int resolve_user(const struct profile *p, struct run_plan *plan, struct d
 		plan->uid = res->pw_uid;
 		plan->gid = res->pw_gid;
 		plan->set_gid = true;
-		r = 0;
+		r = caller_user_set(res, user);
+		if (r < 0)
+			diag_error(d, &p->user_loc, "out of memory");
 	} else if (is_num) {
 		plan->uid = num;
 		if (!p->has_group) {
@@ -406,7 +410,7 @@ static int resolve_group(const struct profile *p, struct run_plan *plan, struct 
 
 /* Everything that can be checked without changing the process. */
 static int plan_build(const struct profile *p, const struct bpf_prog *prog, struct diag *d,
-		      struct run_plan *plan)
+		      struct run_plan *plan, struct caller_user *user)
 {
 	const struct filter_attrs *attrs = &p->rs->attrs;
 	struct run_caps now = { 0 };
@@ -458,7 +462,7 @@ static int plan_build(const struct profile *p, const struct bpf_prog *prog, stru
 	}
 
 	if (p->has_user && p->user) {
-		r = resolve_user(p, plan, d);
+		r = resolve_user(p, plan, user, d);
 		if (r < 0)
 			return r;
 	}
@@ -508,7 +512,12 @@ static int switch_credentials(const struct run_plan *plan, struct diag *d)
 		return step_failed(d, "setting supplementary groups", errno);
 	if (setresgid(plan->gid, plan->gid, plan->gid) < 0)
 		return step_failed(d, "setting the group id", errno);
-	if (plan->set_uid) {
+	if (plan->set_uid && plan->uid == 0) {
+		/* Staying or becoming uid 0 clears no capability set
+		 * (capabilities(7), "Effect of user ID changes"). */
+		if (setresuid(0, 0, 0) < 0)
+			return step_failed(d, "setting the user id", errno);
+	} else if (plan->set_uid) {
 		/* Without KEEPCAPS, leaving uid 0 clears the permitted set
 		 * (capabilities(7), "Effect of user ID changes"); the kept
 		 * capabilities are re-established in the next step. */
@@ -544,7 +553,7 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 	struct run_caps now = { 0 }, got = { 0 };
 	const char *step;
 	bool can_bound;
-	int last_cap = -1, r;
+	int r;
 
 	r = caps_read(&now);
 	if (r < 0)
@@ -586,48 +595,35 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 			   (unsigned long long)got.inh, (unsigned long long)plan->keep);
 		return -EPERM;
 	}
+	/* The bounding and ambient sets need no read-back when the kernel
+	 * said yes to each step: every capability outside keep up to the
+	 * kernel's last one was dropped from the bounding set (a drop of one
+	 * that is not there succeeds too), the ambient set was cleared, and
+	 * each ambient capability asked for was raised. Without CAP_SETPCAP
+	 * the bounding set stays as the caller left it: harmless under
+	 * no_new_privs (execve() can then never add capabilities beyond the
+	 * verified permitted set), refused without it. */
+	if (can_bound || nnp)
+		return 0;
 	for (int c = 0; c < 64; c++) {
 		int in_bset = prctl(PR_CAPBSET_READ, c, 0, 0, 0);
-		int in_amb;
 
 		if (in_bset < 0) {
-			if (errno == EINVAL)
-				break; /* beyond the kernel's last capability */
+			if (errno == EINVAL && c > 0)
+				return 0; /* beyond the kernel's last capability */
 			return step_failed(d, "reading the capability bounding set", errno);
 		}
-		last_cap = c;
 		if (in_bset && !(plan->keep & CAPBIT(c))) {
-			/* Without CAP_SETPCAP the bounding set cannot shrink. With
-			 * no_new_privs that is harmless: execve() can then never
-			 * add capabilities beyond the (verified) permitted set. */
-			if (!can_bound && nnp)
-				continue;
 			diag_error(d, NULL,
 				   "dropping capabilities failed: %s is still in the "
 				   "bounding set",
 				   cap_name(c));
-			if (!can_bound)
-				diag_hint(d, NULL,
-					  "reducing the bounding set needs CAP_SETPCAP; "
-					  "with no-new-privs = no it must be reduced");
-			return -EPERM;
-		}
-		in_amb = prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0);
-		if (in_amb < 0 && errno != EINVAL)
-			return step_failed(d, "reading ambient capabilities", errno);
-		if (in_amb > 0 && !(plan->ambient & CAPBIT(c))) {
-			diag_error(d, NULL, "dropping capabilities failed: ambient %s remains",
-				   cap_name(c));
-			return -EPERM;
-		}
-		if (in_amb <= 0 && (plan->ambient & CAPBIT(c))) {
-			diag_error(d, NULL, "raising ambient capabilities failed: %s is not set",
-				   cap_name(c));
+			diag_hint(d, NULL,
+				  "reducing the bounding set needs CAP_SETPCAP; "
+				  "with no-new-privs = no it must be reduced");
 			return -EPERM;
 		}
 	}
-	if (last_cap < 0)
-		return step_failed(d, "reading the capability bounding set", EINVAL);
 	return 0;
 }
 
@@ -740,10 +736,9 @@ static bool filter_allows_stderr(const struct bpf_prog *prog)
 }
 
 /* The steps of scmp-run(1) Caller state that are decided before anything
- * changes: the uid-0 guard, socket activation, the target user's passwd
- * entry (for the environment). */
-static int caller_plan(const struct run_plan *plan, unsigned *ret_listen_n,
-		       struct caller_user *user, struct diag *d)
+ * changes: the uid-0 guard, socket activation. (The target user's passwd
+ * entry, for the environment, comes from plan_build().) */
+static int caller_plan(const struct run_plan *plan, unsigned *ret_listen_n, struct diag *d)
 {
 	const char *err = NULL;
 	int r;
@@ -754,11 +749,9 @@ static int caller_plan(const struct run_plan *plan, unsigned *ret_listen_n,
 		return r;
 	r = caller_listen_fds(getenv("LISTEN_PID"), getenv("LISTEN_FDS"), getpid(), ret_listen_n,
 			      &err);
-	if (r < 0) {
+	if (r < 0)
 		diag_error(d, NULL, "socket activation: %s", err);
-		return r;
-	}
-	return plan->set_uid ? caller_user_lookup(plan->uid, user, d) : 0;
+	return r;
 }
 
 /* The steps of scmp-run(1) Caller state that change the process:
@@ -801,10 +794,10 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 
 	*ret_fail = RUN_FAIL_SETUP;
 	*ret_state = RUN_STATE_OPEN;
-	r = plan_build(p, load, d, &plan);
+	r = plan_build(p, load, d, &plan, &user);
 	if (r < 0)
-		return r;
-	r = caller_plan(&plan, &listen_n, &user, d);
+		goto out;
+	r = caller_plan(&plan, &listen_n, d);
 	if (r < 0)
 		goto out;
 

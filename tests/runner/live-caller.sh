@@ -99,6 +99,28 @@ if [ "$(id -u)" = 0 ]; then
 	is "$(field SSH_AUTH_SOCK)" "/tmp/agent" "user = nobody: other variables are left as they are"
 	run env HOME=/root USER=root "$S" -p "$D/root.ini" "$H" HOME USER
 	is "$(field HOME) $(field USER)" "/root root" "user = root: HOME and USER from root's entry"
+	# A user id: the entry that resolved it gives the four too.
+	printf '[filter]\ndefault-action = allow\n[credentials]\nuser = %s\n' "$(id -u nobody)" \
+		>"$D/nobody-id.ini"
+	run env HOME=/root USER=root "$S" -p "$D/nobody-id.ini" "$H" HOME USER LOGNAME SHELL
+	is "$(field HOME) $(field USER) $(field LOGNAME) $(field SHELL)" \
+		"$NHOME nobody nobody ${NSHELL:-/bin/sh}" "user = nobody's id: the four from passwd"
+
+	# Signals are reset from the ignored set in /proc/self/status: where
+	# it cannot be read, nothing runs (fail closed). An empty file is bound
+	# over the status of the shell that execs scmp-run (same pid); the
+	# rest of /proc stays (sanitizer builds read it).
+	if command -v unshare >/dev/null; then
+		marker=$TAP_TMP/ran-noproc
+		run unshare -m sh -c 'mount --bind /dev/null /proc/$$/status &&
+			exec "$0" -p "$1" sh -c "touch $2"' "$S" "$D/root.ini" "$marker"
+		status_is 125 "without /proc/self/status: 125"
+		like "$ERR" "reading the ignored signals failed" "without /proc/self/status: says why"
+		run test -e "$marker"
+		status_is 1 "without /proc/self/status: the command did not run"
+	else
+		skip "unshare (util-linux) is not installed: no /proc case"
+	fi
 
 	# Executable as the target user: a file only root may execute.
 	install -m 0700 "$H" "$D/root-only"

@@ -744,6 +744,94 @@ static void test_nnp(void)
 	profile_drop(p);
 }
 
+/* The caller's capability sets changed before run_exec(): with capget and
+ * capset directly, as the launcher reads them. */
+static void caps_change(uint64_t clear_eff_prm, uint64_t add_inh)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		_exit(97);
+	for (int i = 0; i < 2; i++) {
+		data[i].effective &= ~(uint32_t)(clear_eff_prm >> (32 * i));
+		data[i].permitted &= ~(uint32_t)(clear_eff_prm >> (32 * i));
+		data[i].inheritable |= (uint32_t)(add_inh >> (32 * i));
+	}
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		_exit(97);
+}
+
+static void bound_without_net_raw(void)
+{
+	if (prctl(PR_CAPBSET_DROP, CAP_NET_RAW, 0, 0, 0) < 0)
+		_exit(97);
+}
+
+static void ambient_net_raw(void)
+{
+	caps_change(0, CAPBIT(CAP_NET_RAW));
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0) < 0)
+		_exit(97);
+}
+
+static void without_setpcap(void)
+{
+	caps_change(CAPBIT(CAP_SETPCAP), 0);
+}
+
+/* The bounding and ambient sets are set without reading them back when
+ * every step succeeds: what the command gets, read from its own status. */
+static void test_bounding(void)
+{
+	struct profile *p;
+	struct outcome o;
+
+	p = profile_make();
+	run_case(p, &allow_all, helper, helper_argv, bound_without_net_raw, &o);
+	if (ran(&o, "caller's bounding set already without CAP_NET_RAW"))
+		check_caps(&o, "caller's bounding set already without CAP_NET_RAW", 0, 0, 0, 0);
+	outcome_free(&o);
+
+	run_case(p, &allow_all, helper, helper_argv, ambient_net_raw, &o);
+	if (ran(&o, "caller's ambient CAP_NET_RAW"))
+		check_caps(&o, "caller's ambient CAP_NET_RAW", 0, 0, 0, 0);
+	outcome_free(&o);
+
+	keep(p, CAP_NET_BIND_SERVICE);
+	p->ambient = true;
+	run_case(p, &allow_all, helper, helper_argv, ambient_net_raw, &o);
+	if (ran(&o, "caller's ambient CAP_NET_RAW, keep another + ambient"))
+		check_caps(&o, "caller's ambient CAP_NET_RAW, keep another + ambient",
+			   CAPBIT(CAP_NET_BIND_SERVICE), CAPBIT(CAP_NET_BIND_SERVICE),
+			   CAPBIT(CAP_NET_BIND_SERVICE), CAPBIT(CAP_NET_BIND_SERVICE));
+	outcome_free(&o);
+	profile_drop(p);
+
+	/* Root without CAP_SETPCAP: the bounding set stays the caller's,
+	 * which no_new_privs makes harmless ... */
+	p = profile_make();
+	run_case(p, &allow_all, helper, helper_argv, without_setpcap, &o);
+	if (ran(&o, "without CAP_SETPCAP"))
+		check_caps(&o, "without CAP_SETPCAP", 0, 0, parent_bnd, 0);
+	outcome_free(&o);
+	profile_drop(p);
+
+	/* ... and without no_new_privs the read-back refuses it. */
+	p = profile_make();
+	p->rs->attrs.no_new_privs = false;
+	keep(p, CAP_SYS_ADMIN);
+	run_case(p, &allow_all, helper, helper_argv, without_setpcap, &o);
+	not_ran(&o, -EPERM, "without CAP_SETPCAP, nnp off");
+	check_msg(&o, "is still in the bounding set");
+	check_msg(&o, "reducing the bounding set needs CAP_SETPCAP");
+	tap_ok(o.after && field_is(o.after, "Seccomp", "0"),
+	       "without CAP_SETPCAP, nnp off: no filter installed");
+	outcome_free(&o);
+	profile_drop(p);
+}
+
 static void test_unprivileged(void)
 {
 	struct profile *p;
@@ -1106,6 +1194,7 @@ int main(int argc, char **argv)
 	test_caps();
 	test_credentials();
 	test_nnp();
+	test_bounding();
 	test_unprivileged();
 	test_filter();
 	test_resolve_as_user();
