@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../timing.h"
 #include "landlock-uapi.h"
 
 #define RUNS	  2000
@@ -23,21 +24,6 @@
 #define URING_NO_MMAP	 (1U << 14)
 #define URING_NO_SQARRAY (1U << 16)
 #define FS_ALL		 ((LANDLOCK_ACCESS_FS_IOCTL_DEV << 1) - 1)
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static void report(const char *what, double *t)
 {

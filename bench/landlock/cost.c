@@ -15,26 +15,12 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "../timing.h"
 #include "landlock-uapi.h"
 #include "landlock.h"
 
 #define RUNS  2000
 #define PATHS 64 /* the paths timed one kind at a time: the first 64 */
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static void report(const char *what, double *t, size_t n)
 {

@@ -3,57 +3,13 @@
  * each per cycle (the order rotates every cycle), so that a slow phase of a
  * shared machine hits every command alike; prints one line per run:
  * "cycle command wall_us cpu_us" (cpu: user + system time from wait4). */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "../timing.h"
 
 #define COMMANDS_MAX 8
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-/* One run of argv; 0, or -1 when it could not run or did not exit with 0. */
-static int run_once(char **argv, double *ret_wall, double *ret_cpu)
-{
-	struct rusage ru;
-	double start = now_us();
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-			if (null > STDERR_FILENO)
-				close(null);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (wait4(pid, &st, 0, &ru) < 0)
-		if (errno != EINTR)
-			return -1;
-	*ret_wall = now_us() - start;
-	*ret_cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
-		   (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -82,7 +38,7 @@ int main(int argc, char **argv)
 			int j = (int)((c + k) % n);
 			double wall, cpu;
 
-			if (run_once(cmd[j], &wall, &cpu) < 0) {
+			if (run_timed(cmd[j], true, &wall, &cpu) < 0) {
 				fprintf(stderr, "pairs: '%s' (command %d) failed\n", cmd[j][0], j);
 				return 1;
 			}

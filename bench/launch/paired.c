@@ -5,28 +5,13 @@
  * ratios B/A, and the mean CPU time (user + system, from wait4; the kernel
  * accounts it in ticks, so only a mean over many runs says something).
  * Usage: paired RUNS WARMUP A-ARGS... -- B-ARGS... */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "../timing.h"
 
 static double median(double *v, int n)
 {
@@ -37,30 +22,12 @@ static double median(double *v, int n)
 /* One run of argv: wall and CPU milliseconds; exits on failure. */
 static void run_once(char **argv, double *wall, double *cpu)
 {
-	struct rusage ru;
-	double t0 = now_ms();
-	int st;
-	pid_t pid = fork();
-
-	if (pid < 0) {
-		perror("fork");
-		exit(2);
-	}
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (wait4(pid, &st, 0, &ru) < 0) {
-		perror("wait4");
-		exit(2);
-	}
-	*wall = now_ms() - t0;
-	*cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "paired: '%s' failed (status %#x)\n", argv[0], st);
+	if (run_timed(argv, false, wall, cpu) < 0) {
+		fprintf(stderr, "paired: '%s' failed\n", argv[0]);
 		exit(1);
 	}
+	*wall /= 1e3;
+	*cpu /= 1e3;
 }
 
 int main(int argc, char **argv)

@@ -1,67 +1,27 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Fallback timer for bench/launch/run when hyperfine is missing: runs a
- * command RUNS times (after WARMUP untimed runs) with fork/execvp/waitpid
+ * command RUNS times (after WARMUP untimed runs) with fork/execvp/wait4
  * and prints "mean_ms median_ms min_ms" of the wall time. */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "../timing.h"
 
 /* fd 9, when open, holds a seccomp program for bwrap: rewound per run. */
 #define FILTER_FD 9
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* One run; returns the wall time in ms, or a negative value on failure. */
 static double run_once(char **argv)
 {
-	double start;
-	pid_t pid;
-	int st;
+	double wall, cpu;
 
 	if (fcntl(FILTER_FD, F_GETFD) >= 0 && lseek(FILTER_FD, 0, SEEK_SET) < 0)
 		return -1;
-	start = now_ms();
-	pid = fork();
-	if (pid < 0)
+	if (run_timed(argv, true, &wall, &cpu) < 0)
 		return -1;
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-			/* fd 3 must stay free: under minimal.ini the loader
-			 * may read libraries only there. */
-			if (null > STDERR_FILENO)
-				close(null);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return -1;
-	return now_ms() - start;
+	return wall / 1e3;
 }
 
 int main(int argc, char **argv)
