@@ -935,26 +935,18 @@ static size_t chain_multi_cost(const struct range *r, size_t i, size_t j, struct
 	return c;
 }
 
-/* The cheapest background for r[i..j) as one block, into *ret_bg, and its
- * cost; SIZE_MAX if no chain there tests at most SEARCH_CHAIN_MAX ranges
- * (no limit when the block has two targets: a two-way chain, as before). */
+/* The cheapest background for r[i..j), a block of three or more targets
+ * (two go to two_cost()), as one chain, into *ret_bg, and its cost;
+ * SIZE_MAX if no chain there tests at most SEARCH_CHAIN_MAX ranges. */
 static size_t block_cost(const struct range *r, size_t i, size_t j, struct target *ret_bg,
 			 size_t *ret_tests)
 {
 	size_t best = SIZE_MAX;
-	bool two = two_targets(r + i, j - i, r[i].t, r[j - 1 > i ? i + 1 : i].t);
 
 	*ret_tests = SIZE_MAX;
-	if (j - i == 1) {
-		*ret_bg = r[i].t;
-		*ret_tests = 0;
-		return 0;
-	}
-	if (!two && j - i > 2 * SEARCH_CHAIN_MAX + 1)
-		return SIZE_MAX; /* it tests over SEARCH_CHAIN_MAX ranges */
-	/* the background is among the first SEARCH_CHAIN_MAX + 1 ranges (the
-	 * first two with two targets); each target once */
-	for (size_t k = i; k < j && k <= i + (two ? 1 : SEARCH_CHAIN_MAX); k++) {
+	/* the background is among the first SEARCH_CHAIN_MAX + 1 ranges;
+	 * each target once */
+	for (size_t k = i; k < j && k <= i + SEARCH_CHAIN_MAX; k++) {
 		size_t tests, c;
 		bool dup = false;
 
@@ -963,7 +955,7 @@ static size_t block_cost(const struct range *r, size_t i, size_t j, struct targe
 		if (dup)
 			continue;
 		c = chain_multi_cost(r, i, j, r[k].t, &tests);
-		if (tests > SEARCH_CHAIN_MAX && !two)
+		if (tests > SEARCH_CHAIN_MAX)
 			continue;
 		if (c < best || (c == best && tests < *ret_tests)) {
 			best = c;

@@ -23,7 +23,6 @@
 #define CLOSE_RANGE_CLOEXEC (1U << 2) /* include/uapi/linux/close_range.h */
 #endif
 
-#define CALLER_PWBUF_MAX   (1u << 20) /* getpwuid_r() buffer limit on ERANGE growth */
 #define CALLER_FD_SCAN_MAX (1u << 20) /* the kernel's default fs.nr_open */
 
 extern char **environ;
@@ -547,41 +546,6 @@ int caller_user_set(const struct passwd *pw, struct caller_user *u)
 		return -ENOMEM;
 	}
 	u->found = true;
-	return 0;
-}
-
-int caller_user_lookup(uid_t uid, struct caller_user *u, struct diag *d)
-{
-	struct passwd pw, *res = NULL;
-	size_t size = 1024;
-	char *buf = NULL;
-	int r;
-
-	memset(u, 0, sizeof(*u));
-	for (;;) {
-		char *nbuf = realloc(buf, size);
-
-		if (!nbuf) {
-			free(buf);
-			return step_failed(d, "looking up the target user", ENOMEM);
-		}
-		buf = nbuf;
-		r = getpwuid_r(uid, &pw, buf, size, &res);
-		if (r != ERANGE || size >= CALLER_PWBUF_MAX)
-			break;
-		size *= 2;
-	}
-	if (!res) {
-		free(buf);
-		/* No entry (getpwuid_r(3) lists these for "not found"). */
-		if (r == 0 || r == ENOENT || r == ESRCH || r == EBADF || r == EPERM)
-			return 0;
-		return step_failed(d, "looking up the target user", r);
-	}
-	r = caller_user_set(&pw, u);
-	free(buf);
-	if (r < 0)
-		return step_failed(d, "looking up the target user", -r);
 	return 0;
 }
 

@@ -123,9 +123,6 @@ struct caller_user {
  * held before is freed). Returns 0 or -ENOMEM (u then empty). */
 int caller_user_set(const struct passwd *pw, struct caller_user *u);
 
-/* Look up uid in the passwd database. Returns 0 (u->found says whether an
- * entry exists) or a negative errno with a message in d. */
-int caller_user_lookup(uid_t uid, struct caller_user *u, struct diag *d);
 void caller_user_clear(struct caller_user *u);
 
 /*

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <linux/capability.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,4 +50,18 @@ int caps_set(uint64_t keep, bool bound, const char **ret_step)
 		*ret_step = "dropping capabilities";
 	}
 	return set3(keep, keep);
+}
+
+int caps_read(struct caps_sets *c)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return -errno;
+	c->eff = data[0].effective | (uint64_t)data[1].effective << 32;
+	c->prm = data[0].permitted | (uint64_t)data[1].permitted << 32;
+	c->inh = data[0].inheritable | (uint64_t)data[1].inheritable << 32;
+	return 0;
 }

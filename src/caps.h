@@ -17,3 +17,12 @@
  * failed. The caller verifies the result by reading it back.
  */
 int caps_set(uint64_t keep, bool bound, const char **ret_step);
+
+/* The effective, permitted and inheritable sets, a bit per capability. */
+struct caps_sets {
+	uint64_t eff, prm, inh;
+};
+
+/* Read this process's sets with capget(2) directly (independent of
+ * libcap-ng's cached state). Returns 0 or -errno. */
+int caps_read(struct caps_sets *c);

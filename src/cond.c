@@ -259,12 +259,12 @@ static void cmp_free(struct cmp *c)
 	*c = (struct cmp){ 0 };
 }
 
-/* Free v unless it lives in p's arena; empty it either way. */
+/* On a failure, what the parser built is freed only when it was
+ * allocated with malloc(): in p's arena it stays until the arena goes, and
+ * parse() empties the result once. */
 static void tree_value_free(struct parser *p, struct value *v)
 {
-	if (p->arena)
-		*v = (struct value){ 0 };
-	else
+	if (!p->arena)
 		value_free(v);
 }
 
@@ -454,9 +454,7 @@ static int parse_cmp(struct parser *p, struct cmp *c)
 		goto fail;
 	return 0;
 fail:
-	if (p->arena)
-		*c = (struct cmp){ 0 };
-	else
+	if (!p->arena)
 		cmp_free(c);
 	return p->r;
 }
@@ -481,9 +479,7 @@ static int parse_conj(struct parser *p, struct conj *cj)
 		lex(p);
 	}
 fail:
-	if (p->arena)
-		*cj = (struct conj){ 0 };
-	else
+	if (!p->arena)
 		conj_free(cj);
 	return p->r;
 }
@@ -553,82 +549,49 @@ void cond_free(struct cond *c)
 	*c = (struct cond){ 0 };
 }
 
-static int value_copy(struct value *dst, const struct value *src)
+/* The copies below allocate from a, or with malloc() when a is NULL. */
+static void *copy_alloc(struct arena *a, size_t n, size_t size)
+{
+	return a ? arena_calloc(a, n, size) : calloc(n, size);
+}
+
+static char *copy_str(struct arena *a, const char *s)
+{
+	return a ? arena_strdup(a, s) : strdup(s);
+}
+
+/* Each copy counts what it filled as it goes, so that conj_free() can undo
+ * a partial malloc() copy. */
+static int value_copy(struct arena *a, struct value *dst, const struct value *src)
 {
 	*dst = (struct value){ 0 };
 	if (!src->n_terms)
 		return 0;
-	dst->terms = calloc(src->n_terms, sizeof(*dst->terms));
+	dst->terms = copy_alloc(a, src->n_terms, sizeof(*dst->terms));
 	if (!dst->terms)
 		return -ENOMEM;
 	for (size_t i = 0; i < src->n_terms; i++) {
 		dst->terms[i] = src->terms[i];
 		dst->terms[i].name = NULL;
 		dst->n_terms = i + 1;
-		if (src->terms[i].name) {
-			dst->terms[i].name = strdup(src->terms[i].name);
-			if (!dst->terms[i].name) {
-				value_free(dst);
-				return -ENOMEM;
-			}
-		}
+		if (src->terms[i].name && !(dst->terms[i].name = copy_str(a, src->terms[i].name)))
+			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int cmp_copy(struct cmp *dst, const struct cmp *src)
+static int cmp_copy(struct arena *a, struct cmp *dst, const struct cmp *src)
 {
 	*dst = (struct cmp){ .arg = src->arg, .op = src->op };
-	if (src->param && !(dst->param = strdup(src->param)))
-		goto fail;
-	if (value_copy(&dst->mask, &src->mask) < 0)
-		goto fail;
-	if (src->n_values) {
-		dst->values = calloc(src->n_values, sizeof(*dst->values));
-		if (!dst->values)
-			goto fail;
-		for (size_t i = 0; i < src->n_values; i++) {
-			if (value_copy(&dst->values[i], &src->values[i]) < 0)
-				goto fail;
-			dst->n_values = i + 1;
-		}
-	}
-	return 0;
-fail:
-	cmp_free(dst);
-	return -ENOMEM;
-}
-
-int conj_copy(struct conj *dst, const struct conj *src)
-{
-	*dst = (struct conj){ 0 };
-	if (!src->n_cmps)
-		return 0;
-	dst->cmps = calloc(src->n_cmps, sizeof(*dst->cmps));
-	if (!dst->cmps)
+	if (src->param && !(dst->param = copy_str(a, src->param)))
 		return -ENOMEM;
-	for (size_t i = 0; i < src->n_cmps; i++) {
-		if (cmp_copy(&dst->cmps[i], &src->cmps[i]) < 0) {
-			conj_free(dst);
-			return -ENOMEM;
-		}
-		dst->n_cmps = i + 1;
-	}
-	return 0;
-}
-
-static int value_copy_in(struct arena *a, struct value *dst, const struct value *src)
-{
-	*dst = (struct value){ .n_terms = src->n_terms };
-	if (!src->n_terms)
-		return 0;
-	dst->terms = arena_alloc(a, src->n_terms * sizeof(*dst->terms));
-	if (!dst->terms)
+	if (value_copy(a, &dst->mask, &src->mask) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < src->n_terms; i++) {
-		dst->terms[i] = src->terms[i];
-		if (src->terms[i].name &&
-		    !(dst->terms[i].name = arena_strdup(a, src->terms[i].name)))
+	if (src->n_values && !(dst->values = copy_alloc(a, src->n_values, sizeof(*dst->values))))
+		return -ENOMEM;
+	for (size_t i = 0; i < src->n_values; i++) {
+		dst->n_values = i + 1;
+		if (value_copy(a, &dst->values[i], &src->values[i]) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -636,28 +599,27 @@ static int value_copy_in(struct arena *a, struct value *dst, const struct value 
 
 int conj_copy_in(struct arena *a, struct conj *dst, const struct conj *src)
 {
-	*dst = (struct conj){ .n_cmps = src->n_cmps };
+	*dst = (struct conj){ 0 };
 	if (!src->n_cmps)
 		return 0;
-	dst->cmps = arena_alloc(a, src->n_cmps * sizeof(*dst->cmps));
+	dst->cmps = copy_alloc(a, src->n_cmps, sizeof(*dst->cmps));
 	if (!dst->cmps)
 		return -ENOMEM;
 	for (size_t i = 0; i < src->n_cmps; i++) {
-		const struct cmp *s = &src->cmps[i];
-		struct cmp *c = &dst->cmps[i];
-
-		*c = (struct cmp){ .arg = s->arg, .op = s->op, .n_values = s->n_values };
-		if (s->param && !(c->param = arena_strdup(a, s->param)))
+		dst->n_cmps = i + 1;
+		if (cmp_copy(a, &dst->cmps[i], &src->cmps[i]) < 0)
 			return -ENOMEM;
-		if (value_copy_in(a, &c->mask, &s->mask) < 0)
-			return -ENOMEM;
-		if (s->n_values && !(c->values = arena_alloc(a, s->n_values * sizeof(*c->values))))
-			return -ENOMEM;
-		for (size_t j = 0; j < s->n_values; j++)
-			if (value_copy_in(a, &c->values[j], &s->values[j]) < 0)
-				return -ENOMEM;
 	}
 	return 0;
+}
+
+int conj_copy(struct conj *dst, const struct conj *src)
+{
+	int r = conj_copy_in(NULL, dst, src);
+
+	if (r < 0)
+		conj_free(dst);
+	return r;
 }
 
 static void value_print(const struct value *v, FILE *f)

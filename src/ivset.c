@@ -23,18 +23,58 @@ int ivset_add(struct ivset *s, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
+/* Merge [lo, hi] (which does not start before out[n - 1]) into the last
+ * of the n intervals of out when they overlap or touch: true if it did. */
+static bool merge_last(struct interval *out, size_t n, uint64_t lo, uint64_t hi)
+{
+	struct interval *last = n ? &out[n - 1] : NULL;
+
+	if (!last || last->hi == UINT64_MAX || last->hi + 1 < lo)
+		return false;
+	if (hi > last->hi)
+		last->hi = hi;
+	return true;
+}
+
+/* push(), into room the caller made: the new count. */
+static size_t put(struct interval *out, size_t n, uint64_t lo, uint64_t hi)
+{
+	if (merge_last(out, n, lo, hi))
+		return n;
+	out[n] = (struct interval){ lo, hi };
+	return n + 1;
+}
+
 /* Append an interval that does not start before the last one, merging it
  * with the last one when they overlap or touch. */
 static int push(struct ivset *s, uint64_t lo, uint64_t hi)
 {
-	struct interval *last = s->n ? &s->iv[s->n - 1] : NULL;
+	return merge_last(s->iv, s->n, lo, hi) ? 0 : ivset_add(s, lo, hi);
+}
 
-	if (last && last->hi != UINT64_MAX && last->hi + 1 >= lo) {
-		if (hi > last->hi)
-			last->hi = hi;
-		return 0;
+size_t ivset_merge_sorted(const struct interval *iv, size_t n, struct interval *out)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = put(out, m, iv[i].lo, iv[i].hi);
+	return m;
+}
+
+size_t ivset_complement_into(const struct interval *iv, size_t n, uint64_t max,
+			     struct interval *out)
+{
+	size_t m = 0;
+	uint64_t next = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (iv[i].lo > next)
+			m = put(out, m, next, iv[i].lo - 1);
+		if (iv[i].hi >= max)
+			return m;
+		next = iv[i].hi + 1;
 	}
-	return ivset_add(s, lo, hi);
+	return put(out, m, next, max);
 }
 
 static int cmp_lo(const void *a, const void *b)
@@ -58,34 +98,23 @@ static int replace(struct ivset *s, struct ivset *out, int r)
 
 int ivset_normalize(struct ivset *s)
 {
-	struct ivset out = { 0 };
-	int r = 0;
-
 	if (s->n)
 		qsort(s->iv, s->n, sizeof(*s->iv), cmp_lo);
-	for (size_t i = 0; i < s->n && r >= 0; i++)
-		r = push(&out, s->iv[i].lo, s->iv[i].hi);
-	return replace(s, &out, r);
+	/* in place: the merged list is never longer than what it reads */
+	s->n = ivset_merge_sorted(s->iv, s->n, s->iv);
+	return 0;
 }
 
 int ivset_complement(struct ivset *s, uint64_t max)
 {
-	struct ivset out = { 0 };
-	uint64_t next = 0;
-	bool done = false;
-	int r = 0;
+	struct interval *out = malloc((s->n + 1) * sizeof(*out));
 
-	for (size_t i = 0; i < s->n && !done && r >= 0; i++) {
-		if (s->iv[i].lo > next)
-			r = push(&out, next, s->iv[i].lo - 1);
-		if (s->iv[i].hi >= max)
-			done = true;
-		else
-			next = s->iv[i].hi + 1;
-	}
-	if (!done && r >= 0)
-		r = push(&out, next, max);
-	return replace(s, &out, r);
+	if (!out)
+		return -ENOMEM;
+	s->n = ivset_complement_into(s->iv, s->n, max, out);
+	free(s->iv);
+	s->iv = out;
+	return 0;
 }
 
 int ivset_intersect(struct ivset *a, const struct ivset *b)

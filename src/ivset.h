@@ -30,6 +30,13 @@ int ivset_normalize(struct ivset *s);
 /* Replace a normalized set by its complement over [0, max]. 0 or -ENOMEM. */
 int ivset_complement(struct ivset *s, uint64_t max);
 
+/* Without allocating: merge the n intervals of iv, sorted by lo, into out
+ * (room for n; out may be iv), or write the complement over [0, max] of a
+ * normalized iv into out (room for n + 1). Return the count written. */
+size_t ivset_merge_sorted(const struct interval *iv, size_t n, struct interval *out);
+size_t ivset_complement_into(const struct interval *iv, size_t n, uint64_t max,
+			     struct interval *out);
+
 /* Intersect normalized a with normalized b, into a. 0 or -ENOMEM. */
 int ivset_intersect(struct ivset *a, const struct ivset *b);
 

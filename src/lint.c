@@ -9,7 +9,6 @@
 #include <cap-ng.h>
 #include <ctype.h>
 #include <errno.h>
-#include <linux/capability.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +17,8 @@
 #include <unistd.h>
 
 #include "caller.h"
+#include "caps.h"
+#include "number.h"
 #include "oci.h"
 
 /* The warnings, by ID (scmp-run.ini(5) LINT lists each). */
@@ -104,7 +105,19 @@ struct lint {
 	struct src_loc file_loc; /* the profile's top file, no line */
 	int silenced;
 	int oom;
+	/* the last warning, to say it once: the alternatives of one "||"
+	 * line are rules of their own that would repeat it word for word */
+	const char *last_id;
+	struct src_loc last_loc;
+	char *last_text;
 };
+
+static bool repeats_last(const struct lint *L, const char *id, const struct src_loc *loc,
+			 const char *text)
+{
+	return L->last_text && !strcmp(L->last_id, id) && L->last_loc.file == loc->file &&
+	       L->last_loc.line == loc->line && !strcmp(L->last_text, text);
+}
 
 /* Is a warning id at loc silenced by a "; lint: allow" comment? At its
  * line; a warning located at a file alone, anywhere in that file. */
@@ -112,7 +125,7 @@ static bool silenced(const struct lint *L, const char *id, const struct src_loc 
 {
 	const struct profile *p = L->c->profile;
 
-	for (size_t i = 0; loc && loc->file && i < p->n_lint_allows; i++) {
+	for (size_t i = 0; loc->file && i < p->n_lint_allows; i++) {
 		const struct lint_allow *a = &p->lint_allows[i];
 
 		if (!strcmp(a->id, id) && a->loc.file && !strcmp(a->loc.file, loc->file) &&
@@ -130,19 +143,26 @@ __attribute__((format(printf, 5, 6))) static void warn(struct lint *L, const cha
 	char *text = NULL;
 	va_list ap;
 
-	if (silenced(L, id, loc)) {
-		L->silenced++;
-		return;
-	}
 	va_start(ap, fmt);
 	if (vasprintf(&text, fmt, ap) < 0) {
 		text = NULL;
 		L->oom = -ENOMEM;
 	}
 	va_end(ap);
+	if (text && repeats_last(L, id, loc, text)) {
+		free(text);
+		return;
+	}
+	free(L->last_text);
+	L->last_text = text;
+	L->last_id = id;
+	L->last_loc = *loc;
+	if (silenced(L, id, loc)) {
+		L->silenced++;
+		return;
+	}
 	diag_warning(L->d, loc, "%s [%s]", text ? text : "out of memory", id);
 	diag_hint(L->d, loc, "%s", hint);
-	free(text);
 }
 
 /* " (through @group)" for a rule named through a group. */
@@ -253,6 +273,13 @@ static void check_io_uring(struct lint *L)
 {
 	static const char *const names[] = { "io_uring_setup", "io_uring_enter",
 					     "io_uring_register" };
+	const char *hint =
+		oci_is_json(L->c->profile->path)
+			? "deny them: add an entry with the names io_uring_setup, "
+			  "io_uring_enter, io_uring_register and the action SCMP_ACT_ERRNO"
+			: "deny them: add 'io_uring_setup io_uring_enter io_uring_register' "
+			  "to a denying section such as [errno(EPERM)] (the stricter action "
+			  "wins)";
 	struct allowers a = { .n = 0 };
 	char buf[128], names_buf[128];
 
@@ -260,25 +287,13 @@ static void check_io_uring(struct lint *L)
 		allowed_by(L, names[i], &a);
 	for (size_t i = 0; i < a.n; i++) {
 		const struct allower *w = &a.v[i];
-		const char *hint =
-			oci_is_json(L->c->profile->path)
-				? "deny them: add an entry with the names io_uring_setup, "
-				  "io_uring_enter, io_uring_register and the action SCMP_ACT_ERRNO"
-				: "deny them: add 'io_uring_setup io_uring_enter io_uring_register' "
-				  "to a denying section such as [errno(EPERM)] (the stricter action "
-				  "wins)";
 
-		if (w->rule)
-			warn(L, "io-uring", &w->rule->loc, hint,
-			     "%s allowed%s: io_uring runs operations (open, connect, ...) in the "
-			     "kernel without passing the seccomp filter",
-			     allower_names(w, names_buf, sizeof(names_buf)),
-			     through(w->rule, buf, sizeof(buf)));
-		else
-			warn(L, "io-uring", allower_loc(L, w), hint,
-			     "%s allowed by the default action: io_uring runs operations (open, "
-			     "connect, ...) in the kernel without passing the seccomp filter",
-			     allower_names(w, names_buf, sizeof(names_buf)));
+		warn(L, "io-uring", allower_loc(L, w), hint,
+		     "%s allowed%s%s: io_uring runs operations (open, connect, ...) in the "
+		     "kernel without passing the seccomp filter",
+		     allower_names(w, names_buf, sizeof(names_buf)),
+		     w->rule ? "" : " by the default action",
+		     w->rule ? through(w->rule, buf, sizeof(buf)) : "");
 	}
 }
 
@@ -475,12 +490,8 @@ static void check_shadowed(struct lint *L)
 	for (size_t i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i], *u;
 
-		if (!r->conj.n_cmps ||
-		    (i && rs->rules[i - 1].conj.n_cmps &&
-		     !strcmp(rs->rules[i - 1].syscall, r->syscall) &&
-		     rs->rules[i - 1].loc.line == r->loc.line &&
-		     rs->rules[i - 1].loc.file == r->loc.file && shadow_of(L, &rs->rules[i - 1])))
-			continue; /* one warning for the "||" alternatives of one line */
+		if (!r->conj.n_cmps)
+			continue;
 		u = shadow_of(L, r);
 		if (!u)
 			continue;
@@ -507,14 +518,10 @@ static void check_unknown_optional(struct lint *L)
 		len += (size_t)snprintf(abis + len, sizeof(abis) - len, "%s%s", i ? " " : "",
 					p->abis[i].arch->name);
 	for (size_t i = 0; i < rs->n_rules; i++) {
-		const struct rule *r = &rs->rules[i], *prev = i ? &rs->rules[i - 1] : NULL;
+		const struct rule *r = &rs->rules[i];
 
 		if (!r->optional || r->via_group || policy_reaches(L->c->policy, r->syscall))
 			continue;
-		if (prev && prev->optional && !prev->via_group &&
-		    !strcmp(prev->syscall, r->syscall) && prev->loc.file == r->loc.file &&
-		    prev->loc.line == r->loc.line)
-			continue; /* one warning per name and line */
 		if (!syscalls_known(r->syscall))
 			warn(L, "unknown-optional", &r->loc,
 			     "check the spelling: '?' makes a real name optional on the ABIs that "
@@ -641,36 +648,35 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	check_unknown_allow(&L);
 	check_caps(&L);
 	check_root(&L);
+	free(L.last_text);
 	return L.oom ? L.oom : L.silenced;
 }
 
 void lint_env_probe(const struct profile *p, struct lint_env *ret)
 {
 	const char *u = p->user;
+	struct caps_sets now;
+	uint32_t id;
 
 	*ret = (struct lint_env){
 		.caller_root = getuid() == 0 || geteuid() == 0,
 		.caller_uid = getuid(),
 	};
-	capng_clear(CAPNG_SELECT_BOTH);
-	if (capng_get_caps_process() == 0)
-		for (unsigned cap = 0; cap <= CAP_LAST_CAP && cap < 64; cap++)
-			if (capng_have_capability(CAPNG_PERMITTED, cap))
-				ret->caller_caps |= UINT64_C(1) << cap;
+	if (caps_read(&now) == 0)
+		ret->caller_caps = now.prm;
 	if (!p->has_user) {
 		ret->target_known = true;
 		ret->target_root = getuid() == 0;
+	} else if (number_parse_id(u, &id)) {
+		/* as run mode reads it: digits are a uid */
+		ret->target_known = true;
+		ret->target_root = id == 0;
 	} else {
 		struct passwd *pw = getpwnam(u);
-		char *end;
-		unsigned long n = strtoul(u, &end, 10);
 
 		if (pw) {
 			ret->target_known = true;
 			ret->target_root = pw->pw_uid == 0;
-		} else if (*u && !*end) {
-			ret->target_known = true;
-			ret->target_root = n == 0;
 		}
 	}
 }

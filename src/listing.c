@@ -112,17 +112,13 @@ int listing_groups(const char *group, const struct profile *p, FILE *f, struct d
 	return ferror(f) ? -EIO : 0;
 }
 
-/* Is name a member of g, directly or through the groups g names? The
- * depth bound only guards against a built-in group that named itself. */
-static bool in_group(const struct group *g, const char *name, unsigned depth)
+/* Does g name name directly? (A group g names through "@other" is
+ * checked on its own by the caller, which walks every group.) */
+static bool in_group(const struct group *g, const char *name)
 {
-	if (!g || !g->members || depth > 16)
-		return false;
-	for (const char *const *m = g->members; *m; m++) {
-		if ((*m)[0] == '@' ? in_group(groups_lookup(*m), name, depth + 1)
-				   : !strcmp(*m, name))
+	for (const char *const *m = g->members; m && *m; m++)
+		if ((*m)[0] != '@' && !strcmp(*m, name))
 			return true;
-	}
 	return false;
 }
 
@@ -137,7 +133,7 @@ int listing_unlisted(const struct arch *a, FILE *f)
 		bool listed = false;
 
 		for (size_t k = 0; k < n_groups && !listed; k++)
-			listed = in_group(&groups[k], name, 0);
+			listed = in_group(&groups[k], name);
 		if (!listed)
 			fprintf(f, "%s\n", name);
 	}

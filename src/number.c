@@ -78,3 +78,20 @@ bool number_looks_like(const char *s)
 {
 	return isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1]));
 }
+
+bool number_parse_id(const char *s, uint32_t *ret)
+{
+	unsigned long long v = 0;
+
+	if (!*s)
+		return false;
+	for (const char *c = s; *c; c++) {
+		if (!isdigit((unsigned char)*c))
+			return false;
+		v = v * 10 + (unsigned)(*c - '0');
+		if (v >= UINT32_MAX) /* (uid_t)-1 means "unchanged" to the kernel */
+			return false;
+	}
+	*ret = (uint32_t)v;
+	return true;
+}

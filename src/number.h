@@ -37,3 +37,7 @@ int number_parse_max(const char *s, uint64_t max, uint64_t *ret);
 /* True if s starts like a number: a digit, or '-' and a digit. Names
  * (errno names, constants, syscalls) never do. */
 bool number_looks_like(const char *s);
+
+/* A user or group id written as decimal digits only, below UINT32_MAX
+ * ((uid_t)-1 means "unchanged" to the kernel): true with *ret set. */
+bool number_parse_id(const char *s, uint32_t *ret);

@@ -267,21 +267,6 @@ static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 	}
 }
 
-/* Append [lo, hi] to the n sorted intervals of out (which do not start after
- * lo), merged with the last one where they overlap or touch; the new n. */
-static size_t push_interval(struct interval *out, size_t n, uint64_t lo, uint64_t hi)
-{
-	struct interval *last = n ? &out[n - 1] : NULL;
-
-	if (last && last->hi != UINT64_MAX && last->hi + 1 >= lo) {
-		if (hi > last->hi)
-			last->hi = hi;
-		return n;
-	}
-	out[n] = (struct interval){ lo, hi };
-	return n + 1;
-}
-
 /*
  * out->ivs and out->n_ivs: the union of the n intervals of iv (any order,
  * reordered here), complemented over [0, max] when complement, sorted and
@@ -303,26 +288,11 @@ static int set_of(struct interval *iv, size_t n, bool complement, uint64_t max, 
 		iv[j] = x;
 	}
 	if (!complement) {
-		for (size_t i = 0; i < n; i++)
-			m = push_interval(merged, m, iv[i].lo, iv[i].hi);
+		m = ivset_merge_sorted(iv, n, merged);
 	} else {
 		struct interval u[COND_SET_MAX];
-		size_t k = 0;
-		uint64_t next = 0;
-		bool done = false;
 
-		for (size_t i = 0; i < n; i++)
-			k = push_interval(u, k, iv[i].lo, iv[i].hi);
-		for (size_t i = 0; i < k && !done; i++) {
-			if (u[i].lo > next)
-				m = push_interval(merged, m, next, u[i].lo - 1);
-			if (u[i].hi >= max)
-				done = true;
-			else
-				next = u[i].hi + 1;
-		}
-		if (!done)
-			m = push_interval(merged, m, next, max);
+		m = ivset_complement_into(u, ivset_merge_sorted(iv, n, u), max, merged);
 	}
 	out->ivs = NULL;
 	out->n_ivs = m;

@@ -361,7 +361,6 @@ struct expand_ctx {
 	struct loader *l;
 	const struct entry *e;
 	uint64_t *seen_ids;   /* names of the table already emitted for this key, by id */
-	bool any_seen_id;     /* seen_ids has a bit set */
 	struct strset seen;   /* other names already emitted for this key */
 	struct strset groups; /* groups already expanded for this key */
 	size_t first_rule;    /* the key's first rule in the ruleset */
@@ -382,7 +381,6 @@ static int first_time(struct expand_ctx *x, const char *name)
 	if (x->seen_ids[id / 64] & (UINT64_C(1) << (id % 64)))
 		return 0;
 	x->seen_ids[id / 64] |= UINT64_C(1) << (id % 64);
-	x->any_seen_id = true;
 	return 1;
 }
 
@@ -500,8 +498,7 @@ int profile_groups_expand(struct loader *l)
 		}
 		strset_clear(&x.seen);
 		strset_clear(&x.groups);
-		if (x.any_seen_id)
-			memset(seen_ids, 0, words * sizeof(*seen_ids));
+		memset(seen_ids, 0, words * sizeof(*seen_ids));
 		if (r == -ENOMEM) {
 			free(seen_ids);
 			return r;

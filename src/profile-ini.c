@@ -221,11 +221,6 @@ static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *b
 	return 1;
 }
 
-/*
- * Read one physical line into buf (PROFILE_LINE_MAX + 2 bytes; without "\n"
- * or "\r\n"). Returns 1 for a good line, 0 for a line refused with an error
- * (too long, not text), -1 at the end (or when reading must stop).
- */
 /* Does p[0 .. n) hold a byte below 0x20 or DEL? */
 static bool has_control(const char *p, size_t n)
 {
@@ -238,6 +233,11 @@ static bool has_control(const char *p, size_t n)
 	return false;
 }
 
+/*
+ * Read one physical line into buf (PROFILE_LINE_MAX + 2 bytes; without "\n"
+ * or "\r\n"). Returns 1 for a good line, 0 for a line refused with an error
+ * (too long, not text), -1 at the end (or when reading must stop).
+ */
 static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 {
 	struct loader *l = fr->l;

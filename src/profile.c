@@ -702,10 +702,6 @@ static int key_limits(struct key_ctx *k, const struct key_row *row)
 	int r = rlimits_parse_key(&k->l->p->limits, k->key, k->value, &k->loc, &err);
 
 	if (r == -ENOENT) {
-		static const char *const keys[] = { "cpu",	  "address-space", "data",
-						    "stack",	  "core",	   "file-size",
-						    "open-files", "processes",	   "locked-memory",
-						    "nice" };
 		struct suggest sg;
 
 		key_error(k,
@@ -713,8 +709,8 @@ static int key_limits(struct key_ctx *k, const struct key_row *row)
 			  "file-size, open-files, processes, locked-memory, nice)",
 			  k->key);
 		suggest_init(&sg, k->key);
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			suggest_offer(&sg, keys[i]);
+		for (int i = 0; i < RLIMITS_COUNT; i++)
+			suggest_offer(&sg, rlimits_key_name((enum rlimits_key)i));
 		if (suggest_result(&sg))
 			diag_hint(k->l->d, &k->loc, "did you mean '%s'?", suggest_result(&sg));
 	} else if (r < 0)

@@ -7,7 +7,6 @@
 #include "run.h"
 
 #include <cap-ng.h>
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -28,6 +27,7 @@
 #include "hardening.h"
 #include "kernel-check.h"
 #include "landlock.h"
+#include "number.h"
 #include "rlimits.h"
 #include "sim.h"
 
@@ -246,49 +246,12 @@ int run_describe(const struct profile *p, struct diag *d)
 
 /* ---- helpers ---- */
 
-struct run_caps {
-	uint64_t eff, prm, inh;
-};
-
-/* The process's own capability sets, read with capget(2) directly: the
- * read-back is independent of libcap-ng's cached state. */
-static int caps_read(struct run_caps *c)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-
-	memset(data, 0, sizeof(data));
-	if (syscall(SYS_capget, &hdr, data) < 0)
-		return -errno;
-	c->eff = data[0].effective | (uint64_t)data[1].effective << 32;
-	c->prm = data[0].permitted | (uint64_t)data[1].permitted << 32;
-	c->inh = data[0].inheritable | (uint64_t)data[1].inheritable << 32;
-	return 0;
-}
-
 #define CAPBIT(c) ((uint64_t)1 << (c))
 
 static int step_failed(struct diag *d, const char *step, int err)
 {
 	diag_error(d, NULL, "%s failed: %s (%s)", step, strerror(err), errno_name(err));
 	return -err;
-}
-
-static bool parse_id(const char *s, uint32_t *ret)
-{
-	unsigned long long v = 0;
-
-	if (!*s)
-		return false;
-	for (const char *c = s; *c; c++) {
-		if (!isdigit((unsigned char)*c))
-			return false;
-		v = v * 10 + (unsigned)(*c - '0');
-		if (v >= UINT32_MAX) /* (uid_t)-1 means "unchanged" to the kernel */
-			return false;
-	}
-	*ret = (uint32_t)v;
-	return true;
 }
 
 /* What run_exec() will do, decided before anything changes. */
@@ -312,7 +275,7 @@ static int resolve_user(const struct profile *p, struct run_plan *plan, struct c
 	size_t size = 1024;
 	char *buf = NULL;
 	uint32_t num;
-	bool is_num = parse_id(p->user, &num);
+	bool is_num = number_parse_id(p->user, &num);
 	int r;
 
 	for (;;) {
@@ -373,7 +336,7 @@ static int resolve_group(const struct profile *p, struct run_plan *plan, struct 
 	uint32_t num;
 	int r;
 
-	if (parse_id(p->group, &num)) {
+	if (number_parse_id(p->group, &num)) {
 		plan->gid = num;
 		plan->set_gid = true;
 		return 0;
@@ -413,7 +376,7 @@ static int plan_build(const struct profile *p, const struct bpf_prog *prog, stru
 		      struct run_plan *plan, struct caller_user *user)
 {
 	const struct filter_attrs *attrs = &p->rs->attrs;
-	struct run_caps now = { 0 };
+	struct caps_sets now = { 0 };
 	uint64_t want = 0;
 	int r;
 
@@ -512,20 +475,18 @@ static int switch_credentials(const struct run_plan *plan, struct diag *d)
 		return step_failed(d, "setting supplementary groups", errno);
 	if (setresgid(plan->gid, plan->gid, plan->gid) < 0)
 		return step_failed(d, "setting the group id", errno);
-	if (plan->set_uid && plan->uid == 0) {
-		/* Staying or becoming uid 0 clears no capability set
-		 * (capabilities(7), "Effect of user ID changes"). */
-		if (setresuid(0, 0, 0) < 0)
-			return step_failed(d, "setting the user id", errno);
-	} else if (plan->set_uid) {
+	if (plan->set_uid) {
 		/* Without KEEPCAPS, leaving uid 0 clears the permitted set
 		 * (capabilities(7), "Effect of user ID changes"); the kept
-		 * capabilities are re-established in the next step. */
-		if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		 * capabilities are re-established in the next step. Staying
+		 * or becoming uid 0 clears no capability set: no KEEPCAPS. */
+		bool keep = plan->uid != 0;
+
+		if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 			return step_failed(d, "keeping capabilities across the user change", errno);
 		if (setresuid(plan->uid, plan->uid, plan->uid) < 0)
 			r = step_failed(d, "setting the user id", errno);
-		if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0 && r == 0)
+		if (keep && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0 && r == 0)
 			r = step_failed(d, "resetting keep-capabilities", errno);
 		if (r < 0)
 			return r;
@@ -550,7 +511,7 @@ static int switch_credentials(const struct run_plan *plan, struct diag *d)
 
 static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag *d)
 {
-	struct run_caps now = { 0 }, got = { 0 };
+	struct caps_sets now = { 0 }, got = { 0 };
 	const char *step;
 	bool can_bound;
 	int r;

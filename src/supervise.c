@@ -15,7 +15,7 @@
  * transfer. From the install on, every system call of the child is
  * filtered and the profile may deny any of them but execve (run mode
  * checks that one), so the child only stores the listener's number in
- * memory shared with the parent (MAP_SHARED) and goes on: execve()
+ * the memory it shares with the parent and goes on: execve()
  * unshares the table before it closes the close-on-exec descriptors, so
  * the command never holds the listener and the parent keeps it. No
  * sendmsg, no waiting for the parent: it works for every profile and costs
@@ -31,6 +31,10 @@
  * tid word when the child leaves this memory (CLONE_CHILD_CLEARTID: at its
  * execve() or its end): until then the child's calls are run mode's, and
  * are answered without touching the heap or stdio the child may be using.
+ * One limit of this: a child killed inside malloc() before its execve()
+ * (a terminal's SIGINT reaches it directly) may leave the shared heap
+ * half-updated for the parent's own clean-up. The command has not run
+ * then; the parent may end abnormally instead of with 125.
  *
  * While the table is shared the child sees the parent's descriptors, so the
  * parent keeps its own at SUPERVISE_FD_MIN and above: the child finds the
@@ -85,7 +89,7 @@ enum {
 	HANDOFF_NOT_RUN,    /* run mode failed in the child; fail says how */
 };
 
-/* Memory shared by the parent and the child (MAP_SHARED). */
+/* In the parent's memory, shared with the child until its execve(). */
 struct handoff {
 	int state;
 	int fd;	     /* the listener, in the shared descriptor table */
@@ -958,7 +962,14 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	struct child_args a = { .prof = c->profile, .prog = answers_of(c, o->mode), .argv = argv };
 	const struct sigaction dfl = { .sa_handler = SIG_DFL };
 	struct bpf_prog *prog = NULL;
-	struct handoff *h = MAP_FAILED;
+	/* in our memory, which the child shares until its execve() */
+	struct handoff hand = {
+		.state = HANDOFF_SETUP,
+		.fd = -1,
+		.fail = RUN_FAIL_NONE,
+		.wake_fd = -1,
+	};
+	struct handoff *h = &hand;
 	void *stack = MAP_FAILED;
 	sigset_t mask;
 	bool masked = false, chld_set = false, reaped = false;
@@ -985,15 +996,6 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		goto out;
 	}
 
-	h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (h == MAP_FAILED)
-		goto sys_fail;
-	*h = (struct handoff){
-		.state = HANDOFF_SETUP,
-		.fd = -1,
-		.fail = RUN_FAIL_NONE,
-		.wake_fd = -1,
-	};
 	s.h = h;
 	a.h = h;
 	wake_fd = fd_high(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
@@ -1097,7 +1099,7 @@ out:
 		munmap(stack, CHILD_STACK_SIZE);
 	if (s.listener >= 0)
 		close(s.listener);
-	if (h != MAP_FAILED && h->wake_fd >= 0)
+	if (h->wake_fd >= 0)
 		close(h->wake_fd);
 	if (sfd >= 0)
 		close(sfd);
@@ -1105,8 +1107,6 @@ out:
 		sigprocmask(SIG_SETMASK, &a.oldmask, NULL);
 	if (chld_set)
 		sigaction(SIGCHLD, &a.old_sigchld, NULL);
-	if (h != MAP_FAILED)
-		munmap(h, sizeof(*h));
 	if (learn_fd >= 0) {
 		close(learn_fd);
 		unlink(learn_tmp);

@@ -129,6 +129,17 @@ run "$SCMP_RUN" --strict -p tests/cli/lint/io-uring.ini -- true
 status_is 125 "--strict in run mode: usage error, exit 125"
 like "$ERR" "scmp-run: error: --strict is for --check" "... says --strict is for --check"
 
+# The "||" alternatives of one line are one warning, and one silenced.
+printf '[filter]\ndefault-action = allow\n[credentials]\nuser = nobody\n[errno(EPERM)]\n%s\n%s\n' \
+	'unshare = unshare_flags == CLONE_NEWUSER || unshare_flags == CLONE_NEWNET' \
+	'syscalls = io_uring_setup io_uring_enter io_uring_register' >"$TAP_TMP/alt.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/alt.ini" --check
+is "$(grep -c '\[flag-equals\]' "$ERR")" 1 "two alternatives on one line: one flag-equals warning"
+like "$OUT" "warnings: 1" "... counted once"
+sed -i 's/CLONE_NEWNET$/CLONE_NEWNET ; lint: allow flag-equals/' "$TAP_TMP/alt.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/alt.ini" --check
+like "$OUT" "(1 more silenced by lint comments)" "... and silenced once"
+
 # A condition on a syscall no ABI of the filter has: an error in every mode.
 run "$SCMP_RUN" -p tests/cli/bad/cond-no-abi.ini --export-bpf /dev/null
 status_is 1 "cond-no-abi.ini: --export-bpf exits 1"
@@ -203,19 +214,13 @@ unlike "$ERR" "[cap-ambient]" "cap-ambient: near miss: the user is root"
 # cap-missing: a capability the caller's permitted set lacks.
 prm=$(awk '/^CapPrm:/ { print $2 }' /proc/self/status)
 missing=""
-for c in 10:NET_BIND_SERVICE 24:SYS_RESOURCE 12:NET_ADMIN 21:SYS_ADMIN; do
-	bit=${c%%:*}
-	if [ $(((0x$prm >> bit) & 1)) -eq 0 ]; then
-		missing=${c#*:}
-		break
-	fi
-done
 present=""
 for c in 10:NET_BIND_SERVICE 24:SYS_RESOURCE 12:NET_ADMIN 21:SYS_ADMIN; do
 	bit=${c%%:*}
-	if [ $(((0x$prm >> bit) & 1)) -eq 1 ]; then
-		present=${c#*:}
-		break
+	if [ $(((0x$prm >> bit) & 1)) -eq 0 ]; then
+		[ -n "$missing" ] || missing=${c#*:}
+	else
+		[ -n "$present" ] || present=${c#*:}
 	fi
 done
 keep_profile() {

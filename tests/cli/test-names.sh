@@ -180,6 +180,7 @@ bad_set 1 "scmp-run: command line:1: error: include 'x.ini': a relative path has
 
 run "$SCMP_RUN" --set filter.log=yes --list-syscalls
 status_is 2 "--set without a profile is a usage error"
+like "$ERR" "error: --set needs a profile: use -p PROFILE" "... saying so"
 printf '{ "defaultAction": "SCMP_ACT_ALLOW" }\n' >"$TAP_TMP/p.json"
 run "$SCMP_RUN" -p ./p.json --set filter.log=yes --check
 status_is 2 "--set with a JSON profile is a usage error"
@@ -269,8 +270,10 @@ map_shadow_stack futex_wake futex_wait futex_requeue lsm_set_self_attr listns " 
 unlike "$OUT" "@" "--unlisted: no group names"
 run "$SCMP_RUN" --list-groups --unlisted @default
 status_is 2 "--unlisted with @GROUP is a usage error"
+like "$ERR" "error: unexpected argument '@default'" "... naming the argument"
 run "$SCMP_RUN" --unlisted --list-syscalls
 status_is 2 "--unlisted without --list-groups is a usage error"
+like "$ERR" "error: --unlisted is for --list-groups" "... saying so"
 
 profile mine '[groups]' '@mine = read write?' '  @basic-io' '@other = @mine close' \
 	'[allow]' 'syscalls = @other'

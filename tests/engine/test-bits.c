@@ -157,7 +157,9 @@ int main(int argc, char **argv)
 	tap_diag("%lu comparisons over %u sets (and %u mixed), %lu with a bit table", compared,
 		 sets, sets / 2, tables);
 	tap_ok(failed == 0, "every set compiles (%u did not)", failed);
-	tap_ok(tables >= sets / 5, "bit tables are used (%lu of %u sets)", tables, sets);
+	/* 73 of these 300 sets get a table (75 before jeq chains took the
+	 * two where a chain is shorter): a drop below 70 is a regression */
+	tap_ok(tables >= 70 * sets / 300, "bit tables are used (%lu of %u sets)", tables, sets);
 	tap_ok(disagree == 0, "program and policy agree (%lu disagreements)", disagree);
 	tap_ok(written > compared / 2 && written_bad == 0,
 	       "program and the rules as written agree (%lu of %lu differ)", written_bad, written);

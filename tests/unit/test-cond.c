@@ -220,6 +220,14 @@ int main(void)
 	ok_parse("fd == - 1", "fd == -1");
 	ok_parse("arg1 == 0x100000000", "arg1 == 0x100000000");
 	ok_parse("family in {AF_UNIX,AF_INET}", "family in { AF_UNIX, AF_INET }");
+	/* lists longer than the parser's first allocation (4) grow */
+	ok_parse("fd in {1,2,3,4,5,6,7,8,9}", "fd in { 1, 2, 3, 4, 5, 6, 7, 8, 9 }");
+	ok_parse("fd==1||fd==2||fd==3||fd==4||fd==5",
+		 "fd == 1 || fd == 2 || fd == 3 || fd == 4 || fd == 5");
+	ok_parse("arg0 == 1 && arg1 == 2 && arg2 == 3 && arg3 == 4 && arg4 == 5",
+		 "arg0 == 1 && arg1 == 2 && arg2 == 3 && arg3 == 4 && arg4 == 5");
+	ok_parse("flags == O_CREAT|O_EXCL|O_TRUNC|O_APPEND|O_NONBLOCK",
+		 "flags == O_CREAT|O_EXCL|O_TRUNC|O_APPEND|O_NONBLOCK");
 	ok_parse("family not in { AF_NETLINK }", "family not in { AF_NETLINK }");
 	ok_parse("a == 1 && b == 2 || c == 3 && d == 4 || e == 5",
 		 "a == 1 && b == 2 || c == 3 && d == 4 || e == 5");
