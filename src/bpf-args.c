@@ -673,19 +673,25 @@ static const size_t *bit_tail(const struct gen *g, struct target yes, struct tar
 	return NULL;
 }
 
-/* One bit test: "ld #mask", then the shared tail (X holds the count). */
-static struct target bit_test(struct gen *g, uint32_t mask, struct target yes, struct target no)
+/* The shared tail "rsh x; jset #1 -> yes, no", emitted on first use. */
+static struct target shift_tail(struct gen *g, struct target yes, struct target no)
 {
 	const size_t *l = bit_tail(g, yes, no);
 	struct target t;
 
 	if (l)
-		return gen_before(g, BPF_LD | BPF_IMM, mask, T_LBL(*l));
+		return T_LBL(*l);
 	t = gen_jump(g, BPF_JSET, 1, yes, no);
 	t = gen_before(g, BPF_ALU | BPF_RSH | BPF_X, 0, t);
 	if (g->n_tails < BIT_TAILS_MAX)
 		g->tails[g->n_tails++] = (__typeof__(g->tails[0])){ yes.ret, no.ret, t.label };
-	return gen_before(g, BPF_LD | BPF_IMM, mask, t);
+	return t;
+}
+
+/* One bit test: "ld #mask", then the shared tail (X holds the count). */
+static struct target bit_test(struct gen *g, uint32_t mask, struct target yes, struct target no)
+{
+	return gen_before(g, BPF_LD | BPF_IMM, mask, shift_tail(g, yes, no));
 }
 
 /* The domain of shared window k: from its start to the one of the next
@@ -844,6 +850,107 @@ static struct target table_emit(struct gen *g, const struct var *v, const struct
 	return t;
 }
 
+/*
+ * The size-first bit table (g->size_first, see bpf.c): windows of 32
+ * values every 32 from the first yes value w0, tested by one routine that
+ * every table of as many windows and the same targets shares. A table
+ * passes the masks of its windows but the last in M[0..n-2], the last one
+ * in X, and x - w0 in A:
+ *
+ *	ldx #mask0; stx M[0]; ...; ldx #mask(n-1); [sub #w0;] ja routine
+ *
+ * 2n + 1 or 2n + 2 instructions for n windows, against about 4n + 2 for
+ * the tables above; the routine (mem_routine()) executes 6 to about n + 6.
+ */
+#define MEM_WIN_MAX 8  /* windows of a size-first table: M[0..6] and X */
+#define MEM_SCRATCH 15 /* the memory word the routine swaps A and X through */
+
+struct mem_table {
+	uint32_t w0, mask[MEM_WIN_MAX];
+	unsigned n;
+};
+
+/* Plan the size-first table of "x in the ranges of yes" into mt. Returns
+ * its instructions without the routine (shared, so paid once), or
+ * SIZE_MAX when its values span over MEM_WIN_MAX windows. */
+static size_t mem_plan(const struct range *r, size_t n, struct target yes, struct mem_table *mt)
+{
+	*mt = (struct mem_table){ .n = 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (!target_eq(r[i].t, yes))
+			continue;
+		if (!mt->n)
+			mt->w0 = r[i].lo;
+		for (uint64_t x = r[i].lo; x <= r[i].hi; x++) {
+			uint64_t k = x - mt->w0;
+
+			if (k >= 32 * MEM_WIN_MAX)
+				return SIZE_MAX;
+			mt->mask[k / 32] |= 1u << (k % 32);
+			mt->n = (unsigned)(k / 32 + 1);
+		}
+	}
+	return mt->n ? 2 * mt->n + (mt->w0 != 0) + 1 : SIZE_MAX;
+}
+
+/*
+ * The routine of size-first tables of n windows: A = x - w0 (a value below
+ * w0 wrapped around), M[j] the mask of window j < n - 1, X the last mask.
+ *
+ *	jgt #(32n - 1) -> no; jge #32(n-1) -> W(n-1); ...; jge #32 -> W1
+ *	W0:  tax; ld M[0]; ja tail
+ *	Wj:  sub #32j; tax; ld M[j]; ja tail
+ *	Wn-1: [sub #32(n-1);] st M[15]; txa; ldx M[15]	(swap A and X)
+ *	tail: rsh x; jset #1 -> yes, no
+ *
+ * Every path into Wj comes from a table that stored M[j] (the kernel
+ * checks that), and X is below 32 at the shift.
+ */
+static struct target mem_routine(struct gen *g, unsigned n, struct target yes, struct target no)
+{
+	struct target w[MEM_WIN_MAX], tail, t;
+
+	for (size_t i = 0; i < g->n_mems; i++)
+		if (g->mems[i].n == n && g->mems[i].yes == yes.ret && g->mems[i].no == no.ret)
+			return T_LBL(g->mems[i].label);
+	tail = shift_tail(g, yes, no);
+	t = gen_before(g, BPF_LDX | BPF_MEM, MEM_SCRATCH, tail);
+	t = gen_before(g, BPF_MISC | BPF_TXA, 0, t);
+	t = gen_before(g, BPF_ST, MEM_SCRATCH, t);
+	if (n > 1)
+		t = gen_before(g, BPF_ALU | BPF_SUB | BPF_K, 32 * (n - 1), t);
+	w[n - 1] = t;
+	for (unsigned j = n - 1; j-- > 0;) {
+		t = gen_before(g, BPF_LD | BPF_MEM, j, tail);
+		t = gen_before(g, BPF_MISC | BPF_TAX, 0, t);
+		if (j)
+			t = gen_before(g, BPF_ALU | BPF_SUB | BPF_K, 32 * j, t);
+		w[j] = t;
+	}
+	t = w[0];
+	for (unsigned j = 1; j < n; j++)
+		t = gen_jump(g, BPF_JGE, 32 * j, w[j], t);
+	t = gen_jump(g, BPF_JGT, 32 * n - 1, no, t);
+	if (g->n_mems < MEM_TAILS_MAX)
+		g->mems[g->n_mems++] = (__typeof__(g->mems[0])){ n, yes.ret, no.ret, t.label };
+	return t;
+}
+
+static struct target mem_emit(struct gen *g, const struct mem_table *mt, struct target yes,
+			      struct target no)
+{
+	struct target t = mem_routine(g, mt->n, yes, no);
+
+	if (mt->w0)
+		t = gen_before(g, BPF_ALU | BPF_SUB | BPF_K, mt->w0, t);
+	t = gen_before(g, BPF_LDX | BPF_IMM, mt->mask[mt->n - 1], t);
+	for (unsigned j = mt->n - 1; j-- > 0;) {
+		t = gen_before(g, BPF_STX, j, t);
+		t = gen_before(g, BPF_LDX | BPF_IMM, mt->mask[j], t);
+	}
+	return t;
+}
+
 /* "x in the ranges of one of two targets": a chain, or a bit table when
  * both targets are returns and the table is shorter. */
 static struct target two_way(struct gen *g, const struct var *v, const struct range *r, size_t n,
@@ -863,6 +970,16 @@ static struct target two_way(struct gen *g, const struct var *v, const struct ra
 		if (c < best) {
 			best = c;
 			pick = i;
+		}
+	}
+	if (g->size_first && a.is_ret && b.is_ret) {
+		struct mem_table mt[2];
+		size_t mb = mem_plan(r, n, b, &mt[0]), ma = mem_plan(r, n, a, &mt[1]);
+		bool on_a = ma < mb;
+
+		if ((on_a ? ma : mb) < best) {
+			free(tb.yr);
+			return mem_emit(g, &mt[on_a], on_a ? a : b, on_a ? b : a);
 		}
 	}
 	tb.n_win = 0;
@@ -902,6 +1019,11 @@ static void mark_reset(struct gen *g, const struct mark *m)
 		if (g->tails[i].label < m->n)
 			g->tails[u++] = g->tails[i];
 	g->n_tails = u;
+	u = 0;
+	for (size_t i = 0; i < g->n_mems; i++)
+		if (g->mems[i].label < m->n)
+			g->mems[u++] = g->mems[i];
+	g->n_mems = u;
 	g->n = m->n;
 	g->n_rets = m->n_rets;
 	memcpy(g->rets, m->rets, sizeof(m->rets));

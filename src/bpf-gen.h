@@ -27,6 +27,7 @@ struct target {
 
 #define RET_CACHE     64 /* distinct return values remembered for reuse */
 #define BIT_TAILS_MAX 16 /* shared bit-test tails remembered (bpf-args.c) */
+#define MEM_TAILS_MAX 16 /* size-first window routines remembered (bpf-args.c) */
 
 struct gen {
 	struct sock_filter *buf;
@@ -42,6 +43,15 @@ struct gen {
 		size_t label;
 	} tails[BIT_TAILS_MAX];
 	size_t n_tails;
+	/* size-first: the routine testing a bit of n windows of masks in
+	 * memory, one per (n, yes, no) */
+	struct {
+		unsigned n;
+		uint32_t yes, no;
+		size_t label;
+	} mems[MEM_TAILS_MAX];
+	size_t n_mems;
+	bool size_first; /* fewest instructions over fewest executed (bpf.c) */
 	bool big_endian;
 	int err; /* the first error; emitting goes on harmlessly after it */
 };

@@ -155,7 +155,8 @@ struct block {
 	const struct range *bg;
 };
 
-#define CHAIN_MAX 3 /* "jeq" of one chain: it adds to the depth of bg's numbers */
+#define CHAIN_MAX      3 /* "jeq" of one chain: it adds to the depth of bg's numbers */
+#define CHAIN_MAX_SIZE 8 /* ... of a size-first program, where depth matters less */
 
 struct dispatch {
 	struct gen *g;
@@ -239,8 +240,9 @@ static int build_ranges(struct dispatch *dp, uint32_t lo, uint32_t hi)
  * only single numbers).
  */
 struct chain_scan {
-	const struct range *out[2 * CHAIN_MAX + 1];
-	size_t count[2 * CHAIN_MAX + 1], n_out, len;
+	const struct range *out[2 * CHAIN_MAX_SIZE + 1];
+	size_t count[2 * CHAIN_MAX_SIZE + 1], n_out, len;
+	size_t max;		  /* "jeq" a chain may have */
 	const struct range *wide; /* the outcome of the wider ranges, or NULL */
 	const struct range *bg;	  /* the background of the fewest "jeq" */
 	size_t jeqs;		  /* ... and their number */
@@ -274,7 +276,7 @@ static bool chain_add(struct chain_scan *sc, const struct range *r)
 			sc->bg = sc->out[k];
 		}
 	sc->jeqs = sc->len - best;
-	return !sc->wide || sc->jeqs <= CHAIN_MAX;
+	return !sc->wide || sc->jeqs <= sc->max;
 }
 
 /*
@@ -287,7 +289,7 @@ static bool chain_add(struct chain_scan *sc, const struct range *r)
  */
 static int plan_blocks(struct dispatch *dp)
 {
-	size_t n = dp->n, span = 2 * CHAIN_MAX + 1;
+	size_t max = dp->g->size_first ? CHAIN_MAX_SIZE : CHAIN_MAX, n = dp->n, span = 2 * max + 1;
 	size_t *cost = calloc(n + 1, sizeof(*cost)), *from = calloc(n + 1, sizeof(*from));
 	size_t *jeqs = calloc(n + 1, sizeof(*jeqs));
 	const struct range **bgs = calloc(n + 1, sizeof(*bgs));
@@ -298,7 +300,7 @@ static int plan_blocks(struct dispatch *dp)
 	if (!cost || !from || !jeqs || !bgs || !dp->b || !dp->prefix)
 		goto out;
 	for (size_t j = 1; j <= n; j++) {
-		struct chain_scan sc = { .n_out = 0 };
+		struct chain_scan sc = { .max = max };
 
 		cost[j] = SIZE_MAX;
 		for (size_t i = j - 1; i + span >= j; i--) {
@@ -307,7 +309,7 @@ static int plan_blocks(struct dispatch *dp)
 			if (!chain_add(&sc, &dp->r[i]))
 				break;
 			if (j - i > 1)
-				c = sc.bg && sc.jeqs <= CHAIN_MAX ? sc.jeqs : SIZE_MAX;
+				c = sc.bg && sc.jeqs <= max ? sc.jeqs : SIZE_MAX;
 			if (c != SIZE_MAX) {
 				total = cost[i] + 1 + c;
 				if (total < cost[j] ||
@@ -656,6 +658,46 @@ static void finish(struct gen *g)
 	free(s.buf);
 }
 
+/*
+ * A program that nears the kernel's limit is emitted again size-first
+ * (scmp-run.ini(5), PROGRAM SIZE): longer "jeq" chains in the number
+ * dispatch and bit tables whose masks go to one shared routine through
+ * memory, for a few more instructions executed. The shorter one is kept.
+ */
+#define SIZE_FIRST_AT (BPF_PROG_MAX * 3 / 4)
+
+static void dispatches_free(struct dispatch *dps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dispatch_free(&dps[i]);
+}
+
+/* Emit and finish the program for p into g, dps and abi_size (see
+ * emit_program()), size-first when the program nears the limit. */
+static void build(struct gen *g, const struct policy *p, struct dispatch *dps, size_t *abi_size)
+{
+	struct gen s = { .big_endian = g->big_endian, .size_first = true };
+	struct dispatch s_dps[ARCH_COUNT] = { 0 };
+	size_t s_size[ARCH_COUNT] = { 0 };
+
+	emit_program(g, p, dps, abi_size);
+	finish(g);
+	if (g->err || g->n <= SIZE_FIRST_AT)
+		return;
+	emit_program(&s, p, s_dps, s_size);
+	finish(&s);
+	if (s.err || s.n >= g->n) {
+		dispatches_free(s_dps, p->n_abis);
+		free(s.buf);
+		return;
+	}
+	dispatches_free(dps, p->n_abis);
+	free(g->buf);
+	*g = s;
+	memcpy(dps, s_dps, sizeof(s_dps));
+	memcpy(abi_size, s_size, sizeof(s_size));
+}
+
 /* The length of the program for p->abis[i] alone (a copy of p that lists
  * only that ABI), into *ret_len. Returns 0 or -ENOMEM. */
 static int abi_alone_len(const struct policy *p, size_t i, size_t *ret_len)
@@ -665,8 +707,7 @@ static int abi_alone_len(const struct policy *p, size_t i, size_t *ret_len)
 	struct dispatch dps[ARCH_COUNT] = { 0 };
 	size_t abi_size[ARCH_COUNT] = { 0 };
 
-	emit_program(&g, &one, dps, abi_size);
-	finish(&g);
+	build(&g, &one, dps, abi_size);
 	dispatch_free(&dps[0]);
 	free(g.buf);
 	*ret_len = g.n;
@@ -700,8 +741,7 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 	int r;
 
 	*ret = NULL;
-	emit_program(&g, p, dps, abi_size);
-	finish(&g);
+	build(&g, p, dps, abi_size);
 	if (g.err == -E2BIG)
 		diag_error(d, NULL,
 			   "the argument rules of one syscall are too complex to compile: over "
@@ -722,6 +762,7 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 		goto out;
 	}
 	prog->len = g.n;
+	prog->size_first = g.size_first;
 	prog->insns = g.buf;
 	g.buf = NULL;
 	r = bpf_validate(prog->insns, prog->len, err, sizeof(err));
@@ -735,8 +776,7 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 	*ret = prog;
 	prog = NULL;
 out:
-	for (size_t i = 0; i < p->n_abis; i++)
-		dispatch_free(&dps[i]);
+	dispatches_free(dps, p->n_abis);
 	free(g.buf);
 	bpf_prog_free(prog);
 	return r;

@@ -18,6 +18,7 @@
 struct bpf_prog {
 	struct sock_filter *insns;
 	size_t len;
+	bool size_first; /* emitted for the fewest instructions (near the limit) */
 	/*
 	 * Per ABI of the policy (abi_len[i] goes with policy.abis[i]): the
 	 * length of the program for that ABI alone, that is, what the ABI's

@@ -164,7 +164,8 @@ int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 	print_attrs(&c->rs->attrs, f);
 	print_rule_counts(c->rs, f);
 	summary_defaults(c, f);
-	fprintf(f, "program: %zu instructions (limit %u)\n", c->prog->len, BPF_PROG_MAX);
+	fprintf(f, "program: %zu instructions (limit %u)%s\n", c->prog->len, BPF_PROG_MAX,
+		c->prog->size_first ? ", size-first" : "");
 	for (size_t i = 0; i < p->n_abis; i++) {
 		const struct abi_policy *abi = &p->abis[i];
 		size_t len = c->prog->abi_len[i];

@@ -9,6 +9,7 @@
 
 #include "consts.h"
 #include "sim.h"
+#include "syscalls.h"
 
 int util_add_rule(struct ruleset *rs, const char *action, const char *syscall, const char *cond,
 		  unsigned line)
@@ -290,4 +291,77 @@ int util_decide_written(const struct ruleset *rs, const struct arch *a,
 	    (!best_action || action_rank(builtin->kind) > action_rank(best_action->kind)))
 		best_action = builtin;
 	return action_ret(best_action ? best_action : &rs->attrs.default_action, a, ret);
+}
+
+/* The first integer argument slot of name on ABI a, from slot `from` on;
+ * -1 if none. */
+static int int_slot(const struct arch *a, const char *name, unsigned from, bool *ret_wide)
+{
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	bool known;
+
+	if (syscalls_args(a, name, args, &known) < 0 || !known)
+		return -1;
+	for (unsigned k = from; k < SYSCALL_ARGS_MAX; k++) {
+		switch (args[k].cls) {
+		case ARG_S32:
+		case ARG_U32:
+		case ARG_S64:
+		case ARG_U64:
+			*ret_wide = args[k].cls == ARG_S64 || args[k].cls == ARG_U64;
+			return (int)k;
+		default:
+			break;
+		}
+	}
+	return -1;
+}
+
+/* 20 values from base on, 1 to 6 apart, on one argument of name. */
+static int add_cluster(struct ruleset *rs, struct rng *r, const char *name, int slot, uint64_t base,
+		       const char *act, unsigned *line)
+{
+	char cond[64];
+
+	for (unsigned j = 0; j < 20; j++) {
+		int e;
+
+		base += 1 + pick(r, 6);
+		snprintf(cond, sizeof(cond), "arg%d == %llu", slot, (unsigned long long)base);
+		e = util_add_rule(rs, act, name, cond, ++*line);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}
+
+size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char *const *first,
+			 unsigned *line)
+{
+	const struct arch *a = arch_native();
+	size_t n_all, done = 0;
+	const struct syscall *all = syscalls_list(a, &n_all);
+
+	for (size_t i = 0; first && first[i] && done < n; i++, done++)
+		if (add_cluster(rs, r, first[i], 1, (rnd(r) & 0xffff) << pick(r, 12),
+				done % 3 ? "allow" : "errno(1001)", line) < 0)
+			return 0;
+	for (size_t i = 0; i < n_all && done < n; i++) {
+		const char *name = syscall_name(&all[i]);
+		bool wide = false, listed = false;
+		int slot = int_slot(a, name, 0, &wide);
+		uint64_t base = (rnd(r) & 0xffff) << pick(r, 12);
+
+		for (size_t k = 0; first && first[k]; k++)
+			listed |= !strcmp(first[k], name);
+		if (slot < 0 || listed || !strcmp(name, "exit_group"))
+			continue;
+		if (wide && done % 7 == 0)
+			base |= 1ull << 32; /* the high word decides first */
+		if (add_cluster(rs, r, name, slot, base, done % 3 ? "allow" : "errno(1001)", line) <
+		    0)
+			return 0;
+		done++;
+	}
+	return done;
 }

@@ -8,6 +8,7 @@
 
 #include "compile.h"
 #include "policy.h"
+#include "rng.h"
 
 /* A test's rule set, what compile_ruleset() made of it, and the messages. */
 struct tcase {
@@ -51,3 +52,13 @@ int util_decide_written(const struct ruleset *rs, const struct arch *a,
  * action, the first written among equals. NULL if none matches. */
 const struct rule *util_written_best(const struct ruleset *rs, const struct arch *a,
 				     const char *name, const struct seccomp_data *sd);
+
+/* Rules shaped like ioctl request numbers (bench set L): on each of up to
+ * n syscalls of this machine's ABI, "argK == V" for 20 values V spread over
+ * about 70 numbers, with allow, or errno(1001) on every third syscall. The
+ * syscalls of first (NULL-terminated, may be NULL) come first, on arg1;
+ * the others of the table follow on their first integer argument. Lines
+ * are numbered from *line + 1 on. Returns how many syscalls got rules (0
+ * on an error). */
+size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char *const *first,
+			 unsigned *line);

@@ -1,23 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Program size: jumps longer than 255 instructions are handled, and a rule
- * set over the kernel's 4096-instruction limit is refused with an error
- * that names the ABI and the largest rules.
+ * Program size: jumps longer than 255 instructions are handled, a rule set
+ * near the kernel's 4096-instruction limit is compiled size-first
+ * (scmp-run.ini(5) PROGRAM SIZE) and still decides as written, and a rule
+ * set over the limit is refused with an error that names the ABI and the
+ * largest rules.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine-util.h"
+#include "syscalls.h"
 #include "tap.h"
 
-static uint64_t seed = 42;
-
-static uint64_t rnd(void)
-{
-	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-	return seed >> 16;
-}
+static struct rng seed = { 42 };
 
 /* n rules "errno(1 + i % 50) ioctl cmd == V_i" plus a few other syscalls. */
 static int build(struct tcase *c, unsigned n)
@@ -46,6 +43,97 @@ static bool diag_has(const struct diag *d, const char *text)
 	return false;
 }
 
+/* Whether prog passes values through memory: the size-first tables. */
+static bool uses_memory(const struct bpf_prog *prog)
+{
+	for (size_t i = 0; i < prog->len; i++)
+		if (BPF_CLASS(prog->insns[i].code) == BPF_ST ||
+		    BPF_CLASS(prog->insns[i].code) == BPF_STX)
+			return true;
+	return false;
+}
+
+/* The clusters of util_add_clusters() on n syscalls, default errno(1000). */
+static int build_clusters(struct tcase *c, size_t n, size_t *ret_n)
+{
+	struct rng r = { 0x5123f1 };
+	unsigned line = 0;
+
+	c->rs = ruleset_new();
+	action_parse("errno(1000)", arch_native(), &c->rs->attrs.default_action,
+		     &(const char *){ 0 });
+	c->rs->attrs.has_default_action = true;
+	*ret_n = util_add_clusters(c->rs, &r, n, NULL, &line);
+	return util_compile(c);
+}
+
+/* An input near the values of a random rule of c: the value, a neighbour,
+ * 32 or 64 away, below the first, or random in either word. */
+static void near_input(const struct tcase *c, struct seccomp_data *sd)
+{
+	const struct rule *ru = &c->rs->rules[rnd(&seed) % c->rs->n_rules];
+	const struct cmp *cmp = &ru->conj.cmps[0];
+	uint64_t v = cmp->values[0].terms[0].lit;
+	static const int64_t delta[] = { 0, 0, 0, 1, -1, 2, -2, 32, -32, 64, -64, 96, -200 };
+	uint32_t nr = 0;
+
+	memset(sd, 0, sizeof(*sd));
+	sd->arch = arch_native()->audit_arch;
+	syscalls_lookup_name(arch_native(), ru->syscall, &nr);
+	sd->nr = (int)nr;
+	for (int a = 0; a < 6; a++)
+		sd->args[a] = rnd(&seed) % 4 ? 0 : rnd(&seed);
+	switch (rnd(&seed) % 8) {
+	case 0:
+		v = rnd(&seed) & 0xffffffff;
+		break;
+	case 1:
+		v ^= 1ull << (32 + rnd(&seed) % 32);
+		break;
+	default:
+		v += (uint64_t)delta[rnd(&seed) % (sizeof(delta) / sizeof(delta[0]))];
+	}
+	sd->args[cmp->arg] = v;
+}
+
+/* Size-first kicks in only near the limit, and decides as written. */
+static void size_first(void)
+{
+	struct tcase c = { 0 };
+	unsigned long bad = 0, unlike = 0;
+	size_t n;
+	int r;
+
+	r = build_clusters(&c, 40, &n);
+	tap_ok(r == 0 && n == 40 && c.out.prog->len < BPF_PROG_MAX * 3 / 4 &&
+		       !uses_memory(c.out.prog),
+	       "40 syscalls of clustered values: %zu instructions, speed-first (%d)",
+	       r == 0 ? c.out.prog->len : 0, r);
+	util_compiled_free(&c);
+
+	r = build_clusters(&c, 250, &n);
+	tap_ok(r == 0 && n == 250, "250 syscalls of clustered values compile (%d)", r);
+	if (r != 0)
+		return;
+	/* speed-first they take about 14 instructions a syscall (3600) */
+	tap_ok(uses_memory(c.out.prog) && c.out.prog->len <= BPF_PROG_MAX * 3 / 4,
+	       "size-first: %zu instructions, masks passed in memory", c.out.prog->len);
+	for (int k = 0; k < 300000; k++) {
+		struct seccomp_data sd;
+		uint32_t want, got;
+		bool agree;
+
+		near_input(&c, &sd);
+		got = util_eval(&c, &sd, &agree, NULL);
+		bad += !agree;
+		unlike += util_decide_written(c.rs, arch_native(), &sd, &want) == 0 && want != got;
+	}
+	tap_ok(bad == 0, "program and policy agree on 300000 inputs near the values (%lu differ)",
+	       bad);
+	tap_ok(unlike == 0, "program and the rules as written agree (%lu differ)", unlike);
+	util_compiled_free(&c);
+}
+
 int main(void)
 {
 	struct tcase c = { 0 };
@@ -57,20 +145,26 @@ int main(void)
 	r = build(&c, 1400);
 	tap_ok(r == 0, "1400 argument rules compile (%d)", r);
 	if (r == 0) {
-		tap_ok(c.out.prog->len > 1000 && c.out.prog->len <= BPF_PROG_MAX, "program of %zu instructions",
-		       c.out.prog->len);
+		tap_ok(c.out.prog->len > 1000 && c.out.prog->len <= BPF_PROG_MAX,
+		       "program of %zu instructions", c.out.prog->len);
 		for (size_t i = 0; i < c.out.prog->len; i++)
-			if (c.out.prog->insns[i].code == (BPF_JMP | BPF_JA) && c.out.prog->insns[i].k > 255)
+			if (c.out.prog->insns[i].code == (BPF_JMP | BPF_JA) &&
+			    c.out.prog->insns[i].k > 255)
 				long_jump = true;
 		tap_ok(long_jump, "the program needs jumps over 255 instructions");
 		for (int k = 0; k < 200000; k++) {
 			struct seccomp_data sd = { .arch = arch_native()->audit_arch };
 			bool agree;
 
-			sd.nr = (int)c.out.policy->abis[0].known[rnd() % c.out.policy->abis[0].n_known].nr;
+			sd.nr = (int)c.out.policy->abis[0]
+					.known[rnd(&seed) % c.out.policy->abis[0].n_known]
+					.nr;
 			if (k % 2)
-				sd.nr = (int)c.out.policy->abis[0].sys[rnd() % c.out.policy->abis[0].n_sys].nr;
-			sd.args[1] = k % 3 ? 0x1000 + 7 * (rnd() % 1500) + (k % 5 == 0) : rnd();
+				sd.nr = (int)c.out.policy->abis[0]
+						.sys[rnd(&seed) % c.out.policy->abis[0].n_sys]
+						.nr;
+			sd.args[1] = k % 3 ? 0x1000 + 7 * (rnd(&seed) % 1500) + (k % 5 == 0)
+					   : rnd(&seed);
 			util_eval(&c, &sd, &agree, NULL);
 			n++;
 			bad += !agree;
@@ -78,6 +172,8 @@ int main(void)
 		tap_ok(bad == 0, "program and reference agree on %lu inputs (%lu differ)", n, bad);
 	}
 	util_compiled_free(&c);
+
+	size_first();
 
 	/* Over the limit: refused, with the ABI and the largest rules named. */
 	r = build(&c, 6000);
