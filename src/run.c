@@ -591,7 +591,7 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 /* ---- (d) seccomp ---- */
 
 static int install_filter(const struct run_plan *plan, const struct bpf_prog *prog,
-			  const struct run_hook *hook, struct diag *d)
+			  const struct run_hook *hook, int readback, struct diag *d)
 {
 	struct sock_fprog fprog = {
 		.len = (unsigned short)prog->len,
@@ -614,7 +614,7 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
 	err = errno;
 	if (hook && r >= 0) {
-		hook->installed(hook->data, (int)r);
+		hook->installed(hook->data, (int)r, readback);
 		return 0;
 	}
 	if (r > 0) {
@@ -857,7 +857,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	if (r < 0)
 		goto out;
 
-	r = install_filter(&plan, load, hook, d);
+	r = install_filter(&plan, load, hook, rb.status_fd, d);
 	if (r < 0)
 		goto out;
 

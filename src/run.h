@@ -92,14 +92,15 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
  * read-back, a message) and checks the execve() of the command against: the
  * supervisor answers those calls as prog does. installing() is called right
  * before the install (a negative errno from it fails the step), installed()
- * with the listener right after it, executing() right before execve().
- * These two may make no system call: the filter is in force and the
- * profile may deny any of them.
+ * right after it with the listener and the read-back's descriptor (open and
+ * close-on-exec until execve(); its last use is the read-back, before
+ * executing()), executing() right before execve(). These two may make no
+ * system call: the filter is in force and the profile may deny any of them.
  */
 struct run_hook {
 	const struct bpf_prog *load;
 	int (*installing)(void *data);
-	void (*installed)(void *data, int listener);
+	void (*installed)(void *data, int listener, int readback);
 	void (*executing)(void *data);
 	void *data;
 };

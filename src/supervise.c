@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The supervisor: fork, listener handoff, signal forwarding, the
+ * The supervisor: the child's start, listener handoff, signal forwarding, the
  * notification loop of --report, --permissive and --learn (scmp-run(1),
  * FINDING WHAT WAS DENIED).
  *
@@ -26,8 +26,9 @@
  * Shared memory. Until the child's execve() both run in one address space
  * with one thread-local area (errno included). The parent therefore runs
  * no code of its own while the child may run, beyond waiting in the kernel,
- * reading the handoff, forwarding signals and answering the child's
- * notified calls, and makes no call then that can fail and set errno. The kernel clears the handoff's
+ * reading the handoff, forwarding signals, answering the child's notified
+ * calls and closing the read-back's descriptor (below), and makes no call
+ * then that can fail and set errno. The kernel clears the handoff's
  * tid word when the child leaves this memory (CLONE_CHILD_CLEARTID: at its
  * execve() or its end): until then the child's calls are run mode's, and
  * are answered without touching the heap or stdio the child may be using.
@@ -39,6 +40,17 @@
  * While the table is shared the child sees the parent's descriptors, so the
  * parent keeps its own at SUPERVISE_FD_MIN and above: the child finds the
  * caller's descriptors, and the lowest free numbers, where run mode would.
+ *
+ * The read-back's descriptor. Run mode opens /proc/self/status before the
+ * install, in the shared table, and reads it after: the child cannot close
+ * it then (the profile may deny close(2)), and execve() closes only the
+ * command's copy of the table, so the parent would keep the child's /proc
+ * file for the whole run. The child passes its number with the listener;
+ * the parent closes it once the child is done with it (the handoff says
+ * executing or not run, or the child left our memory), waking at growing
+ * intervals from 20 us until then: the child does not wait for it. In the
+ * shared table the close is the child's too, which no longer needs it; a
+ * close(2) of an open /proc file cannot fail.
  */
 #include "supervise.h"
 
@@ -92,10 +104,11 @@ enum {
 /* In the parent's memory, shared with the child until its execve(). */
 struct handoff {
 	int state;
-	int fd;	     /* the listener, in the shared descriptor table */
-	int fail;    /* enum run_failure: why the command did not run */
-	int wake_fd; /* the eventfd the child writes before the install */
-	pid_t tid;   /* the child's; cleared by the kernel when it leaves our memory */
+	int fd;	      /* the listener, in the shared descriptor table */
+	int fail;     /* enum run_failure: why the command did not run */
+	int wake_fd;  /* the eventfd the child writes before the install */
+	int readback; /* run mode's /proc/self/status, set with fd (see the top) */
+	pid_t tid;    /* the child's; cleared by the kernel when it leaves our memory */
 };
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
@@ -271,11 +284,12 @@ static int handoff_installing(void *data)
 }
 
 /* Called right after the install: no system call (see the top). */
-static void handoff_installed(void *data, int listener)
+static void handoff_installed(void *data, int listener, int readback)
 {
 	struct handoff *h = data;
 
 	__atomic_store_n(&h->fd, listener, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->readback, readback, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->state, HANDOFF_INSTALLED, __ATOMIC_RELEASE);
 }
 
@@ -366,6 +380,14 @@ static pid_t clone_vm(struct child_args *a, void *stack_top)
 static bool child_in_our_memory(const struct handoff *h)
 {
 	return __atomic_load_n(&h->tid, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Is the child done with the read-back's descriptor (see the top)? */
+static bool readback_over(const struct handoff *h)
+{
+	int state = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE);
+
+	return state == HANDOFF_EXEC || state == HANDOFF_NOT_RUN || !child_in_our_memory(h);
 }
 
 /* Move a descriptor of the supervisor above SUPERVISE_FD_MIN, out of the
@@ -968,13 +990,15 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		.fd = -1,
 		.fail = RUN_FAIL_NONE,
 		.wake_fd = -1,
+		.readback = -1,
 	};
 	struct handoff *h = &hand;
 	void *stack = MAP_FAILED;
 	sigset_t mask;
 	bool masked = false, chld_set = false, reaped = false;
 	char *learn_tmp = NULL;
-	int learn_fd = -1, sfd = -1, wake_fd = -1, listen_poll = -1;
+	int learn_fd = -1, sfd = -1, wake_fd = -1, listen_poll = -1, readback = -1;
+	struct timespec tick = { 0, 20000 }; /* while the read-back is not over */
 	int status = -EINVAL, wstatus = 0, r;
 	pid_t child = -1;
 
@@ -1047,8 +1071,10 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 			{ .fd = wake_fd, .events = POLLIN },
 			{ .fd = listen_poll, .events = POLLIN },
 		};
+		struct timespec ts = tick;
+		int n = ppoll(pfd, 3, readback >= 0 ? &ts : NULL, NULL);
 
-		if (poll(pfd, 3, -1) < 0) {
+		if (n < 0) {
 			int err = errno;
 
 			if (err == EINTR)
@@ -1057,13 +1083,14 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 			kill(child, SIGKILL);
 			waitpid(child, NULL, 0);
 			child = -1;
-			diag_error(d, NULL, "waiting for the command failed: poll: %s",
+			diag_error(d, NULL, "waiting for the command failed: ppoll: %s",
 				   strerror(err));
 			goto out;
 		}
 		if (pfd[1].revents) {
 			s.listener = take_listener(h, child);
 			listen_poll = s.listener;
+			readback = __atomic_load_n(&h->readback, __ATOMIC_RELAXED);
 			pfd[1].fd = wake_fd = -1; /* woken once: it stays readable */
 		}
 		if (pfd[2].revents & POLLIN)
@@ -1072,6 +1099,12 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 			listen_poll = -1; /* POLLHUP: nobody uses the filter any more */
 		if (pfd[0].revents)
 			reaped = take_signals(sfd, child, &wstatus);
+		if (readback >= 0 && readback_over(h)) {
+			close(readback);
+			readback = -1;
+		} else if (n == 0 && tick.tv_nsec < 640000) {
+			tick.tv_nsec *= 2;
+		}
 	}
 	child = -1;
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC) {
@@ -1099,6 +1132,8 @@ out:
 		munmap(stack, CHILD_STACK_SIZE);
 	if (s.listener >= 0)
 		close(s.listener);
+	if (readback >= 0)
+		close(readback); /* the child was killed before it was done */
 	if (h->wake_fd >= 0)
 		close(h->wake_fd);
 	if (sfd >= 0)

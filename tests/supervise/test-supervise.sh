@@ -122,6 +122,39 @@ run "$S" --report -p "$P/deny.ini" sh -c 'cd /proc/$$/fd && echo *'
 status_is 0 "descriptors: ran"
 is "$(cat "$OUT")" "$plain_fds" "descriptors: the command's are those of run mode"
 
+# nor does the supervisor keep one of the child's: run mode's read-back
+# descriptor (/proc/self/status, opened while the table was shared) is
+# gone from both tables while the command runs (it waits on a fifo); with
+# readback.ini the read-back's prctl went through the supervisor
+mkfifo "$T/gate"
+for c in report:deny permissive:deny learn:deny report:readback; do
+	mode=${c%:*}
+	prof=${c#*:}
+	opt=--$mode
+	[ "$mode" = learn ] && opt=--learn=$T/fd-learn.ini
+	rm -f "$T/cmd.pid"
+	"$S" "$opt" -p "$P/$prof.ini" sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1"
+		read -r x <"$2"; exit 0' sh "$T/cmd.pid" "$T/gate" >/dev/null 2>&1 &
+	sup=$!
+	i=0
+	while [ ! -s "$T/cmd.pid" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	cmd=$(cat "$T/cmd.pid" 2>/dev/null)
+	# read here: in a child of the command, /proc/self would differ
+	sup_links=$(for f in /proc/"$sup"/fd/*; do readlink "$f"; done)
+	cmd_links=$(for f in /proc/"${cmd:-0}"/fd/*; do readlink "$f"; done)
+	: >"$T/gate"
+	wait "$sup"
+	is $? 0 "read-back descriptor, --$mode $prof.ini: the command ran"
+	[ -n "$cmd" ] && [ -n "$sup_links" ] &&
+		! printf '%s\n' "$sup_links" | grep -qx "/proc/$cmd/status"
+	ok $? "read-back descriptor, --$mode $prof.ini: the supervisor does not keep it"
+	[ -n "$cmd_links" ] && ! printf '%s\n' "$cmd_links" | grep -q '/status$'
+	ok $? "read-back descriptor, --$mode $prof.ini: the command does not inherit it"
+done
+
 # socket activation: LISTEN_PID names the command
 exec 3</dev/null
 run env LISTEN_FDS=1 sh -c "LISTEN_PID=\$\$ exec '$S' --report -p '$P/deny.ini' \
