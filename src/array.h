@@ -10,17 +10,18 @@
 
 /*
  * Append one zeroed element to *array_ptr, which holds *n elements of size
- * bytes in room for *cap. The capacity doubles when full (starting at 4).
- * Returns the new slot (then *n is one more), or NULL on ENOMEM with the
- * array, *n and *cap unchanged.
+ * bytes in room for *cap. The capacity doubles when full, starting at
+ * first. Returns the new slot (then *n is one more), or NULL on ENOMEM
+ * with the array, *n and *cap unchanged.
  */
-static inline void *array_grow(void *array_ptr, size_t *n, size_t *cap, size_t size)
+static inline void *array_grow_from(void *array_ptr, size_t *n, size_t *cap, size_t size,
+				    size_t first)
 {
 	void **array = array_ptr;
 	char *p = *array;
 
 	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 4;
+		size_t c = *cap ? *cap * 2 : first;
 
 		p = reallocarray(p, c, size);
 		if (!p)
@@ -30,4 +31,10 @@ static inline void *array_grow(void *array_ptr, size_t *n, size_t *cap, size_t s
 	}
 	memset(p + *n * size, 0, size);
 	return p + (*n)++ * size;
+}
+
+/* array_grow_from() starting at 4 elements. */
+static inline void *array_grow(void *array_ptr, size_t *n, size_t *cap, size_t size)
+{
+	return array_grow_from(array_ptr, n, cap, size, 4);
 }

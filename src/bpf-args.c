@@ -72,8 +72,8 @@ struct memo {
 
 struct actx {
 	struct gen *g;
-	struct var vars[VARS_MAX];
-	size_t n_vars;
+	struct var *vars; /* grown as needed: zeroing VARS_MAX per syscall costs */
+	size_t n_vars, cap_vars;
 	struct interval *pool;
 	size_t n_pool, cap_pool;
 	struct atom *atoms;
@@ -123,6 +123,8 @@ static int var_index(struct actx *ctx, uint8_t arg, bool hi, uint32_t mask)
 		ctx->err = -E2BIG;
 		return -1;
 	}
+	if (!GROW(ctx, vars, n_vars, cap_vars, ctx->n_vars + 1))
+		return -1;
 	ctx->vars[ctx->n_vars] = (struct var){ arg, hi, mask };
 	return (int)ctx->n_vars++;
 }
@@ -1672,6 +1674,7 @@ static void drop_covered(const struct actx *ctx, struct resid *r)
 
 static void actx_free(struct actx *ctx)
 {
+	free(ctx->vars);
 	free(ctx->uniq);
 	for (size_t i = 0; i < ctx->n_memo; i++)
 		free(ctx->memo[i].r.idx);

@@ -20,6 +20,7 @@
 #include "caps.h"
 #include "number.h"
 #include "oci.h"
+#include "suggest.h"
 
 /* The warnings, by ID (scmp-run.ini(5) LINT lists each). */
 static const char *const lint_ids[] = {
@@ -623,16 +624,28 @@ static void check_root(struct lint *L)
 
 /* ---- the comments themselves ---- */
 
+/* An unknown ID in a lint comment: a warning at the comment, with "did you
+ * mean 'io-uring'?" when a known ID is close (suggest.h). */
 static void check_comments(struct lint *L)
 {
 	const struct profile *p = L->c->profile;
 
-	for (size_t i = 0; i < p->n_lint_allows; i++)
-		if (!lint_id_known(p->lint_allows[i].id))
-			diag_warning(L->d, &p->lint_allows[i].loc,
-				     "unknown lint warning '%s' in a lint comment (see "
-				     "scmp-run.ini(5) LINT)",
-				     p->lint_allows[i].id);
+	for (size_t i = 0; i < p->n_lint_allows; i++) {
+		const struct lint_allow *a = &p->lint_allows[i];
+		struct suggest sg;
+
+		if (lint_id_known(a->id))
+			continue;
+		diag_warning(L->d, &a->loc,
+			     "unknown lint warning '%s' in a lint comment (see "
+			     "scmp-run.ini(5) LINT)",
+			     a->id);
+		suggest_init(&sg, a->id);
+		for (size_t j = 0; j < sizeof(lint_ids) / sizeof(lint_ids[0]); j++)
+			suggest_offer(&sg, lint_ids[j]);
+		if (suggest_result(&sg))
+			diag_hint(L->d, &a->loc, "did you mean '%s'?", suggest_result(&sg));
+	}
 }
 
 int lint_check(const struct compiled *c, const struct lint_env *env, struct diag *d)

@@ -157,6 +157,7 @@ static void usage(FILE *f)
 	      "  " PROG " -p PROFILE --explain SYSCALL [ARG...]      show the action for a call\n"
 	      "  " PROG
 	      " -p PROFILE --explain-audit [FILE|-]        explain seccomp audit records\n"
+	      "  " PROG
 	      " -p PROFILE --explain-path PATH [ACCESS]    show the [landlock] line for a path\n"
 	      "  " PROG " --resolve NAME|NUMBER                      syscall name <-> number\n"
 	      "  " PROG " --list-syscalls | --list-arches | --list-profiles\n"

@@ -672,7 +672,9 @@ static int add_rrule(struct abi_build *b, uint32_t nr, const char *name, size_t 
 		s = policy_rsys_of(b, nr, name, &err);
 	if (!s)
 		return err;
-	r = array_grow(&s->rules, &s->n_rules, &b->cap_rules[s - b->abi->sys], sizeof(*r));
+	/* most syscalls get one rule: room for one first (a profile names
+	 * hundreds of syscalls, and their memory is touched at every launch) */
+	r = array_grow_from(&s->rules, &s->n_rules, &b->cap_rules[s - b->abi->sys], sizeof(*r), 1);
 	if (!r)
 		return -ENOMEM;
 	*r = *rr;

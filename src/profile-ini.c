@@ -222,15 +222,35 @@ static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *b
 }
 
 /* Does p[0 .. n) hold a byte below 0x20 or DEL? */
-static bool has_control(const char *p, size_t n)
+/* Whether p[0..n) is plain text as far as read_line() cares: no control
+ * character but tab, no DEL, and a CR only as the last byte. */
+static bool is_plain(const char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
 
-		if (c < 0x20 || c == 0x7f)
-			return true;
+		if ((c < 0x20 && c != '\t' && (c != '\r' || i + 1 < n)) || c == 0x7f)
+			return false;
 	}
-	return false;
+	return true;
+}
+
+/* The next chunk of fr's file into fr->chunk: its size, 0 at the end or
+ * after an error (fr->read_err). Plain read(2): the chunk is the only
+ * buffer, and the end is remembered, not read again. */
+static size_t fill(struct frame *fr)
+{
+	ssize_t n;
+
+	if (fr->eof || fr->read_err)
+		return 0;
+	do
+		n = read(fr->fd, fr->chunk, sizeof(fr->chunk));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		fr->read_err = errno;
+	fr->eof = n == 0;
+	return n > 0 ? (size_t)n : 0;
 }
 
 /*
@@ -253,7 +273,7 @@ static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 
 		if (fr->at == fr->end) {
 			fr->at = 0;
-			fr->end = fread(fr->chunk, 1, sizeof(fr->chunk), fr->f);
+			fr->end = fill(fr);
 			if (!fr->end)
 				break; /* the end, or an error */
 		}
@@ -275,7 +295,7 @@ static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 		/* The first offence counts: a control character other than tab
 		 * and CR, DEL, or a CR that is not the last character. Most
 		 * pieces have none of them: a quick look first. */
-		if (!bad && last != '\r' && !has_control(p, seg))
+		if (!bad && last != '\r' && is_plain(p, seg))
 			seg_clean = true;
 		for (size_t i = 0; i < seg && !bad && !seg_clean; i++) {
 			unsigned char c = (unsigned char)p[i];
@@ -296,9 +316,9 @@ static int read_line(struct frame *fr, char *buf, size_t *ret_len)
 			break;
 	}
 	l->bytes = bytes;
-	if (ferror(fr->f)) {
+	if (fr->read_err) {
 		profile_loc(fr, fr->line + 1, &loc);
-		diag_error(l->d, &loc, "read error: %s", strerror(errno));
+		diag_error(l->d, &loc, "read error: %s", strerror(fr->read_err));
 		return -1;
 	}
 	if (!any)
@@ -719,11 +739,9 @@ static int open_stdin(struct frame *fr, const struct src_loc *where, struct stat
 		return -EINVAL;
 	}
 	fr->is_stdin = true;
+	fr->fd = fd;
 	fr->inc_dir = strdup("");
-	fr->f = fdopen(fd, "r");
-	if (!fr->f || !fr->inc_dir) {
-		if (!fr->f)
-			close(fd);
+	if (!fr->inc_dir) {
 		fr->l->oom = -ENOMEM;
 		return -ENOMEM;
 	}
@@ -735,16 +753,23 @@ static int open_stdin(struct frame *fr, const struct src_loc *where, struct stat
  * before it is opened when stat() says it is anything else, so that no
  * device is ever opened, and again after (the file may have been replaced
  * in between); O_NONBLOCK and O_NOCTTY so that the open itself can never
- * block or take a terminal. 0, -EINVAL (reported), -ENOMEM.
+ * block or take a terminal. A file that is no symbolic link (lstat(), and
+ * the same file opened) lies in the directory its path names: that is
+ * where its includes start, with nothing to resolve. 0, -EINVAL
+ * (reported), -ENOMEM.
  */
 static int open_regular(struct frame *fr, const char *written, const char *path,
 			const struct src_loc *where, struct stat *st)
 {
+	struct stat lst = { .st_mode = S_IFLNK };
 	char why[64];
 	int fd = -1, r;
 
-	if (stat(path, st) == 0 && !S_ISREG(st->st_mode))
-		goto not_regular;
+	if (lstat(path, &lst) == 0) {
+		*st = lst;
+		if ((!S_ISLNK(lst.st_mode) || stat(path, st) == 0) && !S_ISREG(st->st_mode))
+			goto not_regular;
+	}
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, st) < 0) {
 		report_open(fr, written, path, where, strerror(errno));
@@ -754,7 +779,10 @@ static int open_regular(struct frame *fr, const char *written, const char *path,
 	}
 	if (!S_ISREG(st->st_mode))
 		goto not_regular;
-	r = include_dir(path, &fr->inc_dir);
+	if (S_ISREG(lst.st_mode) && lst.st_dev == st->st_dev && lst.st_ino == st->st_ino)
+		r = (fr->inc_dir = dir_part(path)) ? 0 : -ENOMEM;
+	else
+		r = include_dir(path, &fr->inc_dir);
 	if (r < 0) {
 		close(fd);
 		if (r == -ENOMEM) {
@@ -764,12 +792,7 @@ static int open_regular(struct frame *fr, const char *written, const char *path,
 		report_open(fr, written, path, where, strerror(-r));
 		return -EINVAL;
 	}
-	fr->f = fdopen(fd, "r");
-	if (!fr->f) {
-		close(fd);
-		fr->l->oom = -ENOMEM;
-		return -ENOMEM;
-	}
+	fr->fd = fd;
 	return 0;
 not_regular:
 	if (fd >= 0)
@@ -817,7 +840,7 @@ static int open_file(struct frame *fr, const char *written, const char *path,
 static int load_file(struct loader *l, const struct frame *parent, const char *written,
 		     const char *path, const struct src_loc *inc_loc, bool from_stdin)
 {
-	struct frame fr = { .l = l, .parent = parent, .sect = { .kind = SECTION_NONE } };
+	struct frame fr = { .l = l, .parent = parent, .fd = -1, .sect = { .kind = SECTION_NONE } };
 	struct src_loc top = { 0 };
 	const struct src_loc *where = inc_loc;
 	int r;
@@ -850,8 +873,8 @@ static int load_file(struct loader *l, const struct frame *parent, const char *w
 		r = 0;
 	}
 	pending_free(&fr.pend);
-	if (fr.f)
-		fclose(fr.f);
+	if (fr.fd >= 0)
+		close(fr.fd);
 	free(fr.inc_dir);
 	return r;
 }

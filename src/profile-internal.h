@@ -118,8 +118,10 @@ struct loader {
 struct frame {
 	struct loader *l;
 	const struct frame *parent;
-	FILE *f;
-	char chunk[4096]; /* read from f, not yet handed over: chunk[at .. end) */
+	int fd;		  /* the file, read with read(2) (load_file() closes it) */
+	bool eof;	  /* read(2) said 0 */
+	int read_err;	  /* errno of a failed read(2), or 0 */
+	char chunk[4096]; /* read from fd, not yet handed over: chunk[at .. end) */
 	size_t at, end;
 	const char *path; /* interned */
 	char *inc_dir;	  /* relative includes start here ("" for none; owned) */

@@ -1111,9 +1111,11 @@ static void apply_sets(struct loader *l)
 		return;
 	}
 	for (size_t i = 0; i < l->opts->n_sets && !l->oom && !l->abort; i++) {
-		struct frame fr = {
-			.l = l, .path = file, .is_cmdline = true, .sect = { .kind = SECTION_NONE }
-		};
+		struct frame fr = { .l = l,
+				    .path = file,
+				    .fd = -1,
+				    .is_cmdline = true,
+				    .sect = { .kind = SECTION_NONE } };
 		char *arg = strdup(l->opts->sets[i]), *section, *key, *value;
 		struct seg seg = { .line = (unsigned)i + 1 };
 		struct pending pd = { .active = true, .segs = &seg, .n_segs = 1, .cap_segs = 1 };

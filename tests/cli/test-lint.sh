@@ -140,6 +140,27 @@ sed -i 's/CLONE_NEWNET$/CLONE_NEWNET ; lint: allow flag-equals/' "$TAP_TMP/alt.i
 run "$SCMP_RUN" -p "$TAP_TMP/alt.ini" --check
 like "$OUT" "(1 more silenced by lint comments)" "... and silenced once"
 
+# An unknown ID in a lint comment: warned at the comment's line, with a
+# "did you mean" hint when a known ID is close, and none when nothing is.
+cat >"$TAP_TMP/unknown-id.ini" <<'EOF'
+[filter]
+default-action = errno(EPERM)
+[credentials]
+user = nobody
+[allow]
+syscalls = exit_group ; lint: allow io_uring
+syscalls = getpid ; lint: allow zzzz-qqqq
+EOF
+run "$SCMP_RUN" -p "$TAP_TMP/unknown-id.ini" --check
+like "$ERR" "scmp-run: $TAP_TMP/unknown-id.ini:6: warning: unknown lint warning 'io_uring' in a lint comment" \
+	"unknown lint ID, near miss: warned at its line"
+like "$ERR" "scmp-run: $TAP_TMP/unknown-id.ini:6: hint: did you mean 'io-uring'?" \
+	"... with a hint naming the close ID"
+like "$ERR" "scmp-run: $TAP_TMP/unknown-id.ini:7: warning: unknown lint warning 'zzzz-qqqq' in a lint comment" \
+	"unknown lint ID, far off: warned at its line"
+unlike "$ERR" "scmp-run: $TAP_TMP/unknown-id.ini:7: hint:" "... with no hint"
+is "$(grep -c ': hint: ' "$ERR")" 1 "... one hint in all"
+
 # A condition on a syscall no ABI of the filter has: an error in every mode.
 run "$SCMP_RUN" -p tests/cli/bad/cond-no-abi.ini --export-bpf /dev/null
 status_is 1 "cond-no-abi.ini: --export-bpf exits 1"

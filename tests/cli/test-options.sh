@@ -10,6 +10,9 @@ P=tests/cli/profiles
 # --help lists every option, and every option it lists is accepted.
 run "$SCMP_RUN" --help
 status_is 0 "--help exits 0"
+# Every line of the usage block names the program.
+usage_bad=$(sed -n '/^Usage:/,/^$/p' "$OUT" | sed '1d;$d' | grep -v '^  scmp-run ' || true)
+ok "$([ -z "$usage_bad" ]; echo $?)" "every usage line starts with the program name${usage_bad:+: $usage_bad}"
 for opt in -p --profile --check --export-bpf --export-pfc --explain --resolve \
 	--list-syscalls --list-arches --list-groups --list-profiles --target-arch \
 	--user --group -v --verbose -h --version; do

@@ -86,6 +86,12 @@ like "$OUT" "description: beside the target" "-p LINK: its includes resolve besi
 unlike "$OUT" "beside the link" "-p LINK: not beside the link"
 run "$SCMP_RUN" -p "$D/links/top.ini" --check
 like "$OUT" "description: beside the target" "an include through a link: its includes too"
+# A linked directory: the file is no link, so its includes start in the
+# directory as written, which is the target's.
+ln -s real "$D/dirlink"
+run "$SCMP_RUN" -p "$D/dirlink/real.ini" --check
+like "$OUT" "description: beside the target" "-p DIRLINK/FILE: its includes resolve beside it"
+like "$OUT" "profile: $D/dirlink/real.ini" "-p DIRLINK/FILE: named as written"
 
 # ---- only regular files, refused before anything can block ----
 
@@ -117,6 +123,10 @@ if [ -c /dev/tty ]; then
 else
 	skip "no /dev/tty here"
 fi
+# A regular file whose read fails: /proc/self/mem at offset 0 (unmapped).
+run "$SCMP_RUN" -p /proc/self/mem --check
+status_is 1 "a profile whose read fails: 1"
+like "$ERR" "/proc/self/mem:1: error: read error: Input/output error" "a failed read: located, says why"
 printf '[profile]\ninclude = ../lib/\n[filter]\ndefault-action = allow\n' >"$D/top/inc-dir.ini"
 run "$SCMP_RUN" -p "$D/top/inc-dir.ini" --check
 like "$ERR" "inc-dir.ini:2: error: cannot open include '../lib/'" "an include of a directory: located"
