@@ -142,6 +142,7 @@ for c in report:deny permissive:deny learn:deny report:readback; do
 		i=$((i + 1))
 	done
 	cmd=$(cat "$T/cmd.pid" 2>/dev/null)
+	sleep 0.1 # the supervisor closes it within about 1 ms of the read-back
 	# read here: in a child of the command, /proc/self would differ
 	sup_links=$(for f in /proc/"$sup"/fd/*; do readlink "$f"; done)
 	cmd_links=$(for f in /proc/"${cmd:-0}"/fd/*; do readlink "$f"; done)
