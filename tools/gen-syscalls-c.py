@@ -136,10 +136,12 @@ def main(argv):
     # they have no pointers and need no relocation when the program loads.
     strings = {'': 0}
     block = ['']
+    end = [1]  # the offset after the last string
 
     def soff(text):
         if text not in strings:
-            strings[text] = sum(len(x) + 1 for x in block)
+            strings[text] = end[0]
+            end[0] += len(text) + 1
             block.append(text)
         return strings[text]
 
@@ -174,11 +176,15 @@ def main(argv):
         body.append('\t{ %d, %du, %d, %d }, /* %s */\n' % (soff(t), BASES.get(t, 0), fi, n, t))
     body.append('};\n\nconst size_t sct_tables_n = %d;\n\n' % len(tnames))
 
+    if len(tnames) >= 0xff:  # sct_table_slots holds index + 1 in a uint8_t
+        fail(sc_path, 0, 'too many tables')
     tslots = hash_slots(tnames)
     body.append('const uint8_t sct_table_slots[] = {\n\t%s\n};\n\n' %
                 ' '.join('%d,' % v for v in tslots))
     body.append('const size_t sct_table_slots_n = %d;\n\n' % len(tslots))
 
+    if len(protos) >= 0xffff:  # sct_name_proto holds the line in 16 bits, 0xffff: none
+        fail(args_path, 0, 'too many prototypes')
     name_proto = [0xffff] * len(names)  # per name: its first line in sct_protos
     body.append('const struct sct_proto sct_protos[] = {\n')
     for k, (name, table) in enumerate(sorted(protos, key=lambda k: (k[0].encode(),
