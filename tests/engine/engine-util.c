@@ -335,8 +335,19 @@ static int add_cluster(struct ruleset *rs, struct rng *r, const char *name, int 
 	return 0;
 }
 
+/* Whether slot is an integer argument of name on every ABI of also. */
+static bool int_on_all(const struct arch *const *also, const char *name, int slot)
+{
+	bool wide;
+
+	for (; also && *also; also++)
+		if (int_slot(*also, name, (unsigned)slot, &wide) != slot || wide)
+			return false;
+	return true;
+}
+
 size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char *const *first,
-			 unsigned *line)
+			 unsigned *line, const struct arch *const *also)
 {
 	const struct arch *a = arch_native();
 	size_t n_all, done = 0;
@@ -354,9 +365,10 @@ size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char
 
 		for (size_t k = 0; first && first[k]; k++)
 			listed |= !strcmp(first[k], name);
-		if (slot < 0 || listed || !strcmp(name, "exit_group"))
+		if (slot < 0 || listed || !strcmp(name, "exit_group") ||
+		    !int_on_all(also, name, slot))
 			continue;
-		if (wide && done % 7 == 0)
+		if (wide && !also && done % 7 == 0)
 			base |= 1ull << 32; /* the high word decides first */
 		if (add_cluster(rs, r, name, slot, base, done % 3 ? "allow" : "errno(1001)", line) <
 		    0)

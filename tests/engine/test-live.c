@@ -287,7 +287,7 @@ static void size_first_live(void)
 		     &(const char *){ 0 });
 	c.rs->attrs.has_default_action = true;
 	util_add_rule(c.rs, "allow", "exit_group", NULL, line);
-	n = util_add_clusters(c.rs, &r, 250, first, &line);
+	n = util_add_clusters(c.rs, &r, 250, first, &line, NULL);
 	if (n != 250 || util_compile(&c) < 0) {
 		tap_ok(false, "size-first: 250 syscalls of clustered values compile");
 		util_compiled_free(&c);

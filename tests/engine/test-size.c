@@ -53,33 +53,43 @@ static bool uses_memory(const struct bpf_prog *prog)
 	return false;
 }
 
-/* The clusters of util_add_clusters() on n syscalls, default errno(1000). */
-static int build_clusters(struct tcase *c, size_t n, size_t *ret_n)
+/* The clusters of util_add_clusters() on n syscalls, default errno(1000),
+ * for the ABIs of arches (0: this machine's). */
+static int build_clusters(struct tcase *c, size_t n, uint32_t arches, size_t *ret_n)
 {
 	struct rng r = { 0x5123f1 };
-	unsigned line = 0;
+	const struct arch *also[ARCH_COUNT + 1] = { NULL };
+	unsigned line = 0, k = 0;
 
+	for (unsigned i = 0; i < ARCH_COUNT; i++)
+		if (arches & 1u << i && arch_get(i) != arch_native())
+			also[k++] = arch_get(i);
 	c->rs = ruleset_new();
+	c->rs->attrs.arches = arches;
 	action_parse("errno(1000)", arch_native(), &c->rs->attrs.default_action,
 		     &(const char *){ 0 });
 	c->rs->attrs.has_default_action = true;
-	*ret_n = util_add_clusters(c->rs, &r, n, NULL, &line);
+	*ret_n = util_add_clusters(c->rs, &r, n, NULL, &line, k ? also : NULL);
 	return util_compile(c);
 }
 
-/* An input near the values of a random rule of c: the value, a neighbour,
- * 32 or 64 away, below the first, or random in either word. */
-static void near_input(const struct tcase *c, struct seccomp_data *sd)
+/* An input near the values of a random rule of c, on a random ABI of its
+ * policy: the value, a neighbour, 32 or 64 away, below the first, or random
+ * in either word. */
+static const struct arch *near_input(const struct tcase *c, struct seccomp_data *sd)
 {
 	const struct rule *ru = &c->rs->rules[rnd(&seed) % c->rs->n_rules];
 	const struct cmp *cmp = &ru->conj.cmps[0];
+	const struct policy *p = c->out.policy;
+	const struct arch *abi = p->abis[rnd(&seed) % p->n_abis].arch;
 	uint64_t v = cmp->values[0].terms[0].lit;
 	static const int64_t delta[] = { 0, 0, 0, 1, -1, 2, -2, 32, -32, 64, -64, 96, -200 };
 	uint32_t nr = 0;
 
 	memset(sd, 0, sizeof(*sd));
-	sd->arch = arch_native()->audit_arch;
-	syscalls_lookup_name(arch_native(), ru->syscall, &nr);
+	sd->arch = abi->audit_arch;
+	if (syscalls_lookup_name(abi, ru->syscall, &nr) < 0)
+		nr = (uint32_t)rnd(&seed) % 600; /* a number of that ABI, some rule's or none */
 	sd->nr = (int)nr;
 	for (int a = 0; a < 6; a++)
 		sd->args[a] = rnd(&seed) % 4 ? 0 : rnd(&seed);
@@ -94,44 +104,67 @@ static void near_input(const struct tcase *c, struct seccomp_data *sd)
 		v += (uint64_t)delta[rnd(&seed) % (sizeof(delta) / sizeof(delta[0]))];
 	}
 	sd->args[cmp->arg] = v;
+	return abi;
+}
+
+/* 300,000 inputs near the values of c: its program against its policy
+ * and against the rules as written; 0 when both agree on all. */
+static void agree_near(const struct tcase *c, const char *what)
+{
+	unsigned long bad = 0, unlike = 0;
+
+	for (int k = 0; k < 300000; k++) {
+		struct seccomp_data sd;
+		uint32_t want, got;
+		bool agree;
+
+		const struct arch *abi = near_input(c, &sd);
+
+		got = util_eval(c, &sd, &agree, NULL);
+		bad += !agree;
+		unlike += util_decide_written(c->rs, abi, &sd, &want) == 0 && want != got;
+	}
+	tap_ok(bad == 0,
+	       "%s: program and policy agree on 300000 inputs near the values (%lu differ)", what,
+	       bad);
+	tap_ok(unlike == 0, "%s: program and the rules as written agree (%lu differ)", what,
+	       unlike);
 }
 
 /* Size-first kicks in only near the limit, and decides as written. */
 static void size_first(void)
 {
 	struct tcase c = { 0 };
-	unsigned long bad = 0, unlike = 0;
 	size_t n;
 	int r;
 
-	r = build_clusters(&c, 40, &n);
+	r = build_clusters(&c, 40, 0, &n);
 	tap_ok(r == 0 && n == 40 && c.out.prog->len < BPF_PROG_MAX * 3 / 4 &&
 		       !uses_memory(c.out.prog),
 	       "40 syscalls of clustered values: %zu instructions, speed-first (%d)",
 	       r == 0 ? c.out.prog->len : 0, r);
 	util_compiled_free(&c);
 
-	r = build_clusters(&c, 250, &n);
+	r = build_clusters(&c, 250, 0, &n);
 	tap_ok(r == 0 && n == 250, "250 syscalls of clustered values compile (%d)", r);
 	if (r != 0)
 		return;
 	/* speed-first they take about 14 instructions a syscall (3600) */
 	tap_ok(uses_memory(c.out.prog) && c.out.prog->len <= BPF_PROG_MAX * 3 / 4,
 	       "size-first: %zu instructions, masks passed in memory", c.out.prog->len);
-	for (int k = 0; k < 300000; k++) {
-		struct seccomp_data sd;
-		uint32_t want, got;
-		bool agree;
-
-		near_input(&c, &sd);
-		got = util_eval(&c, &sd, &agree, NULL);
-		bad += !agree;
-		unlike += util_decide_written(c.rs, arch_native(), &sd, &want) == 0 && want != got;
-	}
-	tap_ok(bad == 0, "program and policy agree on 300000 inputs near the values (%lu differ)",
-	       bad);
-	tap_ok(unlike == 0, "program and the rules as written agree (%lu differ)", unlike);
+	agree_near(&c, "one ABI");
 	util_compiled_free(&c);
+
+#if defined(__x86_64__)
+	/* Three ABIs in one program: the routines are shared across them. */
+	r = build_clusters(&c, 200, 1u << ARCH_X86_64 | 1u << ARCH_X86 | 1u << ARCH_X32, &n);
+	tap_ok(r == 0 && c.out.policy->n_abis == 3 && uses_memory(c.out.prog),
+	       "x86_64, x86 and x32: size-first, %zu instructions (%d)",
+	       r == 0 ? c.out.prog->len : 0, r);
+	if (r == 0)
+		agree_near(&c, "three ABIs");
+	util_compiled_free(&c);
+#endif
 }
 
 int main(void)
