@@ -11,16 +11,8 @@ import tempfile
 
 python, srcdir = sys.argv[1], sys.argv[2]
 gen = os.path.join(srcdir, 'tools', 'gen-syscalls-c.py')
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    if not cond:
-        failed += 1
-    print('%s %d - %s' % ('ok' if cond else 'not ok', n, what))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from tap import done, ok  # noqa: E402
 
 
 def generate(tmp, n_tables, n_protos):
@@ -52,5 +44,4 @@ with tempfile.TemporaryDirectory() as tmp:
     ok(rc == 1 and 'args.txt:0: error: too many prototypes' in err,
        '65535 prototypes are refused (%d: %s)' % (rc, err.strip()))
 
-print('1..%d' % n)
-sys.exit(1 if failed else 0)
+done()

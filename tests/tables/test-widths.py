@@ -17,16 +17,8 @@ spec = importlib.util.spec_from_file_location(
 gen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gen)
 
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    if not cond:
-        failed += 1
-    print('%s %d - %s' % ('ok' if cond else 'not ok', n, what))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from tap import done, ok  # noqa: E402
 
 
 def dies(fn, want, what):
@@ -154,5 +146,4 @@ dies(lambda: gen.add_spellings({('x86_64', 'recvfrom'): protos['recvfrom']},
                                False),
      'names parameters 1 and 2', 'one name for two parameters is an error')
 
-print('1..%d' % n)
-sys.exit(1 if failed else 0)
+done()
