@@ -312,7 +312,8 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 						   SCMP_RUN_PROFILEDIR, stdout, d));
 		return true;
 	case MODE_LIST_GROUPS:
-		if (o->profile) /* with the profile's user groups */
+		/* with the profile's user groups; --unlisted does not use them */
+		if (o->profile && !o->unlisted)
 			return false;
 		*ret = list_groups(o, NULL, argc, argv, d);
 		return true;
