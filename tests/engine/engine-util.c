@@ -346,8 +346,8 @@ static bool int_on_all(const struct arch *const *also, const char *name, int slo
 	return true;
 }
 
-size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char *const *first,
-			 unsigned *line, const struct arch *const *also)
+size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char *const acts[2],
+			 const char *const *first, unsigned *line, const struct arch *const *also)
 {
 	const struct arch *a = arch_native();
 	size_t n_all, done = 0;
@@ -355,7 +355,7 @@ size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char
 
 	for (size_t i = 0; first && first[i] && done < n; i++, done++)
 		if (add_cluster(rs, r, first[i], 1, (rnd(r) & 0xffff) << pick(r, 12),
-				done % 3 ? "allow" : "errno(1001)", line) < 0)
+				acts[done % 3 == 0], line) < 0)
 			return 0;
 	for (size_t i = 0; i < n_all && done < n; i++) {
 		const char *name = syscall_name(&all[i]);
@@ -370,8 +370,7 @@ size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char
 			continue;
 		if (wide && !also && done % 7 == 0)
 			base |= 1ull << 32; /* the high word decides first */
-		if (add_cluster(rs, r, name, slot, base, done % 3 ? "allow" : "errno(1001)", line) <
-		    0)
+		if (add_cluster(rs, r, name, slot, base, acts[done % 3 == 0], line) < 0)
 			return 0;
 		done++;
 	}

@@ -55,11 +55,11 @@ const struct rule *util_written_best(const struct ruleset *rs, const struct arch
 
 /* Rules shaped like ioctl request numbers (bench set L): on each of up to
  * n syscalls of this machine's ABI, "argK == V" for 20 values V spread over
- * about 70 numbers, with allow, or errno(1001) on every third syscall. The
+ * about 70 numbers, with acts[0], or acts[1] on every third syscall. The
  * syscalls of first (NULL-terminated, may be NULL) come first, on arg1;
  * the others of the table follow on their first integer argument, which
  * must be a 32-bit integer on each ABI of also (NULL-terminated, may be
  * NULL; without it some values have the high word set). Lines are numbered
  * from *line + 1 on. Returns how many syscalls got rules (0 on an error). */
-size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char *const *first,
-			 unsigned *line, const struct arch *const *also);
+size_t util_add_clusters(struct ruleset *rs, struct rng *r, size_t n, const char *const acts[2],
+			 const char *const *first, unsigned *line, const struct arch *const *also);
