@@ -221,7 +221,6 @@ static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *b
 	return 1;
 }
 
-/* Does p[0 .. n) hold a byte below 0x20 or DEL? */
 /* Whether p[0..n) is plain text as far as read_line() cares: no control
  * character but tab, no DEL, and a CR only as the last byte. */
 static bool is_plain(const char *p, size_t n)
