@@ -6,9 +6,11 @@
  */
 #include "oci-json.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +280,67 @@ out:
 	return r;
 }
 
+#if SCMP_RUN_JANSSON_DLOPEN
+struct ojson_jansson ojson_jansson;
+
+void ojson_decref(json_t *json)
+{
+	if (json && json->refcount != (size_t)-1 && JSON_INTERNAL_DECREF(json) == 0)
+		ojson_jansson.delete_value(json);
+}
+
+/* Open jansson and fill ojson_jansson, once (see oci-json.h). 0, or
+ * -ENOENT with an error at where. */
+static int jansson_open(struct diag *d, const struct src_loc *where)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} fns[] = {
+#define FN(field, name) { name, offsetof(struct ojson_jansson, field) }
+		FN(loadb, "json_loadb"),
+		FN(object_get, "json_object_get"),
+		FN(string_value, "json_string_value"),
+		FN(array_size, "json_array_size"),
+		FN(array_get, "json_array_get"),
+		FN(object_iter, "json_object_iter"),
+		FN(object_iter_next, "json_object_iter_next"),
+		FN(object_iter_key, "json_object_iter_key"),
+		FN(object_iter_value, "json_object_iter_value"),
+		FN(object_key_to_iter, "json_object_key_to_iter"),
+		FN(delete_value, "json_delete"),
+#undef FN
+	};
+	struct ojson_jansson lib;
+	void *h;
+
+	if (ojson_jansson.delete_value)
+		return 0;
+	h = dlopen(SCMP_RUN_JANSSON_SONAME, RTLD_NOW | RTLD_LOCAL);
+	for (size_t i = 0; h && i < sizeof(fns) / sizeof(fns[0]); i++) {
+		void *f = dlsym(h, fns[i].name);
+
+		if (!f) {
+			dlclose(h);
+			h = NULL;
+			break;
+		}
+		/* a function pointer from dlsym()'s void * (POSIX allows it) */
+		memcpy((char *)&lib + fns[i].off, &f, sizeof(f));
+	}
+	if (!h) {
+		const char *why = dlerror();
+
+		diag_error(d, where, "reading JSON needs %s: %s", SCMP_RUN_JANSSON_SONAME,
+			   why ? why : "not found");
+		diag_hint(d, NULL, "install jansson (Debian: libjansson4)");
+		return -ENOENT;
+	}
+	ojson_jansson = lib; /* the handle stays open: the table points into it */
+	return 0;
+}
+#endif
+
 int ojson_load(const char *path, const char *file, size_t max, struct diag *d, struct ojson *ret)
 {
 	struct src_loc where = { .file = file };
@@ -288,6 +351,11 @@ int ojson_load(const char *path, const char *file, size_t max, struct diag *d, s
 	memset(ret, 0, sizeof(*ret));
 	ret->file = file;
 	ret->d = d;
+#if SCMP_RUN_JANSSON_DLOPEN
+	r = jansson_open(d, &where);
+	if (r < 0)
+		return r;
+#endif
 	r = read_all(path, max, d, &where, &ret->text, &ret->len);
 	if (r < 0)
 		return r;

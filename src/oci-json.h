@@ -12,7 +12,48 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "diag.h"
+
+#if SCMP_RUN_JANSSON_DLOPEN
+/*
+ * jansson is not linked: ojson_load() opens it with dlopen() when a JSON
+ * document is first read, so that a launch with an INI profile does not
+ * map it (docs/performance.md, Launch). Its functions are called through
+ * this table, which ojson_load() fills before anything is parsed; these
+ * names, and those inside jansson's iteration macros, resolve to it.
+ */
+struct ojson_jansson {
+	json_t *(*loadb)(const char *buffer, size_t buflen, size_t flags, json_error_t *error);
+	json_t *(*object_get)(const json_t *object, const char *key);
+	const char *(*string_value)(const json_t *string);
+	size_t (*array_size)(const json_t *array);
+	json_t *(*array_get)(const json_t *array, size_t index);
+	void *(*object_iter)(json_t *object);
+	void *(*object_iter_next)(json_t *object, void *iter);
+	const char *(*object_iter_key)(void *iter);
+	json_t *(*object_iter_value)(void *iter);
+	void *(*object_key_to_iter)(const char *key);
+	void (*delete_value)(json_t *json);
+};
+
+extern struct ojson_jansson ojson_jansson;
+
+/* jansson's json_decref(), calling json_delete() through the table. */
+void ojson_decref(json_t *json);
+
+#define json_loadb		ojson_jansson.loadb
+#define json_object_get		ojson_jansson.object_get
+#define json_string_value	ojson_jansson.string_value
+#define json_array_size		ojson_jansson.array_size
+#define json_array_get		ojson_jansson.array_get
+#define json_object_iter	ojson_jansson.object_iter
+#define json_object_iter_next	ojson_jansson.object_iter_next
+#define json_object_iter_key	ojson_jansson.object_iter_key
+#define json_object_iter_value	ojson_jansson.object_iter_value
+#define json_object_key_to_iter ojson_jansson.object_key_to_iter
+#define json_decref		ojson_decref
+#endif
 
 #define OJSON_PATH_MAX 256 /* bytes of a JSON pointer built by the OCI loader */
 

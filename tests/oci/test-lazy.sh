@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# jansson is opened when a JSON profile is read, not at every launch
+# (docs/performance.md, Launch): an INI profile never maps it, a JSON
+# profile does, and a jansson that cannot be loaded is a located error for
+# JSON profiles only.
+. "$(dirname "$0")/../tap.sh"
+
+if ! grep -q '^#define SCMP_RUN_JANSSON_DLOPEN 1' "$BUILDDIR/config.h"; then
+	skip "jansson is linked in this build (-Dstatic-helpers=true)"
+	done_testing
+	exit 0
+fi
+printf '[filter]\ndefault-action = allow\n[credentials]\nuser = root\n' >"$TAP_TMP/p.ini"
+printf '{ "defaultAction": "SCMP_ACT_ALLOW" }\n' >"$TAP_TMP/p.json"
+
+run env LD_DEBUG=libs "$SCMP_RUN" -p "$TAP_TMP/p.ini" --check
+status_is 0 "an INI profile: --check"
+unlike "$ERR" "libjansson" "an INI profile: jansson is not loaded"
+run env LD_DEBUG=libs "$SCMP_RUN" -p "$TAP_TMP/p.json" --check
+status_is 0 "a JSON profile: --check"
+like "$ERR" "libjansson.so.4" "a JSON profile: jansson is loaded"
+
+# A library by that name that is no library: JSON fails, located; INI runs.
+mkdir "$TAP_TMP/lib"
+: >"$TAP_TMP/lib/libjansson.so.4"
+run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/p.json" --check
+status_is 1 "jansson cannot be loaded: a JSON profile is refused"
+like "$ERR" "scmp-run: $TAP_TMP/p.json: error: reading JSON needs libjansson.so.4: " \
+	"... at the file, naming the library"
+run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/p.json" -- /bin/true
+status_is 125 "... and in run mode nothing runs (125)"
+run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/p.ini" -- /bin/true
+status_is 0 "jansson cannot be loaded: an INI profile still runs"
+
+done_testing
