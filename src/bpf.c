@@ -672,18 +672,15 @@ static void dispatches_free(struct dispatch *dps, size_t n)
 		dispatch_free(&dps[i]);
 }
 
-/* Emit and finish the program for p into g, dps and abi_size (see
- * emit_program()), size-first when the program nears the limit. */
-static void build(struct gen *g, const struct policy *p, struct dispatch *dps, size_t *abi_size)
+/* The program of g (built speed-first) again size-first, into g, dps and
+ * abi_size if that is shorter. */
+static void rebuild_size_first(struct gen *g, const struct policy *p, struct dispatch *dps,
+			       size_t *abi_size)
 {
 	struct gen s = { .big_endian = g->big_endian, .size_first = true };
 	struct dispatch s_dps[ARCH_COUNT] = { 0 };
 	size_t s_size[ARCH_COUNT] = { 0 };
 
-	emit_program(g, p, dps, abi_size);
-	finish(g);
-	if (g->err || g->n <= SIZE_FIRST_AT)
-		return;
 	emit_program(&s, p, s_dps, s_size);
 	finish(&s);
 	if (s.err || s.n >= g->n) {
@@ -696,6 +693,16 @@ static void build(struct gen *g, const struct policy *p, struct dispatch *dps, s
 	*g = s;
 	memcpy(dps, s_dps, sizeof(s_dps));
 	memcpy(abi_size, s_size, sizeof(s_size));
+}
+
+/* Emit and finish the program for p into g, dps and abi_size (see
+ * emit_program()), size-first when the program nears the limit. */
+static void build(struct gen *g, const struct policy *p, struct dispatch *dps, size_t *abi_size)
+{
+	emit_program(g, p, dps, abi_size);
+	finish(g);
+	if (!g->err && g->n > SIZE_FIRST_AT)
+		rebuild_size_first(g, p, dps, abi_size);
 }
 
 /* The length of the program for p->abis[i] alone (a copy of p that lists

@@ -567,8 +567,10 @@ static enum outcome check(const struct options *o, const struct compiled *c, str
 /*
  * Launch time (docs/performance.md, Launch): loading and building a profile
  * such as system-service.ini touches about 160 KB of fresh heap, one page
- * fault per page. main() makes the heap's first growth that large
- * (M_TOP_PAD); in run mode the part not used yet is populated with one
+ * fault per page. main() makes every growth of the heap at least that
+ * large (M_TOP_PAD; set before options are parsed, since parsing
+ * allocates, so in every mode); in run mode the part not used yet of the
+ * first one is populated with one
  * madvise() here, which costs half as much as the faults where they are
  * expensive (virtual machines). Best effort: without MADV_POPULATE_WRITE
  * (Linux 5.14), or with another allocator, nothing happens.

@@ -289,6 +289,15 @@ void ojson_decref(json_t *json)
 		ojson_jansson.delete_value(json);
 }
 
+/* The last dl*() error into buf, kept: the next dl*() call frees it. */
+static void dl_why(char *buf, size_t size)
+{
+	const char *e = dlerror();
+
+	if (e)
+		snprintf(buf, size, "%s", e);
+}
+
 /* Open jansson and fill ojson_jansson, once (see oci-json.h). 0, or
  * -ENOENT with an error at where. */
 static int jansson_open(struct diag *d, const struct src_loc *where)
@@ -312,15 +321,19 @@ static int jansson_open(struct diag *d, const struct src_loc *where)
 #undef FN
 	};
 	struct ojson_jansson lib;
+	char why[256] = "not found";
 	void *h;
 
 	if (ojson_jansson.delete_value)
 		return 0;
 	h = dlopen(SCMP_RUN_JANSSON_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		dl_why(why, sizeof(why));
 	for (size_t i = 0; h && i < sizeof(fns) / sizeof(fns[0]); i++) {
 		void *f = dlsym(h, fns[i].name);
 
 		if (!f) {
+			dl_why(why, sizeof(why)); /* before dlclose(), which frees it */
 			dlclose(h);
 			h = NULL;
 			break;
@@ -329,10 +342,7 @@ static int jansson_open(struct diag *d, const struct src_loc *where)
 		memcpy((char *)&lib + fns[i].off, &f, sizeof(f));
 	}
 	if (!h) {
-		const char *why = dlerror();
-
-		diag_error(d, where, "reading JSON needs %s: %s", SCMP_RUN_JANSSON_SONAME,
-			   why ? why : "not found");
+		diag_error(d, where, "reading JSON needs %s: %s", SCMP_RUN_JANSSON_SONAME, why);
 		diag_hint(d, NULL, "install jansson (Debian: libjansson4)");
 		return -ENOENT;
 	}

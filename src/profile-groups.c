@@ -476,11 +476,12 @@ static int expand(struct expand_ctx *x, const char *name, bool optional, unsigne
 int profile_groups_expand(struct loader *l)
 {
 	size_t words = (syscalls_name_count() + 63) / 64;
-	uint64_t *seen_ids = calloc(words + 1, sizeof(*seen_ids));
+	uint64_t *seen_ids = calloc(words, sizeof(*seen_ids));
+	int ret = 0;
 
 	if (!seen_ids)
 		return -ENOMEM;
-	for (size_t i = 0; i < l->n_ents;) {
+	for (size_t i = 0; i < l->n_ents && !ret;) {
 		struct expand_ctx x = { .l = l,
 					.first_rule = l->p->rs->n_rules,
 					.seen_ids = seen_ids };
@@ -499,19 +500,13 @@ int profile_groups_expand(struct loader *l)
 		strset_clear(&x.seen);
 		strset_clear(&x.groups);
 		memset(seen_ids, 0, words * sizeof(*seen_ids));
-		if (r == -ENOMEM) {
-			free(seen_ids);
-			return r;
-		}
-		if (r < 0) {
+		if (r < 0 && r != -ENOMEM)
 			diag_error(l->d, &l->ents[i].loc, "cannot expand '%s': %s", l->ents[i].name,
 				   strerror(-r));
-			free(seen_ids);
-			return -EINVAL;
-		}
+		ret = r == -ENOMEM ? r : r < 0 ? -EINVAL : 0;
 	}
 	free(seen_ids);
-	return 0;
+	return ret;
 }
 
 int profile_groups_keep(struct loader *l)

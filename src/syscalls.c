@@ -105,12 +105,8 @@ const struct syscall *syscalls_lookup(const struct arch *a, const char *name)
 
 int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_nr)
 {
-	const struct sct_table *t = table_of(a);
-	const struct syscall *s;
+	const struct syscall *s = syscalls_lookup(a, name);
 
-	if (!t || !name)
-		return -ENOENT;
-	s = find_index(t, name_index(name));
 	if (!s)
 		return -ENOENT;
 	*ret_nr = s->nr;

@@ -38,6 +38,19 @@ static void close_all(const int *fd, size_t n)
 			close(fd[i]);
 }
 
+/* Open path[0..n) with open(2) and flags, then close them: microseconds of
+ * the opens alone. */
+static double open_all(char *const *path, size_t n, int flags, int *fd)
+{
+	double t0 = now_us(), t;
+
+	for (size_t i = 0; i < n; i++)
+		fd[i] = open(path[i], O_PATH | O_CLOEXEC | flags);
+	t = now_us() - t0;
+	close_all(fd, n);
+	return t;
+}
+
 /* The ring's memory, given to the kernel (IORING_SETUP_NO_MMAP). */
 static unsigned char sq_mem[4096] __attribute__((aligned(4096)));
 static unsigned char ring_mem[4096] __attribute__((aligned(4096)));
@@ -125,11 +138,7 @@ int main(int argc, char **argv)
 			fd[i] = openat(parent_fd[i], rest[i], O_PATH | O_CLOEXEC);
 		t[0][k] = now_us() - t0;
 		close_all(fd, n_sub);
-		t0 = now_us();
-		for (size_t i = 0; i < n_sub; i++)
-			fd[i] = open(sub[i], O_PATH | O_CLOEXEC);
-		t[1][k] = now_us() - t0;
-		close_all(fd, n_sub);
+		t[1][k] = open_all(sub, n_sub, 0, fd);
 	}
 	if (n_sub) {
 		printf("# %zu paths below another listed path\n", n_sub);
@@ -138,17 +147,8 @@ int main(int argc, char **argv)
 	}
 
 	for (size_t k = 0; k < RUNS; k++) {
-		double t0 = now_us();
-
-		for (size_t i = 0; i < n_dir; i++)
-			fd[i] = open(dir[i], O_PATH | O_CLOEXEC | O_DIRECTORY);
-		t[0][k] = now_us() - t0;
-		close_all(fd, n_dir);
-		t0 = now_us();
-		for (size_t i = 0; i < n_dir; i++)
-			fd[i] = open(dir[i], O_PATH | O_CLOEXEC);
-		t[1][k] = now_us() - t0;
-		close_all(fd, n_dir);
+		t[0][k] = open_all(dir, n_dir, O_DIRECTORY, fd);
+		t[1][k] = open_all(dir, n_dir, 0, fd);
 	}
 	printf("# %zu directories\n", n_dir);
 	report("open_O_DIRECTORY", t[0]);
@@ -160,11 +160,7 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			statx(AT_FDCWD, path[i], 0, STATX_TYPE, &sx);
 		t[0][k] = now_us() - t0;
-		t0 = now_us();
-		for (size_t i = 0; i < n; i++)
-			fd[i] = open(path[i], O_PATH | O_CLOEXEC);
-		t[1][k] = now_us() - t0;
-		close_all(fd, n);
+		t[1][k] = open_all(path, n, 0, fd);
 	}
 	printf("# %zu paths\n", n);
 	report("statx", t[0]);
@@ -197,11 +193,7 @@ int main(int argc, char **argv)
 		}
 		t[0][k] = now_us() - t0;
 		close_all(fd, n);
-		t0 = now_us();
-		for (size_t i = 0; i < n; i++)
-			fd[i] = open(path[i], O_PATH | O_CLOEXEC);
-		t[1][k] = now_us() - t0;
-		close_all(fd, n);
+		t[1][k] = open_all(path, n, 0, fd);
 	}
 	printf("# %zu paths opened through one io_uring (setup, enter, close)\n", n);
 	report("io_uring_openat", t[0]);

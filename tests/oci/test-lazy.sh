@@ -33,4 +33,12 @@ status_is 125 "... and in run mode nothing runs (125)"
 run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/p.ini" -- /bin/true
 status_is 0 "jansson cannot be loaded: an INI profile still runs"
 
+# A library by that name without jansson's functions: the missing one is named.
+mkdir "$TAP_TMP/other"
+libc=$(ldd "$SCMP_RUN" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
+ln -s "$libc" "$TAP_TMP/other/libjansson.so.4"
+run env LD_LIBRARY_PATH="$TAP_TMP/other" "$SCMP_RUN" -p "$TAP_TMP/p.json" --check
+status_is 1 "a libjansson.so.4 without jansson's functions: refused"
+like "$ERR" "undefined symbol: json_loadb" "... naming the missing function"
+
 done_testing

@@ -11,6 +11,15 @@ if [ "$(id -u)" != 0 ]; then
 fi
 . "$SRCDIR/tests/tap.sh"
 
+# wait_for FILE: until FILE exists (at most 10 s).
+wait_for() {
+	_i=0
+	while [ ! -e "$1" ] && [ $_i -lt 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
 S=$SCMP_RUN
 P=$SRCDIR/tests/supervise/profiles
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -76,11 +85,7 @@ for sig in INT HUP QUIT USR1 USR2 WINCH; do
 		while [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; exit 99" \
 		>/dev/null 2>&1 &
 	pid=$!
-	i=0
-	while [ ! -e "$T/ready" ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	wait_for "$T/ready"
 	kill -"$sig" "$pid"
 	wait "$pid"
 	is $? $code "SIG$sig is forwarded to the command, which handles it"
@@ -136,11 +141,7 @@ for c in report:deny permissive:deny learn:deny report:readback; do
 	"$S" "$opt" -p "$P/$prof.ini" sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1"
 		read -r x <"$2"; exit 0' sh "$T/cmd.pid" "$T/gate" >/dev/null 2>&1 &
 	sup=$!
-	i=0
-	while [ ! -s "$T/cmd.pid" ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	wait_for "$T/cmd.pid" # written whole: moved into place
 	cmd=$(cat "$T/cmd.pid" 2>/dev/null)
 	sleep 0.1 # the supervisor closes it within about 1 ms of the read-back
 	# read here: in a child of the command, /proc/self would differ

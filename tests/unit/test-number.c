@@ -89,6 +89,20 @@ static void test_signed(void)
 	tap_ok(number_parse_max("-0", 255, &v) == 0 && v == 0, "max: -0 is 0");
 	tap_ok(number_parse_max("x", 255, &v) == -EINVAL, "max: 'x' is not a number");
 
+	{
+		uint32_t id = 7;
+
+		tap_ok(number_parse_id("4294967294", &id) && id == 4294967294u,
+		       "id: 4294967294 is the largest");
+		tap_ok(!number_parse_id("4294967295", &id) && id == 4294967294u,
+		       "id: 4294967295 ((uid_t)-1) is refused, *ret untouched");
+		tap_ok(!number_parse_id("", &id) && !number_parse_id("0x10", &id) &&
+			       !number_parse_id("-1", &id) && !number_parse_id("1 ", &id),
+		       "id: empty, hex, negative and trailing blanks are refused");
+		tap_ok(number_parse_id("0", &id) && id == 0 && number_parse_id("010", &id) &&
+			       id == 10,
+		       "id: decimal only, a leading 0 is not octal");
+	}
 	tap_ok(number_looks_like("1") && number_looks_like("-1") && number_looks_like("0x"),
 	       "looks like a number: a digit, or '-' and a digit");
 	tap_ok(!number_looks_like("EPERM") && !number_looks_like("-") && !number_looks_like("-x") &&
