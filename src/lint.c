@@ -6,7 +6,6 @@
  */
 #include "lint.h"
 
-#include <cap-ng.h>
 #include <ctype.h>
 #include <errno.h>
 #include <pwd.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "caller.h"
+#include "capname.h"
 #include "caps.h"
 #include "number.h"
 #include "oci.h"
@@ -562,7 +562,7 @@ static void check_unknown_allow(struct lint *L)
 /* "CAP_NET_BIND_SERVICE" */
 static void cap_name(int cap, char *buf, size_t size)
 {
-	const char *name = cap >= 0 ? capng_capability_to_name((unsigned)cap) : NULL;
+	const char *name = capname_of(cap);
 
 	if (!name) {
 		snprintf(buf, size, "capability %d", cap);

@@ -6,7 +6,6 @@
  */
 #include "oci-json.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -16,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "dynlib.h"
 
 void ojson_path_key(char *buf, const char *base, const char *key)
 {
@@ -289,23 +290,11 @@ void ojson_decref(json_t *json)
 		ojson_jansson.delete_value(json);
 }
 
-/* The last dl*() error into buf, kept: the next dl*() call frees it. */
-static void dl_why(char *buf, size_t size)
-{
-	const char *e = dlerror();
-
-	if (e)
-		snprintf(buf, size, "%s", e);
-}
-
 /* Open jansson and fill ojson_jansson, once (see oci-json.h). 0, or
  * -ENOENT with an error at where. */
 static int jansson_open(struct diag *d, const struct src_loc *where)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} fns[] = {
+	static const struct dynlib_fn fns[] = {
 #define FN(field, name) { name, offsetof(struct ojson_jansson, field) }
 		FN(loadb, "json_loadb"),
 		FN(object_get, "json_object_get"),
@@ -321,32 +310,17 @@ static int jansson_open(struct diag *d, const struct src_loc *where)
 #undef FN
 	};
 	struct ojson_jansson lib;
-	char why[256] = "not found";
-	void *h;
+	char why[256];
 
 	if (ojson_jansson.delete_value)
 		return 0;
-	h = dlopen(SCMP_RUN_JANSSON_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		dl_why(why, sizeof(why));
-	for (size_t i = 0; h && i < sizeof(fns) / sizeof(fns[0]); i++) {
-		void *f = dlsym(h, fns[i].name);
-
-		if (!f) {
-			dl_why(why, sizeof(why)); /* before dlclose(), which frees it */
-			dlclose(h);
-			h = NULL;
-			break;
-		}
-		/* a function pointer from dlsym()'s void * (POSIX allows it) */
-		memcpy((char *)&lib + fns[i].off, &f, sizeof(f));
-	}
-	if (!h) {
+	if (dynlib_open(SCMP_RUN_JANSSON_SONAME, fns, sizeof(fns) / sizeof(fns[0]), &lib, why,
+			sizeof(why)) < 0) {
 		diag_error(d, where, "reading JSON needs %s: %s", SCMP_RUN_JANSSON_SONAME, why);
 		diag_hint(d, NULL, "install jansson (Debian: libjansson4)");
 		return -ENOENT;
 	}
-	ojson_jansson = lib; /* the handle stays open: the table points into it */
+	ojson_jansson = lib;
 	return 0;
 }
 #endif

@@ -5,7 +5,6 @@
  * conditions converted the way runc hands them to libseccomp, then given
  * the kernel's argument widths.
  */
-#include <cap-ng.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +14,7 @@
 #include <sys/utsname.h>
 
 #include "array.h"
+#include "capname.h"
 #include "consts.h"
 #include "oci-int.h"
 #include "oci-json.h"
@@ -531,14 +531,21 @@ static int parse_caps(struct oci_conv *cv, const char *list)
 		return -ENOMEM;
 	for (char *w = strtok_r(copy, ", ", &save); w && r >= 0; w = strtok_r(NULL, ", ", &save)) {
 		char lower[64], *norm, **caps;
-		const char *bare = strncasecmp(w, "cap_", 4) ? w : w + 4;
+		const char *bare = strncasecmp(w, "cap_", 4) ? w : w + 4, *err;
 		size_t k;
+		int cap = -EINVAL;
 
 		for (k = 0; bare[k] && k + 1 < sizeof(lower); k++)
 			lower[k] = (char)tolower((unsigned char)bare[k]);
 		lower[k] = '\0';
-		if (!*bare || bare[k] || isdigit((unsigned char)lower[0]) ||
-		    capng_name_to_capability(lower) < 0) {
+		if (*bare && !bare[k] && !isdigit((unsigned char)lower[0]))
+			cap = capname_number(lower, &err);
+		if (cap == -ENOENT) {
+			diag_error(cv->d, NULL, "--oci-caps: %s", err);
+			r = -EINVAL;
+			break;
+		}
+		if (cap < 0) {
 			diag_error(cv->d, NULL, "--oci-caps: unknown capability '%s'", w);
 			r = -EINVAL;
 			break;
@@ -558,8 +565,7 @@ static int parse_caps(struct oci_conv *cv, const char *list)
 		doc->caps = caps;
 		caps[doc->n_caps++] = norm;
 		if (cv->doc->profile->n_keep_caps < PROFILE_KEEP_CAPS_MAX)
-			cv->doc->profile->keep_caps[cv->doc->profile->n_keep_caps++] =
-				capng_name_to_capability(lower);
+			cv->doc->profile->keep_caps[cv->doc->profile->n_keep_caps++] = cap;
 	}
 	free(copy);
 	return r;

@@ -6,7 +6,6 @@
  */
 #include "profile.h"
 
-#include <cap-ng.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capname.h"
 #include "consts.h"
 #include "hardening.h"
 #include "number.h"
@@ -226,8 +226,10 @@ static int parse_capability(const char *word, int *ret, const char **reterr)
 		return -EINVAL;
 	for (size_t i = 0; (name[i] = (char)tolower((unsigned char)bare[i])); i++)
 		;
-	*ret = isdigit((unsigned char)name[0]) ? -1 : capng_name_to_capability(name);
-	return *ret < 0 ? -EINVAL : 0;
+	if (isdigit((unsigned char)name[0]))
+		return -EINVAL;
+	*ret = capname_number(name, reterr);
+	return *ret < 0 ? *ret : 0;
 }
 
 /* An architecture name or "native": the ABI and its bit in attrs.arches. */
@@ -407,10 +409,15 @@ static int key_keep(struct key_ctx *k, const struct key_row *row)
 	p->n_keep_caps = 0; /* a later assignment replaces the list */
 	p->keep_loc = k->loc;
 	while ((w = profile_next_word(&rest))) {
-		int cap;
+		int cap, r2;
 		bool dup = false;
 
-		if (parse_capability(w, &cap, &err) < 0) {
+		r2 = parse_capability(w, &cap, &err);
+		if (r2 == -ENOENT) { /* libcap-ng cannot be opened: said once */
+			key_error(k, "%s", err);
+			return -EINVAL;
+		}
+		if (r2 < 0) {
 			key_error(k, "%s '%s'", err, w);
 			r = -EINVAL;
 			continue;

@@ -6,11 +6,11 @@
  */
 #include "run.h"
 
-#include <cap-ng.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <pwd.h>
 #include <stdint.h>
@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "caller.h"
+#include "capname.h"
 #include "caps.h"
 #include "hardening.h"
 #include "kernel-check.h"
@@ -46,7 +47,7 @@ static const char *errno_name(int err)
 
 static const char *cap_name(int cap)
 {
-	const char *n = capng_capability_to_name((unsigned)cap);
+	const char *n = capname_of(cap);
 
 	return n ? n : "unknown capability";
 }

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# libcap-ng is opened when a capability name is read, not at every launch
+# (docs/performance.md, Launch): a profile that names no capability never
+# maps it, one that does maps it and keeps the capability, and a libcap-ng
+# that cannot be loaded is a located error for such profiles only.
+. "$(dirname "$0")/../tap.sh"
+
+if ! grep -q '^#define SCMP_RUN_CAPNG_DLOPEN 1' "$BUILDDIR/config.h"; then
+	skip "libcap-ng is linked in this build (-Dstatic-helpers=true)"
+	done_testing
+	exit 0
+fi
+printf '[filter]\ndefault-action = allow\n[credentials]\nuser = root\n' >"$TAP_TMP/plain.ini"
+printf '[filter]\ndefault-action = allow\n[credentials]\nuser = root\n[capabilities]\nkeep = cap_net_bind_service\n' \
+	>"$TAP_TMP/caps.ini"
+printf '{ "defaultAction": "SCMP_ACT_ALLOW" }\n' >"$TAP_TMP/p.json"
+
+run env LD_DEBUG=libs "$SCMP_RUN" -p "$TAP_TMP/plain.ini" -- /bin/true
+status_is 0 "no capability named: the command runs"
+unlike "$ERR" "libcap-ng" "... and libcap-ng is not loaded"
+run env LD_DEBUG=libs "$SCMP_RUN" -p "$TAP_TMP/caps.ini" -- /bin/grep '^CapEff' /proc/self/status
+status_is 0 "a capability named: the command runs"
+like "$ERR" "libcap-ng.so.0" "... libcap-ng is loaded"
+like "$OUT" "CapEff:	0000000000000400" "... and CAP_NET_BIND_SERVICE (bit 10) alone is kept"
+
+# A library by that name that is no library: the named capability is refused
+# at its key, nothing runs; a profile without capabilities still runs.
+mkdir "$TAP_TMP/lib"
+: >"$TAP_TMP/lib/libcap-ng.so.0"
+run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/caps.ini" --check
+status_is 1 "libcap-ng cannot be loaded: a capability name is refused"
+like "$ERR" "scmp-run: $TAP_TMP/caps.ini:6: error: capability names need libcap-ng.so.0: " \
+	"... at its key, naming the library"
+run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/caps.ini" -- /bin/true
+status_is 125 "... and in run mode nothing runs (125)"
+run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/plain.ini" -- /bin/true
+status_is 0 "libcap-ng cannot be loaded: a profile without capabilities still runs"
+
+# A library by that name without libcap-ng's functions: the missing one is named.
+mkdir "$TAP_TMP/other"
+libc=$(ldd "$SCMP_RUN" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
+ln -s "$libc" "$TAP_TMP/other/libcap-ng.so.0"
+run env LD_LIBRARY_PATH="$TAP_TMP/other" "$SCMP_RUN" -p "$TAP_TMP/caps.ini" --check
+status_is 1 "a libcap-ng.so.0 without libcap-ng's functions: refused"
+like "$ERR" "undefined symbol: capng_name_to_capability" "... naming the missing function"
+run env LD_LIBRARY_PATH="$TAP_TMP/other" "$SCMP_RUN" --oci-caps CAP_NET_ADMIN \
+	-p "$TAP_TMP/p.json" --check
+status_is 1 "... --oci-caps is refused too"
+like "$ERR" "--oci-caps: capability names need libcap-ng.so.0: " "... saying why"
+
+done_testing
