@@ -158,13 +158,21 @@ for d in man readme; do
 		"sudo dmesg | grep type=1326")
 			if grep 'comm="mkdir"' "$OUT" | grep 'uid=65534 ' | grep -q 'syscall=83 '; then
 				ok 0 "$d: the kernel logged the killed mkdir"
+				mkdir_logged=yes
 			else
 				skip "$d: no audit record of the kill in the kernel log (rate limit or no audit)"
+				mkdir_logged=no
 			fi
 			;;
 		"sudo dmesg | scmp-run -p ./no-mkdir.ini --explain-audit -")
-			like "$OUT" "decision: kill-process by ./no-mkdir.ini:5" \
-				"$d: --explain-audit names the rule that killed mkdir"
+			# the kernel's printk rate limit drops records when other
+			# tests flood the log at the same time
+			if [ "${mkdir_logged:-no}" = yes ]; then
+				like "$OUT" "decision: kill-process by ./no-mkdir.ini:5" \
+					"$d: --explain-audit names the rule that killed mkdir"
+			else
+				skip "$d: the kernel log held no record of the killed mkdir"
+			fi
 			;;
 		"build/src/scmp-run --report -p ./tar.ini tar xzf notes.tgz")
 			like "$ERR" "scmp-run: summary: " "$d: --report summed up what tar was denied"
