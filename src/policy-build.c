@@ -47,13 +47,14 @@ static int syscall_nr(const struct arch *a, const char *syscall, uint32_t *ret_n
  * (NULL if the table has none) and, when it is found without a search,
  * its position in abi->known in *ret_k (else SIZE_MAX).
  */
-static int rule_number(const struct abi_policy *abi, const char *syscall, uint32_t *ret_nr,
+static int rule_number(const struct abi_policy *abi, const struct rule *rule, uint32_t *ret_nr,
 		       const char **ret_name, size_t *ret_k)
 {
 	const struct arch *by;
 	const char *err;
 	const struct syscall *sc;
-	int r = syscalls_parse_numbered(syscall, &by, ret_nr, &err);
+	int r = rule->name_key ? -ENOENT
+			       : syscalls_parse_numbered(rule->syscall, &by, ret_nr, &err);
 
 	*ret_k = SIZE_MAX;
 	*ret_name = NULL;
@@ -63,7 +64,8 @@ static int rule_number(const struct abi_policy *abi, const char *syscall, uint32
 		*ret_name = syscalls_lookup_nr(abi->arch, *ret_nr);
 		return 0;
 	}
-	sc = syscalls_lookup(abi->arch, syscall);
+	sc = rule->name_key ? syscalls_lookup_id(abi->arch, (int)rule->name_key - 1)
+			    : syscalls_lookup(abi->arch, rule->syscall);
 	if (!sc)
 		return -ENOENT;
 	*ret_nr = sc->nr;
@@ -584,7 +586,8 @@ static int known_numbers(const struct ruleset *rs, const struct rule_list *rules
 	if (!nrs)
 		return -ENOMEM;
 	for (size_t i = 0; i < rules->n; i++)
-		collect_number(abi, rules->v[i]->syscall, nrs, &n);
+		if (!rules->v[i]->name_key) /* a name of the table is no number */
+			collect_number(abi, rules->v[i]->syscall, nrs, &n);
 	for (size_t i = 0; i < rs->n_prios; i++)
 		collect_number(abi, rs->prios[i].syscall, nrs, &n);
 	if (!n) {
@@ -620,19 +623,13 @@ struct rule_mark {
 	bool found;  /* some ABI of the filter has the syscall */
 };
 
-/* where[] finds the list of a known number, so n rules cost O(n log n), not
- * O(n * syscalls). A number the table lacks is never dropped silently:
- * callers fail. */
-struct rsys *policy_rsys_of(struct abi_build *b, uint32_t nr, const char *name, int *ret_err)
+/* The list of the known number at position k, made on first use. */
+static struct rsys *rsys_at(struct abi_build *b, size_t k, uint32_t nr, const char *name,
+			    int *ret_err)
 {
 	struct abi_policy *abi = b->abi;
-	const struct syscall *sc = policy_known(abi, nr);
-	size_t k = sc ? (size_t)(sc - abi->known) : SIZE_MAX;
 	struct rsys *s;
 
-	*ret_err = -EINVAL;
-	if (k == SIZE_MAX)
-		return NULL;
 	if (b->where[k] == SIZE_MAX) {
 		*ret_err = -ENOMEM;
 		s = array_grow(&abi->sys, &abi->n_sys, &b->cap_sys, sizeof(*s));
@@ -644,6 +641,17 @@ struct rsys *policy_rsys_of(struct abi_build *b, uint32_t nr, const char *name, 
 		b->cap_rules[abi->n_sys - 1] = 0;
 	}
 	return &abi->sys[b->where[k]];
+}
+
+/* where[] finds the list of a known number, so n rules cost O(n log n), not
+ * O(n * syscalls). A number the table lacks is never dropped silently:
+ * callers fail. */
+struct rsys *policy_rsys_of(struct abi_build *b, uint32_t nr, const char *name, int *ret_err)
+{
+	const struct syscall *sc = policy_known(b->abi, nr);
+
+	*ret_err = -EINVAL;
+	return sc ? rsys_at(b, (size_t)(sc - b->abi->known), nr, name, ret_err) : NULL;
 }
 
 /* abi->sys is not sorted yet: where[] finds the list. */
@@ -661,13 +669,12 @@ struct rsys *policy_rsys_building(const struct abi_build *b, uint32_t nr)
 static int add_rrule(struct abi_build *b, uint32_t nr, const char *name, size_t k,
 		     const struct rrule *rr)
 {
-	struct abi_policy *abi = b->abi;
 	struct rsys *s;
 	struct rrule *r;
 	int err;
 
-	if (k != SIZE_MAX && b->where[k] != SIZE_MAX)
-		s = &abi->sys[b->where[k]];
+	if (k != SIZE_MAX)
+		s = rsys_at(b, k, nr, name, &err);
 	else
 		s = policy_rsys_of(b, nr, name, &err);
 	if (!s)
@@ -943,7 +950,7 @@ static int add_rule_at(struct builtins *bs, const struct src_loc *loc, const cha
 	if (!r)
 		return -ENOMEM;
 	*r = (struct rule){
-		.syscall = (char *)syscall,
+		.syscall = syscall,
 		.optional = true, /* an ABI without the syscall skips it */
 		.action = { .kind = ACTION_ERRNO, .data = errno_value, .errno_name = errno_name },
 		.loc = *loc,
@@ -1199,7 +1206,7 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 		uint32_t nr;
 		size_t k;
 
-		if (marks[i].failed || rule_number(abi, rule->syscall, &nr, &name, &k) < 0)
+		if (marks[i].failed || rule_number(abi, rule, &nr, &name, &k) < 0)
 			continue;
 		marks[i].found = true;
 		if (action_ret(&rule->action, a, &rr.ret) < 0) {
@@ -1406,6 +1413,7 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 	}
 	for (size_t i = 0; i < rs->n_rules; i++) {
 		marks[rules.n].failed =
+			!rs->rules[i].name_key &&
 			bare_number(rs->rules[i].syscall, &rs->rules[i].loc, n_abis, arches, d);
 		rules.v[rules.n++] = &rs->rules[i];
 	}

@@ -368,14 +368,12 @@ struct expand_ctx {
 	const char *group;    /* e->name interned in the ruleset, once needed */
 };
 
-/* 1 if name is new for this key (now remembered), 0 if seen, or -ENOMEM. */
-static int first_time(struct expand_ctx *x, const char *name)
+/* 1 if name (syscalls_name_id() id) is new for this key (now remembered),
+ * 0 if seen, or -ENOMEM. */
+static int first_time(struct expand_ctx *x, const char *name, int id)
 {
-	int id;
-
 	if (x->single)
 		return 1;
-	id = syscalls_name_id(name);
 	if (id < 0)
 		return strset_add(&x->seen, name);
 	if (x->seen_ids[id / 64] & (UINT64_C(1) << (id % 64)))
@@ -404,7 +402,15 @@ static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_
 	const struct entry *e = x->e;
 	size_t before = rs->n_rules;
 	const char *group = NULL;
-	int r = first_time(x, name);
+	int id = syscalls_name_id(name);
+	int r = first_time(x, name, id);
+	struct rule rule = {
+		.syscall = id >= 0 ? syscalls_name_of_id(id) : name,
+		.name_key = (unsigned)(id + 1),
+		.optional = optional,
+		.action = e->action,
+		.loc = e->loc,
+	};
 
 	if (r == 0 && !via_group && !e->is_prio)
 		named_itself(x, name);
@@ -417,9 +423,11 @@ static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_
 		return ruleset_set_priority(rs, name, e->prio, &e->loc);
 	}
 	if (!e->cond.n_conjs)
-		r = ruleset_add(rs, name, optional, &e->action, NULL, &e->loc);
-	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++) /* in rs->arena already */
-		r = ruleset_add_shared(rs, name, optional, &e->action, &e->cond.conjs[i], &e->loc);
+		r = ruleset_add_rule(rs, &rule, false);
+	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++) { /* in rs->arena already */
+		rule.conj = e->cond.conjs[i];
+		r = ruleset_add_rule(rs, &rule, true);
+	}
 	if (r >= 0 && via_group && e->name[0] == '@') {
 		/* the group written in the key, the one a reader finds there */
 		if (!x->group)

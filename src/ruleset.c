@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "syscalls.h"
 
 struct ruleset *ruleset_new(void)
 {
@@ -56,42 +57,53 @@ const char *ruleset_intern_file(struct ruleset *rs, const char *file)
 	return copy;
 }
 
-/* Add a rule with conj (NULL: none), copied into the arena when copy. */
-static int add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
-	       const struct conj *conj, const struct src_loc *loc, bool copy)
+int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared)
 {
-	struct rule r = {
-		.optional = optional,
-		.action = *act,
-		.loc = *loc,
-		.seq = (unsigned)rs->n_rules,
-	};
-	struct rule *slot;
+	struct rule *slot, copy = *r;
 
-	r.syscall = arena_strdup(&rs->arena, syscall);
-	if (!r.syscall)
+	copy.seq = (unsigned)rs->n_rules;
+	/* a name of the table is static: only other spellings need a copy */
+	if (!copy.name_key)
+		copy.syscall = arena_strdup(&rs->arena, r->syscall);
+	if (!copy.syscall)
 		return -ENOMEM;
-	if (conj && copy && conj_copy_in(&rs->arena, &r.conj, conj) < 0)
+	if (r->conj.n_cmps && !shared && conj_copy_in(&rs->arena, &copy.conj, &r->conj) < 0)
 		return -ENOMEM;
-	if (conj && !copy)
-		r.conj = *conj;
 	slot = array_grow(&rs->rules, &rs->n_rules, &rs->cap_rules, sizeof(*slot));
 	if (!slot)
 		return -ENOMEM;
-	*slot = r;
+	*slot = copy;
 	return 0;
+}
+
+/* A rule on syscall with conj (NULL: none), shared or copied. */
+static int add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
+	       const struct conj *conj, const struct src_loc *loc, bool shared)
+{
+	int id = syscalls_name_id(syscall);
+	struct rule r = {
+		.syscall = id >= 0 ? syscalls_name_of_id(id) : syscall,
+		.name_key = (unsigned)(id + 1),
+		.optional = optional,
+		.action = *act,
+		.loc = *loc,
+	};
+
+	if (conj)
+		r.conj = *conj;
+	return ruleset_add_rule(rs, &r, shared);
 }
 
 int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
 		const struct conj *conj, const struct src_loc *loc)
 {
-	return add(rs, syscall, optional, act, conj, loc, true);
+	return add(rs, syscall, optional, act, conj, loc, false);
 }
 
 int ruleset_add_shared(struct ruleset *rs, const char *syscall, bool optional,
 		       const struct action *act, const struct conj *conj, const struct src_loc *loc)
 {
-	return add(rs, syscall, optional, act, conj, loc, false);
+	return add(rs, syscall, optional, act, conj, loc, true);
 }
 
 int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,

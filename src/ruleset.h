@@ -34,8 +34,11 @@ struct filter_attrs {
 
 /* One rule as written: one syscall name, one action, one conjunction. */
 struct rule {
-	char *syscall; /* in the ruleset's arena */
-	bool optional; /* written as "name?" */
+	const char *syscall; /* in the ruleset's arena, or the syscall table's name */
+	unsigned name_key;   /* syscalls_name_id(syscall) + 1 when a table has the name,
+			      * found when the rule was added; 0: a number, a name no
+			      * table has, or not looked up (rules built by hand) */
+	bool optional;	     /* written as "name?" */
 	struct action action;
 	struct conj conj; /* n_cmps == 0: unconditional; in the ruleset's arena and
 			   * possibly shared with other rules: read-only */
@@ -116,6 +119,12 @@ int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const st
 int ruleset_add_shared(struct ruleset *rs, const char *syscall, bool optional,
 		       const struct action *act, const struct conj *conj,
 		       const struct src_loc *loc);
+
+/* Add r as written by the caller (syscall, name_key, optional, action,
+ * conj, loc; seq is set here). A syscall without name_key is copied, a
+ * name of the table (name_key != 0) is not; conj is copied unless shared,
+ * as for ruleset_add_shared(). Returns 0 or -ENOMEM. */
+int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared);
 
 /* Set the dispatch priority hint of a syscall (0..RULESET_PRIORITY_MAX). The
  * last one written wins. Returns 0, -ERANGE or -ENOMEM. */

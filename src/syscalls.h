@@ -84,6 +84,12 @@ int syscalls_names(const char ***ret, size_t *ret_n);
  * has no such syscall. */
 const struct syscall *syscalls_lookup(const struct arch *a, const char *name);
 
+/* The same for a name by its syscalls_name_id(): no hashing. */
+const struct syscall *syscalls_lookup_id(const struct arch *a, int id);
+
+/* The name of a syscalls_name_id(); static storage. NULL for an id out of range. */
+const char *syscalls_name_of_id(int id);
+
 /* Number of a name on an ABI; -ENOENT if that ABI has no such syscall. */
 int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_nr);
 
