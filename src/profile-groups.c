@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "groups-flat.h"
 #include "groups.h"
 #include "syscalls.h"
 
@@ -349,14 +350,6 @@ void profile_groups_check(struct loader *l)
 
 /* ---- expansion ---- */
 
-/* l->known: every name of every ABI's table, once. */
-static int collect_known(struct loader *l)
-{
-	if (l->known)
-		return 0;
-	return syscalls_names(&l->known, &l->n_known);
-}
-
 struct expand_ctx {
 	struct loader *l;
 	const struct entry *e;
@@ -396,13 +389,14 @@ static void named_itself(struct expand_ctx *x, const char *name)
 		}
 }
 
-static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_group)
+/* A rule for each conjunction of the entry on name, whose syscalls_name_id()
+ * is id (-1: a number, or a name no table has). */
+static int emit(struct expand_ctx *x, const char *name, int id, bool optional, bool via_group)
 {
 	struct ruleset *rs = x->l->p->rs;
 	const struct entry *e = x->e;
 	size_t before = rs->n_rules;
 	const char *group = NULL;
-	int id = syscalls_name_id(name);
 	int r = first_time(x, name, id);
 	struct rule rule = {
 		.syscall = id >= 0 ? syscalls_name_of_id(id) : name,
@@ -443,6 +437,35 @@ static int emit(struct expand_ctx *x, const char *name, bool optional, bool via_
 	return r < 0 ? r : 0;
 }
 
+/* bg (groups_lookup()) expanded at build time: groups_flat[] follows
+ * groups_list(), then @known. */
+static const struct groups_flat *flat_of(const struct group *bg)
+{
+	size_t n;
+	const struct group *list = groups_list(&n);
+
+	return bg >= list && bg < list + n ? &groups_flat[bg - list] : &groups_flat[n];
+}
+
+/* A built-in group, expanded at build time in the order expand() would
+ * follow its members (groups-flat.h): its nested groups are not marked as
+ * expanded for the key, which only costs their names a second look.
+ * Members of built-in groups are optional: the table may lack some. */
+static int expand_builtin(struct expand_ctx *x, const struct groups_flat *g)
+{
+	int r = 0;
+
+	for (size_t i = g->first; r >= 0 && i < (size_t)g->first + g->n; i++) {
+		unsigned v = groups_flat_ids[i];
+
+		if (v & GROUPS_FLAT_OTHER)
+			r = emit(x, groups_flat_other + (v & ~GROUPS_FLAT_OTHER), -1, true, true);
+		else
+			r = emit(x, syscalls_name_of_id((int)v), (int)v, true, true);
+	}
+	return r;
+}
+
 static int expand(struct expand_ctx *x, const char *name, bool optional, unsigned depth)
 {
 	const struct group *bg;
@@ -450,7 +473,7 @@ static int expand(struct expand_ctx *x, const char *name, bool optional, unsigne
 	int r = 0;
 
 	if (name[0] != '@')
-		return emit(x, name, optional, depth > 0);
+		return emit(x, name, syscalls_name_id(name), optional, depth > 0);
 	if (depth > NEST_MAX)
 		return -ELOOP;
 	/* A group expands to the same names wherever it is met: once per key
@@ -461,18 +484,8 @@ static int expand(struct expand_ctx *x, const char *name, bool optional, unsigne
 		return r;
 	r = 0;
 	bg = groups_lookup(name);
-	if (bg && !bg->members) {
-		r = collect_known(x->l);
-		for (size_t i = 0; r >= 0 && i < x->l->n_known; i++)
-			r = emit(x, x->l->known[i], true, true);
-		return r;
-	}
-	if (bg) {
-		/* Members of built-in groups are optional: the table may lack some. */
-		for (size_t i = 0; r >= 0 && bg->members[i]; i++)
-			r = expand(x, bg->members[i], true, depth + 1);
-		return r;
-	}
+	if (bg)
+		return expand_builtin(x, flat_of(bg));
 	ug = find_ugroup(x->l, name);
 	if (!ug)
 		return -ENOENT; /* reported before expansion */
@@ -553,9 +566,7 @@ void profile_groups_free(struct loader *l)
 	}
 	free(l->groups);
 	free(l->group_slots);
-	free(l->known);
 	l->groups = NULL;
 	l->group_slots = NULL;
-	l->known = NULL;
-	l->n_groups = l->cap_groups = l->n_known = l->n_group_slots = 0;
+	l->n_groups = l->cap_groups = l->n_group_slots = 0;
 }

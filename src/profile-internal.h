@@ -102,8 +102,6 @@ struct loader {
 	size_t n_groups, cap_groups;
 	size_t *group_slots; /* hash index of groups by name: index + 1, 0 empty */
 	size_t n_group_slots;
-	const char **known; /* @known: every name of every table */
-	size_t n_known;
 	size_t bytes;	      /* read so far, all files */
 	struct arena scratch; /* what lives as long as the load: keys, value lines */
 	unsigned key_ids;
@@ -240,5 +238,5 @@ int profile_groups_expand(struct loader *l);
 /* Copy the user groups of l, as written, to l->p. Returns 0 or -ENOMEM. */
 int profile_groups_keep(struct loader *l);
 
-/* Free the user groups and the @known list of l. */
+/* Free the user groups of l. */
 void profile_groups_free(struct loader *l);

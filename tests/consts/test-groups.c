@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Built-in syscall groups: systemd's names, nesting as in systemd, no unknown
- * references, no cycles, sorted for lookup.
+ * references, no cycles, sorted for lookup; their expansion at build time.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "groups-flat.h"
 #include "groups.h"
+#include "syscalls.h"
 #include "tests/tap.h"
 
 static const char *const systemd_groups[] = {
@@ -183,10 +186,79 @@ static void test_lookup(void)
 	       "names around the ends of the table");
 }
 
+/* The build-time expansion (groups-flat.h) against a walk of the member
+ * lists here: the same names, each once, in depth-first order. */
+struct walk {
+	const char *names[1024];
+	size_t n;
+	const struct group *done[64];
+	size_t n_done;
+};
+
+static void walk_name(struct walk *w, const char *name)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (!strcmp(w->names[i], name))
+			return;
+	if (w->n < sizeof(w->names) / sizeof(w->names[0]))
+		w->names[w->n++] = name;
+}
+
+static void walk_group(struct walk *w, const struct group *g)
+{
+	for (size_t i = 0; i < w->n_done; i++)
+		if (w->done[i] == g)
+			return;
+	if (!g || w->n_done >= sizeof(w->done) / sizeof(w->done[0]))
+		return;
+	w->done[w->n_done++] = g;
+	for (const char *const *m = g->members; *m; m++)
+		if ((*m)[0] == '@')
+			walk_group(w, groups_lookup(*m));
+		else
+			walk_name(w, *m);
+}
+
+static bool flat_is(const struct groups_flat *f, const char *const *names, size_t n)
+{
+	if (f->n != n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned v = groups_flat_ids[f->first + i];
+		const char *got = v & GROUPS_FLAT_OTHER ? groups_flat_other + (v & ~GROUPS_FLAT_OTHER)
+							: syscalls_name_of_id((int)v);
+
+		if (!got || strcmp(got, names[i]) || (syscalls_name_id(names[i]) < 0) !=
+							       !!(v & GROUPS_FLAT_OTHER))
+			return false;
+	}
+	return true;
+}
+
+static void test_flat(void)
+{
+	size_t n, n_known;
+	const struct group *list = groups_list(&n);
+	const char **known;
+
+	tap_ok(groups_flat_n == n + 1, "one expansion per group, and @known");
+	for (size_t g = 0; g < n; g++) {
+		struct walk w = { .n = 0 };
+
+		walk_group(&w, &list[g]);
+		tap_ok(flat_is(&groups_flat[g], w.names, w.n), "%s expanded at build time: %zu names",
+		       list[g].name, w.n);
+	}
+	tap_ok(syscalls_names(&known, &n_known) == 0 && flat_is(&groups_flat[n], known, n_known),
+	       "@known expanded at build time: every name of the table");
+	free(known);
+}
+
 int main(void)
 {
 	test_list();
 	test_systemd_meaning();
 	test_lookup();
+	test_flat();
 	return tap_done();
 }
