@@ -1,10 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# libcap-ng is opened when a capability name is read, not at every launch
-# (docs/performance.md, Launch): a profile that names no capability never
-# maps it, one that does maps it and keeps the capability, and a libcap-ng
-# that cannot be loaded is a located error for such profiles only.
+# How scmp-run is linked for launch (docs/performance.md, Launch): full
+# RELRO, and libcap-ng opened when a capability name is read, not at every
+# launch: a profile that names no capability never maps it, one that does
+# maps it and keeps the capability, and a libcap-ng that cannot be loaded
+# is a located error for such profiles only.
 . "$(dirname "$0")/../tap.sh"
+
+if command -v readelf >/dev/null 2>&1; then
+	readelf -d "$SCMP_RUN" >"$TAP_TMP/dynamic"
+	like "$TAP_TMP/dynamic" "BIND_NOW" "bound at start-up (-z now)"
+	readelf -l "$SCMP_RUN" >"$TAP_TMP/segments"
+	like "$TAP_TMP/segments" "GNU_RELRO" "... with a read-only GOT (-z relro)"
+else
+	skip "no readelf"
+fi
 
 if ! grep -q '^#define SCMP_RUN_CAPNG_DLOPEN 1' "$BUILDDIR/config.h"; then
 	skip "libcap-ng is linked in this build (-Dstatic-helpers=true)"
