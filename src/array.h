@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,4 +39,28 @@ static inline void *array_grow_from(void *array_ptr, size_t *n, size_t *cap, siz
 static inline void *array_grow(void *array_ptr, size_t *n, size_t *cap, size_t size)
 {
 	return array_grow_from(array_ptr, n, cap, size, 4);
+}
+
+/*
+ * Room for at least more elements past the n of *array_ptr, in one
+ * reallocation: a caller that knows how many follow spares the doublings
+ * and the copies they leave behind. Returns 0, or -ENOMEM with the array
+ * and *cap unchanged.
+ */
+static inline int array_reserve(void *array_ptr, size_t n, size_t *cap, size_t size, size_t more)
+{
+	void **array = array_ptr;
+	void *p;
+
+	if (more <= *cap - n)
+		return 0;
+	/* n + more elements of size bytes must fit in a size_t (n does) */
+	if (more > SIZE_MAX / size - n)
+		return -ENOMEM;
+	p = reallocarray(*array, n + more, size);
+	if (!p)
+		return -ENOMEM;
+	*array = p;
+	*cap = n + more;
+	return 0;
 }

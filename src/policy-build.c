@@ -1282,6 +1282,12 @@ static int build_abi(const struct ruleset *rs, const struct rule_list *rules,
 		goto out;
 	}
 	memset(b.where, 0xff, (abi->n_known + 1) * sizeof(*b.where)); /* SIZE_MAX: no slot yet */
+	/* a list per rule and known number at most, and the multiplexers':
+	 * allocated at once */
+	r = array_reserve(&abi->sys, 0, &b.cap_sys, sizeof(*abi->sys),
+			  (rules->n < abi->n_known ? rules->n : abi->n_known) + MUX_COUNT);
+	if (r < 0)
+		goto out;
 	r = build_abi_rules(rs, rules, &b, multi, warn, d, marks);
 out:
 	free(b.where);

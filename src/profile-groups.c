@@ -494,14 +494,43 @@ static int expand(struct expand_ctx *x, const char *name, bool optional, unsigne
 	return r;
 }
 
+/* Rules reserved at most before expanding (80 bytes each): a key that
+ * repeats a group many times makes its rules once, so a larger bound is
+ * left to grow as the rules come. */
+#define RULES_RESERVE_MAX 16384
+
+/* The rules the entries make, as far as known before expanding: a user
+ * group counts for nothing (its rules are added one by one). */
+static size_t rules_bound(const struct loader *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n_ents; i++) {
+		const struct entry *e = &l->ents[i];
+		const struct group *bg = e->name[0] == '@' ? groups_lookup(e->name) : NULL;
+		size_t names = e->name[0] != '@' ? 1 : bg ? flat_of(bg)->n : 0;
+
+		if (!e->is_prio)
+			n += names * (e->cond.n_conjs ? e->cond.n_conjs : 1);
+	}
+	return n;
+}
+
 int profile_groups_expand(struct loader *l)
 {
 	size_t words = (syscalls_name_count() + 63) / 64;
 	uint64_t *seen_ids = calloc(words, sizeof(*seen_ids));
+	size_t bound;
 	int ret = 0;
 
 	if (!seen_ids)
 		return -ENOMEM;
+	/* one allocation for the rules: @system-service alone makes ~400 */
+	bound = rules_bound(l);
+	if (bound <= RULES_RESERVE_MAX && ruleset_reserve(l->p->rs, bound) < 0) {
+		free(seen_ids);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < l->n_ents && !ret;) {
 		struct expand_ctx x = { .l = l,
 					.first_rule = l->p->rs->n_rules,

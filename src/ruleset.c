@@ -76,6 +76,11 @@ int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared)
 	return 0;
 }
 
+int ruleset_reserve(struct ruleset *rs, size_t more)
+{
+	return array_reserve(&rs->rules, rs->n_rules, &rs->cap_rules, sizeof(*rs->rules), more);
+}
+
 /* A rule on syscall with conj (NULL: none), shared or copied. */
 static int add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
 	       const struct conj *conj, const struct src_loc *loc, bool shared)

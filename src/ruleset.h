@@ -126,6 +126,10 @@ int ruleset_add_shared(struct ruleset *rs, const char *syscall, bool optional,
  * as for ruleset_add_shared(). Returns 0 or -ENOMEM. */
 int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared);
 
+/* Room for more rules, allocated at once (ruleset_add_rule() would grow
+ * the array step by step). 0 or -ENOMEM. */
+int ruleset_reserve(struct ruleset *rs, size_t more);
+
 /* Set the dispatch priority hint of a syscall (0..RULESET_PRIORITY_MAX). The
  * last one written wins. Returns 0, -ERANGE or -ENOMEM. */
 int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,

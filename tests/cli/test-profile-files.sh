@@ -224,6 +224,23 @@ status_is 0 "a lattice of groups nested 16 deep: accepted"
 elapsed_ok "$t0"
 ok $? "a lattice of groups: expanded once per group, at once"
 
+# One key naming @known 54,000 times (continuation lines): its rules are
+# made once, and the room for them is not asked for 54,000 times over.
+awk 'BEGIN {
+	print "[filter]\ndefault-action = allow\n[errno(EPERM)]\nsyscalls = @known"
+	for (i = 0; i < 2000; i++) {
+		line = " "
+		for (j = 0; j < 27; j++)
+			line = line " @known"
+		print line
+	}
+}' >"$D/repeat.ini"
+t0=$(date +%s)
+run timeout 20 "$SCMP_RUN" -p "$D/repeat.ini" --check
+status_is 0 "a key naming @known 54,000 times: accepted"
+elapsed_ok "$t0"
+ok $? "... at once"
+
 # ---- no user string reaches the terminal verbatim ----
 
 RLO=$(printf '\342\200\256')
