@@ -117,3 +117,15 @@ sample_profiles() {
 	fi
 	printf '%s\n' "$_d"
 }
+
+# fake_libs SONAME: two directories for LD_LIBRARY_PATH that each hold a
+# SONAME the dynamic loader cannot use: $TAP_TMP/empty-lib an empty file
+# (no library), $TAP_TMP/libc-lib the C library under that name (a library
+# without the functions wanted). For the libraries scmp-run opens with
+# dlopen() (src/dynlib.h).
+fake_libs() {
+	mkdir -p "$TAP_TMP/empty-lib" "$TAP_TMP/libc-lib" || exit 99
+	: >"$TAP_TMP/empty-lib/$1" || exit 99
+	_libc=$(ldd "$SCMP_RUN" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
+	ln -sf "$_libc" "$TAP_TMP/libc-lib/$1" || exit 99
+}

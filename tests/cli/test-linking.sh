@@ -36,25 +36,21 @@ like "$OUT" "CapEff:	0000000000000400" "... and CAP_NET_BIND_SERVICE (bit 10) al
 
 # A library by that name that is no library: the named capability is refused
 # at its key, nothing runs; a profile without capabilities still runs.
-mkdir "$TAP_TMP/lib"
-: >"$TAP_TMP/lib/libcap-ng.so.0"
-run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/caps.ini" --check
+fake_libs libcap-ng.so.0
+run env LD_LIBRARY_PATH="$TAP_TMP/empty-lib" "$SCMP_RUN" -p "$TAP_TMP/caps.ini" --check
 status_is 1 "libcap-ng cannot be loaded: a capability name is refused"
 like "$ERR" "scmp-run: $TAP_TMP/caps.ini:6: error: capability names need libcap-ng.so.0: " \
 	"... at its key, naming the library"
-run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/caps.ini" -- /bin/true
+run env LD_LIBRARY_PATH="$TAP_TMP/empty-lib" "$SCMP_RUN" -p "$TAP_TMP/caps.ini" -- /bin/true
 status_is 125 "... and in run mode nothing runs (125)"
-run env LD_LIBRARY_PATH="$TAP_TMP/lib" "$SCMP_RUN" -p "$TAP_TMP/plain.ini" -- /bin/true
+run env LD_LIBRARY_PATH="$TAP_TMP/empty-lib" "$SCMP_RUN" -p "$TAP_TMP/plain.ini" -- /bin/true
 status_is 0 "libcap-ng cannot be loaded: a profile without capabilities still runs"
 
 # A library by that name without libcap-ng's functions: the missing one is named.
-mkdir "$TAP_TMP/other"
-libc=$(ldd "$SCMP_RUN" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
-ln -s "$libc" "$TAP_TMP/other/libcap-ng.so.0"
-run env LD_LIBRARY_PATH="$TAP_TMP/other" "$SCMP_RUN" -p "$TAP_TMP/caps.ini" --check
+run env LD_LIBRARY_PATH="$TAP_TMP/libc-lib" "$SCMP_RUN" -p "$TAP_TMP/caps.ini" --check
 status_is 1 "a libcap-ng.so.0 without libcap-ng's functions: refused"
 like "$ERR" "undefined symbol: capng_name_to_capability" "... naming the missing function"
-run env LD_LIBRARY_PATH="$TAP_TMP/other" "$SCMP_RUN" --oci-caps CAP_NET_ADMIN \
+run env LD_LIBRARY_PATH="$TAP_TMP/libc-lib" "$SCMP_RUN" --oci-caps CAP_NET_ADMIN \
 	-p "$TAP_TMP/p.json" --check
 status_is 1 "... --oci-caps is refused too"
 like "$ERR" "--oci-caps: capability names need libcap-ng.so.0: " "... saying why"
