@@ -422,6 +422,16 @@ static void test_small(void)
 	profile_free(p);
 	diag_clear(&d);
 
+	f = "good/utf8-offsets.ini";
+	p = load_good(f, &d);
+	if (p)
+		tap_ok(p->description &&
+			       !strcmp(p->description, "abcdefg\xe2\x82\xachijklmn"
+						       "\xf0\x9d\x84\x9eop\xc3\xa9"),
+		       "utf8-offsets: characters of 2, 3 and 4 bytes at every offset, kept");
+	profile_free(p);
+	diag_clear(&d);
+
 	p = load_good("good/depth8.ini", &d);
 	if (p)
 		tap_ok(p->rs->attrs.default_action.kind == ACTION_ALLOW &&
