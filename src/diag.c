@@ -189,6 +189,22 @@ void diag_print(const struct diag *d, const char *prog, FILE *f)
 		fprintf(f, "%s: %zu more errors not shown\n", prog, d->n_errors - DIAG_ERRORS_MAX);
 }
 
+int diag_memstream_close(FILE *f, char **text)
+{
+	if (fclose(f) == 0 && *text)
+		return 0;
+	free(*text);
+	*text = NULL;
+	return -ENOMEM;
+}
+
+int diag_oom(struct diag *d, size_t errors_before, int r)
+{
+	if (r == -ENOMEM && d->n_errors == errors_before)
+		diag_error(d, NULL, "out of memory");
+	return r;
+}
+
 void diag_note_lines(struct diag *d, const struct src_loc *loc, const char *text)
 {
 	for (const char *line = text; *line;) {

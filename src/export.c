@@ -87,7 +87,7 @@ int export_oci(const struct compiled *c, const struct arch *native, const char *
 			     "kernel, which linux.seccomp cannot carry: the JSON has no rule for "
 			     "it (the runtime or the program must set it)");
 	r = oci_export(c->policy, c->rs, native, d, m);
-	if (fclose(m) != 0 && r >= 0) {
+	if (diag_memstream_close(m, &text) < 0 && r >= 0) {
 		diag_error(d, NULL, "out of memory");
 		r = -ENOMEM;
 	}

@@ -432,10 +432,8 @@ static int note_defaults(const struct compiled *c, struct diag *d)
 	if (!f)
 		return -ENOMEM;
 	summary_defaults(c, f);
-	if (fclose(f) != 0) {
-		free(text);
+	if (diag_memstream_close(f, &text) < 0)
 		return -ENOMEM;
-	}
 	diag_note_lines(d, &loc, text);
 	free(text);
 	return 0;

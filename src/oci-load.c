@@ -427,7 +427,7 @@ static int parse_entry(struct oci_conv *cv, size_t index, json_t *e)
 	struct action act;
 	const char *name;
 	json_t *names;
-	int r, keep;
+	int r, ra, keep;
 
 	ojson_path_index(path, "/syscalls", index);
 	ojson_loc(cv->j, path, false, &cv->doc->entry_loc[index]);
@@ -441,9 +441,10 @@ static int parse_entry(struct oci_conv *cv, size_t index, json_t *e)
 	name = ojson_get_string(cv->j, path, e, "name");
 	r = parse_oci_action(cv, path, e, "action", "errnoRet", "errno", &act);
 	ojson_path_key(p, path, "args");
-	r = oci_parse_args(cv, p, ojson_get_array(cv->j, path, e, "args"), &conds, &n_conds) < 0
-		    ? -EINVAL
-		    : r;
+	ra = oci_parse_args(cv, p, ojson_get_array(cv->j, path, e, "args"), &conds, &n_conds);
+	if (ra == -ENOMEM) /* nothing allocated: out of memory is said by the caller */
+		return ra;
+	r = ra < 0 ? -EINVAL : r;
 	ojson_path_key(p, path, "name");
 	if (name && names) {
 		both_given(cv, p, "name", "names");

@@ -1106,10 +1106,8 @@ static int add_families(struct builtins *bs, const struct hardening *h)
 		return -ENOMEM;
 	for (size_t i = 0; i < h->n_af; i++)
 		fprintf(f, "%s%s", i ? ", " : "", h->af_names[i]);
-	if (fclose(f) != 0) {
-		free(set);
+	if (diag_memstream_close(f, &set) < 0)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < 2 && r >= 0; i++)
 		r = add_rule_fmt(bs, &h->af_loc, calls[i], "EAFNOSUPPORT", EAFNOSUPPORT,
 				 "family %sin { %s }", h->af_deny_listed ? "" : "not ", set);

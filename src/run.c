@@ -234,10 +234,8 @@ int run_describe(const struct profile *p, struct diag *d)
 	if (!f)
 		return -ENOMEM;
 	caller_describe(&p->caller, listen_n, p->has_user ? p->user : NULL, f);
-	if (fclose(f) != 0) {
-		free(text);
+	if (diag_memstream_close(f, &text) < 0)
 		return -ENOMEM;
-	}
 	diag_note_lines(d, &loc, text);
 	if (p->has_user)
 		diag_note(d, &p->user_loc, "the command runs as user '%s'", p->user);

@@ -134,10 +134,8 @@ static int print_caller(const struct profile *p, FILE *f)
 	if (!m)
 		return -ENOMEM;
 	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, m);
-	if (fclose(m) != 0) {
-		free(text);
+	if (diag_memstream_close(m, &text) < 0)
 		return -ENOMEM;
-	}
 	for (line = text; *line; line = next) {
 		next = strchrnul(line, '\n');
 		if (*next)

@@ -3,6 +3,7 @@
  * Unit tests of diagnostics: counting, owned copies of file names, the cap
  * on kept errors, and the exact printed form.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,9 +166,26 @@ static void test_escape(void)
 	diag_clear(&d);
 }
 
+/* diag_oom(): "out of memory" for a -ENOMEM nobody explained, once. */
+static void test_oom(void)
+{
+	struct diag d;
+
+	diag_init(&d);
+	tap_ok(diag_oom(&d, 0, -ENOMEM) == -ENOMEM && d.n_errors == 1 && d.n_msgs == 1 &&
+		       !strcmp(d.msgs[0].text, "out of memory"),
+	       "diag_oom: -ENOMEM with nothing said: 'out of memory'");
+	tap_ok(diag_oom(&d, 0, -ENOMEM) == -ENOMEM && d.n_errors == 1,
+	       "diag_oom: an error said since: nothing added");
+	tap_ok(diag_oom(&d, 1, -EINVAL) == -EINVAL && diag_oom(&d, 1, 0) == 0 && d.n_errors == 1,
+	       "diag_oom: other results pass through");
+	diag_clear(&d);
+}
+
 int main(void)
 {
 	test_forms();
+	test_oom();
 	test_vadd();
 	test_cap();
 	test_escape();
