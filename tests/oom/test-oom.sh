@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Every allocation of a launch may fail (tests/oom/failmalloc.c fails the
+# Nth one, for every N until a run makes fewer than N), in --check, in run
+# mode, under --report and for a JSON profile: scmp-run never crashes, says
+# why it stopped, and the command either runs with the filter and
+# no_new_privs in place or does not run at all.
+. "$(dirname "$0")/../tap.sh"
+
+FM=$1
+MARK=$TAP_TMP/failed
+# The sample profile, and more of what a profile can say: a user group,
+# conditions, Landlock paths, limits and a kept capability.
+P=$TAP_TMP/oom.ini
+cat >"$P" <<EOF
+[profile]
+include = $(sample_profiles)/system-service.ini
+[groups]
+@mine = read write readv?
+[allow]
+syscalls = @mine
+[errno(EACCES)]
+openat = flags & O_CREAT == O_CREAT && mode & 0o002 != 0
+[landlock]
+read-exec = /usr /bin? /lib? /lib64?
+read = /etc /proc
+[limits]
+open-files = 1024
+[capabilities]
+keep = cap_net_bind_service
+EOF
+
+# sweep MODE: one run per allocation; prints "N CRASHED SILENT UNFILTERED",
+# and what went wrong into $TAP_TMP/problems.MODE
+sweep() {
+	n=1 crashed=0 silent=0 unfiltered=0
+	while [ "$n" -lt 20000 ]; do
+		rm -f "$MARK"
+		if [ "$1" = check ] || [ "$1" = json ]; then
+			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
+				"$SCMP_RUN" -p "$([ "$1" = json ] && echo "$JSON" || echo "$P")" \
+				--check >"$TAP_TMP/out" 2>"$TAP_TMP/err"
+		else # run, or report: run mode under the supervisor
+			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
+				"$SCMP_RUN" $([ "$1" = report ] && echo --report) -p "$P" -- \
+				/bin/grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status \
+				>"$TAP_TMP/out" 2>"$TAP_TMP/err"
+		fi
+		st=$?
+		[ -e "$MARK" ] || break # fewer than n allocations: the sweep is done
+		[ "$st" -lt 128 ] || {
+			crashed=$((crashed + 1))
+			echo "allocation $n: status $st" >>"$TAP_TMP/problems.$1"
+		}
+		if [ "$st" -ne 0 ] && [ ! -s "$TAP_TMP/err" ]; then
+			silent=$((silent + 1))
+			echo "allocation $n: status $st and no message" >>"$TAP_TMP/problems.$1"
+		fi
+		if [ "$1" != check ] && [ "$1" != json ] && [ -s "$TAP_TMP/out" ] &&
+			! { grep -q '^NoNewPrivs:	1$' "$TAP_TMP/out" &&
+				grep -q '^Seccomp:	2$' "$TAP_TMP/out"; }; then
+			unfiltered=$((unfiltered + 1))
+			echo "allocation $n: the command ran without its sandbox" \
+				>>"$TAP_TMP/problems.$1"
+		fi
+		n=$((n + 1))
+	done
+	echo "$((n - 1)) $crashed $silent $unfiltered"
+}
+
+# verdict MODE LABEL: sweep MODE and say what it found
+verdict() {
+	# shellcheck disable=SC2046 # four numbers
+	set -- $(sweep "$1") "$1" "$2"
+	ok "$([ "$1" -ge 100 ] && echo 0 || echo 1)" "$6: $1 allocations, each failed once"
+	is "$2" 0 "$6: no crash"
+	is "$3" 0 "$6: every failure says why"
+	case $5 in
+	run | report)
+		is "$4" 0 "$6: the command never ran without its filter and no_new_privs"
+		;;
+	esac
+	[ -e "$TAP_TMP/problems.$5" ] && diag "$(head -n 20 "$TAP_TMP/problems.$5")"
+	return 0
+}
+
+verdict check "--check"
+verdict run "run mode"
+verdict report "--report"
+# An OCI profile, read through jansson (whose own allocations are left
+# alone, see failmalloc.c) and converted.
+if grep -q '^#define SCMP_RUN_OCI 1' "$BUILDDIR/config.h"; then
+	JSON=$SRCDIR/tests/oci/json/ops.json
+	verdict json "JSON --check"
+else
+	skip "no OCI support in this build"
+fi
+
+done_testing
