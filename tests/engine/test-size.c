@@ -35,6 +35,23 @@ static int build(struct tcase *c, unsigned n)
 	return util_compile(c);
 }
 
+/* n rules "errno(1 + i) ioctl cmd == 0x5400 + i": no action twice. */
+static int build_distinct(struct tcase *c, unsigned n)
+{
+	char cond[64], act[32];
+
+	c->rs = ruleset_new();
+	action_parse("allow", arch_native(), &c->rs->attrs.default_action, &(const char *){ 0 });
+	c->rs->attrs.has_default_action = true;
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(cond, sizeof(cond), "cmd == %u", 0x5400 + i);
+		snprintf(act, sizeof(act), "errno(%u)", 1 + i);
+		if (util_add_rule(c->rs, act, "ioctl", cond, i + 1) < 0)
+			return -EINVAL;
+	}
+	return util_compile(c);
+}
+
 static bool diag_has(const struct diag *d, const char *text)
 {
 	for (size_t i = 0; i < d->n_msgs; i++)
@@ -154,6 +171,17 @@ static void size_first(void)
 	tap_ok(uses_memory(c.out.prog) && c.out.prog->len <= BPF_PROG_MAX * 3 / 4,
 	       "size-first: %zu instructions, masks passed in memory", c.out.prog->len);
 	agree_near(&c, "one ABI");
+	util_compiled_free(&c);
+
+	/* Each value its own action, so no two share a table or a return:
+	 * built again size-first past the point, the program is no shorter,
+	 * and the speed-first one is kept. */
+	r = build_distinct(&c, 1700);
+	tap_ok(r == 0 && c.out.prog->len > BPF_PROG_MAX * 3 / 4 && !c.out.prog->size_first &&
+		       !uses_memory(c.out.prog),
+	       "1700 values, each its own errno: %zu instructions, past the point, speed-first "
+	       "kept",
+	       r == 0 ? c.out.prog->len : 0);
 	util_compiled_free(&c);
 
 #if defined(__x86_64__)
