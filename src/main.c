@@ -507,7 +507,7 @@ static enum outcome run_supervised(const struct options *o, const struct compile
 
 	if (supervise_check(c->profile, d) < 0 || !announce_run(o, c, argv, d))
 		return OUTCOME_REJECTED;
-	r = supervise_run(&o->sup, c, argv, d, &fail);
+	r = diag_oom(d, d->n_errors, supervise_run(&o->sup, c, argv, d, &fail));
 	if (r < 0)
 		return outcome_of_run(fail);
 	*ret_status = r;

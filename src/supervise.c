@@ -896,6 +896,8 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 
 	if (s->o->has_base && !base)
 		r = -errno;
+	if (!cmd && r == 0) /* the header names the command: no silent gap */
+		r = -ENOMEM;
 	if (!f && r == 0)
 		r = -errno;
 	if (r == 0 && s->learn_err)
