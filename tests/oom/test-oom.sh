@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Every allocation of a launch may fail (tests/oom/failmalloc.c fails the
 # Nth one, for every N until a run makes fewer than N), in --check, in run
-# mode, under --report and for a JSON profile: scmp-run never crashes, says
-# why it stopped, and the command either runs with the filter and
-# no_new_privs in place or does not run at all.
+# mode, under --report and --learn, and for a JSON profile: scmp-run never
+# crashes, says why it stopped (a --learn that succeeds wrote a whole
+# profile), and the command either runs with the filter and no_new_privs
+# in place or does not run at all.
 . "$(dirname "$0")/../tap.sh"
 
 FM=$1
@@ -30,6 +31,16 @@ open-files = 1024
 keep = cap_net_bind_service
 EOF
 
+LEARNED=$TAP_TMP/learned.ini
+
+# The options of a supervised MODE.
+supervised() {
+	case $1 in
+	report) echo --report ;;
+	learn) echo --learn "$LEARNED" ;;
+	esac
+}
+
 # sweep MODE: one run per allocation; prints "N CRASHED SILENT UNFILTERED",
 # and what went wrong into $TAP_TMP/problems.MODE
 sweep() {
@@ -40,13 +51,21 @@ sweep() {
 			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
 				"$SCMP_RUN" -p "$([ "$1" = json ] && echo "$JSON" || echo "$P")" \
 				--check >"$TAP_TMP/out" 2>"$TAP_TMP/err"
-		else # run, or report: run mode under the supervisor
+		else # run, report or learn: run mode, or under the supervisor
+			rm -f "$LEARNED"
 			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
-				"$SCMP_RUN" $([ "$1" = report ] && echo --report) -p "$P" -- \
+				"$SCMP_RUN" $(supervised "$1") -p "$P" -- \
 				/bin/grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status \
 				>"$TAP_TMP/out" 2>"$TAP_TMP/err"
 		fi
 		st=$?
+		if [ "$1" = learn ] && [ "$st" -eq 0 ] &&
+			! { grep -q '^# Command: /bin/grep' "$LEARNED" &&
+				"$SCMP_RUN" -p "$LEARNED" --check >/dev/null 2>&1; }; then
+			silent=$((silent + 1))
+			echo "allocation $n: status 0 and no good learned profile" \
+				>>"$TAP_TMP/problems.$1"
+		fi
 		[ -e "$MARK" ] || break # fewer than n allocations: the sweep is done
 		[ "$st" -lt 128 ] || {
 			crashed=$((crashed + 1))
@@ -76,7 +95,7 @@ verdict() {
 	is "$2" 0 "$6: no crash"
 	is "$3" 0 "$6: every failure says why"
 	case $5 in
-	run | report)
+	run | report | learn)
 		is "$4" 0 "$6: the command never ran without its filter and no_new_privs"
 		;;
 	esac
@@ -87,6 +106,7 @@ verdict() {
 verdict check "--check"
 verdict run "run mode"
 verdict report "--report"
+verdict learn "--learn"
 # An OCI profile, read through jansson (whose own allocations are left
 # alone, see failmalloc.c) and converted.
 if grep -q '^#define SCMP_RUN_OCI 1' "$BUILDDIR/config.h"; then
