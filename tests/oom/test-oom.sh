@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Every allocation of a launch may fail (tests/oom/failmalloc.c fails the
 # Nth one, for every N until a run makes fewer than N), in --check, in run
-# mode, under --report and --learn, and for a JSON profile: scmp-run never
-# crashes, says why it stopped (a --learn that succeeds wrote a whole
-# profile), and the command either runs with the filter and no_new_privs
-# in place or does not run at all.
+# mode, under --report and --learn, for --explain-audit and for a JSON
+# profile: scmp-run never crashes, says why it stopped (a --learn that
+# succeeds wrote a whole profile), and the command either runs with the
+# filter and no_new_privs in place or does not run at all.
 . "$(dirname "$0")/../tap.sh"
 
 FM=$1
@@ -32,6 +32,21 @@ keep = cap_net_bind_service
 EOF
 
 LEARNED=$TAP_TMP/learned.ini
+# Kernel audit records of two calls the profile denies, and one it allows
+# that another filter killed.
+AUDIT=$TAP_TMP/audit.log
+cat >"$AUDIT" <<EOF
+[  915.971400] audit: type=1326 audit(1796310492.789:2143): auid=4294967295 uid=0 gid=0 ses=4294967295 pid=26598 comm="unshare" exe="/usr/bin/unshare" sig=0 arch=c000003e syscall=272 compat=0 ip=0x7f0c2b1a7b6b code=0x50001
+[  915.971500] audit: type=1326 audit(1796310492.790:2144): auid=4294967295 uid=0 gid=0 ses=4294967295 pid=26599 comm="python3" exe="/usr/bin/python3" sig=0 arch=c000003e syscall=302 compat=0 ip=0x7f0c2b1a7b6b code=0x50001
+[  915.971600] audit: type=1326 audit(1796310492.791:2145): auid=4294967295 uid=0 gid=0 ses=4294967295 pid=26600 comm="cat" exe="/usr/bin/cat" sig=31 arch=c000003e syscall=0 compat=0 ip=0x7f0c2b1a7b6b code=0x80000000
+EOF
+
+# Whether MODE runs the command: "yes" or nothing.
+command_of() {
+	case $1 in
+	run | report | learn) echo yes ;;
+	esac
+}
 
 # The options of a supervised MODE.
 supervised() {
@@ -44,10 +59,14 @@ supervised() {
 # sweep MODE: one run per allocation; prints "N CRASHED SILENT UNFILTERED",
 # and what went wrong into $TAP_TMP/problems.MODE
 sweep() {
-	n=1 crashed=0 silent=0 unfiltered=0
+	n=1 crashed=0 silent=0 unfiltered=0 runs=$(command_of "$1")
 	while [ "$n" -lt 20000 ]; do
 		rm -f "$MARK"
-		if [ "$1" = check ] || [ "$1" = json ]; then
+		if [ "$1" = audit ]; then
+			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
+				"$SCMP_RUN" -p "$P" --explain-audit "$AUDIT" \
+				>"$TAP_TMP/out" 2>"$TAP_TMP/err"
+		elif [ "$1" = check ] || [ "$1" = json ]; then
 			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
 				"$SCMP_RUN" -p "$([ "$1" = json ] && echo "$JSON" || echo "$P")" \
 				--check >"$TAP_TMP/out" 2>"$TAP_TMP/err"
@@ -75,7 +94,7 @@ sweep() {
 			silent=$((silent + 1))
 			echo "allocation $n: status $st and no message" >>"$TAP_TMP/problems.$1"
 		fi
-		if [ "$1" != check ] && [ "$1" != json ] && [ -s "$TAP_TMP/out" ] &&
+		if [ -n "$runs" ] && [ -s "$TAP_TMP/out" ] &&
 			! { grep -q '^NoNewPrivs:	1$' "$TAP_TMP/out" &&
 				grep -q '^Seccomp:	2$' "$TAP_TMP/out"; }; then
 			unfiltered=$((unfiltered + 1))
@@ -94,11 +113,9 @@ verdict() {
 	ok "$([ "$1" -ge 100 ] && echo 0 || echo 1)" "$6: $1 allocations, each failed once"
 	is "$2" 0 "$6: no crash"
 	is "$3" 0 "$6: every failure says why"
-	case $5 in
-	run | report | learn)
+	if [ -n "$(command_of "$5")" ]; then
 		is "$4" 0 "$6: the command never ran without its filter and no_new_privs"
-		;;
-	esac
+	fi
 	[ -e "$TAP_TMP/problems.$5" ] && diag "$(head -n 20 "$TAP_TMP/problems.$5")"
 	return 0
 }
@@ -107,6 +124,7 @@ verdict check "--check"
 verdict run "run mode"
 verdict report "--report"
 verdict learn "--learn"
+verdict audit "--explain-audit"
 # An OCI profile, read through jansson (whose own allocations are left
 # alone, see failmalloc.c) and converted.
 if grep -q '^#define SCMP_RUN_OCI 1' "$BUILDDIR/config.h"; then
