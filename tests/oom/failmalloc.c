@@ -18,8 +18,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <link.h>
-#include <stdint.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
