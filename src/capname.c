@@ -3,9 +3,11 @@
  * Capability names through libcap-ng, linked or opened on first use
  * (capname.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <strings.h>
 
 #include "config.h"
 
@@ -31,22 +33,19 @@ static int capng_open(void)
 		{ "capng_name_to_capability", offsetof(struct capng_fns, name_to_capability) },
 		{ "capng_capability_to_name", offsetof(struct capng_fns, capability_to_name) },
 	};
-	struct capng_fns lib;
 	char why[256];
 
-	if (capng.name_to_capability)
-		return 0;
-	if (dynlib_open(SCMP_RUN_CAPNG_SONAME, fns, sizeof(fns) / sizeof(fns[0]), &lib, why,
-			sizeof(why)) < 0) {
+	if (dynlib_open(SCMP_RUN_CAPNG_SONAME, fns, sizeof(fns) / sizeof(fns[0]), &capng,
+			sizeof(capng), why, sizeof(why)) < 0) {
 		snprintf(open_error, sizeof(open_error), "capability names need %s: %s",
 			 SCMP_RUN_CAPNG_SONAME, why);
 		return -ENOENT;
 	}
-	capng = lib;
 	return 0;
 }
 
-int capname_number(const char *lower, const char **reterr)
+/* The number of a lower-case name without "cap_", as capname_parse(). */
+static int lookup(const char *lower, const char **reterr)
 {
 	int cap;
 
@@ -65,7 +64,7 @@ const char *capname_of(int cap)
 #else
 #include <cap-ng.h>
 
-int capname_number(const char *lower, const char **reterr)
+static int lookup(const char *lower, const char **reterr)
 {
 	int cap = capng_name_to_capability(lower);
 
@@ -78,3 +77,31 @@ const char *capname_of(int cap)
 	return cap >= 0 ? capng_capability_to_name((unsigned)cap) : NULL;
 }
 #endif
+
+int capname_parse(const char *word, const char **reterr)
+{
+	const char *bare = strncasecmp(word, "cap_", 4) ? word : word + 4;
+	char lower[64];
+	size_t k;
+
+	*reterr = "unknown capability";
+	for (k = 0; bare[k] && k + 1 < sizeof(lower); k++)
+		lower[k] = (char)tolower((unsigned char)bare[k]);
+	lower[k] = '\0';
+	if (!k || bare[k] || isdigit((unsigned char)lower[0]))
+		return -EINVAL;
+	return lookup(lower, reterr);
+}
+
+void capname_format(int cap, char *buf, size_t size)
+{
+	const char *name = capname_of(cap);
+
+	if (!name) {
+		snprintf(buf, size, "capability %d", cap);
+		return;
+	}
+	snprintf(buf, size, "CAP_%s", name);
+	for (size_t i = 4; buf[i]; i++)
+		buf[i] = (char)toupper((unsigned char)buf[i]);
+}

@@ -8,11 +8,17 @@
  */
 #pragma once
 
-/* The number of a capability written in lower case without "cap_"
- * ("net_admin"). -EINVAL if there is no such capability; -ENOENT if
- * libcap-ng cannot be opened, with the reason in *reterr (static). */
-int capname_number(const char *lower, const char **reterr);
+#include <stddef.h>
+
+/* The number of a capability written "CAP_NET_ADMIN" or "net_admin", in
+ * any case; never a number. -EINVAL if there is no such capability;
+ * -ENOENT if libcap-ng cannot be opened, with the reason in *reterr
+ * (static). */
+int capname_parse(const char *word, const char **reterr);
 
 /* libcap-ng's lower-case name of cap ("net_admin"); NULL if it has none
  * or cannot be opened. */
 const char *capname_of(int cap);
+
+/* "CAP_NET_ADMIN" for cap into buf, or "capability N" when it has no name. */
+void capname_format(int cap, char *buf, size_t size);

@@ -18,11 +18,14 @@ static void dl_why(char *buf, size_t size)
 		snprintf(buf, size, "%s", e);
 }
 
-int dynlib_open(const char *soname, const struct dynlib_fn *fns, size_t n, void *table, char *why,
-		size_t why_size)
+int dynlib_open(const char *soname, const struct dynlib_fn *fns, size_t n, void *table, size_t size,
+		char *why, size_t why_size)
 {
-	void *h;
+	void *h, *first;
 
+	memcpy(&first, (char *)table + fns[0].off, sizeof(first));
+	if (first)
+		return 0;
 	snprintf(why, why_size, "not found");
 	h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
@@ -35,6 +38,7 @@ int dynlib_open(const char *soname, const struct dynlib_fn *fns, size_t n, void 
 		if (!f) {
 			dl_why(why, why_size); /* before dlclose(), which frees it */
 			dlclose(h);
+			memset(table, 0, size);
 			return -ENOENT;
 		}
 		/* a function pointer from dlsym()'s void * (POSIX allows it) */

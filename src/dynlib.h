@@ -17,11 +17,11 @@ struct dynlib_fn {
 };
 
 /*
- * Open soname and fill table (a struct of function pointers) with fns[0..n).
- * Returns 0, or -ENOENT with the loader's reason in why (the file is
- * missing, is no library, or lacks a function, which is named); the table
- * is then partly filled: callers fill a scratch copy and keep it only on
- * success. A library once opened stays open: the table points into it.
+ * Open soname once and fill table (a struct of function pointers, size
+ * bytes) with fns[0..n). Returns 0, at once if the table is filled
+ * already, or -ENOENT with the loader's reason in why (the file is missing,
+ * is no library, or lacks a function, which is named) and the table all
+ * NULL. A library once opened stays open: the table points into it.
  */
-int dynlib_open(const char *soname, const struct dynlib_fn *fns, size_t n, void *table, char *why,
-		size_t why_size);
+int dynlib_open(const char *soname, const struct dynlib_fn *fns, size_t n, void *table, size_t size,
+		char *why, size_t why_size);

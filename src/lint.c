@@ -6,7 +6,6 @@
  */
 #include "lint.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -559,20 +558,6 @@ static void check_unknown_allow(struct lint *L)
 
 /* ---- capabilities and credentials ---- */
 
-/* "CAP_NET_BIND_SERVICE" */
-static void cap_name(int cap, char *buf, size_t size)
-{
-	const char *name = capname_of(cap);
-
-	if (!name) {
-		snprintf(buf, size, "capability %d", cap);
-		return;
-	}
-	snprintf(buf, size, "CAP_%s", name);
-	for (size_t i = 4; buf[i]; i++)
-		buf[i] = (char)toupper((unsigned char)buf[i]);
-}
-
 static void check_caps(struct lint *L)
 {
 	const struct profile *p = L->c->profile;
@@ -587,7 +572,7 @@ static void check_caps(struct lint *L)
 
 		if (cap >= 0 && cap < 64 && (env->caller_caps & (UINT64_C(1) << cap)))
 			continue;
-		cap_name(cap, name, sizeof(name));
+		capname_format(cap, name, sizeof(name));
 		len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
 					len ? " " : "", name);
 	}

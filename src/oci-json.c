@@ -309,18 +309,14 @@ static int jansson_open(struct diag *d, const struct src_loc *where)
 		FN(delete_value, "json_delete"),
 #undef FN
 	};
-	struct ojson_jansson lib;
 	char why[256];
 
-	if (ojson_jansson.delete_value)
-		return 0;
-	if (dynlib_open(SCMP_RUN_JANSSON_SONAME, fns, sizeof(fns) / sizeof(fns[0]), &lib, why,
-			sizeof(why)) < 0) {
+	if (dynlib_open(SCMP_RUN_JANSSON_SONAME, fns, sizeof(fns) / sizeof(fns[0]), &ojson_jansson,
+			sizeof(ojson_jansson), why, sizeof(why)) < 0) {
 		diag_error(d, where, "reading JSON needs %s: %s", SCMP_RUN_JANSSON_SONAME, why);
 		diag_hint(d, NULL, "install jansson (Debian: libjansson4)");
 		return -ENOENT;
 	}
-	ojson_jansson = lib;
 	return 0;
 }
 #endif

@@ -5,7 +5,6 @@
  * conditions converted the way runc hands them to libseccomp, then given
  * the kernel's argument widths.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -531,16 +530,10 @@ static int parse_caps(struct oci_conv *cv, const char *list)
 	if (!copy)
 		return -ENOMEM;
 	for (char *w = strtok_r(copy, ", ", &save); w && r >= 0; w = strtok_r(NULL, ", ", &save)) {
-		char lower[64], *norm, **caps;
-		const char *bare = strncasecmp(w, "cap_", 4) ? w : w + 4, *err;
-		size_t k;
-		int cap = -EINVAL;
+		char name[80], *norm, **caps;
+		const char *err;
+		int cap = capname_parse(w, &err);
 
-		for (k = 0; bare[k] && k + 1 < sizeof(lower); k++)
-			lower[k] = (char)tolower((unsigned char)bare[k]);
-		lower[k] = '\0';
-		if (*bare && !bare[k] && !isdigit((unsigned char)lower[0]))
-			cap = capname_number(lower, &err);
 		if (cap == -ENOENT) {
 			diag_error(cv->d, NULL, "--oci-caps: %s", err);
 			r = -EINVAL;
@@ -551,12 +544,12 @@ static int parse_caps(struct oci_conv *cv, const char *list)
 			r = -EINVAL;
 			break;
 		}
-		if (asprintf(&norm, "CAP_%s", bare) < 0) {
+		capname_format(cap, name, sizeof(name));
+		norm = strdup(name);
+		if (!norm) {
 			r = -ENOMEM;
 			break;
 		}
-		for (char *c = norm; *c; c++)
-			*c = (char)toupper((unsigned char)*c);
 		caps = reallocarray(doc->caps, doc->n_caps + 1, sizeof(*caps));
 		if (!caps) {
 			free(norm);

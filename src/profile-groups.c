@@ -399,7 +399,7 @@ static int emit(struct expand_ctx *x, const char *name, int id, bool optional, b
 	const char *group = NULL;
 	int r = first_time(x, name, id);
 	struct rule rule = {
-		.syscall = id >= 0 ? syscalls_name_of_id(id) : name,
+		.syscall = name,
 		.name_key = (unsigned)(id + 1),
 		.optional = optional,
 		.action = e->action,

@@ -213,25 +213,6 @@ static int parse_priority(const char *s, unsigned *ret, const char **reterr)
 	return r;
 }
 
-/* "CAP_NET_ADMIN" or "net_admin", any case; never a number. */
-static int parse_capability(const char *word, int *ret, const char **reterr)
-{
-	const char *bare = word;
-	char name[64];
-
-	*reterr = "unknown capability";
-	if (!strncasecmp(bare, "cap_", 4))
-		bare += 4;
-	if (strlen(bare) >= sizeof(name) || !*bare)
-		return -EINVAL;
-	for (size_t i = 0; (name[i] = (char)tolower((unsigned char)bare[i])); i++)
-		;
-	if (isdigit((unsigned char)name[0]))
-		return -EINVAL;
-	*ret = capname_number(name, reterr);
-	return *ret < 0 ? *ret : 0;
-}
-
 /* An architecture name or "native": the ABI and its bit in attrs.arches. */
 static int parse_arch(const char *word, const struct arch *native, const struct arch **ret,
 		      uint32_t *ret_bit, const char **reterr)
@@ -409,15 +390,14 @@ static int key_keep(struct key_ctx *k, const struct key_row *row)
 	p->n_keep_caps = 0; /* a later assignment replaces the list */
 	p->keep_loc = k->loc;
 	while ((w = profile_next_word(&rest))) {
-		int cap, r2;
+		int cap = capname_parse(w, &err);
 		bool dup = false;
 
-		r2 = parse_capability(w, &cap, &err);
-		if (r2 == -ENOENT) { /* libcap-ng cannot be opened: said once */
+		if (cap == -ENOENT) { /* libcap-ng cannot be opened: said once */
 			key_error(k, "%s", err);
 			return -EINVAL;
 		}
-		if (r2 < 0) {
+		if (cap < 0) {
 			key_error(k, "%s '%s'", err, w);
 			r = -EINVAL;
 			continue;

@@ -62,9 +62,10 @@ int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared)
 	struct rule *slot, copy = *r;
 
 	copy.seq = (unsigned)rs->n_rules;
-	/* a name of the table is static: only other spellings need a copy */
-	if (!copy.name_key)
-		copy.syscall = arena_strdup(&rs->arena, r->syscall);
+	/* a name of the table is the table's own string: only other
+	 * spellings need a copy */
+	copy.syscall = copy.name_key ? syscalls_name_of_id((int)copy.name_key - 1)
+				     : arena_strdup(&rs->arena, r->syscall);
 	if (!copy.syscall)
 		return -ENOMEM;
 	if (r->conj.n_cmps && !shared && conj_copy_in(&rs->arena, &copy.conj, &r->conj) < 0)
@@ -85,10 +86,9 @@ int ruleset_reserve(struct ruleset *rs, size_t more)
 static int add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
 	       const struct conj *conj, const struct src_loc *loc, bool shared)
 {
-	int id = syscalls_name_id(syscall);
 	struct rule r = {
-		.syscall = id >= 0 ? syscalls_name_of_id(id) : syscall,
-		.name_key = (unsigned)(id + 1),
+		.syscall = syscall,
+		.name_key = (unsigned)(syscalls_name_id(syscall) + 1),
 		.optional = optional,
 		.action = *act,
 		.loc = *loc,

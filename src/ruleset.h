@@ -121,9 +121,9 @@ int ruleset_add_shared(struct ruleset *rs, const char *syscall, bool optional,
 		       const struct src_loc *loc);
 
 /* Add r as written by the caller (syscall, name_key, optional, action,
- * conj, loc; seq is set here). A syscall without name_key is copied, a
- * name of the table (name_key != 0) is not; conj is copied unless shared,
- * as for ruleset_add_shared(). Returns 0 or -ENOMEM. */
+ * conj, loc; seq is set here). With name_key the rule names the table's
+ * own string, else a copy of syscall; conj is copied unless shared, as for
+ * ruleset_add_shared(). Returns 0 or -ENOMEM. */
 int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared);
 
 /* Room for more rules, allocated at once (ruleset_add_rule() would grow
