@@ -57,12 +57,11 @@ static int compile_load(const char *what, const struct profile_opts *opts,
 int compile_file(const char *path, const struct arch *native, const struct oci_options *oci,
 		 struct diag *d, struct compiled *ret)
 {
-	return diag_oom(d, d->n_errors, compile_load(path, NULL, oci, native, d, ret));
+	return compile_load(path, NULL, oci, native, d, ret);
 }
 
-static int compile_named(const char *value, const struct profile_opts *opts,
-			 const struct arch *native, const struct oci_options *oci, struct diag *d,
-			 struct compiled *ret)
+int compile_profile(const char *value, const struct profile_opts *opts, const struct arch *native,
+		    const struct oci_options *oci, struct diag *d, struct compiled *ret)
 {
 	struct profile_opts o = *opts;
 
@@ -90,12 +89,6 @@ static int compile_named(const char *value, const struct profile_opts *opts,
 		return r;
 	}
 	return compile_load(value, &o, oci, native, d, ret);
-}
-
-int compile_profile(const char *value, const struct profile_opts *opts, const struct arch *native,
-		    const struct oci_options *oci, struct diag *d, struct compiled *ret)
-{
-	return diag_oom(d, d->n_errors, compile_named(value, opts, native, oci, d, ret));
 }
 
 int compile_ruleset(const struct ruleset *rs, const struct arch *native, struct diag *d,

@@ -191,7 +191,9 @@ void diag_print(const struct diag *d, const char *prog, FILE *f)
 
 int diag_memstream_close(FILE *f, char **text)
 {
-	if (fclose(f) == 0 && *text)
+	bool failed = ferror(f); /* a write lost: the text is cut short */
+
+	if (fclose(f) == 0 && !failed && *text)
 		return 0;
 	free(*text);
 	*text = NULL;

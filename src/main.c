@@ -503,11 +503,12 @@ static enum outcome run_supervised(const struct options *o, const struct compile
 				   struct diag *d, int *ret_status)
 {
 	enum run_failure fail = RUN_FAIL_SETUP;
+	size_t errors = d->n_errors;
 	int r;
 
 	if (supervise_check(c->profile, d) < 0 || !announce_run(o, c, argv, d))
 		return OUTCOME_REJECTED;
-	r = diag_oom(d, d->n_errors, supervise_run(&o->sup, c, argv, d, &fail));
+	r = diag_oom(d, errors, supervise_run(&o->sup, c, argv, d, &fail));
 	if (r < 0)
 		return outcome_of_run(fail);
 	*ret_status = r;
@@ -600,6 +601,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	struct profile_opts popts;
 	struct compiled c;
 	enum outcome ret;
+	size_t errors;
 	int r;
 
 	if (!o->profile && !learn_base)
@@ -625,11 +627,12 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	};
 	if (o->mode == MODE_RUN)
 		heap_prefault();
+	errors = d->n_errors;
 	if (learn_base) /* --learn without -p: everything allowed, everything seen */
 		r = supervise_learn_base(o->target, d, &c);
 	else
 		r = compile_profile(o->profile, &popts, o->target, &o->oci, d, &c);
-	if (r < 0)
+	if (diag_oom(d, errors, r) < 0)
 		return OUTCOME_REJECTED;
 #ifdef SCMP_RUN_TEST_SEAM
 	/* Only in the test build of tests/landlock (never installed): act as
@@ -656,18 +659,19 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	 * when verbose; a service log gets only what stopped it. */
 	if (o->mode == MODE_RUN && !o->verbose)
 		diag_clear(d);
+	errors = d->n_errors;
 	switch (o->mode) {
 	case MODE_CHECK:
 		ret = check(o, &c, d);
 		break;
 	case MODE_EXPORT_BPF:
-		ret = outcome_of(export_bpf(&c, o->out, d));
+		ret = outcome_of(diag_oom(d, errors, export_bpf(&c, o->out, d)));
 		break;
 	case MODE_EXPORT_PFC:
-		ret = outcome_of(export_pfc(&c, o->out, d));
+		ret = outcome_of(diag_oom(d, errors, export_pfc(&c, o->out, d)));
 		break;
 	case MODE_EXPORT_OCI:
-		ret = outcome_of(export_oci(&c, o->target, o->out, d));
+		ret = outcome_of(diag_oom(d, errors, export_oci(&c, o->target, o->out, d)));
 		break;
 	case MODE_EXPLAIN:
 		ret = explain(o, &c, argc, argv, d);

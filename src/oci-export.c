@@ -506,8 +506,7 @@ static char *entry_key(const struct xentry *e, uint64_t cmp_max)
 	}
 	if (!first)
 		fputs("\n      ]", f);
-	fclose(f);
-	return text;
+	return diag_memstream_close(f, &text) < 0 ? NULL : text;
 }
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -594,15 +593,22 @@ static char *scratch_text(const struct exporter *x)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
+	bool lost = false;
+
 	if (!f)
 		return NULL;
-	for (size_t i = 0; i < x->n_scratch; i++) {
+	for (size_t i = 0; i < x->n_scratch && !lost; i++) {
 		char *k = entry_key(&x->scratch[i], UINT64_MAX);
 
-		fprintf(f, "%s\n", k ? k : "?");
+		lost = !k;
+		if (k)
+			fprintf(f, "%s\n", k);
 		free(k);
 	}
-	fclose(f);
+	if (diag_memstream_close(f, &text) < 0 || lost) {
+		free(text);
+		return NULL;
+	}
 	return text;
 }
 
@@ -674,7 +680,9 @@ static void warnings(struct exporter *x, const struct arch *native)
 	(void)native;
 }
 
-static void write_json(const struct exporter *x, FILE *f)
+/* The JSON of x into f. 0, or -ENOMEM when an entry's text could not be
+ * made (nothing is written cut short silently). */
+static int write_json(const struct exporter *x, FILE *f)
 {
 	const struct policy *p = x->p;
 	const struct filter_attrs *at = &x->rs->attrs;
@@ -709,6 +717,8 @@ static void write_json(const struct exporter *x, FILE *f)
 		char *k = entry_key(e, UINT64_MAX);
 		size_t col = 15;
 
+		if (!k)
+			return -ENOMEM;
 		fprintf(f, "%s\n    {\n      \"names\": [", i ? "," : "");
 		for (size_t n = 0; n < e->n_names; n++) {
 			if (n)
@@ -720,10 +730,11 @@ static void write_json(const struct exporter *x, FILE *f)
 			fprintf(f, " \"%s\"", e->names[n]);
 			col += strlen(e->names[n]) + 4;
 		}
-		fprintf(f, " ],\n      %s\n    }", k ? k : "");
+		fprintf(f, " ],\n      %s\n    }", k);
 		free(k);
 	}
 	fputs("\n  ]\n}\n", f);
+	return 0;
 }
 
 int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
@@ -836,7 +847,7 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 		}
 	if (r >= 0 && d->n_errors == errs) {
 		warnings(&x, native);
-		write_json(&x, f);
+		r = write_json(&x, f);
 	}
 	if (r >= 0 && d->n_errors > errs)
 		r = -EINVAL;

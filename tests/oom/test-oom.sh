@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Every allocation of a launch may fail (tests/oom/failmalloc.c fails the
 # Nth one, for every N until a run makes fewer than N), in --check, in run
-# mode, under --report and --learn, for --explain-audit and for a JSON
-# profile: scmp-run never crashes, says why it stopped (a --learn that
-# succeeds wrote a whole profile), and the command either runs with the
-# filter and no_new_privs in place or does not run at all.
+# mode, under --report and --learn, for --explain-audit, --export-oci and
+# a JSON profile: scmp-run never crashes, says why it stopped, once (a
+# --learn that succeeds wrote a whole profile), and the command either runs
+# with the filter and no_new_privs in place or does not run at all.
 . "$(dirname "$0")/../tap.sh"
 
 FM=$1
@@ -56,15 +56,19 @@ supervised() {
 	esac
 }
 
-# sweep MODE: one run per allocation; prints "N CRASHED SILENT UNFILTERED",
+# sweep MODE: one run per allocation; prints "N CRASHED SILENT UNFILTERED TWICE",
 # and what went wrong into $TAP_TMP/problems.MODE
 sweep() {
-	n=1 crashed=0 silent=0 unfiltered=0 runs=$(command_of "$1")
+	n=1 crashed=0 silent=0 unfiltered=0 twice=0 runs=$(command_of "$1")
 	while [ "$n" -lt 20000 ]; do
 		rm -f "$MARK"
 		if [ "$1" = audit ]; then
 			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
 				"$SCMP_RUN" -p "$P" --explain-audit "$AUDIT" \
+				>"$TAP_TMP/out" 2>"$TAP_TMP/err"
+		elif [ "$1" = export ]; then
+			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
+				"$SCMP_RUN" -p "$P" --export-oci "$TAP_TMP/export.json" \
 				>"$TAP_TMP/out" 2>"$TAP_TMP/err"
 		elif [ "$1" = check ] || [ "$1" = json ]; then
 			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
@@ -94,6 +98,11 @@ sweep() {
 			silent=$((silent + 1))
 			echo "allocation $n: status $st and no message" >>"$TAP_TMP/problems.$1"
 		fi
+		[ "$st" -eq 0 ] || dup=$(sort "$TAP_TMP/err" | uniq -d)
+		if [ "$st" -ne 0 ] && [ -n "$dup" ]; then
+			twice=$((twice + 1))
+			echo "allocation $n: said twice: $dup" >>"$TAP_TMP/problems.$1"
+		fi
 		if [ -n "$runs" ] && [ -s "$TAP_TMP/out" ] &&
 			! { grep -q '^NoNewPrivs:	1$' "$TAP_TMP/out" &&
 				grep -q '^Seccomp:	2$' "$TAP_TMP/out"; }; then
@@ -103,20 +112,21 @@ sweep() {
 		fi
 		n=$((n + 1))
 	done
-	echo "$((n - 1)) $crashed $silent $unfiltered"
+	echo "$((n - 1)) $crashed $silent $unfiltered $twice"
 }
 
 # verdict MODE LABEL: sweep MODE and say what it found
 verdict() {
-	# shellcheck disable=SC2046 # four numbers
+	# shellcheck disable=SC2046 # five numbers
 	set -- $(sweep "$1") "$1" "$2"
-	ok "$([ "$1" -ge 100 ] && echo 0 || echo 1)" "$6: $1 allocations, each failed once"
-	is "$2" 0 "$6: no crash"
-	is "$3" 0 "$6: every failure says why"
-	if [ -n "$(command_of "$5")" ]; then
-		is "$4" 0 "$6: the command never ran without its filter and no_new_privs"
+	ok "$([ "$1" -ge 100 ] && echo 0 || echo 1)" "$7: $1 allocations, each failed once"
+	is "$2" 0 "$7: no crash"
+	is "$3" 0 "$7: every failure says why"
+	is "$5" 0 "$7: no message said twice"
+	if [ -n "$(command_of "$6")" ]; then
+		is "$4" 0 "$7: the command never ran without its filter and no_new_privs"
 	fi
-	[ -e "$TAP_TMP/problems.$5" ] && diag "$(head -n 20 "$TAP_TMP/problems.$5")"
+	[ -e "$TAP_TMP/problems.$6" ] && diag "$(head -n 20 "$TAP_TMP/problems.$6")"
 	return 0
 }
 
@@ -126,10 +136,11 @@ verdict report "--report"
 verdict learn "--learn"
 verdict audit "--explain-audit"
 # An OCI profile, read through jansson (whose own allocations are left
-# alone, see failmalloc.c) and converted.
+# alone, see failmalloc.c) and converted; the profile exported as one.
 if grep -q '^#define SCMP_RUN_OCI 1' "$BUILDDIR/config.h"; then
 	JSON=$SRCDIR/tests/oci/json/ops.json
 	verdict json "JSON --check"
+	verdict export "--export-oci"
 else
 	skip "no OCI support in this build"
 fi
