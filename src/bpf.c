@@ -633,7 +633,9 @@ static void reverse(struct sock_filter *b, size_t n)
 }
 
 /* Turn g's program (emitted backwards) into program order, with identical
- * code shared when that makes it shorter (share_emit()). */
+ * code shared when that makes it shorter (share_emit()). Running out of
+ * memory there fails g too: the program would be another one, longer,
+ * and an export would not be the same bytes every time. */
 static void finish(struct gen *g)
 {
 	struct gen s = { .big_endian = g->big_endian };
@@ -647,6 +649,7 @@ static void finish(struct gen *g)
 		    (BPF_CLASS(g->buf[i].code) == BPF_JMP && BPF_SRC(g->buf[i].code) == BPF_X))
 			return;
 	share_emit(&s, g->buf, g->n);
+	g->err = s.err;
 	if (!s.err && s.n < g->n) {
 		reverse(s.buf, s.n);
 		free(g->buf);
@@ -673,7 +676,7 @@ static void dispatches_free(struct dispatch *dps, size_t n)
 }
 
 /* The program of g (built speed-first) again size-first, into g, dps and
- * abi_size if that is shorter. */
+ * abi_size if that is shorter; out of memory fails g (see finish()). */
 static void rebuild_size_first(struct gen *g, const struct policy *p, struct dispatch *dps,
 			       size_t *abi_size)
 {
@@ -684,6 +687,7 @@ static void rebuild_size_first(struct gen *g, const struct policy *p, struct dis
 	emit_program(&s, p, s_dps, s_size);
 	finish(&s);
 	if (s.err || s.n >= g->n) {
+		g->err = s.err;
 		dispatches_free(s_dps, p->n_abis);
 		free(s.buf);
 		return;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memstream.h"
+
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *ret_cp)
 {
 	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
@@ -84,15 +86,14 @@ int diag_fputs_escaped(const char *s, FILE *f)
 
 char *diag_escape(const char *s)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&buf, &size);
+	char *buf;
+	FILE *m = memstream_open(&buf);
 	int r;
 
 	if (!m)
 		return NULL;
 	r = diag_fputs_escaped(s, m);
-	if (fclose(m) != 0 || r < 0) {
+	if (memstream_close(m, &buf) < 0 || r < 0) {
 		free(buf);
 		return NULL;
 	}
@@ -187,17 +188,6 @@ void diag_print(const struct diag *d, const char *prog, FILE *f)
 	}
 	if (d->n_errors > DIAG_ERRORS_MAX)
 		fprintf(f, "%s: %zu more errors not shown\n", prog, d->n_errors - DIAG_ERRORS_MAX);
-}
-
-int diag_memstream_close(FILE *f, char **text)
-{
-	bool failed = ferror(f); /* a write lost: the text is cut short */
-
-	if (fclose(f) == 0 && !failed && *text)
-		return 0;
-	free(*text);
-	*text = NULL;
-	return -ENOMEM;
 }
 
 int diag_oom(struct diag *d, size_t errors_before, int r)

@@ -77,12 +77,6 @@ void diag_note_lines(struct diag *d, const struct src_loc *loc, const char *text
 #define diag_note(d, loc, ...)	  diag_add((d), DIAG_NOTE, (loc), __VA_ARGS__)
 #define diag_hint(d, loc, ...)	  diag_add((d), DIAG_HINT, (loc), __VA_ARGS__)
 
-/* Close f, a stream open_memstream() opened on *text: 0 with the text in
- * *text, or -ENOMEM with *text freed and NULL when a write failed or the
- * stream lost its buffer (which can happen and still close without an
- * error). */
-int diag_memstream_close(FILE *f, char **text);
-
 /* r, unchanged. When r is -ENOMEM and no error was added since d held
  * errors_before, "out of memory" is added first: a step that ran out of
  * memory deep down returns -ENOMEM without a message, and every failure

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memstream.h"
 #include "oci.h"
 #include "pfc.h"
 
@@ -70,9 +71,8 @@ int export_pfc(const struct compiled *c, const char *path, struct diag *d)
 int export_oci(const struct compiled *c, const struct arch *native, const char *path,
 	       struct diag *d)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len), *f;
+	char *text;
+	FILE *m = memstream_open(&text), *f;
 	int r;
 
 	if (!m) {
@@ -87,7 +87,7 @@ int export_oci(const struct compiled *c, const struct arch *native, const char *
 			     "kernel, which linux.seccomp cannot carry: the JSON has no rule for "
 			     "it (the runtime or the program must set it)");
 	r = oci_export(c->policy, c->rs, native, d, m);
-	if (diag_memstream_close(m, &text) < 0 && r >= 0) {
+	if (memstream_close(m, &text) < 0 && r >= 0) {
 		diag_error(d, NULL, "out of memory");
 		r = -ENOMEM;
 	}
@@ -95,7 +95,7 @@ int export_oci(const struct compiled *c, const struct arch *native, const char *
 		r = open_out(path, &f, d);
 	if (r >= 0) {
 		errno = 0;
-		if (fwrite(text, 1, len, f) != len)
+		if (fputs(text, f) == EOF)
 			r = errno ? -errno : -EIO;
 		r = close_out(f, path, r, d);
 	}

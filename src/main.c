@@ -25,6 +25,7 @@
 #include "landlock.h"
 #include "lint.h"
 #include "listing.h"
+#include "memstream.h"
 #include "oci.h"
 #include "run.h"
 #include "summary.h"
@@ -317,9 +318,13 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 			return false;
 		*ret = list_groups(o, NULL, argc, argv, d);
 		return true;
-	case MODE_IMPORT_OCI:
-		*ret = outcome_of(oci_import(o->import, o->target, &o->oci, d, stdout));
+	case MODE_IMPORT_OCI: {
+		size_t errors = d->n_errors;
+
+		*ret = outcome_of(
+			diag_oom(d, errors, oci_import(o->import, o->target, &o->oci, d, stdout)));
 		return true;
+	}
 	default:
 		return false;
 	}
@@ -416,7 +421,6 @@ static int note_defaults(const struct compiled *c, struct diag *d)
 	const struct filter_attrs *attrs = &c->rs->attrs;
 	const struct src_loc loc = { .file = c->profile->path };
 	char *text = NULL, buf[64];
-	size_t size = 0;
 	struct action unknown;
 	FILE *f;
 
@@ -428,11 +432,11 @@ static int note_defaults(const struct compiled *c, struct diag *d)
 				  ? "the default action denies"
 				  : "the default action");
 	}
-	f = open_memstream(&text, &size);
+	f = memstream_open(&text);
 	if (!f)
 		return -ENOMEM;
 	summary_defaults(c, f);
-	if (diag_memstream_close(f, &text) < 0)
+	if (memstream_close(f, &text) < 0)
 		return -ENOMEM;
 	diag_note_lines(d, &loc, text);
 	free(text);

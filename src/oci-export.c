@@ -15,6 +15,7 @@
 
 #include "array.h"
 #include "ivset.h"
+#include "memstream.h"
 #include "oci-int.h"
 #include "syscalls.h"
 
@@ -476,8 +477,7 @@ static bool ret_has_data(uint32_t ret)
 static char *entry_key(const struct xentry *e, uint64_t cmp_max)
 {
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f = memstream_open(&text);
 
 	if (!f)
 		return NULL;
@@ -506,7 +506,7 @@ static char *entry_key(const struct xentry *e, uint64_t cmp_max)
 	}
 	if (!first)
 		fputs("\n      ]", f);
-	return diag_memstream_close(f, &text) < 0 ? NULL : text;
+	return memstream_close(f, &text) < 0 ? NULL : text;
 }
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -590,8 +590,7 @@ static int split_sys(struct exporter *x, const struct abi_policy *abi, const str
 static char *scratch_text(const struct exporter *x)
 {
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f = memstream_open(&text);
 
 	bool lost = false;
 
@@ -605,7 +604,7 @@ static char *scratch_text(const struct exporter *x)
 			fprintf(f, "%s\n", k);
 		free(k);
 	}
-	if (diag_memstream_close(f, &text) < 0 || lost) {
+	if (memstream_close(f, &text) < 0 || lost) {
 		free(text);
 		return NULL;
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memstream.h"
 #include "oci-int.h"
 
 #define IMPORT_WRAP 90 /* wrap lists here: far below the loader's line limit */
@@ -134,8 +135,8 @@ static void print_entry_notes(FILE *f, const struct oci_doc *doc, size_t entry)
 			comment(f, doc->notes[i].text);
 }
 
-/* The rules [from, to) of one entry: all have its action. */
-static void print_rules(FILE *f, const struct import *im, size_t from, size_t to)
+/* The rules [from, to) of one entry: all have its action. 0 or -ENOMEM. */
+static int print_rules(FILE *f, const struct import *im, size_t from, size_t to)
 {
 	const struct oci_doc *doc = im->doc;
 	const struct ruleset *rs = doc->profile->rs;
@@ -155,7 +156,7 @@ static void print_rules(FILE *f, const struct import *im, size_t from, size_t to
 		}
 	}
 	if (!kept)
-		return;
+		return 0;
 	fprintf(f, "[%s]\n", action_format(&rs->rules[from].action, buf, sizeof(buf)));
 	for (size_t i = from; i < to; i++) {
 		const struct rule *r = &rs->rules[i];
@@ -177,8 +178,8 @@ static void print_rules(FILE *f, const struct import *im, size_t from, size_t to
 	for (size_t i = from; i < to; i++) {
 		const struct rule *r = &rs->rules[i];
 		const char *note = doc->info[i].note;
-		char *text = NULL;
-		size_t len = 0;
+		char *text;
+		bool long_text;
 		FILE *m;
 
 		if (!r->conj.n_cmps || im->restates[i])
@@ -186,15 +187,17 @@ static void print_rules(FILE *f, const struct import *im, size_t from, size_t to
 		if (note && (!last_note || strcmp(note, last_note)))
 			comment(f, note);
 		last_note = note;
-		m = open_memstream(&text, &len);
+		m = memstream_open(&text);
 		if (!m)
-			continue;
+			return -ENOMEM;
 		conj_print(&r->conj, m);
-		fclose(m);
+		if (memstream_close(m, &text) < 0)
+			return -ENOMEM;
 		fprintf(f, "%s%s = ", r->syscall, r->optional ? "?" : "");
 		/* a long conjunction goes on continuation lines, split after "&&" */
+		long_text = strlen(text) > 150;
 		for (char *s = text, *amp; s; s = amp) {
-			amp = len > 150 ? strstr(s, " && ") : NULL;
+			amp = long_text ? strstr(s, " && ") : NULL;
 			if (amp) {
 				fprintf(f, "%.*s &&\n\t", (int)(amp - s), s);
 				amp += 4;
@@ -205,9 +208,11 @@ static void print_rules(FILE *f, const struct import *im, size_t from, size_t to
 		fputc('\n', f);
 		free(text);
 	}
+	return 0;
 }
 
-static void print_profile(FILE *f, const struct import *im)
+/* 0 or -ENOMEM. */
+static int print_profile(FILE *f, const struct import *im)
 {
 	const struct oci_doc *doc = im->doc;
 	const struct arch *native = im->native;
@@ -216,6 +221,7 @@ static void print_profile(FILE *f, const struct import *im)
 	const struct filter_attrs *at = &rs->attrs;
 	char buf[64];
 	size_t next = 0;
+	int r = 0;
 
 	fprintf(f, "# Imported from %s by scmp-run --import-oci.\n", base_name(p->path));
 	comment(f, "Each rule follows the comment naming its entry of \"syscalls\" (counted from "
@@ -259,10 +265,29 @@ static void print_profile(FILE *f, const struct import *im)
 			to++;
 		fprintf(f, "\n# entry %zu, line %u\n", e, doc->entry_loc[e].line);
 		print_entry_notes(f, doc, e);
-		if (to > next)
-			print_rules(f, im, next, to);
+		if (to > next && r >= 0)
+			r = print_rules(f, im, next, to);
 		next = to;
 	}
+	return r;
+}
+
+/* The profile, printed to f only once it is whole. 0 or -ENOMEM. */
+static int print_text(FILE *f, const struct import *im)
+{
+	char *text;
+	FILE *m = memstream_open(&text);
+	int r;
+
+	if (!m)
+		return -ENOMEM;
+	r = print_profile(m, im);
+	if (memstream_close(m, &text) < 0)
+		r = -ENOMEM;
+	if (r >= 0)
+		fputs(text, f);
+	free(text);
+	return r;
 }
 
 int oci_import(const char *path, const struct arch *native, const struct oci_options *opts,
@@ -286,7 +311,7 @@ int oci_import(const char *path, const struct arch *native, const struct oci_opt
 	if (r >= 0)
 		r = find_restated(pol, doc->profile->rs, im.restates);
 	if (r >= 0)
-		print_profile(f, &im);
+		r = print_text(f, &im);
 	free(im.restates);
 	policy_free(pol);
 	oci_doc_free(doc);

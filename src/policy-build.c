@@ -19,6 +19,7 @@
 #include "array.h"
 #include "consts.h"
 #include "hardening.h"
+#include "memstream.h"
 #include "suggest.h"
 
 /* ---- syscalls named by number ---- */
@@ -1094,19 +1095,18 @@ static int add_namespaces(struct builtins *bs, const struct hardening *h)
 static int add_families(struct builtins *bs, const struct hardening *h)
 {
 	static const char *const calls[] = { "socket", "socketpair" };
-	char *set = NULL;
-	size_t len = 0;
+	char *set;
 	FILE *f;
 	int r = 0;
 
 	if (!h->af_restrict)
 		return 0;
-	f = open_memstream(&set, &len);
+	f = memstream_open(&set);
 	if (!f)
 		return -ENOMEM;
 	for (size_t i = 0; i < h->n_af; i++)
 		fprintf(f, "%s%s", i ? ", " : "", h->af_names[i]);
-	if (diag_memstream_close(f, &set) < 0)
+	if (memstream_close(f, &set) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < 2 && r >= 0; i++)
 		r = add_rule_fmt(bs, &h->af_loc, calls[i], "EAFNOSUPPORT", EAFNOSUPPORT,

@@ -15,6 +15,7 @@
 #include "array.h"
 #include "groups-flat.h"
 #include "groups.h"
+#include "memstream.h"
 #include "syscalls.h"
 
 /* Guard for expand(): user groups nest at most PROFILE_GROUP_DEPTH_MAX deep
@@ -206,9 +207,9 @@ struct dfs_frame {
 static void report_cycle(struct loader *l, const struct dfs_frame *path, size_t n,
 			 const struct ugroup *m)
 {
-	char *chain = NULL;
-	size_t size = 0, k = 0;
-	FILE *f = open_memstream(&chain, &size);
+	char *chain;
+	size_t k = 0;
+	FILE *f = memstream_open(&chain);
 
 	while (path[k].g != m)
 		k++;
@@ -222,7 +223,7 @@ static void report_cycle(struct loader *l, const struct dfs_frame *path, size_t 
 			fprintf(f, "%s -> ", path[i].g->name);
 		}
 		fputs(m->name, f);
-		fclose(f);
+		memstream_close(f, &chain); /* NULL if it failed: the name alone */
 	}
 	diag_error(l->d, &m->loc, "group '%s' contains itself: %s", m->name,
 		   chain ? chain : m->name);
@@ -233,9 +234,8 @@ static void report_cycle(struct loader *l, const struct dfs_frame *path, size_t 
  * chain one level too deep; the chain follows the deepest members. */
 static void report_depth(struct loader *l, const struct ugroup *g)
 {
-	char *chain = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&chain, &size);
+	char *chain;
+	FILE *f = memstream_open(&chain);
 
 	for (const struct ugroup *c = g; f && c;) {
 		const struct ugroup *next = NULL;
@@ -250,7 +250,7 @@ static void report_depth(struct loader *l, const struct ugroup *g)
 		c = next;
 	}
 	if (f)
-		fclose(f);
+		memstream_close(f, &chain); /* NULL if it failed: the name alone */
 	diag_error(l->d, &g->loc, "group '%s' nests user groups %u levels deep (at most %d): %s",
 		   g->name, g->depth, PROFILE_GROUP_DEPTH_MAX, chain ? chain : g->name);
 	free(chain);

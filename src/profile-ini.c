@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "memstream.h"
 #include "profile-path.h"
 
 /* inih r55's find_chars_or_comment(s, "=:"): the first '=' or ':', or an
@@ -496,9 +497,9 @@ static void report_cycle(struct loader *l, const struct frame *parent, const str
 			 const char *path, const struct src_loc *where)
 {
 	const struct frame *stack[PROFILE_INCLUDE_DEPTH_MAX + 2];
-	char *chain = NULL;
-	size_t size = 0, n = 0;
-	FILE *m = open_memstream(&chain, &size);
+	char *chain;
+	size_t n = 0;
+	FILE *m = memstream_open(&chain);
 
 	for (const struct frame *b = parent; b && n < PROFILE_INCLUDE_DEPTH_MAX + 2;
 	     b = b->parent) {
@@ -510,7 +511,7 @@ static void report_cycle(struct loader *l, const struct frame *parent, const str
 		while (n--)
 			fprintf(m, "%s -> ", stack[n]->path);
 		fputs(path, m);
-		fclose(m);
+		memstream_close(m, &chain); /* NULL if it failed: the path alone */
 	}
 	diag_error(l->d, where, "include cycle: %s", chain ? chain : path);
 	free(chain);

@@ -28,6 +28,7 @@
 #include "hardening.h"
 #include "kernel-check.h"
 #include "landlock.h"
+#include "memstream.h"
 #include "number.h"
 #include "rlimits.h"
 #include "sim.h"
@@ -223,18 +224,17 @@ int run_describe(const struct profile *p, struct diag *d)
 	const char *err;
 	unsigned listen_n = 0;
 	char *text = NULL;
-	size_t size = 0;
 	FILE *f;
 
 	/* A LISTEN_FDS that run_exec() will refuse is reported there. */
 	if (caller_listen_fds(getenv("LISTEN_PID"), getenv("LISTEN_FDS"), getpid(), &listen_n,
 			      &err) < 0)
 		listen_n = 0;
-	f = open_memstream(&text, &size);
+	f = memstream_open(&text);
 	if (!f)
 		return -ENOMEM;
 	caller_describe(&p->caller, listen_n, p->has_user ? p->user : NULL, f);
-	if (diag_memstream_close(f, &text) < 0)
+	if (memstream_close(f, &text) < 0)
 		return -ENOMEM;
 	diag_note_lines(d, &loc, text);
 	if (p->has_user)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "hardening.h"
+#include "memstream.h"
 #include "sim.h"
 
 static void print_attrs(const struct filter_attrs *attrs, FILE *f)
@@ -116,7 +117,6 @@ static int print_caller(const struct profile *p, FILE *f)
 {
 	char at[256];
 	char *text = NULL, *line, *next;
-	size_t size = 0;
 	FILE *m;
 
 	if (p->has_user) {
@@ -130,11 +130,11 @@ static int print_caller(const struct profile *p, FILE *f)
 		      f);
 	}
 	/* The user's name is in the environment line: each line escaped. */
-	m = open_memstream(&text, &size);
+	m = memstream_open(&text);
 	if (!m)
 		return -ENOMEM;
 	caller_describe(&p->caller, -1, p->has_user ? p->user : NULL, m);
-	if (diag_memstream_close(m, &text) < 0)
+	if (memstream_close(m, &text) < 0)
 		return -ENOMEM;
 	for (line = text; *line; line = next) {
 		next = strchrnul(line, '\n');

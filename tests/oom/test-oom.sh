@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Every allocation of a launch may fail (tests/oom/failmalloc.c fails the
 # Nth one, for every N until a run makes fewer than N), in --check, in run
-# mode, under --report and --learn, for --explain-audit, --export-oci and
-# a JSON profile: scmp-run never crashes, says why it stopped, once (a
-# --learn that succeeds wrote a whole profile), and the command either runs
-# with the filter and no_new_privs in place or does not run at all.
+# mode, under --report and --learn, for --explain-audit, the exports and
+# the OCI import and a JSON profile: scmp-run never crashes, says why it
+# stopped, once (a --learn that succeeds wrote a whole profile), what an
+# export or import that succeeds wrote is what it writes with all the
+# memory it wants, and the command either runs with the filter and
+# no_new_privs in place or does not run at all.
 . "$(dirname "$0")/../tap.sh"
 
 FM=$1
@@ -29,6 +31,8 @@ read = /etc /proc
 open-files = 1024
 [capabilities]
 keep = cap_net_bind_service
+[hardening]
+restrict-address-families = ~AF_PACKET AF_NETLINK AF_VSOCK
 EOF
 
 LEARNED=$TAP_TMP/learned.ini
@@ -56,37 +60,60 @@ supervised() {
 	esac
 }
 
-# sweep MODE: one run per allocation; prints "N CRASHED SILENT UNFILTERED TWICE",
-# and what went wrong into $TAP_TMP/problems.MODE
+# The file a MODE writes, which must come out whole (nothing for the rest).
+product_of() {
+	case $1 in
+	bpf) echo "$TAP_TMP/export.bpf" ;;
+	export) echo "$TAP_TMP/export.json" ;;
+	import) echo "$TAP_TMP/out" ;;
+	esac
+}
+
+# launch MODE [VAR=VALUE...]: one run of MODE with the environment given
+launch() {
+	mode=$1
+	shift
+	case $mode in
+	audit) env "$@" "$SCMP_RUN" -p "$P" --explain-audit "$AUDIT" ;;
+	bpf) env "$@" "$SCMP_RUN" -p "$P" --export-bpf "$TAP_TMP/export.bpf" ;;
+	export) env "$@" "$SCMP_RUN" -p "$P" --export-oci "$TAP_TMP/export.json" ;;
+	import) env "$@" "$SCMP_RUN" --import-oci "$JSON" ;;
+	check) env "$@" "$SCMP_RUN" -p "$P" --check ;;
+	json) env "$@" "$SCMP_RUN" -p "$JSON" --check ;;
+	*) # run, report or learn: run mode, or under the supervisor
+		rm -f "$LEARNED"
+		# shellcheck disable=SC2046 # the mode's options: separate words
+		env "$@" "$SCMP_RUN" $(supervised "$mode") -p "$P" -- \
+			/bin/grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status
+		;;
+	esac >"$TAP_TMP/out" 2>"$TAP_TMP/err"
+}
+
+# sweep MODE: one run per allocation; prints "N CRASHED SILENT UNFILTERED
+# TWICE CUT", and what went wrong into $TAP_TMP/problems.MODE
 sweep() {
-	n=1 crashed=0 silent=0 unfiltered=0 twice=0 runs=$(command_of "$1")
+	n=1 crashed=0 silent=0 unfiltered=0 twice=0 cut=0 runs=$(command_of "$1")
+	product=$(product_of "$1")
+	if [ -n "$product" ]; then
+		launch "$1" && cp "$product" "$TAP_TMP/want.$1" ||
+			echo "without a failure: status $?" >>"$TAP_TMP/problems.$1"
+	fi
 	while [ "$n" -lt 20000 ]; do
 		rm -f "$MARK"
-		if [ "$1" = audit ]; then
-			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
-				"$SCMP_RUN" -p "$P" --explain-audit "$AUDIT" \
-				>"$TAP_TMP/out" 2>"$TAP_TMP/err"
-		elif [ "$1" = export ]; then
-			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
-				"$SCMP_RUN" -p "$P" --export-oci "$TAP_TMP/export.json" \
-				>"$TAP_TMP/out" 2>"$TAP_TMP/err"
-		elif [ "$1" = check ] || [ "$1" = json ]; then
-			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
-				"$SCMP_RUN" -p "$([ "$1" = json ] && echo "$JSON" || echo "$P")" \
-				--check >"$TAP_TMP/out" 2>"$TAP_TMP/err"
-		else # run, report or learn: run mode, or under the supervisor
-			rm -f "$LEARNED"
-			env LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK" \
-				"$SCMP_RUN" $(supervised "$1") -p "$P" -- \
-				/bin/grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status \
-				>"$TAP_TMP/out" 2>"$TAP_TMP/err"
-		fi
+		[ -z "$product" ] || rm -f "$product"
+		launch "$1" LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK"
 		st=$?
 		if [ "$1" = learn ] && [ "$st" -eq 0 ] &&
 			! { grep -q '^# Command: /bin/grep' "$LEARNED" &&
 				"$SCMP_RUN" -p "$LEARNED" --check >/dev/null 2>&1; }; then
 			silent=$((silent + 1))
 			echo "allocation $n: status 0 and no good learned profile" \
+				>>"$TAP_TMP/problems.$1"
+		fi
+		if [ -n "$product" ] && [ "$st" -eq 0 ] &&
+			! cmp -s "$product" "$TAP_TMP/want.$1"; then
+			cut=$((cut + 1))
+			echo "allocation $n: status 0 and not what it writes otherwise" \
 				>>"$TAP_TMP/problems.$1"
 		fi
 		[ -e "$MARK" ] || break # fewer than n allocations: the sweep is done
@@ -112,21 +139,24 @@ sweep() {
 		fi
 		n=$((n + 1))
 	done
-	echo "$((n - 1)) $crashed $silent $unfiltered $twice"
+	echo "$((n - 1)) $crashed $silent $unfiltered $twice $cut"
 }
 
 # verdict MODE LABEL: sweep MODE and say what it found
 verdict() {
-	# shellcheck disable=SC2046 # five numbers
+	# shellcheck disable=SC2046 # six numbers
 	set -- $(sweep "$1") "$1" "$2"
-	ok "$([ "$1" -ge 100 ] && echo 0 || echo 1)" "$7: $1 allocations, each failed once"
-	is "$2" 0 "$7: no crash"
-	is "$3" 0 "$7: every failure says why"
-	is "$5" 0 "$7: no message said twice"
-	if [ -n "$(command_of "$6")" ]; then
-		is "$4" 0 "$7: the command never ran without its filter and no_new_privs"
+	ok "$([ "$1" -ge 100 ] && echo 0 || echo 1)" "$8: $1 allocations, each failed once"
+	is "$2" 0 "$8: no crash"
+	is "$3" 0 "$8: every failure says why"
+	is "$5" 0 "$8: no message said twice"
+	if [ -n "$(command_of "$7")" ]; then
+		is "$4" 0 "$8: the command never ran without its filter and no_new_privs"
 	fi
-	[ -e "$TAP_TMP/problems.$6" ] && diag "$(head -n 20 "$TAP_TMP/problems.$6")"
+	if [ -n "$(product_of "$7")" ]; then
+		is "$6" 0 "$8: what it wrote on success is whole"
+	fi
+	[ -e "$TAP_TMP/problems.$7" ] && diag "$(head -n 20 "$TAP_TMP/problems.$7")"
 	return 0
 }
 
@@ -135,12 +165,14 @@ verdict run "run mode"
 verdict report "--report"
 verdict learn "--learn"
 verdict audit "--explain-audit"
+verdict bpf "--export-bpf"
 # An OCI profile, read through jansson (whose own allocations are left
 # alone, see failmalloc.c) and converted; the profile exported as one.
 if grep -q '^#define SCMP_RUN_OCI 1' "$BUILDDIR/config.h"; then
 	JSON=$SRCDIR/tests/oci/json/ops.json
 	verdict json "JSON --check"
 	verdict export "--export-oci"
+	verdict import "--import-oci"
 else
 	skip "no OCI support in this build"
 fi
