@@ -51,36 +51,69 @@ static bool is_hidden_control(uint32_t cp)
 	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-int diag_fputs_escaped(const char *s, FILE *f)
+/* Where escape() writes: a stream, or else buf, filled while a whole piece
+ * fits (and its NUL): a cut never splits an escape or a UTF-8 sequence. */
+struct sink {
+	FILE *f;
+	char *buf;
+	size_t size, len;
+	bool full;
+};
+
+static void put(struct sink *k, const void *piece, size_t n)
+{
+	if (k->f) {
+		fwrite(piece, 1, n, k->f);
+		return;
+	}
+	if (k->full || n >= k->size - k->len) {
+		k->full = true;
+		return;
+	}
+	memcpy(k->buf + k->len, piece, n);
+	k->len += n;
+	k->buf[k->len] = '\0';
+}
+
+/* s escaped (diag_fputs_escaped() says how) into k. */
+static void escape(const char *s, struct sink *k)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t n = strlen(s);
 
 	for (size_t i = 0; i < n;) {
+		char esc[8];
 		uint32_t cp;
 		size_t len = utf8_decode(u + i, n - i, &cp);
 
 		if (!len) {
-			fprintf(f, "\\x%02x", u[i]);
+			put(k, esc, (size_t)snprintf(esc, sizeof(esc), "\\x%02x", u[i]));
 			i++;
 			continue;
 		}
 		if (cp == '\\')
-			fputs("\\\\", f);
+			put(k, "\\\\", 2);
 		else if (cp == '\t')
-			fputs("\\t", f);
+			put(k, "\\t", 2);
 		else if (cp == '\n')
-			fputs("\\n", f);
+			put(k, "\\n", 2);
 		else if (cp == '\r')
-			fputs("\\r", f);
+			put(k, "\\r", 2);
 		else if (cp < 0x20 || cp == 0x7f)
-			fprintf(f, "\\x%02x", (unsigned)cp);
+			put(k, esc, (size_t)snprintf(esc, sizeof(esc), "\\x%02x", (unsigned)cp));
 		else if (is_hidden_control(cp))
-			fprintf(f, "\\u%04x", (unsigned)cp);
+			put(k, esc, (size_t)snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)cp));
 		else
-			fwrite(u + i, 1, len, f);
+			put(k, u + i, len);
 		i += len;
 	}
+}
+
+int diag_fputs_escaped(const char *s, FILE *f)
+{
+	struct sink k = { .f = f };
+
+	escape(s, &k);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -210,13 +243,14 @@ void diag_note_lines(struct diag *d, const struct src_loc *loc, const char *text
 const char *src_loc_format(const struct src_loc *loc, char *buf, size_t size)
 {
 	/* The file name may come from a profile (an include): escaped. */
-	char *file = diag_escape(loc->file ? loc->file : "");
-	const char *shown = file ? file : "?";
+	struct sink k = { .buf = buf, .size = size };
+	char line[16];
 
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	escape(loc->file ? loc->file : "", &k);
 	if (loc->line)
-		snprintf(buf, size, "%s:%u", shown, loc->line);
-	else
-		snprintf(buf, size, "%s", shown);
-	free(file);
+		put(&k, line, (size_t)snprintf(line, sizeof(line), ":%u", loc->line));
 	return buf;
 }

@@ -50,7 +50,9 @@ struct diag {
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *ret_cp);
 
 /* "FILE:LINE", or "FILE" alone when line is 0 ("built-in:tty-injection"),
- * into buf, with FILE escaped as by diag_escape(); returns buf. */
+ * into buf, with FILE escaped as by diag_fputs_escaped(); returns buf. It
+ * allocates nothing, so it cannot fail: what does not fit is left out,
+ * never part of an escape or a character. */
 const char *src_loc_format(const struct src_loc *loc, char *buf, size_t size);
 
 void diag_init(struct diag *d);

@@ -4,10 +4,10 @@
 # Nth one, for every N until a run makes fewer than N), in --check, in run
 # mode, under --report and --learn, for --explain-audit, the exports and
 # the OCI import and a JSON profile: scmp-run never crashes, says why it
-# stopped, once (a --learn that succeeds wrote a whole profile), what an
-# export or import that succeeds wrote is what it writes with all the
-# memory it wants, and the command either runs with the filter and
-# no_new_privs in place or does not run at all.
+# stopped, once, what a run that succeeds wrote (its output, an export, a
+# learned profile) is what it writes with all the memory it wants, and the
+# command either runs with the filter and no_new_privs in place or does
+# not run at all.
 . "$(dirname "$0")/../tap.sh"
 
 FM=$1
@@ -60,12 +60,14 @@ supervised() {
 	esac
 }
 
-# The file a MODE writes, which must come out whole (nothing for the rest).
+# The file a MODE writes, which must come out whole: what the run writes
+# when nothing fails (run mode and --report: what the command printed).
 product_of() {
 	case $1 in
 	bpf) echo "$TAP_TMP/export.bpf" ;;
 	export) echo "$TAP_TMP/export.json" ;;
-	import) echo "$TAP_TMP/out" ;;
+	learn) echo "$LEARNED" ;;
+	*) echo "$TAP_TMP/out" ;;
 	esac
 }
 
@@ -94,13 +96,11 @@ launch() {
 sweep() {
 	n=1 crashed=0 silent=0 unfiltered=0 twice=0 cut=0 runs=$(command_of "$1")
 	product=$(product_of "$1")
-	if [ -n "$product" ]; then
-		launch "$1" && cp "$product" "$TAP_TMP/want.$1" ||
-			echo "without a failure: status $?" >>"$TAP_TMP/problems.$1"
-	fi
+	launch "$1" && cp "$product" "$TAP_TMP/want.$1" ||
+		echo "without a failure: status $?" >>"$TAP_TMP/problems.$1"
 	while [ "$n" -lt 20000 ]; do
 		rm -f "$MARK"
-		[ -z "$product" ] || rm -f "$product"
+		rm -f "$product"
 		launch "$1" LD_PRELOAD="$FM" FAILMALLOC_AT=$n FAILMALLOC_MARK="$MARK"
 		st=$?
 		if [ "$1" = learn ] && [ "$st" -eq 0 ] &&
@@ -110,8 +110,7 @@ sweep() {
 			echo "allocation $n: status 0 and no good learned profile" \
 				>>"$TAP_TMP/problems.$1"
 		fi
-		if [ -n "$product" ] && [ "$st" -eq 0 ] &&
-			! cmp -s "$product" "$TAP_TMP/want.$1"; then
+		if [ "$st" -eq 0 ] && ! cmp -s "$product" "$TAP_TMP/want.$1"; then
 			cut=$((cut + 1))
 			echo "allocation $n: status 0 and not what it writes otherwise" \
 				>>"$TAP_TMP/problems.$1"
@@ -153,9 +152,7 @@ verdict() {
 	if [ -n "$(command_of "$7")" ]; then
 		is "$4" 0 "$8: the command never ran without its filter and no_new_privs"
 	fi
-	if [ -n "$(product_of "$7")" ]; then
-		is "$6" 0 "$8: what it wrote on success is whole"
-	fi
+	is "$6" 0 "$8: what it wrote on success is whole"
 	[ -e "$TAP_TMP/problems.$7" ] && diag "$(head -n 20 "$TAP_TMP/problems.$7")"
 	return 0
 }

@@ -166,6 +166,30 @@ static void test_escape(void)
 	diag_clear(&d);
 }
 
+/* src_loc_format(): escaped into the caller's buffer, nothing allocated;
+ * what does not fit is left out whole (an escape, a character, the line). */
+static void located(const char *file, unsigned line, size_t size, const char *want,
+		    const char *what)
+{
+	const struct src_loc at = { .file = file, .line = line };
+	char buf[64];
+	const char *got = src_loc_format(&at, buf, size);
+
+	if (!tap_ok(got == buf && !strcmp(got, want), "src_loc_format: %s", what))
+		tap_diag("got '%s', want '%s'", got, want);
+}
+
+static void test_located(void)
+{
+	located("a/b.ini", 12, 64, "a/b.ini:12", "FILE:LINE");
+	located("built-in:tty-injection", 0, 64, "built-in:tty-injection", "no line: FILE");
+	located("evil\xe2\x80\xae.ini", 3, 64, "evil\\u202e.ini:3", "the file name escaped");
+	located("abc\x1b", 7, 6, "abc", "an escape that does not fit is left out whole");
+	located("caf\xc3\xa9", 0, 5, "caf", "so is a character");
+	located("abc", 1234, 6, "abc", "and a line number: never a shorter one");
+	located("abc", 5, 6, "abc:5", "what fits with its NUL is kept");
+}
+
 /* diag_oom(): "out of memory" for a -ENOMEM nobody explained, once. */
 static void test_oom(void)
 {
@@ -189,5 +213,6 @@ int main(void)
 	test_vadd();
 	test_cap();
 	test_escape();
+	test_located();
 	return tap_done();
 }
