@@ -360,6 +360,7 @@ static enum outcome explain(const struct options *o, const struct compiled *c, i
 static enum outcome explain_path(const struct compiled *c, int argc, char **argv, struct diag *d)
 {
 	enum landlock_access a = LANDLOCK_ACCESS_READ;
+	size_t errors = d->n_errors;
 	char *cwd;
 	int r;
 
@@ -369,7 +370,11 @@ static enum outcome explain_path(const struct compiled *c, int argc, char **argv
 		return usage_error(d, "unexpected argument '%s'", argv[2]);
 	if (argc == 2 && landlock_access_parse(argv[1], &a) < 0)
 		return usage_error(d, "unknown access '%s': use read, write or exec", argv[1]);
+	/* without a working directory, '.' in the profile matches nothing:
+	 * only a directory that is gone may do that, not lack of memory */
 	cwd = getcwd(NULL, 0);
+	if (!cwd && errno == ENOMEM)
+		return outcome_of(diag_oom(d, errors, -ENOMEM));
 	r = landlock_explain_print(&c->profile->landlock, cwd, argv[0], a, stdout);
 	free(cwd);
 	if (r == -EINVAL)
@@ -378,7 +383,7 @@ static enum outcome explain_path(const struct compiled *c, int argc, char **argv
 				   "absolute (or relative to a known working directory), "
 				   "without '..', at most %d bytes",
 				   argv[0], LANDLOCK_PATH_MAX - 1);
-	return outcome_of(r);
+	return outcome_of(diag_oom(d, errors, r));
 }
 
 /* -v in run mode: what Landlock will enforce on this kernel, before the

@@ -1,16 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Every allocation of a launch may fail (tests/oom/failmalloc.c fails the
-# Nth one, for every N until a run makes fewer than N), in --check, in run
-# mode, under --report and --learn, for --explain-audit, the exports and
-# the OCI import and a JSON profile: scmp-run never crashes, says why it
-# stopped, once, what a run that succeeds wrote (its output, an export, a
-# learned profile) is what it writes with all the memory it wants, and the
-# command either runs with the filter and no_new_privs in place or does
-# not run at all.
+# Nth one, for every N until a run makes fewer than N), in each MODE given
+# (see label_of below): scmp-run never crashes, says why it stopped, once,
+# what a run that succeeds wrote (its output, an export, a learned
+# profile) is what it writes with all the memory it wants, and the command
+# either runs with the filter and no_new_privs in place or does not run at
+# all.
+# Usage: test-oom.sh FAILMALLOC-LIBRARY MODE...
 . "$(dirname "$0")/../tap.sh"
 
 FM=$1
+shift
 MARK=$TAP_TMP/failed
 # The sample profile, and more of what a profile can say: a user group,
 # conditions, Landlock paths, limits and a kept capability.
@@ -26,7 +27,7 @@ syscalls = @mine
 openat = flags & O_CREAT == O_CREAT && mode & 0o002 != 0
 [landlock]
 read-exec = /usr /bin? /lib? /lib64?
-read = /etc /proc
+read = /etc /proc .
 [limits]
 open-files = 1024
 [capabilities]
@@ -81,6 +82,8 @@ launch() {
 	export) env "$@" "$SCMP_RUN" -p "$P" --export-oci "$TAP_TMP/export.json" ;;
 	import) env "$@" "$SCMP_RUN" --import-oci "$JSON" ;;
 	check) env "$@" "$SCMP_RUN" -p "$P" --check ;;
+	explain) env "$@" "$SCMP_RUN" -p "$P" --explain openat 0 0 0x41 0o777 ;;
+	path) env "$@" "$SCMP_RUN" -p "$P" --explain-path "$PWD/inside" read ;;
 	json) env "$@" "$SCMP_RUN" -p "$JSON" --check ;;
 	*) # run, report or learn: run mode, or under the supervisor
 		rm -f "$LEARNED"
@@ -157,21 +160,36 @@ verdict() {
 	return 0
 }
 
-verdict check "--check"
-verdict run "run mode"
-verdict report "--report"
-verdict learn "--learn"
-verdict audit "--explain-audit"
-verdict bpf "--export-bpf"
+label_of() {
+	case $1 in
+	check) echo "--check" ;;
+	run) echo "run mode" ;;
+	report) echo "--report" ;;
+	learn) echo "--learn" ;;
+	audit) echo "--explain-audit" ;;
+	explain) echo "--explain" ;;
+	path) echo "--explain-path (of a path under '.')" ;;
+	bpf) echo "--export-bpf" ;;
+	json) echo "JSON --check" ;;
+	export) echo "--export-oci" ;;
+	import) echo "--import-oci" ;;
+	esac
+}
+
 # An OCI profile, read through jansson (whose own allocations are left
 # alone, see failmalloc.c) and converted; the profile exported as one.
-if grep -q '^#define SCMP_RUN_OCI 1' "$BUILDDIR/config.h"; then
-	JSON=$SRCDIR/tests/oci/json/ops.json
-	verdict json "JSON --check"
-	verdict export "--export-oci"
-	verdict import "--import-oci"
-else
-	skip "no OCI support in this build"
-fi
+JSON=$SRCDIR/tests/oci/json/ops.json
+oci=$(grep -c '^#define SCMP_RUN_OCI 1' "$BUILDDIR/config.h")
+for mode in "$@"; do
+	case $mode in
+	json | export | import)
+		if [ "$oci" = 0 ]; then
+			skip "$(label_of "$mode"): no OCI support in this build"
+			continue
+		fi
+		;;
+	esac
+	verdict "$mode" "$(label_of "$mode")"
+done
 
 done_testing

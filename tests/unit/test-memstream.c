@@ -65,7 +65,7 @@ int main(void)
 	free(text);
 
 #ifdef SANITIZED
-	tap_skip("failing realloc() under a sanitizer (oom:oom does it without)");
+	tap_skip("failing realloc() under a sanitizer (the oom suite does it without)");
 	return tap_done();
 #endif
 	f = memstream_open(&text);
