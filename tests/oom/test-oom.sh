@@ -14,7 +14,8 @@ FM=$1
 shift
 MARK=$TAP_TMP/failed
 # The sample profile, and more of what a profile can say: a user group,
-# conditions, Landlock paths, limits and a kept capability.
+# conditions, Landlock paths ('.' too), limits, a kept capability and a
+# hardening preset built as text (restrict-address-families).
 P=$TAP_TMP/oom.ini
 cat >"$P" <<EOF
 [profile]
