@@ -44,12 +44,14 @@ static int syscall_nr(const struct arch *a, const char *syscall, uint32_t *ret_n
 }
 
 /*
- * syscall_nr() on abi, with the table's name for the number in *ret_name
- * (NULL if the table has none) and, when it is found without a search,
- * its position in abi->known in *ret_k (else SIZE_MAX).
+ * syscall_nr() on abi, whose table is table (syscalls_table()), with the
+ * table's name for the number in *ret_name (NULL if the table has none)
+ * and, when it is found without a search, its position in abi->known in
+ * *ret_k (else SIZE_MAX).
  */
-static int rule_number(const struct abi_policy *abi, const struct rule *rule, uint32_t *ret_nr,
-		       const char **ret_name, size_t *ret_k)
+static int rule_number(const struct abi_policy *abi, const struct sct_table *table,
+		       const struct rule *rule, uint32_t *ret_nr, const char **ret_name,
+		       size_t *ret_k)
 {
 	const struct arch *by;
 	const char *err;
@@ -65,7 +67,7 @@ static int rule_number(const struct abi_policy *abi, const struct rule *rule, ui
 		*ret_name = syscalls_lookup_nr(abi->arch, *ret_nr);
 		return 0;
 	}
-	sc = rule->name_key ? syscalls_lookup_id(abi->arch, (int)rule->name_key - 1)
+	sc = rule->name_key ? syscalls_table_lookup_id(table, (int)rule->name_key - 1)
 			    : syscalls_lookup(abi->arch, rule->syscall);
 	if (!sc)
 		return -ENOENT;
@@ -1185,6 +1187,7 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 {
 	struct abi_policy *abi = b->abi;
 	const struct arch *a = abi->arch;
+	const struct sct_table *table = syscalls_table(a);
 	struct action unknown;
 	int r;
 
@@ -1204,7 +1207,7 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 		uint32_t nr;
 		size_t k;
 
-		if (marks[i].failed || rule_number(abi, rule, &nr, &name, &k) < 0)
+		if (marks[i].failed || rule_number(abi, table, rule, &nr, &name, &k) < 0)
 			continue;
 		marks[i].found = true;
 		if (action_ret(&rule->action, a, &rr.ret) < 0) {

@@ -37,38 +37,20 @@ static ssize_t name_index(const char *name)
 	}
 }
 
-static const struct sct_table *find_table(const char *name)
+static const struct sct_table *table_of(const struct arch *a)
 {
 	size_t mask = sct_table_slots_n - 1;
 
-	for (size_t i = sct_hash(name) & mask;; i = (i + 1) & mask) {
+	if (!a || !a->table)
+		return NULL;
+	for (size_t i = sct_hash(a->table) & mask;; i = (i + 1) & mask) {
 		uint8_t k = sct_table_slots[i];
 
 		if (!k)
 			return NULL;
-		if (!strcmp(name, STR(sct_tables[k - 1].name)))
+		if (!strcmp(a->table, STR(sct_tables[k - 1].name)))
 			return &sct_tables[k - 1];
 	}
-}
-
-/* The table of an ABI, found by name once per ABI: a profile looks up
- * hundreds of names on each. */
-static const struct sct_table *table_of(const struct arch *a)
-{
-	static struct {
-		const char *name; /* the a->table it was found for */
-		const struct sct_table *t;
-	} seen[ARCH_COUNT];
-
-	if (!a || !a->table)
-		return NULL;
-	if ((unsigned)a->id >= ARCH_COUNT)
-		return find_table(a->table);
-	if (seen[a->id].name != a->table) {
-		seen[a->id].t = find_table(a->table);
-		seen[a->id].name = a->table;
-	}
-	return seen[a->id].t;
 }
 
 /* The entry of the name with index k (name_index()) in table t, or NULL. */
@@ -121,10 +103,13 @@ const struct syscall *syscalls_lookup(const struct arch *a, const char *name)
 	return t && name ? find_index(t, name_index(name)) : NULL;
 }
 
-const struct syscall *syscalls_lookup_id(const struct arch *a, int id)
+const struct sct_table *syscalls_table(const struct arch *a)
 {
-	const struct sct_table *t = table_of(a);
+	return table_of(a);
+}
 
+const struct syscall *syscalls_table_lookup_id(const struct sct_table *t, int id)
+{
 	return t && id >= 0 && (size_t)id < sct_names_n ? find_index(t, id) : NULL;
 }
 

@@ -84,8 +84,14 @@ int syscalls_names(const char ***ret, size_t *ret_n);
  * has no such syscall. */
 const struct syscall *syscalls_lookup(const struct arch *a, const char *name);
 
-/* The same for a name by its syscalls_name_id(): no hashing. */
-const struct syscall *syscalls_lookup_id(const struct arch *a, int id);
+/* An ABI's table, found once by a caller that looks up many names on it
+ * (the resolver: hundreds per ABI); NULL if the ABI has none. */
+struct sct_table;
+const struct sct_table *syscalls_table(const struct arch *a);
+
+/* syscalls_lookup() on table t for a name by its syscalls_name_id(): no
+ * hashing, no search for the table. */
+const struct syscall *syscalls_table_lookup_id(const struct sct_table *t, int id);
 
 /* The name of a syscalls_name_id(); static storage. NULL for an id out of range. */
 const char *syscalls_name_of_id(int id);

@@ -129,3 +129,22 @@ fake_libs() {
 	_libc=$(ldd "$SCMP_RUN" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
 	ln -sf "$_libc" "$TAP_TMP/libc-lib/$1" || exit 99
 }
+
+# lib_unusable SONAME USING WITHOUT LOCATED MISSING: with SONAME an empty
+# file (fake_libs), --check of the profile USING, which needs the library,
+# fails with an error starting "scmp-run: LOCATED", run mode of it runs
+# nothing (125), and the profile WITHOUT still runs; with the C library
+# under that name, the error names the function MISSING.
+lib_unusable() {
+	fake_libs "$1"
+	run env LD_LIBRARY_PATH="$TAP_TMP/empty-lib" "$SCMP_RUN" -p "$2" --check
+	status_is 1 "$1 cannot be loaded: ${2##*/} is refused"
+	like "$ERR" "scmp-run: $4" "... with a located error naming the library"
+	run env LD_LIBRARY_PATH="$TAP_TMP/empty-lib" "$SCMP_RUN" -p "$2" -- /bin/true
+	status_is 125 "... and in run mode nothing runs (125)"
+	run env LD_LIBRARY_PATH="$TAP_TMP/empty-lib" "$SCMP_RUN" -p "$3" -- /bin/true
+	status_is 0 "$1 cannot be loaded: ${3##*/}, which does not need it, still runs"
+	run env LD_LIBRARY_PATH="$TAP_TMP/libc-lib" "$SCMP_RUN" -p "$2" --check
+	status_is 1 "a $1 without its functions: ${2##*/} is refused"
+	like "$ERR" "undefined symbol: $5" "... naming the missing function"
+}

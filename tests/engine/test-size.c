@@ -16,14 +16,20 @@
 
 static struct rng seed = { 42 };
 
+/* An empty rule set that allows by default. */
+static void start(struct tcase *c)
+{
+	c->rs = ruleset_new();
+	action_parse("allow", arch_native(), &c->rs->attrs.default_action, &(const char *){ 0 });
+	c->rs->attrs.has_default_action = true;
+}
+
 /* n rules "errno(1 + i % 50) ioctl cmd == V_i" plus a few other syscalls. */
 static int build(struct tcase *c, unsigned n)
 {
 	char cond[64], act[32];
 
-	c->rs = ruleset_new();
-	action_parse("allow", arch_native(), &c->rs->attrs.default_action, &(const char *){ 0 });
-	c->rs->attrs.has_default_action = true;
+	start(c);
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(cond, sizeof(cond), "cmd == %u", 0x1000 + 7 * i);
 		snprintf(act, sizeof(act), "errno(%u)", 1 + i % 50);
@@ -40,9 +46,7 @@ static int build_distinct(struct tcase *c, unsigned n)
 {
 	char cond[64], act[32];
 
-	c->rs = ruleset_new();
-	action_parse("allow", arch_native(), &c->rs->attrs.default_action, &(const char *){ 0 });
-	c->rs->attrs.has_default_action = true;
+	start(c);
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(cond, sizeof(cond), "cmd == %u", 0x5400 + i);
 		snprintf(act, sizeof(act), "errno(%u)", 1 + i);

@@ -146,43 +146,26 @@ int posix_memalign(void **ret, size_t align, size_t size)
 	return 0;
 }
 
-/* The lookups scmp-run makes, with failures off while they run. */
-int getpwnam_r(const char *name, struct passwd *pw, char *buf, size_t size, struct passwd **res)
-{
-	int r;
+/* The lookups scmp-run makes, with failures off while they run: NAME with
+ * the parameters PARAMS, calling the C library's with ARGS. */
+#define NSS_GUARDED(type, name, params, args) \
+	type name params                      \
+	{                                     \
+		type r;                       \
+                                              \
+		in_nss++;                     \
+		r = real_##name args;         \
+		in_nss--;                     \
+		return r;                     \
+	}
 
-	in_nss++;
-	r = real_getpwnam_r(name, pw, buf, size, res);
-	in_nss--;
-	return r;
-}
-
-int getpwuid_r(uid_t uid, struct passwd *pw, char *buf, size_t size, struct passwd **res)
-{
-	int r;
-
-	in_nss++;
-	r = real_getpwuid_r(uid, pw, buf, size, res);
-	in_nss--;
-	return r;
-}
-
-struct passwd *getpwnam(const char *name)
-{
-	struct passwd *pw;
-
-	in_nss++;
-	pw = real_getpwnam(name);
-	in_nss--;
-	return pw;
-}
-
-int getgrnam_r(const char *name, struct group *gr, char *buf, size_t size, struct group **res)
-{
-	int r;
-
-	in_nss++;
-	r = real_getgrnam_r(name, gr, buf, size, res);
-	in_nss--;
-	return r;
-}
+NSS_GUARDED(int, getpwnam_r,
+	    (const char *name, struct passwd *pw, char *buf, size_t size, struct passwd **res),
+	    (name, pw, buf, size, res))
+NSS_GUARDED(int, getpwuid_r,
+	    (uid_t uid, struct passwd *pw, char *buf, size_t size, struct passwd **res),
+	    (uid, pw, buf, size, res))
+NSS_GUARDED(struct passwd *, getpwnam, (const char *name), (name))
+NSS_GUARDED(int, getgrnam_r,
+	    (const char *name, struct group *gr, char *buf, size_t size, struct group **res),
+	    (name, gr, buf, size, res))
