@@ -102,6 +102,7 @@ void capname_format(int cap, char *buf, size_t size)
 		return;
 	}
 	snprintf(buf, size, "CAP_%s", name);
-	for (size_t i = 4; buf[i]; i++)
+	/* within buf: a short one holds less than "CAP_" */
+	for (size_t i = 4; i < size && buf[i]; i++)
 		buf[i] = (char)toupper((unsigned char)buf[i]);
 }
