@@ -153,5 +153,8 @@ int main(int argc, char **argv)
 	fprintf(f, "};\n\nconst unsigned groups_flat_n = %zu;\n", n_groups + 1);
 	free(known);
 	free(flat);
-	return fclose(f) == 0 ? 0 : 1;
+	/* a full disk shows at the latest when the buffer is flushed */
+	if (ferror(f) | fclose(f))
+		die("writing the output failed");
+	return 0;
 }
