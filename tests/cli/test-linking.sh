@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # How scmp-run is linked for launch (docs/performance.md, Launch): full
-# RELRO, and libcap-ng opened when a capability name is read, not at every
-# launch: a profile that names no capability never maps it, one that does
-# maps it and keeps the capability, and a libcap-ng that cannot be loaded
-# is a located error for such profiles only.
+# RELRO, relative relocations packed, and libcap-ng opened when a
+# capability name is read, not at every launch: a profile that names no
+# capability never maps it, one that does maps it and keeps the
+# capability, and a libcap-ng that cannot be loaded is a located error for
+# such profiles only.
 . "$(dirname "$0")/../tap.sh"
 
 if command -v readelf >/dev/null 2>&1; then
@@ -12,6 +13,15 @@ if command -v readelf >/dev/null 2>&1; then
 	like "$TAP_TMP/dynamic" "BIND_NOW" "bound at start-up (-z now)"
 	readelf -l "$SCMP_RUN" >"$TAP_TMP/segments"
 	like "$TAP_TMP/segments" "GNU_RELRO" "... with a read-only GOT (-z relro)"
+	if grep -q '^#define SCMP_RUN_PACKED_RELOCS 1' "$BUILDDIR/config.h"; then
+		like "$TAP_TMP/dynamic" "(RELR) " "relative relocations packed (DT_RELR)"
+		readelf -r "$SCMP_RUN" >"$TAP_TMP/relocs"
+		n=$(grep -c '_RELATIVE' "$TAP_TMP/relocs" || true)
+		[ "$n" -lt 100 ]
+		ok $? "... not listed one by one ($n left)"
+	else
+		skip "the linker or the C library cannot pack relocations"
+	fi
 else
 	skip "no readelf"
 fi
