@@ -666,6 +666,27 @@ struct rsys *policy_rsys_building(const struct abi_build *b, uint32_t nr)
 	return k != SIZE_MAX && b->where[k] != SIZE_MAX ? &b->abi->sys[b->where[k]] : NULL;
 }
 
+/* Most syscalls get one rule: room for one first (a profile names hundreds
+ * of syscalls, and their memory is touched at every launch). A full list
+ * moves to twice the room in the arena; its old room stays there unused. */
+static struct rrule *rrule_slot(struct abi_build *b, struct rsys *s)
+{
+	size_t *cap = &b->cap_rules[s - b->abi->sys];
+
+	if (s->n_rules == *cap) {
+		size_t c = *cap ? *cap * 2 : 1;
+		struct rrule *grown = arena_calloc(b->lists, c, sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		if (s->n_rules)
+			memcpy(grown, s->rules, s->n_rules * sizeof(*grown));
+		s->rules = grown;
+		*cap = c;
+	}
+	return &s->rules[s->n_rules++];
+}
+
 /* Add rr to the rules of nr, whose position in b->abi->known is k
  * (SIZE_MAX: not known yet). Returns 0, -ENOMEM, or -EINVAL for a number
  * the table lacks. */
@@ -682,9 +703,7 @@ static int add_rrule(struct abi_build *b, uint32_t nr, const char *name, size_t 
 		s = policy_rsys_of(b, nr, name, &err);
 	if (!s)
 		return err;
-	/* most syscalls get one rule: room for one first (a profile names
-	 * hundreds of syscalls, and their memory is touched at every launch) */
-	r = array_grow_from(&s->rules, &s->n_rules, &b->cap_rules[s - b->abi->sys], sizeof(*r), 1);
+	r = rrule_slot(b, s);
 	if (!r)
 		return -ENOMEM;
 	*r = *rr;
@@ -737,8 +756,7 @@ static void drop_idle_builtins(struct abi_build *b, size_t n_written)
 			continue;
 		for (size_t i = 0; i < s->n_rules; i++)
 			rcmps_free(s->rules[i].cmps, s->rules[i].n_cmps);
-		free(s->rules);
-		*s = (struct rsys){ 0 };
+		*s = (struct rsys){ 0 }; /* its list stays in the arena */
 		b->where[k] = SIZE_MAX;
 	}
 }
@@ -1267,10 +1285,10 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 }
 
 static int build_abi(const struct ruleset *rs, const struct rule_list *rules,
-		     struct abi_policy *abi, bool multi, bool warn, struct diag *d,
-		     struct rule_mark *marks)
+		     struct abi_policy *abi, struct arena *lists, bool multi, bool warn,
+		     struct diag *d, struct rule_mark *marks)
 {
-	struct abi_build b = { .abi = abi };
+	struct abi_build b = { .abi = abi, .lists = lists };
 	int r;
 
 	r = known_numbers(rs, rules, abi);
@@ -1435,7 +1453,7 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 	for (size_t i = 0; i < n_abis; i++) {
 		p->abis[i].arch = arches[i];
 		p->n_abis++;
-		r = build_abi(rs, &rules, &p->abis[i], n_abis > 1, i == 0, d, marks);
+		r = build_abi(rs, &rules, &p->abis[i], &p->lists, n_abis > 1, i == 0, d, marks);
 		if (r < 0)
 			goto fail;
 	}

@@ -37,9 +37,10 @@ struct rule_list {
  * n_known slots. */
 struct abi_build {
 	struct abi_policy *abi;
-	size_t *where;	   /* per known index: its slot in abi->sys, or SIZE_MAX */
-	size_t *cap_rules; /* per slot of abi->sys: the capacity of its rules[] */
-	size_t cap_sys;	   /* the capacity of abi->sys */
+	struct arena *lists; /* the policy's: where rsys.rules[] live */
+	size_t *where;	     /* per known index: its slot in abi->sys, or SIZE_MAX */
+	size_t *cap_rules;   /* per slot of abi->sys: the capacity of its rules[] */
+	size_t cap_sys;	     /* the capacity of abi->sys */
 };
 
 /*

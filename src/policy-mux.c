@@ -297,7 +297,7 @@ int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enu
 	struct abi_policy *abi = b->abi;
 	const struct arch *a = abi->arch;
 	const struct mux_subcall *subs;
-	struct rrule *list = NULL, *own_rules = NULL;
+	struct rrule *list = NULL, *own_rules = NULL, *joined;
 	size_t n = 0, cap = 0, n_subs, n_own = 0;
 	struct rsys *mux;
 	uint32_t mux_nr;
@@ -345,21 +345,20 @@ int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enu
 		if (!mux)
 			goto out;
 	}
-	/* the sub-call rules first, then the multiplexer's own (the list is
-	 * complete: nothing adds to it later, its capacity is not needed) */
-	if (n_own) {
-		struct rrule *grown = reallocarray(list, n + n_own, sizeof(*list));
-
-		if (!grown) {
-			r = -ENOMEM;
-			goto out;
-		}
-		list = grown;
-		memcpy(list + n, own_rules, n_own * sizeof(*list));
-		free(own_rules);
+	/* the sub-call rules first, then the multiplexer's own, in the arena
+	 * of the lists (the list is complete: nothing adds to it later) */
+	joined = arena_calloc(b->lists, n + n_own, sizeof(*joined));
+	if (!joined) {
+		r = -ENOMEM;
+		goto out;
 	}
-	mux->rules = list;
+	memcpy(joined, list, n * sizeof(*joined));
+	if (n_own)
+		memcpy(joined + n, own_rules, n_own * sizeof(*joined));
+	free(list);
+	mux->rules = joined;
 	mux->n_rules = n + n_own;
+	b->cap_rules[mux - abi->sys] = n + n_own;
 	return 0;
 out:
 	for (size_t i = 0; i < n; i++)

@@ -27,13 +27,13 @@ void policy_free(struct policy *p)
 
 			for (size_t k = 0; k < s->n_rules; k++)
 				rcmps_free(s->rules[k].cmps, s->rules[k].n_cmps);
-			free(s->rules);
 		}
 		free(p->abis[i].sys);
 		free(p->abis[i].prio_known);
 		free(p->abis[i].known_owned);
 	}
 	free(p->abis);
+	arena_free(&p->lists);
 	free(p);
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "arena.h"
 #include "diag.h"
 #include "ivset.h"
 #include "ruleset.h"
@@ -77,6 +78,10 @@ struct policy {
 	 * located at "built-in:NAME", written after every rule of the ruleset. */
 	struct rule *builtins;
 	size_t n_builtins;
+	/* The rules[] of every rsys: hundreds of lists, most of one rule,
+	 * built at every launch (allocated one by one, they were a malloc
+	 * each), freed with the policy. */
+	struct arena lists;
 };
 
 /*
