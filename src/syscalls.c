@@ -37,7 +37,7 @@ static ssize_t name_index(const char *name)
 	}
 }
 
-static const struct sct_table *table_of(const struct arch *a)
+const struct sct_table *syscalls_table(const struct arch *a)
 {
 	size_t mask = sct_table_slots_n - 1;
 
@@ -90,7 +90,7 @@ const char *syscalls_kernel_version(void)
 
 const struct syscall *syscalls_list(const struct arch *a, size_t *ret_n)
 {
-	const struct sct_table *t = table_of(a);
+	const struct sct_table *t = syscalls_table(a);
 
 	*ret_n = t ? t->n : 0;
 	return t ? &sct_calls[t->first] : NULL;
@@ -98,14 +98,9 @@ const struct syscall *syscalls_list(const struct arch *a, size_t *ret_n)
 
 const struct syscall *syscalls_lookup(const struct arch *a, const char *name)
 {
-	const struct sct_table *t = table_of(a);
+	const struct sct_table *t = syscalls_table(a);
 
 	return t && name ? find_index(t, name_index(name)) : NULL;
-}
-
-const struct sct_table *syscalls_table(const struct arch *a)
-{
-	return table_of(a);
 }
 
 const struct syscall *syscalls_table_lookup_id(const struct sct_table *t, int id)
@@ -130,7 +125,7 @@ int syscalls_lookup_name(const struct arch *a, const char *name, uint32_t *ret_n
 
 const char *syscalls_lookup_nr(const struct arch *a, uint32_t nr)
 {
-	const struct sct_table *t = table_of(a);
+	const struct sct_table *t = syscalls_table(a);
 	const struct syscall *s = t ? syscalls_find_nr(&sct_calls[t->first], t->n, nr) : NULL;
 
 	return s ? STR(s->name_at) : NULL;
@@ -328,7 +323,7 @@ static int proto_args(const struct arch *a, const struct sct_table *t, ssize_t k
 int syscalls_args(const struct arch *a, const char *name, struct syscall_arg ret[SYSCALL_ARGS_MAX],
 		  bool *ret_known)
 {
-	const struct sct_table *t = table_of(a);
+	const struct sct_table *t = syscalls_table(a);
 	ssize_t k = name_index(name);
 
 	if (!t || !find_index(t, k))
@@ -343,5 +338,5 @@ int syscalls_proto_args(const struct arch *a, const char *name,
 
 	if (!a->table || k < 0)
 		return -ENOENT;
-	return proto_args(a, table_of(a), k, ret, ret_known);
+	return proto_args(a, syscalls_table(a), k, ret, ret_known);
 }

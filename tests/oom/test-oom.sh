@@ -95,13 +95,18 @@ launch() {
 	esac >"$TAP_TMP/out" 2>"$TAP_TMP/err"
 }
 
-# sweep MODE: one run per allocation; prints "N CRASHED SILENT UNFILTERED
-# TWICE CUT", and what went wrong into $TAP_TMP/problems.MODE
+# sweep MODE: a run without failures (its product is the reference), then
+# one run per allocation; prints "N CRASHED SILENT UNFILTERED TWICE CUT
+# REFERENCE-FAILED", and what went wrong into $TAP_TMP/problems.MODE
 sweep() {
-	n=1 crashed=0 silent=0 unfiltered=0 twice=0 cut=0 runs=$(command_of "$1")
+	n=1 crashed=0 silent=0 unfiltered=0 twice=0 cut=0 ref=0 runs=$(command_of "$1")
 	product=$(product_of "$1")
-	launch "$1" && cp "$product" "$TAP_TMP/want.$1" ||
+	if launch "$1" && cp "$product" "$TAP_TMP/want.$1"; then
+		:
+	else
+		ref=1
 		echo "without a failure: status $?" >>"$TAP_TMP/problems.$1"
+	fi
 	while [ "$n" -lt 20000 ]; do
 		rm -f "$MARK"
 		rm -f "$product"
@@ -142,22 +147,23 @@ sweep() {
 		fi
 		n=$((n + 1))
 	done
-	echo "$((n - 1)) $crashed $silent $unfiltered $twice $cut"
+	echo "$((n - 1)) $crashed $silent $unfiltered $twice $cut $ref"
 }
 
 # verdict MODE LABEL: sweep MODE and say what it found
 verdict() {
-	# shellcheck disable=SC2046 # six numbers
+	# shellcheck disable=SC2046 # seven numbers
 	set -- $(sweep "$1") "$1" "$2"
-	ok "$([ "$1" -ge 100 ] && echo 0 || echo 1)" "$8: $1 allocations, each failed once"
-	is "$2" 0 "$8: no crash"
-	is "$3" 0 "$8: every failure says why"
-	is "$5" 0 "$8: no message said twice"
-	if [ -n "$(command_of "$7")" ]; then
-		is "$4" 0 "$8: the command never ran without its filter and no_new_privs"
+	is "$7" 0 "$9: runs without a failure (the reference)"
+	ok "$([ "$1" -ge 100 ] && echo 0 || echo 1)" "$9: $1 allocations, each failed once"
+	is "$2" 0 "$9: no crash"
+	is "$3" 0 "$9: every failure says why"
+	is "$5" 0 "$9: no message said twice"
+	if [ -n "$(command_of "$8")" ]; then
+		is "$4" 0 "$9: the command never ran without its filter and no_new_privs"
 	fi
-	is "$6" 0 "$8: what it wrote on success is whole"
-	[ -e "$TAP_TMP/problems.$7" ] && diag "$(head -n 20 "$TAP_TMP/problems.$7")"
+	is "$6" 0 "$9: what it wrote on success is whole"
+	[ -e "$TAP_TMP/problems.$8" ] && diag "$(head -n 20 "$TAP_TMP/problems.$8")"
 	return 0
 }
 
