@@ -197,39 +197,70 @@ void kcheck_readback_close(struct kcheck_readback *rb)
 	rb->status_fd = -1;
 }
 
+/* /proc/self/status could not be opened or read (r: a negative errno). */
+static int unreadable(struct diag *d, int r)
+{
+	diag_error(d, NULL, "reading /proc/self/status failed: %s (%s)", strerror(-r),
+		   errno_name(-r));
+	diag_hint(d, NULL,
+		  "the filter count there is how the filter is verified after loading: "
+		  "mount /proc");
+	return r;
+}
+
+/* The status text has no Seccomp_filters line, or not a number there. */
+static int no_count(struct diag *d, int r)
+{
+	diag_error(d, NULL,
+		   "/proc/self/status has no Seccomp_filters count: the filter "
+		   "cannot be verified after loading");
+	diag_hint(d, NULL, "the count needs Linux 5.9 or later");
+	return r;
+}
+
+/*
+ * The filter count before loading, into rb->before. A process that
+ * PR_GET_SECCOMP says is unfiltered (0) has none: filters are never
+ * removed, and nothing above this process can fake that answer (an outer
+ * filter would make the mode 2). So the status text is read only under a
+ * filter already: one /proc read less on most launches.
+ */
+static int count_before(struct kcheck_readback *rb, struct diag *d)
+{
+	ssize_t len = 0;
+	int fd, r;
+
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0) {
+		rb->before = 0;
+		return 0;
+	}
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return unreadable(d, -errno);
+	r = read_status(fd, rb->buf, sizeof(rb->buf), &len);
+	close(fd);
+	if (r < 0)
+		return unreadable(d, r);
+	r = kcheck_parse_filters(rb->buf, (size_t)len, &rb->before);
+	return r < 0 ? no_count(d, r) : 0;
+}
+
 int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback *rb, struct diag *d)
 {
 	uint64_t args[6] = { 0 };
-	ssize_t len = 0;
 	int fd, r;
 
 	memset(rb, 0, sizeof(*rb));
 	rb->status_fd = -1;
-	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		goto unreadable;
-	}
-	r = read_status(fd, rb->buf, sizeof(rb->buf), &len);
-	close(fd);
+	r = count_before(rb, d);
 	if (r < 0)
-		goto unreadable;
-	r = kcheck_parse_filters(rb->buf, (size_t)len, &rb->before);
-	if (r < 0) {
-		diag_error(d, NULL,
-			   "/proc/self/status has no Seccomp_filters count: the filter "
-			   "cannot be verified after loading");
-		diag_hint(d, NULL, "the count needs Linux 5.9 or later");
 		return r;
-	}
 
 	/* A fresh descriptor: /proc status text is generated at the first
 	 * read, so the read after loading shows the new count. */
 	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		goto unreadable;
-	}
+	if (fd < 0)
+		return unreadable(d, -errno);
 	rb->status_fd = fd;
 	args[1] = (uint64_t)(uintptr_t)rb->buf;
 	args[2] = sizeof(rb->buf);
@@ -247,7 +278,7 @@ int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback 
 			if (fcntl(fd, F_DUPFD_CLOEXEC, n) != n) {
 				r = -errno;
 				kcheck_readback_close(rb);
-				goto unreadable;
+				return unreadable(d, r);
 			}
 			close(fd);
 			rb->status_fd = n;
@@ -281,14 +312,6 @@ int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback 
 		return -EPERM;
 	}
 	return 0;
-
-unreadable:
-	diag_error(d, NULL, "reading /proc/self/status failed: %s (%s)", strerror(-r),
-		   errno_name(-r));
-	diag_hint(d, NULL,
-		  "the filter count there is how the filter is verified after loading: "
-		  "mount /proc");
-	return r;
 }
 
 /* Did a call the filter answers with errno(e) come back with just that? */
@@ -327,8 +350,10 @@ int kcheck_readback_verify(struct kcheck_readback *rb, struct diag *d)
 					   "read(2) did not get the filter's errno");
 				return -EPERM;
 			}
-		} else if (r < 0 || kcheck_parse_filters(rb->buf, (size_t)len, &after) < 0 ||
-			   after != rb->before + 1) {
+		} else if (r == 0 && kcheck_parse_filters(rb->buf, (size_t)len, &after) < 0) {
+			/* a kernel before 5.9 (unfiltered before, the text is first read here) */
+			return no_count(d, -EPERM);
+		} else if (r < 0 || after != rb->before + 1) {
 			diag_error(d, NULL,
 				   "the seccomp filter is not in place after loading: "
 				   "Seccomp_filters is %u, expected %u",

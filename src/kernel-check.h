@@ -56,7 +56,8 @@ int kcheck_predict(const struct bpf_prog *prog, const char *syscall_name, const 
 
 /*
  * The read-back after loading. Prepared before the filter is installed:
- * the filter count now, a descriptor of /proc/self/status (close-on-exec)
+ * the filter count now (0 without reading it when PR_GET_SECCOMP says the
+ * process is unfiltered), a descriptor of /proc/self/status (close-on-exec)
  * for the count after (the lowest free number from 3 that the filter lets
  * read(2) through, else any), and what the new filter will answer to the
  * two calls of the read-back (read(2) on it, prctl(PR_GET_SECCOMP)).
@@ -70,7 +71,9 @@ struct kcheck_readback {
 
 /*
  * Prepare rb for prog. Returns 0, or a negative errno with a message in d:
- * /proc/self/status unreadable or without Seccomp_filters, or a filter that
+ * /proc/self/status unreadable, or without Seccomp_filters under a filter
+ * already (unfiltered, a kernel without the count is found by
+ * kcheck_readback_verify()), or a filter that
  * would stop both read-back calls with a signal or a tracer (they would
  * kill the launcher; nothing could be verified).
  */

@@ -518,6 +518,12 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 	r = caps_read(&now);
 	if (r < 0)
 		return step_failed(d, "reading the capabilities of this process", -r);
+	/* Nothing held and nothing asked for (an unprivileged caller): no
+	 * set can change, and the ambient set is empty already (the kernel
+	 * keeps it within permitted and inheritable). Under no_new_privs the
+	 * bounding set needs no check either (see the end). */
+	if (nnp && !(now.eff | now.prm | now.inh) && !plan->keep && !plan->ambient)
+		return 0;
 	/* Reducing the bounding set needs CAP_SETPCAP in the effective set;
 	 * after a user change with KEEPCAPS it is only permitted. */
 	can_bound = now.prm & CAPBIT(CAP_SETPCAP);

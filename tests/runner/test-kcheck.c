@@ -159,12 +159,35 @@ static int readback(const struct bpf_prog *prog, bool fake_outer)
 	}
 	if (kcheck_readback_prepare(prog, &rb, &d) < 0)
 		return 4;
+	if (rb.before != (fake_outer ? 1u : 0u))
+		return 6;
 	if (load(prog) != 0)
 		return 5;
 	return kcheck_readback_verify(&rb, &d) == 0 ? 0 : 1;
 }
 
-static int child(const struct bpf_prog *prog, bool fake)
+/* Under a real filter already: the count before is read (1), the new
+ * filter makes it 2. Exit status as readback()'s. */
+static int readback_stacked(const struct bpf_prog *prog)
+{
+	struct kcheck_readback rb;
+	struct diag d;
+
+	diag_init(&d);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || load(prog) != 0)
+		return 2;
+	if (kcheck_readback_prepare(prog, &rb, &d) < 0)
+		return 4;
+	if (rb.before != 1)
+		return 6;
+	if (load(prog) != 0)
+		return 5;
+	return kcheck_readback_verify(&rb, &d) == 0 ? 0 : 1;
+}
+
+enum child_kind { PLAIN, FAKED, STACKED };
+
+static int child(const struct bpf_prog *prog, enum child_kind kind)
 {
 	pid_t pid;
 	int st;
@@ -174,7 +197,7 @@ static int child(const struct bpf_prog *prog, bool fake)
 	if (pid < 0)
 		abort();
 	if (pid == 0)
-		_exit(readback(prog, fake));
+		_exit(kind == STACKED ? readback_stacked(prog) : readback(prog, kind == FAKED));
 	if (waitpid(pid, &st, 0) < 0)
 		abort();
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -197,8 +220,32 @@ static void test_readback(void)
 	       "prepare: a descriptor, both calls predicted allowed");
 	kcheck_readback_close(&rb);
 
-	tap_ok(child(&allow, false) == 0, "a real filter: PR_GET_SECCOMP 2, count + 1");
-	tap_ok(child(&allow, true) == 1, "an outer filter that fakes seccomp() success: refused");
+	tap_ok(child(&allow, PLAIN) == 0,
+	       "a real filter: count 0 before (unfiltered), PR_GET_SECCOMP 2, count 1 after");
+	tap_ok(child(&allow, STACKED) == 0, "on a filter already: count 1 read before, 2 after");
+	tap_ok(child(&allow, FAKED) == 1, "an outer filter that fakes seccomp() success: refused");
+
+	{
+		/* a status text without the count (a kernel before 5.9): only the
+		 * read after loading sees it when the process was unfiltered */
+		static const char text[] = "Name:\tx\nSeccomp:\t2\n";
+		int p[2];
+
+		if (pipe(p) < 0 || write(p[1], text, sizeof(text) - 1) < 0)
+			abort();
+		close(p[1]);
+		memset(&rb, 0, sizeof(rb));
+		rb.status_fd = p[0];
+		rb.read_ret = SECCOMP_RET_ALLOW;
+		rb.prctl_ret = SECCOMP_RET_KILL_PROCESS; /* not asked */
+		tap_ok(kcheck_readback_verify(&rb, &d) == -EPERM && d.n_msgs == 2 &&
+			       strstr(d.msgs[0].text, "no Seccomp_filters count") &&
+			       strstr(d.msgs[1].text, "Linux 5.9"),
+		       "no Seccomp_filters after loading: refused, naming the kernel needed");
+		kcheck_readback_close(&rb);
+		diag_clear(&d);
+		diag_init(&d);
+	}
 
 #ifdef NATIVE_AUDIT_ARCH
 	{
@@ -215,8 +262,8 @@ static void test_readback(void)
 		};
 		struct bpf_prog errs = { .insns = insns, .len = 8 };
 
-		tap_ok(child(&errs, false) == 0, "read and prctl answered by errnos: verified");
-		tap_ok(child(&errs, true) == 1, "the same behind a faker: refused");
+		tap_ok(child(&errs, PLAIN) == 0, "read and prctl answered by errnos: verified");
+		tap_ok(child(&errs, FAKED) == 1, "the same behind a faker: refused");
 
 		/* both killed: nothing can be verified, refused before loading */
 		insns[4] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
