@@ -58,8 +58,8 @@ enum mux_kind {
 };
 
 struct mux_subcall {
-	const char *name; /* the direct syscall's name, e.g. "socket" */
-	uint32_t call;	  /* the multiplexer's selector, e.g. SYS_SOCKET = 1 */
+	char name[12]; /* the direct syscall's name, e.g. "socket" (no pointer: no relocation) */
+	uint32_t call; /* the multiplexer's selector, e.g. SYS_SOCKET = 1 */
 };
 
 struct arch {

@@ -6,12 +6,22 @@
 #pragma once
 
 #include <stddef.h>
+#include <string.h>
 
 struct group {
-	const char *name;	    /* "@basic-io" */
-	const char *description;    /* one line */
-	const char *const *members; /* syscall names and "@group" references, NULL-terminated */
+	const char *name;	 /* "@basic-io" */
+	const char *description; /* one line */
+	/* Syscall names and "@group" references, each ended by a NUL, the
+	 * list by an empty name ("read\0write\0"); NULL for @known. */
+	const char *members;
 };
+
+/* The member after m in its group's list; "" after the last. Walk a list
+ * with: for (const char *m = g->members; *m; m = groups_next(m)). */
+static inline const char *groups_next(const char *m)
+{
+	return m + strlen(m) + 1;
+}
 
 /* Every built-in group except @known, sorted by name. */
 const struct group *groups_list(size_t *ret_n);

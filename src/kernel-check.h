@@ -15,11 +15,12 @@
 #define KCHECK_ACTIONS_MAX   8	/* distinct SECCOMP_RET_* actions the kernel defines */
 #define KCHECK_FD_SEARCH_MAX 64 /* descriptor numbers tried for the read-back */
 
-/* An action (SECCOMP_RET_ACTION_FULL bits) and the kernel that has it. */
+/* An action (SECCOMP_RET_ACTION_FULL bits) and the kernel that has it.
+ * Arrays, not pointers: the table needs no relocation at start-up. */
 struct kcheck_action {
 	uint32_t action;
-	const char *name;  /* the profile's spelling: "kill-process" */
-	const char *since; /* "Linux 4.14" */
+	char name[16];	/* the profile's spelling: "kill-process" */
+	char since[12]; /* "Linux 4.14" */
 };
 
 /* The entry for an action value (the data bits are ignored); NULL if the

@@ -21,29 +21,30 @@
 #define PROT_EXEC_ 0x4ull
 #define FULL	   UINT64_MAX
 
+/* Names in arrays, not pointers: the table needs no relocation at start-up. */
 struct decisive {
-	const char *syscall;
-	const char *param[LEARN_TESTS_MAX];  /* parameter names; NULL: unused */
-	uint64_t mask[LEARN_TESTS_MAX];	     /* FULL: the argument's whole width */
-	const char *prefix[LEARN_TESTS_MAX]; /* constants to name values with */
+	char syscall[16];
+	char param[LEARN_TESTS_MAX][16]; /* parameter names; "": unused */
+	uint64_t mask[LEARN_TESTS_MAX];	 /* FULL: the argument's whole width */
+	char prefix[LEARN_TESTS_MAX][8]; /* constants to name values with; "": none */
 };
 
 static const struct decisive decisive[] = {
 	{ "socket", { "family", "type" }, { FULL, 0xf }, { "AF_", "SOCK_" } },
 	{ "socketpair", { "family", "type" }, { FULL, 0xf }, { "AF_", "SOCK_" } },
-	{ "ioctl", { "cmd" }, { FULL }, { NULL } },
-	{ "prctl", { "option" }, { FULL }, { NULL } },
+	{ "ioctl", { "cmd" }, { FULL }, { "" } },
+	{ "prctl", { "option" }, { FULL }, { "" } },
 	{ "fcntl", { "cmd" }, { FULL }, { "F_" } },
 	{ "fcntl64", { "cmd" }, { FULL }, { "F_" } },
-	{ "clone", { "flags" }, { NS_FLAGS }, { NULL } },
-	{ "unshare", { "unshare_flags" }, { NS_FLAGS | 0x80 }, { NULL } },
-	{ "mmap", { "prot" }, { PROT_EXEC_ }, { NULL } },
-	{ "mmap2", { "prot" }, { PROT_EXEC_ }, { NULL } },
-	{ "mprotect", { "prot" }, { PROT_EXEC_ }, { NULL } },
-	{ "pkey_mprotect", { "prot" }, { PROT_EXEC_ }, { NULL } },
+	{ "clone", { "flags" }, { NS_FLAGS }, { "" } },
+	{ "unshare", { "unshare_flags" }, { NS_FLAGS | 0x80 }, { "" } },
+	{ "mmap", { "prot" }, { PROT_EXEC_ }, { "" } },
+	{ "mmap2", { "prot" }, { PROT_EXEC_ }, { "" } },
+	{ "mprotect", { "prot" }, { PROT_EXEC_ }, { "" } },
+	{ "pkey_mprotect", { "prot" }, { PROT_EXEC_ }, { "" } },
 	{ "personality", { "personality" }, { FULL }, { "PER_" } },
-	{ "setsockopt", { "level", "optname" }, { FULL, FULL }, { NULL, NULL } },
-	{ "getsockopt", { "level", "optname" }, { FULL, FULL }, { NULL, NULL } },
+	{ "setsockopt", { "level", "optname" }, { FULL, FULL }, { "", "" } },
+	{ "getsockopt", { "level", "optname" }, { FULL, FULL }, { "", "" } },
 };
 
 struct rec {
@@ -112,7 +113,7 @@ static void rec_tests(struct rec *r, const uint64_t *args)
 	r->how = how;
 	if (!how || syscalls_args(r->abi, r->name, types, &known) < 0 || !known)
 		return;
-	for (unsigned t = 0; t < LEARN_TESTS_MAX && how->param[t]; t++) {
+	for (unsigned t = 0; t < LEARN_TESTS_MAX && how->param[t][0]; t++) {
 		for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++) {
 			if (!types[i].name || strcmp(types[i].name, how->param[t]))
 				continue;
@@ -301,20 +302,20 @@ static bool group_complete(const struct group *g, const struct rec *recs, size_t
 
 	if (!g->members || depth > 4)
 		return false;
-	for (const char *const *m = g->members; *m; m++) {
+	for (const char *m = g->members; *m; m = groups_next(m)) {
 		uint32_t nr;
 
-		if (**m == '@') {
-			const struct group *sub = groups_lookup(*m);
+		if (*m == '@') {
+			const struct group *sub = groups_lookup(m);
 
 			if (!sub || !group_complete(sub, recs, n, a, depth + 1, ret_count))
 				all = false;
 			continue;
 		}
-		if (syscalls_lookup_name(a, *m, &nr) < 0)
+		if (syscalls_lookup_name(a, m, &nr) < 0)
 			continue;
 		(*ret_count)++;
-		if (!used_plain(recs, n, *m))
+		if (!used_plain(recs, n, m))
 			all = false;
 	}
 	return all;
@@ -324,13 +325,13 @@ static bool group_has(const struct group *g, const char *name, unsigned depth)
 {
 	if (!g->members || depth > 4)
 		return false;
-	for (const char *const *m = g->members; *m; m++) {
-		if (**m == '@') {
-			const struct group *sub = groups_lookup(*m);
+	for (const char *m = g->members; *m; m = groups_next(m)) {
+		if (*m == '@') {
+			const struct group *sub = groups_lookup(m);
 
 			if (sub && group_has(sub, name, depth + 1))
 				return true;
-		} else if (!strcmp(*m, name)) {
+		} else if (!strcmp(m, name)) {
 			return true;
 		}
 	}
@@ -393,7 +394,8 @@ static void name_of(const struct rec *r, char *buf, size_t size)
 
 static void write_value(FILE *f, const struct rec *r, unsigned t)
 {
-	const char *prefix = r->how && t < LEARN_TESTS_MAX ? r->how->prefix[t] : NULL;
+	const char *prefix =
+		r->how && t < LEARN_TESTS_MAX && r->how->prefix[t][0] ? r->how->prefix[t] : NULL;
 	const char *name = NULL;
 	uint64_t v = r->value[t];
 

@@ -107,8 +107,8 @@ int listing_groups(const char *group, const struct profile *p, FILE *f, struct d
 	else if (!g->members)
 		print_known(f);
 	else
-		for (const char *const *m = g->members; *m; m++)
-			fprintf(f, "%s\n", *m);
+		for (const char *m = g->members; *m; m = groups_next(m))
+			fprintf(f, "%s\n", m);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -116,8 +116,8 @@ int listing_groups(const char *group, const struct profile *p, FILE *f, struct d
  * checked on its own by the caller, which walks every group.) */
 static bool in_group(const struct group *g, const char *name)
 {
-	for (const char *const *m = g->members; m && *m; m++)
-		if ((*m)[0] != '@' && !strcmp(*m, name))
+	for (const char *m = g->members; m && *m; m = groups_next(m))
+		if (m[0] != '@' && !strcmp(m, name))
 			return true;
 	return false;
 }

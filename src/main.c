@@ -115,36 +115,53 @@ enum {
 	OPT_STRICT,
 };
 
-static const struct option long_options[] = {
-	{ "profile", required_argument, NULL, 'p' },
-	{ "check", no_argument, NULL, OPT_CHECK },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "export-bpf", required_argument, NULL, OPT_EXPORT_BPF },
-	{ "export-pfc", required_argument, NULL, OPT_EXPORT_PFC },
-	{ "export-oci", required_argument, NULL, OPT_EXPORT_OCI },
-	{ "import-oci", required_argument, NULL, OPT_IMPORT_OCI },
-	{ "oci-caps", required_argument, NULL, OPT_OCI_CAPS },
-	{ "explain", no_argument, NULL, OPT_EXPLAIN },
-	{ "explain-path", no_argument, NULL, OPT_EXPLAIN_PATH },
-	{ "resolve", required_argument, NULL, OPT_RESOLVE },
-	{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
-	{ "list-arches", no_argument, NULL, OPT_LIST_ARCHES },
-	{ "list-groups", no_argument, NULL, OPT_LIST_GROUPS },
-	{ "unlisted", no_argument, NULL, OPT_UNLISTED },
-	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
-	{ "target-arch", required_argument, NULL, OPT_TARGET_ARCH },
-	{ "user", required_argument, NULL, OPT_USER },
-	{ "group", required_argument, NULL, OPT_GROUP },
-	{ "set", required_argument, NULL, OPT_SET },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "report", optional_argument, NULL, OPT_REPORT },
-	{ "permissive", no_argument, NULL, OPT_PERMISSIVE },
-	{ "learn", required_argument, NULL, OPT_LEARN },
-	{ "explain-audit", optional_argument, NULL, OPT_EXPLAIN_AUDIT },
-	{ 0 },
+/*
+ * The long options, turned into getopt_long()'s table by long_options():
+ * a table of struct option holds pointers, which the loader would
+ * relocate at every start (docs/performance.md, Launch).
+ */
+static const struct {
+	char name[16];
+	int has_arg, val;
+} option_names[] = {
+	{ "profile", required_argument, 'p' },
+	{ "check", no_argument, OPT_CHECK },
+	{ "strict", no_argument, OPT_STRICT },
+	{ "export-bpf", required_argument, OPT_EXPORT_BPF },
+	{ "export-pfc", required_argument, OPT_EXPORT_PFC },
+	{ "export-oci", required_argument, OPT_EXPORT_OCI },
+	{ "import-oci", required_argument, OPT_IMPORT_OCI },
+	{ "oci-caps", required_argument, OPT_OCI_CAPS },
+	{ "explain", no_argument, OPT_EXPLAIN },
+	{ "explain-path", no_argument, OPT_EXPLAIN_PATH },
+	{ "resolve", required_argument, OPT_RESOLVE },
+	{ "list-syscalls", no_argument, OPT_LIST_SYSCALLS },
+	{ "list-arches", no_argument, OPT_LIST_ARCHES },
+	{ "list-groups", no_argument, OPT_LIST_GROUPS },
+	{ "unlisted", no_argument, OPT_UNLISTED },
+	{ "list-profiles", no_argument, OPT_LIST_PROFILES },
+	{ "target-arch", required_argument, OPT_TARGET_ARCH },
+	{ "user", required_argument, OPT_USER },
+	{ "group", required_argument, OPT_GROUP },
+	{ "set", required_argument, OPT_SET },
+	{ "verbose", no_argument, 'v' },
+	{ "help", no_argument, 'h' },
+	{ "version", no_argument, OPT_VERSION },
+	{ "report", optional_argument, OPT_REPORT },
+	{ "permissive", no_argument, OPT_PERMISSIVE },
+	{ "learn", required_argument, OPT_LEARN },
+	{ "explain-audit", optional_argument, OPT_EXPLAIN_AUDIT },
 };
+
+#define N_LONG_OPTIONS (sizeof(option_names) / sizeof(option_names[0]))
+
+static void long_options(struct option out[N_LONG_OPTIONS + 1])
+{
+	for (size_t i = 0; i < N_LONG_OPTIONS; i++)
+		out[i] = (struct option){ option_names[i].name, option_names[i].has_arg, NULL,
+					  option_names[i].val };
+	out[N_LONG_OPTIONS] = (struct option){ 0 };
+}
 
 static void usage(FILE *f)
 {
@@ -819,14 +836,18 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 
 /* Parse the options; *ret_argc/argv are left at the operands. The mode is
  * known before anything is reported: it decides the exit code. */
-static enum outcome parse_options(struct options *o, int *ret_argc, char ***ret_argv,
-				  struct diag *d)
+/* Not inlined: its option table (about 900 bytes) would stay in main()'s
+ * frame, under every call of the launch. */
+static __attribute__((noinline)) enum outcome parse_options(struct options *o, int *ret_argc,
+							    char ***ret_argv, struct diag *d)
 {
+	struct option options[N_LONG_OPTIONS + 1];
 	const char *bad_arch = NULL;
 	bool bad_option = false, conflict = false, bad_set = false;
 	int opt;
 
-	while ((opt = getopt_long(*ret_argc, *ret_argv, "+p:vh", long_options, NULL)) != -1)
+	long_options(options);
+	while ((opt = getopt_long(*ret_argc, *ret_argv, "+p:vh", options, NULL)) != -1)
 		bad_option |= !take_option(o, opt, &bad_arch, &conflict);
 	*ret_argc -= optind;
 	*ret_argv += optind;

@@ -244,24 +244,70 @@ enum key_base {
 	IN_FILTER,  /* struct filter_attrs of the ruleset */
 };
 
-struct key_row {
-	const char *section; /* NULL: every section named by an action */
-	const char *key;     /* NULL: every other key of the section */
-	key_parser *parse;
-	bool required; /* must be written in the profile or an include */
-	/* key_bool, key_action: the field, a bool set when the key is valid
-	 * (has == 0: none) and where it was written (at == 0: not kept) */
-	enum key_base base;
-	size_t field, has, at;
-	caller_parser *caller; /* key_caller */
+/* The parsers a row names (key_parsers[] below), and key_caller's. */
+enum key_parse {
+	PARSE_VERSION,
+	PARSE_DESCRIPTION,
+	PARSE_INCLUDE,
+	PARSE_ACTION,
+	PARSE_ARCHITECTURES,
+	PARSE_BOOL,
+	PARSE_GROUPS_DEFINE,
+	PARSE_PRIORITY,
+	PARSE_KEEP,
+	PARSE_USER,
+	PARSE_GROUP,
+	PARSE_CALLER,
+	PARSE_LANDLOCK,
+	PARSE_LIMITS,
+	PARSE_TTY_INJECTION,
+	PARSE_HARDENING_BOOL,
+	PARSE_RESTRICT_NAMESPACES,
+	PARSE_RESTRICT_FAMILIES,
+	PARSE_SYSCALLS,
+	PARSE_CONDITION,
+	PARSE_COUNT
 };
 
-#define ROW(s, k, p)	 .section = (s), .key = (k), .parse = (p)
+enum caller_parse {
+	CALLER_NONE,
+	CALLER_KEEP_FDS,
+	CALLER_ENV_KEEP,
+	CALLER_ENV_SET,
+};
+
+/*
+ * A row names its section, key and parsers by value, not by pointer: a
+ * table of pointers is relocated by the loader at every start, a page
+ * written per 4 KB (docs/performance.md, Launch). The parsers are called
+ * through the two small tables of pointers below.
+ */
+struct key_row {
+	char section[16]; /* "": every section named by an action */
+	char key[28];	  /* "": every other key of the section */
+	uint8_t parse;	  /* enum key_parse */
+	uint8_t caller;	  /* enum caller_parse: key_caller's */
+	bool required;	  /* must be written in the profile or an include */
+	uint8_t base;	  /* enum key_base */
+	/* key_bool, key_action: the field, a bool set when the key is valid
+	 * (has == 0: none) and where it was written (at == 0: not kept) */
+	uint32_t field, has, at;
+};
+
+/* 0, or a compile error when string literal s with its NUL does not fit
+ * in field f (a name exactly as long as the array would lose its NUL
+ * without a warning). */
+#define FITS(s, f) (0 * sizeof(char[sizeof(s) <= sizeof(((struct key_row *)0)->f) ? 1 : -1]))
+/* s and k unparenthesised: a parenthesised string cannot initialise an array */
+#define ROW(s, k, p)	 .section = s, .key = k, .parse = (p) + FITS(s, section) + FITS(k, key)
 #define FILTER_FIELD(f)	 .base = IN_FILTER, .field = offsetof(struct filter_attrs, f)
 #define FILTER_HAS(f)	 .has = offsetof(struct filter_attrs, f)
 #define FILTER_AT(f)	 .at = offsetof(struct filter_attrs, f)
 #define PROFILE_FIELD(f) .base = IN_PROFILE, .field = offsetof(struct profile, f)
 #define CALLER_PARSER(f) .caller = (f)
+
+_Static_assert(sizeof(struct profile) <= UINT32_MAX && sizeof(struct filter_attrs) <= UINT32_MAX,
+	       "field offsets fit in struct key_row");
 
 _Static_assert(offsetof(struct filter_attrs, has_default_action) != 0 &&
 		       offsetof(struct filter_attrs, has_unknown_action) != 0,
@@ -639,7 +685,12 @@ static int key_restrict_families(struct key_ctx *k, const struct key_row *row)
 static int key_caller(struct key_ctx *k, const struct key_row *row)
 {
 	const char *err = "invalid value";
-	int r = row->caller(&k->l->p->caller, k->value, &err);
+	static caller_parser *const parsers[] = {
+		[CALLER_KEEP_FDS] = caller_parse_keep_fds,
+		[CALLER_ENV_KEEP] = caller_parse_env_keep,
+		[CALLER_ENV_SET] = caller_parse_env_set,
+	};
+	int r = parsers[row->caller](&k->l->p->caller, k->value, &err);
 
 	if (r == -ENOMEM)
 		return r;
@@ -785,52 +836,76 @@ static int key_condition(struct key_ctx *k, const struct key_row *row)
 	return push_entry(k->l, &e);
 }
 
+/* The parsers by enum key_parse. */
+static key_parser *const key_parsers[PARSE_COUNT] = {
+	[PARSE_VERSION] = key_version,
+	[PARSE_DESCRIPTION] = key_description,
+	[PARSE_INCLUDE] = key_include,
+	[PARSE_ACTION] = key_action,
+	[PARSE_ARCHITECTURES] = key_architectures,
+	[PARSE_BOOL] = key_bool,
+	[PARSE_GROUPS_DEFINE] = key_groups_define,
+	[PARSE_PRIORITY] = key_priority,
+	[PARSE_KEEP] = key_keep,
+	[PARSE_USER] = key_user,
+	[PARSE_GROUP] = key_group,
+	[PARSE_CALLER] = key_caller,
+	[PARSE_LANDLOCK] = key_landlock,
+	[PARSE_LIMITS] = key_limits,
+	[PARSE_TTY_INJECTION] = key_tty_injection,
+	[PARSE_HARDENING_BOOL] = key_hardening_bool,
+	[PARSE_RESTRICT_NAMESPACES] = key_restrict_namespaces,
+	[PARSE_RESTRICT_FAMILIES] = key_restrict_families,
+	[PARSE_SYSCALLS] = key_syscalls,
+	[PARSE_CONDITION] = key_condition,
+};
+
 /*
  * Every key of every section (scmp-run.ini(5) SECTIONS). The rows of one
  * section are adjacent, in the order the unknown-section message lists them;
- * a row with key NULL takes every other key of its section and comes last.
+ * a row with key "" takes every other key of its section and comes last.
  * A new section or key is a new row and, where no generic parser fits, a
  * new key_* function.
  */
 static const struct key_row key_rows[] = {
-	{ ROW("profile", "version", key_version) },
-	{ ROW("profile", "description", key_description) },
-	{ ROW("profile", "include", key_include) },
-	{ ROW("filter", "default-action", key_action), .required = true,
+	{ ROW("profile", "version", PARSE_VERSION) },
+	{ ROW("profile", "description", PARSE_DESCRIPTION) },
+	{ ROW("profile", "include", PARSE_INCLUDE) },
+	{ ROW("filter", "default-action", PARSE_ACTION), .required = true,
 	  FILTER_FIELD(default_action), FILTER_HAS(has_default_action), FILTER_AT(default_loc) },
-	{ ROW("filter", "bad-arch-action", key_action), FILTER_FIELD(bad_arch_action) },
-	{ ROW("filter", "unknown-syscall-action", key_action), FILTER_FIELD(unknown_action),
+	{ ROW("filter", "bad-arch-action", PARSE_ACTION), FILTER_FIELD(bad_arch_action) },
+	{ ROW("filter", "unknown-syscall-action", PARSE_ACTION), FILTER_FIELD(unknown_action),
 	  FILTER_HAS(has_unknown_action), FILTER_AT(unknown_loc) },
-	{ ROW("filter", "architectures", key_architectures) },
-	{ ROW("filter", "no-new-privs", key_bool), FILTER_FIELD(no_new_privs) },
-	{ ROW("filter", "tsync", key_bool), FILTER_FIELD(tsync) },
-	{ ROW("filter", "log", key_bool), FILTER_FIELD(log) },
-	{ ROW("filter", "spec-allow", key_bool), FILTER_FIELD(spec_allow) },
-	{ ROW("groups", NULL, key_groups_define) },
-	{ ROW("priority", NULL, key_priority) },
-	{ ROW("capabilities", "keep", key_keep) },
-	{ ROW("capabilities", "ambient", key_bool), PROFILE_FIELD(ambient) },
-	{ ROW("credentials", "user", key_user) },
-	{ ROW("credentials", "group", key_group) },
-	{ ROW("process", "keep-fds", key_caller), CALLER_PARSER(caller_parse_keep_fds) },
-	{ ROW("process", "reset-signals", key_bool), PROFILE_FIELD(caller.reset_signals) },
-	{ ROW("process", "new-session", key_bool), PROFILE_FIELD(caller.new_session) },
-	{ ROW("environment", "clear", key_bool), PROFILE_FIELD(caller.env_clear) },
-	{ ROW("environment", "keep", key_caller), CALLER_PARSER(caller_parse_env_keep) },
-	{ ROW("environment", "set", key_caller), CALLER_PARSER(caller_parse_env_set) },
-	{ ROW("landlock", NULL, key_landlock) },
-	{ ROW("limits", NULL, key_limits) },
+	{ ROW("filter", "architectures", PARSE_ARCHITECTURES) },
+	{ ROW("filter", "no-new-privs", PARSE_BOOL), FILTER_FIELD(no_new_privs) },
+	{ ROW("filter", "tsync", PARSE_BOOL), FILTER_FIELD(tsync) },
+	{ ROW("filter", "log", PARSE_BOOL), FILTER_FIELD(log) },
+	{ ROW("filter", "spec-allow", PARSE_BOOL), FILTER_FIELD(spec_allow) },
+	{ ROW("groups", "", PARSE_GROUPS_DEFINE) },
+	{ ROW("priority", "", PARSE_PRIORITY) },
+	{ ROW("capabilities", "keep", PARSE_KEEP) },
+	{ ROW("capabilities", "ambient", PARSE_BOOL), PROFILE_FIELD(ambient) },
+	{ ROW("credentials", "user", PARSE_USER) },
+	{ ROW("credentials", "group", PARSE_GROUP) },
+	{ ROW("process", "keep-fds", PARSE_CALLER), CALLER_PARSER(CALLER_KEEP_FDS) },
+	{ ROW("process", "reset-signals", PARSE_BOOL), PROFILE_FIELD(caller.reset_signals) },
+	{ ROW("process", "new-session", PARSE_BOOL), PROFILE_FIELD(caller.new_session) },
+	{ ROW("environment", "clear", PARSE_BOOL), PROFILE_FIELD(caller.env_clear) },
+	{ ROW("environment", "keep", PARSE_CALLER), CALLER_PARSER(CALLER_ENV_KEEP) },
+	{ ROW("environment", "set", PARSE_CALLER), CALLER_PARSER(CALLER_ENV_SET) },
+	{ ROW("landlock", "", PARSE_LANDLOCK) },
+	{ ROW("limits", "", PARSE_LIMITS) },
 	/* [hardening]: one row per key; a preset that adds rules gets a parser
 	 * of its own, the rules it adds are built in policy-build.c */
-	{ ROW("hardening", "tty-injection", key_tty_injection) },
-	{ ROW("hardening", "memory-deny-write-execute", key_hardening_bool) },
-	{ ROW("hardening", "lock-personality", key_hardening_bool) },
-	{ ROW("hardening", "restrict-namespaces", key_restrict_namespaces) },
-	{ ROW("hardening", "restrict-address-families", key_restrict_families) },
-	{ ROW("hardening", "restrict-realtime", key_hardening_bool) },
-	{ ROW("hardening", "restrict-suid-sgid", key_hardening_bool) },
-	{ ROW(NULL, "syscalls", key_syscalls) },
-	{ ROW(NULL, NULL, key_condition) },
+	{ ROW("hardening", "tty-injection", PARSE_TTY_INJECTION) },
+	{ ROW("hardening", "memory-deny-write-execute", PARSE_HARDENING_BOOL) },
+	{ ROW("hardening", "lock-personality", PARSE_HARDENING_BOOL) },
+	{ ROW("hardening", "restrict-namespaces", PARSE_RESTRICT_NAMESPACES) },
+	{ ROW("hardening", "restrict-address-families", PARSE_RESTRICT_FAMILIES) },
+	{ ROW("hardening", "restrict-realtime", PARSE_HARDENING_BOOL) },
+	{ ROW("hardening", "restrict-suid-sgid", PARSE_HARDENING_BOOL) },
+	{ ROW("", "syscalls", PARSE_SYSCALLS) },
+	{ ROW("", "", PARSE_CONDITION) },
 };
 
 #define N_KEY_ROWS (sizeof(key_rows) / sizeof(key_rows[0]))
@@ -841,17 +916,17 @@ static const struct key_row *key_lookup(const struct section *s, const char *key
 {
 	size_t first = 0;
 
-	/* the rows of the rule sections (section NULL) come last: start there */
+	/* the rows of the rule sections (section "") come last: start there */
 	if (s->kind == SECTION_ACTION)
-		for (first = N_KEY_ROWS; first > 0 && !key_rows[first - 1].section; first--)
+		for (first = N_KEY_ROWS; first > 0 && !key_rows[first - 1].section[0]; first--)
 			;
 	for (size_t i = first; i < N_KEY_ROWS; i++) {
 		const struct key_row *row = &key_rows[i];
 
-		if (s->kind == SECTION_ACTION ? row->section != NULL
-					      : !row->section || strcmp(row->section, s->name))
+		if (s->kind == SECTION_ACTION ? row->section[0] != '\0'
+					      : !row->section[0] || strcmp(row->section, s->name))
 			continue;
-		if (!row->key || !strcmp(row->key, key))
+		if (!row->key[0] || !strcmp(row->key, key))
 			return row;
 	}
 	return NULL;
@@ -867,7 +942,7 @@ static void section_names(char *buf, size_t size)
 	for (size_t i = 0; i < N_KEY_ROWS && len < size; i++) {
 		const char *s = key_rows[i].section;
 
-		if (!s || (prev && !strcmp(prev, s)))
+		if (!s[0] || (prev && !strcmp(prev, s)))
 			continue;
 		len += (size_t)snprintf(buf + len, size - len, "%s%s", prev ? ", " : "", s);
 		prev = s;
@@ -902,7 +977,7 @@ static void suggest_key(const struct key_ctx *k, const char *section)
 
 	suggest_init(&sg, k->key);
 	for (size_t i = 0; i < N_KEY_ROWS; i++)
-		if (key_rows[i].section && !strcmp(key_rows[i].section, section))
+		if (!strcmp(key_rows[i].section, section))
 			suggest_offer(&sg, key_rows[i].key);
 	if (suggest_result(&sg))
 		diag_hint(k->l->d, &k->loc, "did you mean '%s'?", suggest_result(&sg));
@@ -916,7 +991,7 @@ void profile_section_enter(struct frame *fr, const char *name, const struct src_
 	char names[256];
 
 	for (size_t i = 0; i < N_KEY_ROWS; i++) {
-		if (key_rows[i].section && !strcmp(name, key_rows[i].section)) {
+		if (key_rows[i].section[0] && !strcmp(name, key_rows[i].section)) {
 			fr->sect = (struct section){ .kind = SECTION_NAMED,
 						     .name = key_rows[i].section };
 			return;
@@ -1011,7 +1086,7 @@ void profile_key(struct frame *fr, const struct pending *pd)
 		key_error(&k, "unknown key '%s' in [%s]", k.key, pd->sect.name);
 		suggest_key(&k, pd->sect.name);
 	} else
-		r = row->parse(&k, row);
+		r = key_parsers[row->parse](&k, row);
 	if (r == -ENOMEM)
 		l->oom = r;
 }

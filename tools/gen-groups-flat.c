@@ -90,14 +90,14 @@ static void group(struct walk *w, const struct group *g, unsigned depth)
 	if (depth > 16 || !g->members)
 		die("a group nests too deep or names @known");
 	w->groups[w->n_groups++] = g;
-	for (const char *const *m = g->members; *m; m++) {
-		if ((*m)[0] != '@') {
-			name(w, *m);
+	for (const char *m = g->members; *m; m = groups_next(m)) {
+		if (m[0] != '@') {
+			name(w, m);
 			continue;
 		}
-		if (!groups_lookup(*m))
+		if (!groups_lookup(m))
 			die("a group names an unknown group");
-		group(w, groups_lookup(*m), depth + 1);
+		group(w, groups_lookup(m), depth + 1);
 	}
 }
 

@@ -24,8 +24,8 @@ static const char *const systemd_groups[] = {
 
 static bool has_member(const struct group *g, const char *name)
 {
-	for (const char *const *m = g->members; m && *m; m++)
-		if (strcmp(*m, name) == 0)
+	for (const char *m = g->members; m && *m; m = groups_next(m))
+		if (strcmp(m, name) == 0)
 			return true;
 	return false;
 }
@@ -36,11 +36,11 @@ static bool expands_to(const struct group *g, const char *name, int depth)
 {
 	if (!g || depth > 16)
 		return false;
-	for (const char *const *m = g->members; m && *m; m++) {
-		if ((*m)[0] == '@') {
-			if (expands_to(groups_lookup(*m), name, depth + 1))
+	for (const char *m = g->members; m && *m; m = groups_next(m)) {
+		if (m[0] == '@') {
+			if (expands_to(groups_lookup(m), name, depth + 1))
 				return true;
-		} else if (strcmp(*m, name) == 0) {
+		} else if (strcmp(m, name) == 0) {
 			return true;
 		}
 	}
@@ -55,12 +55,12 @@ static bool has_cycle(const struct group *list, size_t n, size_t i, int *state)
 	if (state[i] == 2)
 		return false;
 	state[i] = 1;
-	for (const char *const *m = list[i].members; *m; m++) {
+	for (const char *m = list[i].members; *m; m = groups_next(m)) {
 		const struct group *r;
 
-		if ((*m)[0] != '@')
+		if (m[0] != '@')
 			continue;
-		r = groups_lookup(*m);
+		r = groups_lookup(m);
 		if (r && r->members && has_cycle(list, n, (size_t)(r - list), state))
 			return true;
 	}
@@ -89,21 +89,21 @@ static void test_list(void)
 			unsorted++;
 		if (groups_lookup(g->name) != g)
 			unsorted++;
-		for (const char *const *m = g->members; m && *m; m++) {
-			if ((*m)[0] == '@') {
-				const struct group *r = groups_lookup(*m);
+		for (const char *m = g->members; m && *m; m = groups_next(m)) {
+			if (m[0] == '@') {
+				const struct group *r = groups_lookup(m);
 
 				if (!r || !r->members) {
-					tap_diag("%s references unknown group %s", g->name, *m);
+					tap_diag("%s references unknown group %s", g->name, m);
 					bad_refs++;
 				}
-			} else if (strspn(*m, SYSCALL_CHARS) != strlen(*m)) {
-				tap_diag("%s: odd syscall name '%s'", g->name, *m);
+			} else if (strspn(m, SYSCALL_CHARS) != strlen(m)) {
+				tap_diag("%s: odd syscall name '%s'", g->name, m);
 				bad_names++;
 			}
-			for (const char *const *k = m + 1; *k; k++)
-				if (strcmp(*k, *m) == 0) {
-					tap_diag("%s lists %s twice", g->name, *m);
+			for (const char *k = groups_next(m); *k; k = groups_next(k))
+				if (strcmp(k, m) == 0) {
+					tap_diag("%s lists %s twice", g->name, m);
 					dups++;
 				}
 		}
@@ -212,11 +212,11 @@ static void walk_group(struct walk *w, const struct group *g)
 	if (!g || w->n_done >= sizeof(w->done) / sizeof(w->done[0]))
 		return;
 	w->done[w->n_done++] = g;
-	for (const char *const *m = g->members; *m; m++)
-		if ((*m)[0] == '@')
-			walk_group(w, groups_lookup(*m));
+	for (const char *m = g->members; *m; m = groups_next(m))
+		if (m[0] == '@')
+			walk_group(w, groups_lookup(m));
 		else
-			walk_name(w, *m);
+			walk_name(w, m);
 }
 
 static bool flat_is(const struct groups_flat *f, const char *const *names, size_t n)
