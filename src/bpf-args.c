@@ -824,6 +824,8 @@ static struct target table_emit(struct gen *g, const struct var *v, const struct
 {
 	struct target code[WIN_MAX], t;
 
+	if (!tb->n_win) /* no window: no value is yes */
+		return no;
 	if (tb->mode == T_SHARED)
 		return shared_emit(g, v, tb, yes, no, lo, hi);
 
@@ -953,6 +955,27 @@ static struct target mem_emit(struct gen *g, const struct mem_table *mt, struct 
 	return t;
 }
 
+/* A bit table's plan with room for its yes ranges (n + WIN_MAX); NULL on
+ * ENOMEM (then no table is tried: a chain is as correct). On the heap: its
+ * windows make it 3.5 KB, a page of stack on every launch. */
+static struct table *table_new(size_t n)
+{
+	struct table *tb = calloc(1, sizeof(*tb));
+
+	if (tb && !(tb->yr = calloc(n + WIN_MAX, sizeof(*tb->yr)))) {
+		free(tb);
+		tb = NULL;
+	}
+	return tb;
+}
+
+static void table_free(struct table *tb)
+{
+	if (tb)
+		free(tb->yr);
+	free(tb);
+}
+
 /* "x in the ranges of one of two targets": a chain, or a bit table when
  * both targets are returns and the table is shorter. */
 static struct target two_way(struct gen *g, const struct var *v, const struct range *r, size_t n,
@@ -961,13 +984,13 @@ static struct target two_way(struct gen *g, const struct var *v, const struct ra
 	size_t ca = chain_cost(r, n, a, lo, hi), cb = chain_cost(r, n, b, lo, hi);
 	struct target yes = cb <= ca ? b : a, no = cb <= ca ? a : b;
 	size_t best = cb <= ca ? cb : ca, pick = 2 * T_MODES;
-	struct table tb = { .yr = NULL };
+	struct table *tb = NULL;
 
 	if (a.is_ret && b.is_ret && best > 5)
-		tb.yr = calloc(n + WIN_MAX, sizeof(*tb.yr));
+		tb = table_new(n);
 	/* the same order of preference as the chains: b first */
-	for (size_t i = 0; tb.yr && i < 2 * T_MODES; i++) {
-		size_t c = table_plan(v, r, n, i < T_MODES ? b : a, lo, hi, i % T_MODES, &tb);
+	for (size_t i = 0; tb && i < 2 * T_MODES; i++) {
+		size_t c = table_plan(v, r, n, i < T_MODES ? b : a, lo, hi, i % T_MODES, tb);
 
 		if (c < best) {
 			best = c;
@@ -980,23 +1003,22 @@ static struct target two_way(struct gen *g, const struct var *v, const struct ra
 		bool on_a = ma < mb;
 
 		if ((on_a ? ma : mb) < best) {
-			free(tb.yr);
+			table_free(tb);
 			return mem_emit(g, &mt[on_a], on_a ? a : b, on_a ? b : a);
 		}
 	}
-	tb.n_win = 0;
-	if (pick < 2 * T_MODES) {
+	if (pick < 2 * T_MODES) { /* only with a table */
 		yes = pick < T_MODES ? b : a;
 		no = pick < T_MODES ? a : b;
-		table_plan(v, r, n, yes, lo, hi, pick % T_MODES, &tb);
-	}
-	if (tb.yr && tb.n_win) {
-		struct target t = table_emit(g, v, &tb, yes, no, lo, hi);
+		table_plan(v, r, n, yes, lo, hi, pick % T_MODES, tb);
+		if (tb->n_win) {
+			struct target t = table_emit(g, v, tb, yes, no, lo, hi);
 
-		free(tb.yr);
-		return t;
+			table_free(tb);
+			return t;
+		}
 	}
-	free(tb.yr);
+	table_free(tb);
 	return chain(g, r, n, yes, no, lo, hi);
 }
 

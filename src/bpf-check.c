@@ -136,31 +136,20 @@ static int bpf_check_insn(const struct sock_filter *in, size_t pc, size_t len, c
 	return 0;
 }
 
-int bpf_validate(const struct sock_filter *insns, size_t len, char *err, size_t err_size)
+/*
+ * Every read of a scratch cell M[k] comes after a write of it on every path
+ * to it. Its own function, called only for programs that read one: its
+ * 8 KB frame would otherwise add two pages of stack to every launch.
+ */
+static __attribute__((noinline)) int check_load_and_stores(const struct sock_filter *insns,
+							   size_t len, char *err, size_t err_size)
 {
-	/* Scratch cells written on every path to each instruction (check_load_and_stores()). */
+	/* Scratch cells written on every path to each instruction. */
 	uint16_t masks[BPF_PROG_MAX], valid = 0;
-	size_t pc;
-	int r;
-
-	if (err && err_size > 0)
-		err[0] = '\0';
-	if (!insns || len == 0 || len > BPF_PROG_MAX)
-		return bpf_fail(err, err_size, "program length %zu not in 1..%u", len,
-				BPF_PROG_MAX);
-	for (pc = 0; pc < len; pc++) {
-		r = bpf_check_insn(&insns[pc], pc, len, err, err_size);
-		if (r < 0)
-			return r;
-	}
-	/* The kernel requires it; with forward in-range jumps no path can then fall off the end. */
-	if (insns[len - 1].code != (BPF_RET | BPF_K) && insns[len - 1].code != (BPF_RET | BPF_A))
-		return bpf_fail(err, err_size, "instruction %zu: last instruction is not a return",
-				len - 1);
 
 	/* Jumps only go forward, so one pass in order is a complete data-flow analysis. */
 	memset(masks, 0xff, len * sizeof(masks[0]));
-	for (pc = 0; pc < len; pc++) {
+	for (size_t pc = 0; pc < len; pc++) {
 		const struct sock_filter *in = &insns[pc];
 
 		valid &= masks[pc];
@@ -191,4 +180,28 @@ int bpf_validate(const struct sock_filter *insns, size_t len, char *err, size_t 
 		}
 	}
 	return 0;
+}
+
+int bpf_validate(const struct sock_filter *insns, size_t len, char *err, size_t err_size)
+{
+	bool reads_scratch = false;
+	int r;
+
+	if (err && err_size > 0)
+		err[0] = '\0';
+	if (!insns || len == 0 || len > BPF_PROG_MAX)
+		return bpf_fail(err, err_size, "program length %zu not in 1..%u", len,
+				BPF_PROG_MAX);
+	for (size_t pc = 0; pc < len; pc++) {
+		r = bpf_check_insn(&insns[pc], pc, len, err, err_size);
+		if (r < 0)
+			return r;
+		reads_scratch |= insns[pc].code == (BPF_LD | BPF_MEM) ||
+				 insns[pc].code == (BPF_LDX | BPF_MEM);
+	}
+	/* The kernel requires it; with forward in-range jumps no path can then fall off the end. */
+	if (insns[len - 1].code != (BPF_RET | BPF_K) && insns[len - 1].code != (BPF_RET | BPF_A))
+		return bpf_fail(err, err_size, "instruction %zu: last instruction is not a return",
+				len - 1);
+	return reads_scratch ? check_load_and_stores(insns, len, err, err_size) : 0;
 }

@@ -275,13 +275,13 @@ static int resolve_arg(const struct resolve_ctx *ctx, const struct cmp *c,
 /*
  * out->ivs and out->n_ivs: the union of the n intervals of iv (any order,
  * reordered here), complemented over [0, max] when complement, sorted and
- * merged as ivset_normalize() and ivset_complement() leave a set; in one
- * allocation (none for an empty set). 0 or -ENOMEM.
+ * merged as ivset_normalize() and ivset_complement() leave a set. iv is
+ * malloc()ed with room for 2n + 1 intervals (the complement is written
+ * after the n); it becomes out->ivs, or is freed for an empty set.
  */
-static int set_of(struct interval *iv, size_t n, bool complement, uint64_t max, struct rcmp *out)
+static void set_of(struct interval *iv, size_t n, bool complement, uint64_t max, struct rcmp *out)
 {
-	struct interval merged[COND_SET_MAX + 1];
-	size_t m = 0;
+	size_t m;
 
 	/* insertion sort by lo: the lists are short, often sorted already */
 	for (size_t i = 1; i < n; i++) {
@@ -292,74 +292,28 @@ static int set_of(struct interval *iv, size_t n, bool complement, uint64_t max, 
 			iv[j] = iv[j - 1];
 		iv[j] = x;
 	}
-	if (!complement) {
-		m = ivset_merge_sorted(iv, n, merged);
-	} else {
-		struct interval u[COND_SET_MAX];
-
-		m = ivset_complement_into(u, ivset_merge_sorted(iv, n, u), max, merged);
+	m = ivset_merge_sorted(iv, n, iv);
+	if (complement) {
+		m = ivset_complement_into(iv, m, max, iv + n);
+		memmove(iv, iv + n, m * sizeof(*iv));
 	}
-	out->ivs = NULL;
+	out->ivs = m ? iv : NULL;
 	out->n_ivs = m;
 	if (!m)
-		return 0;
-	out->ivs = malloc(m * sizeof(*out->ivs));
-	if (!out->ivs)
-		return -ENOMEM;
-	memcpy(out->ivs, merged, m * sizeof(*out->ivs));
-	return 0;
+		free(iv);
 }
 
-static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
-		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
-		       struct rcmp *out)
+/* The intervals, in key space, that the values of set comparison c (==,
+ * !=, in, not in, <, <=, >, >=) stand for, into iv; their count in
+ * *ret_n. 0 or -ERANGE (a value out of range, reported). */
+static int intervals_of(const struct resolve_ctx *ctx, const struct cmp *c, const struct rcmp *out,
+			const char *what, struct interval *iv, size_t *ret_n)
 {
-	struct interval iv[COND_SET_MAX]; /* one per value at most */
-	enum arg_class cls;
-	const char *what;
-	uint64_t max, sign;
-	size_t n;
+	uint64_t max = width_max(out->width);
+	uint64_t sign = out->is_signed ? width_sign(out->width) : 0;
 	bool ordered = c->op >= CMP_LT && c->op <= CMP_GE;
-	int r;
+	size_t n = 0;
 
-	memset(out, 0, sizeof(*out));
-	r = resolve_arg(ctx, c, args, known, &out->arg, &cls, &what);
-	if (r < 0)
-		return r;
-	out->width = (uint8_t)syscalls_arg_width(ctx->arch, cls);
-	out->is_signed = syscalls_arg_signed(cls);
-	max = width_max(out->width);
-	sign = out->is_signed ? width_sign(out->width) : 0;
-
-	if (cls == ARG_PTR) {
-		uint64_t v;
-
-		if ((c->op != CMP_EQ && c->op != CMP_NE) ||
-		    eval_value(ctx, &c->values[0], out->width, false, false, what, &v) < 0 || v) {
-			rerr(ctx,
-			     "'%s' of '%s' is a pointer: only '== 0' and '!= 0' can be compared "
-			     "(seccomp cannot see the data it points to)",
-			     what, ctx->rule->syscall);
-			return -EINVAL;
-		}
-	}
-
-	if (c->op == CMP_MASKED_EQ || c->op == CMP_MASKED_NE) {
-		out->kind = c->op == CMP_MASKED_EQ ? RCMP_MASK_EQ : RCMP_MASK_NE;
-		if (eval_value(ctx, &c->mask, out->width, out->is_signed, false, what, &out->mask) <
-			    0 ||
-		    eval_value(ctx, &c->values[0], out->width, out->is_signed, false, what,
-			       &out->value) < 0)
-			return -ERANGE;
-		return 0;
-	}
-
-	out->kind = RCMP_IN;
-	if (c->n_values > COND_SET_MAX) { /* cond_parse() never makes one */
-		rerr(ctx, "more than %d values in one set", COND_SET_MAX);
-		return -EINVAL;
-	}
-	n = 0;
 	for (size_t i = 0; i < c->n_values; i++) {
 		uint64_t v;
 
@@ -392,7 +346,68 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 			return -EINVAL;
 		}
 	}
-	return set_of(iv, n, c->op == CMP_NE || c->op == CMP_NOT_IN, max, out);
+	*ret_n = n;
+	return 0;
+}
+
+/* The sets live on the heap, not in this frame: a frame with room for the
+ * largest set (COND_SET_MAX values, three times) was 12 KB, three pages of
+ * stack every launch touched for sets of a value or two. */
+static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
+		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
+		       struct rcmp *out)
+{
+	struct interval *iv;
+	enum arg_class cls;
+	const char *what;
+	size_t n = 0;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = resolve_arg(ctx, c, args, known, &out->arg, &cls, &what);
+	if (r < 0)
+		return r;
+	out->width = (uint8_t)syscalls_arg_width(ctx->arch, cls);
+	out->is_signed = syscalls_arg_signed(cls);
+
+	if (cls == ARG_PTR) {
+		uint64_t v;
+
+		if ((c->op != CMP_EQ && c->op != CMP_NE) ||
+		    eval_value(ctx, &c->values[0], out->width, false, false, what, &v) < 0 || v) {
+			rerr(ctx,
+			     "'%s' of '%s' is a pointer: only '== 0' and '!= 0' can be compared "
+			     "(seccomp cannot see the data it points to)",
+			     what, ctx->rule->syscall);
+			return -EINVAL;
+		}
+	}
+
+	if (c->op == CMP_MASKED_EQ || c->op == CMP_MASKED_NE) {
+		out->kind = c->op == CMP_MASKED_EQ ? RCMP_MASK_EQ : RCMP_MASK_NE;
+		if (eval_value(ctx, &c->mask, out->width, out->is_signed, false, what, &out->mask) <
+			    0 ||
+		    eval_value(ctx, &c->values[0], out->width, out->is_signed, false, what,
+			       &out->value) < 0)
+			return -ERANGE;
+		return 0;
+	}
+
+	out->kind = RCMP_IN;
+	if (c->n_values > COND_SET_MAX) { /* cond_parse() never makes one */
+		rerr(ctx, "more than %d values in one set", COND_SET_MAX);
+		return -EINVAL;
+	}
+	iv = malloc((2 * c->n_values + 1) * sizeof(*iv));
+	if (!iv)
+		return -ENOMEM;
+	r = intervals_of(ctx, c, out, what, iv, &n);
+	if (r < 0) {
+		free(iv);
+		return r;
+	}
+	set_of(iv, n, c->op == CMP_NE || c->op == CMP_NOT_IN, width_max(out->width), out);
+	return 0;
 }
 
 #define SATISFY_VALUES_MAX 4096 /* values of a set tried against the masks of its argument */
