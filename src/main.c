@@ -835,8 +835,8 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 }
 
 /* Parse the options; *ret_argc/argv are left at the operands. The mode is
- * known before anything is reported: it decides the exit code. */
-/* Not inlined: its option table (about 900 bytes) would stay in main()'s
+ * known before anything is reported: it decides the exit code. Not
+ * inlined: its option table (about 900 bytes) would stay in main()'s
  * frame, under every call of the launch. */
 static __attribute__((noinline)) enum outcome parse_options(struct options *o, int *ret_argc,
 							    char ***ret_argv, struct diag *d)

@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -203,6 +205,53 @@ static int child(const struct bpf_prog *prog, enum child_kind kind)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* Without /proc (an empty tmpfs over it, in a mount namespace of the
+ * child's own), stacked on a filter or not: prepare must refuse, naming
+ * the read that failed. 0 refused so, 1 not, 77 no namespace here. */
+static int readback_no_proc(const struct bpf_prog *prog, bool stacked)
+{
+	struct kcheck_readback rb;
+	struct diag d;
+	int r;
+
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("none", "/proc", "tmpfs", 0, NULL) < 0)
+		return 77;
+	if (stacked && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || load(prog) != 0))
+		return 2;
+	diag_init(&d);
+	r = kcheck_readback_prepare(prog, &rb, &d);
+	return r == -ENOENT && rb.status_fd == -1 && d.n_msgs == 2 &&
+			       strstr(d.msgs[0].text, "reading /proc/self/status failed") &&
+			       strstr(d.msgs[1].text, "mount /proc")
+		       ? 0
+		       : 1;
+}
+
+static void test_readback_no_proc(const struct bpf_prog *prog)
+{
+	for (int stacked = 0; stacked < 2; stacked++) {
+		const char *what = stacked ? "on a filter already (the count before)"
+					   : "unfiltered (the descriptor for after)";
+		pid_t pid;
+		int st;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
+			abort();
+		if (pid == 0)
+			_exit(readback_no_proc(prog, stacked));
+		if (waitpid(pid, &st, 0) < 0)
+			abort();
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
+			tap_skip("no mount namespace for a test without /proc");
+		else
+			tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			       "no /proc, %s: refused, naming the read", what);
+	}
+}
+
 static void test_readback(void)
 {
 	struct bpf_prog allow = { .insns = allow_insns, .len = 1 };
@@ -224,6 +273,7 @@ static void test_readback(void)
 	       "a real filter: count 0 before (unfiltered), PR_GET_SECCOMP 2, count 1 after");
 	tap_ok(child(&allow, STACKED) == 0, "on a filter already: count 1 read before, 2 after");
 	tap_ok(child(&allow, FAKED) == 1, "an outer filter that fakes seccomp() success: refused");
+	test_readback_no_proc(&allow);
 
 	{
 		/* a status text without the count (a kernel before 5.9): only the
