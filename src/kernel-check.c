@@ -314,6 +314,31 @@ int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback 
 	return 0;
 }
 
+/* The call with these arguments is made by the read-back when prog_ret,
+ * the answer predicted at preparation, lets it run or names an errno. Is
+ * it made and notified by prog? */
+static bool notified(const struct bpf_prog *prog, uint32_t prog_ret, const char *name,
+		     const uint64_t args[6])
+{
+	uint32_t ret;
+
+	if (!passes(prog_ret) && !answers(prog_ret))
+		return false;
+	return kcheck_predict(prog, name, args, &ret) < 0 ||
+	       (ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_USER_NOTIF;
+}
+
+bool kcheck_readback_unnotified(const struct kcheck_readback *rb, const struct bpf_prog *prog)
+{
+	/* the arguments exactly as kcheck_readback_verify() passes them */
+	const uint64_t prctl_args[6] = { PR_GET_SECCOMP };
+	const uint64_t read_args[6] = { (uint64_t)rb->status_fd, (uint64_t)(uintptr_t)rb->buf,
+					sizeof(rb->buf) };
+
+	return !notified(prog, rb->prctl_ret, "prctl", prctl_args) &&
+	       !notified(prog, rb->read_ret, "read", read_args);
+}
+
 /* Did a call the filter answers with errno(e) come back with just that? */
 static bool got_errno(long r, int err, uint32_t ret)
 {

@@ -92,5 +92,10 @@ int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback 
  */
 int kcheck_readback_verify(struct kcheck_readback *rb, struct diag *d);
 
+/* Does prog let every call kcheck_readback_verify() will make run or fail
+ * without a supervisor, i.e. notify none of them (SECCOMP_RET_USER_NOTIF)?
+ * False also when a call cannot be predicted. */
+bool kcheck_readback_unnotified(const struct kcheck_readback *rb, const struct bpf_prog *prog);
+
 /* Close the descriptor of rb (-1 afterwards; a closed rb is a no-op). */
 void kcheck_readback_close(struct kcheck_readback *rb);

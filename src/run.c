@@ -596,7 +596,8 @@ static int drop_capabilities(const struct run_plan *plan, bool nnp, struct diag 
 /* ---- (d) seccomp ---- */
 
 static int install_filter(const struct run_plan *plan, const struct bpf_prog *prog,
-			  const struct run_hook *hook, int readback, struct diag *d)
+			  const struct run_hook *hook, const struct kcheck_readback *rb,
+			  struct diag *d)
 {
 	struct sock_fprog fprog = {
 		.len = (unsigned short)prog->len,
@@ -607,7 +608,7 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 	int err;
 
 	if (hook) {
-		r = hook->installing(hook->data);
+		r = hook->installing(hook->data, kcheck_readback_unnotified(rb, prog));
 		if (r < 0)
 			return step_failed(d, "preparing the supervisor's listener", (int)-r);
 		/* TSYNC and NEW_LISTENER both use the return value: the
@@ -619,7 +620,7 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
 	err = errno;
 	if (hook && r >= 0) {
-		hook->installed(hook->data, (int)r, readback);
+		hook->installed(hook->data, (int)r, rb->status_fd);
 		return 0;
 	}
 	if (r > 0) {
@@ -862,7 +863,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	if (r < 0)
 		goto out;
 
-	r = install_filter(&plan, load, hook, rb.status_fd, d);
+	r = install_filter(&plan, load, hook, &rb, d);
 	if (r < 0)
 		goto out;
 
@@ -872,8 +873,11 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	r = kcheck_readback_verify(&rb, d);
 	if (r < 0)
 		return r;
-	if (hook)
-		hook->executing(hook->data);
+	if (hook) {
+		r = hook->executing(hook->data);
+		if (r < 0)
+			return r; /* the hook's own failure, unprinted (it knows why) */
+	}
 	execve(path, argv, environ);
 	/* The command never runs unsandboxed. */
 	r = errno;

@@ -91,17 +91,20 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
  * answers run mode predicts for its own calls after the install (the
  * read-back, a message) and checks the execve() of the command against: the
  * supervisor answers those calls as prog does. installing() is called right
- * before the install (a negative errno from it fails the step), installed()
- * right after it with the listener and the read-back's descriptor (open and
- * close-on-exec until execve(); its last use is the read-back, before
- * executing()), executing() right before execve(). These two may make no
- * system call: the filter is in force and the profile may deny any of them.
+ * before the install (a negative errno from it fails the step), with quiet
+ * true if load notifies none of the read-back's calls (so they need no
+ * supervisor); installed() right after it with the listener and the
+ * read-back's descriptor (open and close-on-exec until execve(); its last
+ * use is the read-back, before executing()); executing() right before
+ * execve() (a negative errno from it: the command is not run). These two
+ * run under the filter: a system call they make must be one that load lets
+ * run, which installing() knows.
  */
 struct run_hook {
 	const struct bpf_prog *load;
-	int (*installing)(void *data);
+	int (*installing)(void *data, bool quiet);
 	void (*installed)(void *data, int listener, int readback);
-	void (*executing)(void *data);
+	int (*executing)(void *data);
 	void *data;
 };
 

@@ -8,20 +8,29 @@
  * (clone(2) with CLONE_VM and CLONE_FILES, on a stack of its own) until its
  * execve(), as posix_spawn() does: no copy of the address space is made
  * and torn down again, which is most of what a fork costs. It does the
- * whole run-mode sequence;
- * right before the install it wakes the parent (an eventfd write, still
- * unfiltered), then installs the filter with SECCOMP_FILTER_FLAG_NEW_LISTENER:
- * the listener lands in the shared table, so the parent holds it without a
- * transfer. From the install on, every system call of the child is
- * filtered and the profile may deny any of them but execve (run mode
- * checks that one), so the child only stores the listener's number in
- * the memory it shares with the parent and goes on: execve()
- * unshares the table before it closes the close-on-exec descriptors, so
- * the command never holds the listener and the parent keeps it. No
- * sendmsg, no waiting for the parent: it works for every profile and costs
- * a task, not a copy of the parent. If the supervisor dies, the listener
- * closes with it and the kernel fails every notified call with ENOSYS.
- * Never unfiltered.
+ * whole run-mode sequence, then installs the filter with
+ * SECCOMP_FILTER_FLAG_NEW_LISTENER: the listener lands in the shared table,
+ * so the parent holds it without a transfer. From the install on, every
+ * system call of the child is filtered and the profile may deny any of
+ * them but execve (run mode checks that one), so the child only stores the
+ * listener's number in the memory it shares with the parent and goes on:
+ * execve() unshares the table before it closes the close-on-exec
+ * descriptors, so the command never holds the listener and the parent
+ * keeps it. No sendmsg, no waiting for the parent: it works for every
+ * profile and costs a task, not a copy of the parent. If the supervisor
+ * dies, the listener closes with it and the kernel fails every notified
+ * call with ENOSYS. Never unfiltered.
+ *
+ * The wake. The parent sleeps until the child writes an eventfd. When the
+ * filter notifies none of the child's calls before its execve() (the
+ * read-back's, run mode says, and the wake's own write, predicted from the
+ * program before the clone), the child writes it right before execve():
+ * the parent wakes once, with the listener installed and the read-back
+ * over. Otherwise a notified call of the child would wait for a parent
+ * that does not know the listener yet, so the child writes it before the
+ * install, still unfiltered, and the parent waits out the seccomp() call.
+ * A child that fails under the filter wakes the parent before its message
+ * (which may be a notified call too).
  *
  * Shared memory. Until the child's execve() both run in one address space
  * with one thread-local area (errno included). The parent therefore runs
@@ -76,6 +85,7 @@
 #include <unistd.h>
 
 #include "callfmt.h"
+#include "kernel-check.h"
 #include "learn.h"
 #include "run.h"
 #include "syscalls.h"
@@ -106,9 +116,13 @@ struct handoff {
 	int state;
 	int fd;	      /* the listener, in the shared descriptor table */
 	int fail;     /* enum run_failure: why the command did not run */
-	int wake_fd;  /* the eventfd the child writes before the install */
+	int wake_fd;  /* the eventfd the child writes to wake the parent */
 	int readback; /* run mode's /proc/self/status, set with fd (see the top) */
 	pid_t tid;    /* the child's; cleared by the kernel when it leaves our memory */
+	bool late_ok; /* the filter lets the wake's write() run: it may come late (see the top) */
+	bool woken;   /* the child has woken the parent */
+	int wake_err; /* a negative errno: the wake under the filter failed */
+	uint64_t one; /* what the wake writes (its address is in the prediction) */
 };
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
@@ -271,16 +285,40 @@ static const struct bpf_prog *answers_of(const struct compiled *c, enum supervis
 	return mode == SUPERVISE_REPORT ? c->prog : &allow_all;
 }
 
-/* Called right before the install, still unfiltered: wake the parent. */
-static int handoff_installing(void *data)
+/* Does the program loaded let the wake's write() run without us? Only
+ * an exact allow: a logged wake would show in the audit log. */
+static bool wake_passes(const struct bpf_prog *load, const struct handoff *h)
+{
+	const uint64_t args[6] = { (uint64_t)h->wake_fd, (uint64_t)(uintptr_t)&h->one,
+				   sizeof(h->one) };
+	uint32_t ret;
+
+	return kcheck_predict(load, "write", args, &ret) == 0 &&
+	       (ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW;
+}
+
+/* Wake the parent (once). Returns 0 or a negative errno. */
+static int handoff_wake(struct handoff *h)
+{
+	if (h->woken)
+		return 0;
+	if (write(h->wake_fd, &h->one, sizeof(h->one)) != (ssize_t)sizeof(h->one))
+		return errno ? -errno : -EIO;
+	h->woken = true;
+	return 0;
+}
+
+/* Called right before the install, still unfiltered: wake the parent now,
+ * or at the execve() when nothing before it needs the parent (see the
+ * top). */
+static int handoff_installing(void *data, bool quiet)
 {
 	struct handoff *h = data;
-	const uint64_t one = 1;
 
+	if (quiet && h->late_ok)
+		return 0;
 	__atomic_store_n(&h->state, HANDOFF_INSTALLING, __ATOMIC_RELEASE);
-	if (write(h->wake_fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
-		return errno ? -errno : -EIO;
-	return 0;
+	return handoff_wake(h);
 }
 
 /* Called right after the install: no system call (see the top). */
@@ -294,12 +332,14 @@ static void handoff_installed(void *data, int listener, int readback)
 }
 
 /* Called right before execve(): what is notified from here on is the
- * command's (run mode's own calls before it are decided unreported). */
-static void handoff_executing(void *data)
+ * command's (run mode's own calls before it are decided unreported). The
+ * late wake is a call the filter lets run. */
+static int handoff_executing(void *data)
 {
 	struct handoff *h = data;
 
 	__atomic_store_n(&h->state, HANDOFF_EXEC, __ATOMIC_RELEASE);
+	return handoff_wake(h);
 }
 
 struct child_args {
@@ -348,6 +388,17 @@ static void child_main(const struct child_args *a)
 	__atomic_store_n(&a->h->fail, (int)(fail == RUN_FAIL_NONE ? RUN_FAIL_SETUP : fail),
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&a->h->state, HANDOFF_NOT_RUN, __ATOMIC_RELEASE);
+	/* Under the filter a message may be a notified call: the parent must
+	 * hold the listener first. A late wake that failed (an outer filter
+	 * may deny it) leaves it without: the parent says why instead. */
+	if (state != RUN_STATE_OPEN) {
+		int r = handoff_wake(a->h);
+
+		if (r < 0) {
+			__atomic_store_n(&a->h->wake_err, r, __ATOMIC_RELAXED);
+			state = RUN_STATE_MUTE;
+		}
+	}
 	if (state != RUN_STATE_MUTE) {
 		diag_print(&d, PROG, stderr);
 		fflush(stderr);
@@ -764,9 +815,17 @@ static int command_status(int wstatus)
 }
 
 /* The child ended without executing the command: why, from the handoff. */
-static int not_run(const struct handoff *h, enum run_failure *ret_fail)
+static int not_run(const struct handoff *h, enum run_failure *ret_fail, struct diag *d)
 {
 	int fail = __atomic_load_n(&h->fail, __ATOMIC_RELAXED);
+	int wake_err = __atomic_load_n(&h->wake_err, __ATOMIC_RELAXED);
+
+	/* the child could not say it: without the wake we hold no listener */
+	if (wake_err < 0)
+		diag_error(d, NULL,
+			   "the command was not run: waking the supervisor under the filter "
+			   "failed: %s",
+			   strerror(-wake_err));
 
 	*ret_fail = fail == RUN_FAIL_NOT_FOUND || fail == RUN_FAIL_NOT_EXECUTABLE
 			    ? (enum run_failure)fail
@@ -993,6 +1052,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		.fail = RUN_FAIL_NONE,
 		.wake_fd = -1,
 		.readback = -1,
+		.one = 1,
 	};
 	struct handoff *h = &hand;
 	void *stack = MAP_FAILED;
@@ -1028,6 +1088,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	if (wake_fd < 0)
 		goto sys_fail;
 	h->wake_fd = wake_fd;
+	h->late_ok = wake_passes(prog, h);
 
 	/* Forwarded signals and SIGCHLD are taken through a signalfd; blocked
 	 * before the clone, so none is lost in between. SIGCHLD must not be
@@ -1110,7 +1171,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	}
 	child = -1;
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC) {
-		status = not_run(h, ret_fail);
+		status = not_run(h, ret_fail, d);
 		goto out;
 	}
 	status = command_status(wstatus);

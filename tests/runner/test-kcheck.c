@@ -332,6 +332,43 @@ static void test_readback(void)
 	diag_clear(&d);
 }
 
+/* Which of the read-back's calls a program notifies: a supervisor is
+ * needed before the execve() exactly when one of those made is. */
+static void test_unnotified(void)
+{
+#ifdef NATIVE_AUDIT_ARCH
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_write, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct bpf_prog prog = { .insns = insns, .len = 6 };
+	struct kcheck_readback rb;
+
+	memset(&rb, 0, sizeof(rb));
+	rb.status_fd = 5;
+	rb.read_ret = rb.prctl_ret = SECCOMP_RET_ALLOW;
+	tap_ok(kcheck_readback_unnotified(&rb, &prog), "write notified: the read-back is not");
+	insns[3].k = __NR_read;
+	tap_ok(!kcheck_readback_unnotified(&rb, &prog), "read notified: needs the supervisor");
+	rb.read_ret = SECCOMP_RET_ERRNO | EPERM;
+	tap_ok(!kcheck_readback_unnotified(&rb, &prog),
+	       "read notified where the profile names an errno: still made, needs it");
+	rb.read_ret = SECCOMP_RET_KILL_PROCESS;
+	tap_ok(kcheck_readback_unnotified(&rb, &prog), "read notified but never made: not needed");
+	insns[3].k = __NR_prctl;
+	tap_ok(!kcheck_readback_unnotified(&rb, &prog), "prctl notified: needs the supervisor");
+	rb.prctl_ret = SECCOMP_RET_TRAP;
+	tap_ok(kcheck_readback_unnotified(&rb, &prog), "prctl notified but never made: not needed");
+#else
+	for (int i = 0; i < 6; i++)
+		tap_skip("no native audit arch for this test");
+#endif
+}
+
 int main(void)
 {
 	test_mapping();
@@ -339,5 +376,6 @@ int main(void)
 	test_available();
 	test_parse();
 	test_readback();
+	test_unnotified();
 	return tap_done();
 }

@@ -219,6 +219,24 @@ else
 	skip "python3 is not installed"
 fi
 
+# The wake: at the execve() when the filter lets the child's calls until
+# then run (deny.ini), before the install otherwise (readback.ini: the
+# read-back's prctl is notified). An outer filter that fails the wake's
+# write (no-wake.ini) stops the command either way, with a message.
+for c in deny:"the command was not run: waking the supervisor under the filter failed" \
+	readback:"preparing the supervisor's listener failed"; do
+	prof=${c%%:*}
+	rm -f "$T/woke"
+	run timeout 20 "$S" -p "$P/no-wake.ini" -- \
+		"$S" --report -p "$P/$prof.ini" sh -c ": >'$T/woke'"
+	status_is 125 "wake denied by an outer filter, $prof.ini: 125"
+	like "$ERR" "${c#*:}: Operation not permitted" "wake denied, $prof.ini: says so"
+	[ ! -e "$T/woke" ]
+	ok $? "wake denied, $prof.ini: the command did not run"
+done
+run timeout 20 "$S" -p "$P/no-wake.ini" -- "$S" -p "$P/deny.ini" sh -c 'echo ran'
+is "$(cat "$OUT")" "ran" "control: unsupervised, the outer filter lets a command run"
+
 # the uid-0 guard holds supervised too
 sed '/^\[credentials\]/,$d' "$P/deny.ini" >"$T/no-user.ini"
 run "$S" --report -p "$T/no-user.ini" sh -c ": >'$T/ran-root'"
