@@ -403,9 +403,14 @@ static void child_main(const struct child_args *a)
 		diag_print(&d, PROG, stderr);
 		fflush(stderr);
 	}
-	/* exit_group(2) itself, for the same reason as above */
+	/* exit_group(2) itself, for the same reason as above. A profile may
+	 * answer it, and exit(2), with an errno: a trap ends the process then,
+	 * as glibc's _exit() does (the kernel kills a process that blocks or
+	 * ignores the signal of its own trap), where a loop would spin. */
+	syscall(SYS_exit_group, 125);
+	syscall(SYS_exit, 125);
 	for (;;)
-		syscall(SYS_exit_group, 125);
+		__builtin_trap();
 }
 
 static int child_start(void *data)

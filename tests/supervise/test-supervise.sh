@@ -205,6 +205,12 @@ status_is 127 "missing interpreter, write denied: 127"
 unlike "$ERR" "denied: write" "missing interpreter, write denied: run mode's write is not reported"
 unlike "$ERR" "executing" "missing interpreter, write denied: the message failed as in run mode"
 
+# a child that cannot exit after a failed execve() still ends (in run
+# mode glibc's _exit() ends it with a trap)
+run timeout 20 "$S" --report -p "$P/no-exit.ini" "$T/noint"
+status_is 127 "missing interpreter, exit denied: 127, the child does not spin"
+like "$ERR" "executing '$T/noint' failed" "missing interpreter, exit denied: run mode's message"
+
 # the read-back after the install goes through the supervisor
 run "$S" --report -p "$P/readback.ini" sh -c 'echo ran'
 status_is 0 "read-back answered with errno, supervised: ran"
