@@ -180,6 +180,13 @@ static bool answers(uint32_t ret)
 	return (ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO;
 }
 
+/* The read-back makes a call whose predicted answer is ret: one that runs
+ * or fails with an errno, never one that a signal or a tracer would stop. */
+static bool made(uint32_t ret)
+{
+	return passes(ret) || answers(ret);
+}
+
 static int read_status(int fd, char *buf, size_t size, ssize_t *ret_len)
 {
 	ssize_t n = read(fd, buf, size);
@@ -299,8 +306,7 @@ int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback 
 					: "the program is invalid");
 		return r;
 	}
-	if (!passes(rb->read_ret) && !answers(rb->read_ret) && !passes(rb->prctl_ret) &&
-	    !answers(rb->prctl_ret)) {
+	if (!made(rb->read_ret) && !made(rb->prctl_ret)) {
 		kcheck_readback_close(rb);
 		diag_error(d, NULL,
 			   "the filter stops both read(2) of /proc/self/status and "
@@ -314,15 +320,14 @@ int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback 
 	return 0;
 }
 
-/* The call with these arguments is made by the read-back when prog_ret,
- * the answer predicted at preparation, lets it run or names an errno. Is
- * it made and notified by prog? */
+/* Is the read-back's call with these arguments made (prog_ret: the answer
+ * predicted at preparation) and notified by prog? */
 static bool notified(const struct bpf_prog *prog, uint32_t prog_ret, const char *name,
 		     const uint64_t args[6])
 {
 	uint32_t ret;
 
-	if (!passes(prog_ret) && !answers(prog_ret))
+	if (!made(prog_ret))
 		return false;
 	return kcheck_predict(prog, name, args, &ret) < 0 ||
 	       (ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_USER_NOTIF;
@@ -354,7 +359,7 @@ int kcheck_readback_verify(struct kcheck_readback *rb, struct diag *d)
 	long r;
 	int err;
 
-	if (passes(rb->prctl_ret) || answers(rb->prctl_ret)) {
+	if (made(rb->prctl_ret)) {
 		r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 		err = errno;
 		if (passes(rb->prctl_ret) ? r != 2 : !got_errno(r, err, rb->prctl_ret)) {
@@ -366,7 +371,7 @@ int kcheck_readback_verify(struct kcheck_readback *rb, struct diag *d)
 			return -EPERM;
 		}
 	}
-	if (passes(rb->read_ret) || answers(rb->read_ret)) {
+	if (made(rb->read_ret)) {
 		r = read_status(rb->status_fd, rb->buf, sizeof(rb->buf), &len);
 		if (answers(rb->read_ret)) {
 			if (!got_errno(r < 0 ? -1 : len, -(int)r, rb->read_ret)) {

@@ -136,9 +136,15 @@ static int load(const struct bpf_prog *prog)
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &f);
 }
 
-/* prepare, load (or fake), verify: the child's exit status is verify's
- * result (0 ok, 1 refused), 2+ for setup problems. */
-static int readback(const struct bpf_prog *prog, bool fake_outer)
+/* How the child meets the read-back: unfiltered, behind an outer filter
+ * that fakes seccomp()'s success, or under a real filter already; then
+ * unfiltered and under a filter without /proc (readback_no_proc()). */
+enum child_kind { PLAIN, FAKED, STACKED, NO_PROC, NO_PROC_STACKED };
+
+/* prepare, load, verify: the child's exit status is verify's result (0 ok,
+ * 1 refused), 2+ for setup problems. Behind a faker or a real filter the
+ * count before is 1 (read); unfiltered it is 0. */
+static int readback(const struct bpf_prog *prog, enum child_kind kind)
 {
 	struct kcheck_readback rb;
 	struct diag d;
@@ -146,7 +152,7 @@ static int readback(const struct bpf_prog *prog, bool fake_outer)
 	diag_init(&d);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return 2;
-	if (fake_outer) {
+	if (kind == FAKED) {
 		/* an outer filter: seccomp() "succeeds" without doing anything */
 		static struct sock_filter f[] = {
 			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
@@ -158,51 +164,16 @@ static int readback(const struct bpf_prog *prog, bool fake_outer)
 
 		if (load(&outer) != 0)
 			return 3;
+	} else if (kind == STACKED && load(prog) != 0) {
+		return 2;
 	}
 	if (kcheck_readback_prepare(prog, &rb, &d) < 0)
 		return 4;
-	if (rb.before != (fake_outer ? 1u : 0u))
+	if (rb.before != (kind == PLAIN ? 0u : 1u))
 		return 6;
 	if (load(prog) != 0)
 		return 5;
 	return kcheck_readback_verify(&rb, &d) == 0 ? 0 : 1;
-}
-
-/* Under a real filter already: the count before is read (1), the new
- * filter makes it 2. Exit status as readback()'s. */
-static int readback_stacked(const struct bpf_prog *prog)
-{
-	struct kcheck_readback rb;
-	struct diag d;
-
-	diag_init(&d);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || load(prog) != 0)
-		return 2;
-	if (kcheck_readback_prepare(prog, &rb, &d) < 0)
-		return 4;
-	if (rb.before != 1)
-		return 6;
-	if (load(prog) != 0)
-		return 5;
-	return kcheck_readback_verify(&rb, &d) == 0 ? 0 : 1;
-}
-
-enum child_kind { PLAIN, FAKED, STACKED };
-
-static int child(const struct bpf_prog *prog, enum child_kind kind)
-{
-	pid_t pid;
-	int st;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		abort();
-	if (pid == 0)
-		_exit(kind == STACKED ? readback_stacked(prog) : readback(prog, kind == FAKED));
-	if (waitpid(pid, &st, 0) < 0)
-		abort();
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* Without /proc (an empty tmpfs over it, in a mount namespace of the
@@ -228,27 +199,34 @@ static int readback_no_proc(const struct bpf_prog *prog, bool stacked)
 		       : 1;
 }
 
+static int child(const struct bpf_prog *prog, enum child_kind kind)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		abort();
+	if (pid == 0)
+		_exit(kind >= NO_PROC ? readback_no_proc(prog, kind == NO_PROC_STACKED)
+				      : readback(prog, kind));
+	if (waitpid(pid, &st, 0) < 0)
+		abort();
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 static void test_readback_no_proc(const struct bpf_prog *prog)
 {
 	for (int stacked = 0; stacked < 2; stacked++) {
-		const char *what = stacked ? "on a filter already (the count before)"
-					   : "unfiltered (the descriptor for after)";
-		pid_t pid;
-		int st;
+		int r = child(prog, stacked ? NO_PROC_STACKED : NO_PROC);
 
-		fflush(stdout);
-		pid = fork();
-		if (pid < 0)
-			abort();
-		if (pid == 0)
-			_exit(readback_no_proc(prog, stacked));
-		if (waitpid(pid, &st, 0) < 0)
-			abort();
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
+		if (r == 77)
 			tap_skip("no mount namespace for a test without /proc");
 		else
-			tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
-			       "no /proc, %s: refused, naming the read", what);
+			tap_ok(r == 0, "no /proc, %s: refused, naming the read",
+			       stacked ? "on a filter already (the count before)"
+				       : "unfiltered (the descriptor for after)");
 	}
 }
 
@@ -363,8 +341,13 @@ static void test_unnotified(void)
 	tap_ok(!kcheck_readback_unnotified(&rb, &prog), "prctl notified: needs the supervisor");
 	rb.prctl_ret = SECCOMP_RET_TRAP;
 	tap_ok(kcheck_readback_unnotified(&rb, &prog), "prctl notified but never made: not needed");
+	/* a program that cannot be run: nothing can be predicted */
+	rb.read_ret = SECCOMP_RET_ALLOW;
+	prog.len = 4; /* ends in a jump, not a return */
+	tap_ok(!kcheck_readback_unnotified(&rb, &prog),
+	       "a program that cannot be predicted: taken as notifying");
 #else
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		tap_skip("no native audit arch for this test");
 #endif
 }
