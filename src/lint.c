@@ -23,8 +23,9 @@
 
 /* The warnings, by ID (scmp-run.ini(5) LINT lists each). */
 static const char *const lint_ids[] = {
-	"io-uring",	    "ptrace",	     "proc-mem",    "flag-equals", "shadowed",
-	"unknown-optional", "unknown-allow", "cap-missing", "cap-ambient", "run-as-root",
+	"io-uring",    "ptrace",	   "proc-mem",	    "flag-equals",
+	"shadowed",    "unknown-optional", "unknown-allow", "cap-missing",
+	"cap-ambient", "run-as-root",	   "exit-denied",
 };
 
 /* True if id names a warning of the lint. */
@@ -174,20 +175,20 @@ static const char *through(const struct rule *r, char *buf, size_t size)
 	return buf;
 }
 
-/* ---- what a syscall is allowed by ---- */
+/* ---- what allows or denies a syscall ---- */
 
-/* The rules (or the default action, rule NULL) that let a syscall through on
- * some ABI of the filter, each location once, with the syscalls (static
- * strings of the caller) each lets through. */
-#define ALLOWERS_MAX 32
-#define ALLOWED_MAX  3
+/* The rules (or the default action, rule NULL) that let a syscall through,
+ * or that deny it, on some ABI of the filter, each location once, with the
+ * syscalls (static strings of the caller) each decides. */
+#define DECIDERS_MAX 32
+#define DECIDED_MAX  3
 
-struct allowers {
-	struct allower {
+struct deciders {
+	struct decider {
 		const struct rule *rule; /* NULL: the default action */
-		const char *names[ALLOWED_MAX];
+		const char *names[DECIDED_MAX];
 		size_t n_names;
-	} v[ALLOWERS_MAX];
+	} v[DECIDERS_MAX];
 	size_t n;
 };
 
@@ -199,28 +200,28 @@ static bool same_place(const struct rule *a, const struct rule *b)
 	return a->loc.file == b->loc.file && a->loc.line == b->loc.line && a->group == b->group;
 }
 
-static void allowers_add(struct allowers *a, const struct rule *rule, const char *name)
+static void deciders_add(struct deciders *a, const struct rule *rule, const char *name)
 {
-	struct allower *w = NULL;
+	struct decider *w = NULL;
 
 	for (size_t i = 0; i < a->n && !w; i++)
 		if (same_place(a->v[i].rule, rule))
 			w = &a->v[i];
 	if (!w) {
-		if (a->n >= ALLOWERS_MAX)
+		if (a->n >= DECIDERS_MAX)
 			return;
 		w = &a->v[a->n++];
-		*w = (struct allower){ .rule = rule };
+		*w = (struct decider){ .rule = rule };
 	}
 	for (size_t i = 0; i < w->n_names; i++)
 		if (w->names[i] == name)
 			return;
-	if (w->n_names < ALLOWED_MAX)
+	if (w->n_names < DECIDED_MAX)
 		w->names[w->n_names++] = name;
 }
 
 /* "a, b, c" */
-static const char *allower_names(const struct allower *w, char *buf, size_t size)
+static const char *decider_names(const struct decider *w, char *buf, size_t size)
 {
 	size_t len = 0;
 
@@ -230,13 +231,14 @@ static const char *allower_names(const struct allower *w, char *buf, size_t size
 	return buf;
 }
 
-/* Add what lets name through on every ABI of the policy: each rule whose
- * action does not deny, and the default action when no unconditional rule
- * decides the number and the default does not deny. */
-static void allowed_by(const struct lint *L, const char *name, struct allowers *a)
+/* Add what lets name through (denies false) or denies it (denies true) on
+ * every ABI of the policy: each rule whose action does so, and the default
+ * action when no unconditional rule decides the number and the default
+ * does so. */
+static void decided_by(const struct lint *L, const char *name, bool denies, struct deciders *a)
 {
 	const struct policy *p = L->c->policy;
-	bool default_allows = !policy_action_denies(L->c->rs->attrs.default_action.kind);
+	bool by_default = policy_action_denies(L->c->rs->attrs.default_action.kind) == denies;
 
 	for (size_t i = 0; i < p->n_abis; i++) {
 		const struct abi_policy *abi = &p->abis[i];
@@ -248,17 +250,17 @@ static void allowed_by(const struct lint *L, const char *name, struct allowers *
 			continue;
 		s = policy_rsys(abi, nr);
 		for (size_t j = 0; s && j < s->n_rules; j++) {
-			if (!policy_action_denies(s->rules[j].src->action.kind))
-				allowers_add(a, s->rules[j].src, name);
+			if (policy_action_denies(s->rules[j].src->action.kind) == denies)
+				deciders_add(a, s->rules[j].src, name);
 			decided |= s->rules[j].n_cmps == 0;
 		}
-		if (!decided && default_allows)
-			allowers_add(a, NULL, name);
+		if (!decided && by_default)
+			deciders_add(a, NULL, name);
 	}
 }
 
-/* The location of an allower: its rule's, or the default-action line. */
-static const struct src_loc *allower_loc(const struct lint *L, const struct allower *w)
+/* The location of a decider: its rule's, or the default-action line. */
+static const struct src_loc *decider_loc(const struct lint *L, const struct decider *w)
 {
 	const struct filter_attrs *attrs = &L->c->rs->attrs;
 
@@ -280,18 +282,18 @@ static void check_io_uring(struct lint *L)
 			: "deny them: add 'io_uring_setup io_uring_enter io_uring_register' "
 			  "to a denying section such as [errno(EPERM)] (the stricter action "
 			  "wins)";
-	struct allowers a = { .n = 0 };
+	struct deciders a = { .n = 0 };
 	char buf[128], names_buf[128];
 
 	for (size_t i = 0; i < 3; i++)
-		allowed_by(L, names[i], &a);
+		decided_by(L, names[i], false, &a);
 	for (size_t i = 0; i < a.n; i++) {
-		const struct allower *w = &a.v[i];
+		const struct decider *w = &a.v[i];
 
-		warn(L, "io-uring", allower_loc(L, w), hint,
+		warn(L, "io-uring", decider_loc(L, w), hint,
 		     "%s allowed%s%s: io_uring runs operations (open, connect, ...) in the "
 		     "kernel without passing the seccomp filter",
-		     allower_names(w, names_buf, sizeof(names_buf)),
+		     decider_names(w, names_buf, sizeof(names_buf)),
 		     w->rule ? "" : " by the default action",
 		     w->rule ? through(w->rule, buf, sizeof(buf)) : "");
 	}
@@ -303,20 +305,20 @@ static void check_no_domain(struct lint *L, const char *id, const char *const *n
 			    size_t n_names, const char *what, const char *hint)
 {
 	const struct landlock_config *ll = &L->c->profile->landlock;
-	struct allowers a = { .n = 0 };
+	struct deciders a = { .n = 0 };
 	char buf[128], at[256], names_buf[128];
 
 	if (ll->mode != LANDLOCK_MODE_OFF)
 		return;
 	src_loc_format(&ll->mode_loc, at, sizeof(at));
 	for (size_t i = 0; i < n_names; i++)
-		allowed_by(L, names[i], &a);
+		decided_by(L, names[i], false, &a);
 	for (size_t i = 0; i < a.n; i++) {
-		const struct allower *w = &a.v[i];
+		const struct decider *w = &a.v[i];
 
-		warn(L, id, allower_loc(L, w), hint,
+		warn(L, id, decider_loc(L, w), hint,
 		     "%s allowed%s%s, and [landlock] mode = off at %s: %s",
-		     allower_names(w, names_buf, sizeof(names_buf)),
+		     decider_names(w, names_buf, sizeof(names_buf)),
 		     w->rule ? "" : " by the default action",
 		     w->rule ? through(w->rule, buf, sizeof(buf)) : "", at, what);
 	}
@@ -337,6 +339,40 @@ static void check_ptrace(struct lint *L)
 			"the sandbox and write to it",
 			"drop 'mode = off': any Landlock domain stops /proc/PID/mem access outside "
 			"the domain (seccomp cannot see paths)");
+}
+
+/* ---- exit-denied ---- */
+
+/* A program ends through exit_group (the process) and exit (a thread), and
+ * cannot do anything else with them; glibc's wrappers do not return when
+ * they fail (scmp-run.ini(5) LINT). */
+static void check_exit(struct lint *L)
+{
+	static const char *const names[] = { "exit_group", "exit" };
+	const char *hint =
+		oci_is_json(L->c->profile->path)
+			? "allow them: add an entry with the names exit, exit_group and "
+			  "the action SCMP_ACT_ALLOW; they can only end the calling "
+			  "thread or process"
+			: "allow them: add 'exit exit_group' to [allow]; they can only end "
+			  "the calling thread or process";
+	struct deciders a = { .n = 0 };
+	char buf[128], names_buf[128];
+
+	for (size_t i = 0; i < 2; i++)
+		decided_by(L, names[i], true, &a);
+	for (size_t i = 0; i < a.n; i++) {
+		const struct decider *w = &a.v[i];
+
+		warn(L, "exit-denied", decider_loc(L, w), hint,
+		     "%s denied%s%s: a program ends through exit_group (the process) and exit (a "
+		     "thread); when exit_group fails, glibc ends only the calling thread, or "
+		     "crashes with SIGSEGV if exit fails too; a thread whose exit fails spins at "
+		     "full CPU; a kill action ends every run with SIGSYS",
+		     decider_names(w, names_buf, sizeof(names_buf)),
+		     w->rule ? "" : " by the default action",
+		     w->rule ? through(w->rule, buf, sizeof(buf)) : "");
+	}
 }
 
 /* ---- flag-equals ---- */
@@ -640,6 +676,7 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	check_comments(&L);
 	check_io_uring(&L);
 	check_ptrace(&L);
+	check_exit(&L);
 	check_flag_equals(&L);
 	check_shadowed(&L);
 	check_unknown_optional(&L);

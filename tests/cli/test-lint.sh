@@ -83,7 +83,7 @@ done
 ok $? "every lint fixture was run ($n)"
 
 # Every warning ID has a fixture that triggers it, and a near miss.
-for id in io-uring ptrace proc-mem flag-equals shadowed unknown-optional unknown-allow; do
+for id in io-uring ptrace proc-mem flag-equals shadowed unknown-optional unknown-allow exit-denied; do
 	grep -lF "[$id]" tests/cli/lint/*.ini | grep -qv near
 	ok $? "$id: a fixture triggers it"
 	grep -lxF "; nowarn: $id" tests/cli/lint/*-near*.ini >/dev/null
@@ -117,6 +117,13 @@ else
 	run "$SCMP_RUN" -p ./tests/oci/json/deny-mkdir.json --check --user nobody
 	like "$ERR" "scmp-run: ./tests/oci/json/deny-mkdir.json: hint: deny them: add an entry with the names io_uring_setup, io_uring_enter, io_uring_register and the action SCMP_ACT_ERRNO" \
 		"io-uring in a JSON profile: warned, with a JSON hint"
+	printf '{ "defaultAction": "SCMP_ACT_ERRNO", "syscalls": [ { "names": [ "read", "exit_group" ], "action": "SCMP_ACT_ALLOW" } ] }\n' \
+		>"$TAP_TMP/no-exit.json"
+	run "$SCMP_RUN" -p "$TAP_TMP/no-exit.json" --check --user nobody
+	like "$ERR" "scmp-run: $TAP_TMP/no-exit.json: warning: exit denied by the default action: " \
+		"exit-denied in a JSON profile: warned at the file"
+	like "$ERR" "scmp-run: $TAP_TMP/no-exit.json: hint: allow them: add an entry with the names exit, exit_group and the action SCMP_ACT_ALLOW" \
+		"... with a JSON hint"
 fi
 
 # --strict belongs to --check.
@@ -148,7 +155,7 @@ default-action = errno(EPERM)
 [credentials]
 user = nobody
 [allow]
-syscalls = exit_group ; lint: allow io_uring
+syscalls = exit exit_group ; lint: allow io_uring
 syscalls = getpid ; lint: allow zzzz-qqqq
 EOF
 run "$SCMP_RUN" -p "$TAP_TMP/unknown-id.ini" --check
@@ -175,7 +182,7 @@ architectures = x86
 [credentials]
 user = nobody
 [allow]
-syscalls = exit_group
+syscalls = exit exit_group
 accept = fd == 3
 EOF
 run "$SCMP_RUN" -p "$TAP_TMP/mux.ini" --check
@@ -186,7 +193,7 @@ cat >"$TAP_TMP/no-user.ini" <<'EOF'
 [filter]
 default-action = errno(EPERM)
 [allow]
-syscalls = exit_group
+syscalls = exit exit_group
 EOF
 run "$SCMP_RUN" -p "$TAP_TMP/no-user.ini" --check
 if [ "$(id -u)" = 0 ]; then
@@ -215,7 +222,7 @@ cat >"$TAP_TMP/keep.ini" <<'EOF'
 [filter]
 default-action = errno(EPERM)
 [allow]
-syscalls = exit_group
+syscalls = exit exit_group
 [credentials]
 user = nobody
 [capabilities]
@@ -245,7 +252,7 @@ for c in 10:NET_BIND_SERVICE 24:SYS_RESOURCE 12:NET_ADMIN 21:SYS_ADMIN; do
 	fi
 done
 keep_profile() {
-	printf '[filter]\ndefault-action = errno(EPERM)\n[allow]\nsyscalls = exit_group\n'
+	printf '[filter]\ndefault-action = errno(EPERM)\n[allow]\nsyscalls = exit exit_group\n'
 	printf '[credentials]\nuser = root\n[capabilities]\nkeep = CAP_%s\n' "$1"
 }
 if [ -n "$missing" ]; then
