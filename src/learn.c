@@ -537,6 +537,12 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 		fprintf(f, "syscalls = %s\n", best->name);
 		mark_group(best, done, recs, n, 0);
 	}
+	/* a thread or the process ends through these: allowed whether a run
+	 * used them or not (scmp-run(1) WRITING A PROFILE FOR A PROGRAM) */
+	fputs("# ending a thread or the process: always allowed\nsyscalls = exit exit_group\n", f);
+	for (size_t i = 0; i < n; i++)
+		done[i] |= recs[i].n == 0 && recs[i].name &&
+			   (!strcmp(recs[i].name, "exit") || !strcmp(recs[i].name, "exit_group"));
 	/* the other plain names, under the first group that has them */
 	for (size_t g = 0; g <= ngroups; g++) {
 		const struct group *grp = g < ngroups ? &groups[g] : NULL;

@@ -54,7 +54,8 @@ struct learn_header {
 /*
  * Write the profile: it includes the base, denies by default
  * (errno(EPERM)), sets unknown-syscall-action = errno(ENOSYS), keeps the
- * credentials and allows exactly the records: complete built-in groups by
+ * credentials and allows exit and exit_group (a program ends through them,
+ * recorded or not) and exactly the records: complete built-in groups by
  * name, other names with their group in a comment, conditions on the
  * recorded arguments; then the records as LEARN_TAG lines for the next
  * merge. Returns 0 or -EIO (the stream's error).

@@ -31,6 +31,7 @@ learned() {
 	like "$_f" "user = root" "$_what: the learned profile keeps the user of the run"
 	run "$S" -p "$_f" --check
 	status_is 0 "$_what: --check passes on the learned profile"
+	like "$OUT" "warnings: 0" "$_what: ... and the lint says nothing"
 	# drop the options before the command: -p BASE, --
 	while [ "$1" != -- ]; do shift; done
 	shift
@@ -57,6 +58,16 @@ ok $? "sh pipelines: the directory was not made"
 still_denies sh "sh pipelines"
 like "$T/sh.ini" "wait4" "sh pipelines: the fork's wait4 was learned from the shell"
 like "$T/sh.ini" "clone = flags & 0x7e020000 == 0" "sh pipelines: clone learned with namespace flags"
+
+# ---- exit and exit_group: allowed whether a run used them or not ----
+
+learned true "true" -- true
+grep -q "^;@learned x86_64 60\$" "$T/true.ini"
+ok $((! $?)) "true: exit was not recorded (one thread, ended by exit_group)"
+run "$S" -p "$T/true.ini" --explain exit
+like "$OUT" "exit (x86_64 60): allow" "true: exit is allowed all the same"
+run "$S" -p "$T/true.ini" --explain exit_group
+like "$OUT" "exit_group (x86_64 231): allow" "true: exit_group is allowed"
 
 # ---- tar czf of a tree ----
 
