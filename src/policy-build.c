@@ -1086,43 +1086,56 @@ static int add_mdwe(struct builtins *bs, const struct hardening *h, const struct
 	return r;
 }
 
+/* The CLONE_NEW* names of the namespace types restrict-namespaces denies
+ * (or allows), joined by sep; CLONE_NEWTIME left out when clone is true (in
+ * clone's flags, 0x80 is part of the exit signal). NULL: out of memory. */
+static char *ns_flags(const struct hardening *h, bool denied, bool clone, const char *sep)
+{
+	const struct hardening_ns *types;
+	size_t n_types, n = 0;
+	char *text = NULL;
+	FILE *f = memstream_open(&text);
+
+	if (!f)
+		return NULL;
+	types = hardening_ns_types(&n_types);
+	for (size_t i = 0; i < n_types; i++) {
+		if (!!(h->ns_denied & types[i].bit) != denied ||
+		    (clone && types[i].bit == HARDENING_NS_TIME))
+			continue;
+		fprintf(f, "%s%s", n++ ? sep : "", types[i].flag);
+	}
+	return memstream_close(f, &text) < 0 ? NULL : text;
+}
+
 /* restrict-namespaces: unshare and clone with a prohibited flag, setns to
  * anything but an allowed type (0 means any type), clone3 (its flags are
  * in memory). */
 static int add_namespaces(struct builtins *bs, const struct hardening *h)
 {
 	const struct src_loc *loc = &h->ns_loc;
-	const struct hardening_ns *types;
-	char denied[256] = "", denied_clone[256] = "", allowed[256] = "";
-	size_t n_types, ld = 0, lc = 0, la = 0;
-	int r;
+	char *denied, *denied_clone, *allowed;
+	int r = -ENOMEM;
 
 	if (!h->ns_denied)
 		return 0;
-	types = hardening_ns_types(&n_types);
-	for (size_t i = 0; i < n_types; i++) {
-		const char *f = types[i].flag;
-
-		if (!(h->ns_denied & types[i].bit)) {
-			la += (size_t)snprintf(allowed + la, sizeof(allowed) - la, "%s%s",
-					       la ? ", " : "", f);
-			continue;
-		}
-		ld += (size_t)snprintf(denied + ld, sizeof(denied) - ld, "%s%s", ld ? "|" : "", f);
-		/* in clone's flags, 0x80 is part of the exit signal */
-		if (types[i].bit != HARDENING_NS_TIME)
-			lc += (size_t)snprintf(denied_clone + lc, sizeof(denied_clone) - lc, "%s%s",
-					       lc ? "|" : "", f);
-	}
-	r = add_rule_fmt(bs, loc, "unshare", "EPERM", EPERM, "unshare_flags & %s != 0", denied);
-	if (r >= 0 && lc)
+	denied = ns_flags(h, true, false, "|");
+	denied_clone = ns_flags(h, true, true, "|");
+	allowed = ns_flags(h, false, false, ", ");
+	if (denied && denied_clone && allowed)
+		r = add_rule_fmt(bs, loc, "unshare", "EPERM", EPERM, "unshare_flags & %s != 0",
+				 denied);
+	if (r >= 0 && *denied_clone)
 		r = add_rule_fmt(bs, loc, "clone", "EPERM", EPERM, "flags & %s != 0", denied_clone);
 	if (r >= 0)
-		r = la ? add_rule_fmt(bs, loc, "setns", "EPERM", EPERM, "nstype not in { %s }",
-				      allowed)
-		       : add_rule_at(bs, loc, "setns", "EPERM", EPERM, NULL);
+		r = *allowed ? add_rule_fmt(bs, loc, "setns", "EPERM", EPERM,
+					    "nstype not in { %s }", allowed)
+			     : add_rule_at(bs, loc, "setns", "EPERM", EPERM, NULL);
 	if (r >= 0)
 		r = add_rule_at(bs, loc, "clone3", "ENOSYS", ENOSYS, NULL);
+	free(denied);
+	free(denied_clone);
+	free(allowed);
 	return r;
 }
 
