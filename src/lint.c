@@ -269,6 +269,28 @@ static const struct src_loc *decider_loc(const struct lint *L, const struct deci
 	return attrs->default_loc.file ? &attrs->default_loc : &L->file_loc;
 }
 
+/* One warning for each place that lets the syscalls names through (denies
+ * false) or denies them: "NAMES allowed|denied[ by the default
+ * action][ (through @group)]WHY", at the rule's line or the default
+ * action's. */
+static void warn_deciders(struct lint *L, const char *id, const char *const *names, size_t n_names,
+			  bool denies, const char *why, const char *hint)
+{
+	struct deciders a = { .n = 0 };
+	char buf[128], names_buf[128];
+
+	for (size_t i = 0; i < n_names; i++)
+		decided_by(L, names[i], denies, &a);
+	for (size_t i = 0; i < a.n; i++) {
+		const struct decider *w = &a.v[i];
+
+		warn(L, id, decider_loc(L, w), hint, "%s %s%s%s%s",
+		     decider_names(w, names_buf, sizeof(names_buf)), denies ? "denied" : "allowed",
+		     w->rule ? "" : " by the default action",
+		     w->rule ? through(w->rule, buf, sizeof(buf)) : "", why);
+	}
+}
+
 /* ---- io-uring ---- */
 
 static void check_io_uring(struct lint *L)
@@ -282,21 +304,11 @@ static void check_io_uring(struct lint *L)
 			: "deny them: add 'io_uring_setup io_uring_enter io_uring_register' "
 			  "to a denying section such as [errno(EPERM)] (the stricter action "
 			  "wins)";
-	struct deciders a = { .n = 0 };
-	char buf[128], names_buf[128];
 
-	for (size_t i = 0; i < 3; i++)
-		decided_by(L, names[i], false, &a);
-	for (size_t i = 0; i < a.n; i++) {
-		const struct decider *w = &a.v[i];
-
-		warn(L, "io-uring", decider_loc(L, w), hint,
-		     "%s allowed%s%s: io_uring runs operations (open, connect, ...) in the "
-		     "kernel without passing the seccomp filter",
-		     decider_names(w, names_buf, sizeof(names_buf)),
-		     w->rule ? "" : " by the default action",
-		     w->rule ? through(w->rule, buf, sizeof(buf)) : "");
-	}
+	warn_deciders(L, "io-uring", names, 3, false,
+		      ": io_uring runs operations (open, connect, ...) in the kernel without "
+		      "passing the seccomp filter",
+		      hint);
 }
 
 /* ---- ptrace, proc-mem: reachable with no Landlock domain ---- */
@@ -305,23 +317,13 @@ static void check_no_domain(struct lint *L, const char *id, const char *const *n
 			    size_t n_names, const char *what, const char *hint)
 {
 	const struct landlock_config *ll = &L->c->profile->landlock;
-	struct deciders a = { .n = 0 };
-	char buf[128], at[256], names_buf[128];
+	char at[256], why[512];
 
 	if (ll->mode != LANDLOCK_MODE_OFF)
 		return;
 	src_loc_format(&ll->mode_loc, at, sizeof(at));
-	for (size_t i = 0; i < n_names; i++)
-		decided_by(L, names[i], false, &a);
-	for (size_t i = 0; i < a.n; i++) {
-		const struct decider *w = &a.v[i];
-
-		warn(L, id, decider_loc(L, w), hint,
-		     "%s allowed%s%s, and [landlock] mode = off at %s: %s",
-		     decider_names(w, names_buf, sizeof(names_buf)),
-		     w->rule ? "" : " by the default action",
-		     w->rule ? through(w->rule, buf, sizeof(buf)) : "", at, what);
-	}
+	snprintf(why, sizeof(why), ", and [landlock] mode = off at %s: %s", at, what);
+	warn_deciders(L, id, names, n_names, false, why, hint);
 }
 
 static void check_ptrace(struct lint *L)
@@ -356,23 +358,13 @@ static void check_exit(struct lint *L)
 			  "thread or process"
 			: "allow them: add 'exit exit_group' to [allow]; they can only end "
 			  "the calling thread or process";
-	struct deciders a = { .n = 0 };
-	char buf[128], names_buf[128];
 
-	for (size_t i = 0; i < 2; i++)
-		decided_by(L, names[i], true, &a);
-	for (size_t i = 0; i < a.n; i++) {
-		const struct decider *w = &a.v[i];
-
-		warn(L, "exit-denied", decider_loc(L, w), hint,
-		     "%s denied%s%s: a program ends through exit_group (the process) and exit (a "
-		     "thread); when exit_group fails, glibc ends only the calling thread, or "
-		     "crashes with SIGSEGV if exit fails too; a thread whose exit fails spins at "
-		     "full CPU; a kill action ends every run with SIGSYS",
-		     decider_names(w, names_buf, sizeof(names_buf)),
-		     w->rule ? "" : " by the default action",
-		     w->rule ? through(w->rule, buf, sizeof(buf)) : "");
-	}
+	warn_deciders(L, "exit-denied", names, 2, true,
+		      ": a program ends through exit_group (the process) and exit (a thread); "
+		      "when exit_group fails, glibc ends only the calling thread, or crashes "
+		      "with SIGSEGV if exit fails too; a thread whose exit fails spins at full "
+		      "CPU; a kill action ends every run with SIGSYS",
+		      hint);
 }
 
 /* ---- flag-equals ---- */

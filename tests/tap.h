@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static unsigned tap_n, tap_failed;
 
@@ -44,6 +47,30 @@ __attribute__((format(printf, 1, 2))) static inline void tap_skip(const char *fm
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
+}
+
+/* fork() with the output so far flushed (the child would print it
+ * again); aborts when it fails. */
+static inline pid_t tap_fork(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		abort();
+	return pid;
+}
+
+/* Wait for the child pid: its exit status, or 128 + the signal that
+ * ended it. */
+static inline int tap_wait(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) < 0)
+		abort();
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* Print the plan and return the process exit status. */

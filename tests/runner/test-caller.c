@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "caller.h"
@@ -21,18 +20,11 @@ extern char **environ;
 /* Run fn in a child; returns its exit status (or 128 + signal). */
 static int in_child(int (*fn)(void))
 {
-	pid_t pid;
-	int st;
+	pid_t pid = tap_fork();
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		abort();
 	if (pid == 0)
 		_exit(fn());
-	if (waitpid(pid, &st, 0) < 0)
-		abort();
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return tap_wait(pid);
 }
 
 static void test_parsers(void)

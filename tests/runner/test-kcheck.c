@@ -15,7 +15,6 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kernel-check.h"
@@ -201,19 +200,12 @@ static int readback_no_proc(const struct bpf_prog *prog, bool stacked)
 
 static int child(const struct bpf_prog *prog, enum child_kind kind)
 {
-	pid_t pid;
-	int st;
+	pid_t pid = tap_fork();
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		abort();
 	if (pid == 0)
 		_exit(kind >= NO_PROC ? readback_no_proc(prog, kind == NO_PROC_STACKED)
 				      : readback(prog, kind));
-	if (waitpid(pid, &st, 0) < 0)
-		abort();
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return tap_wait(pid);
 }
 
 static void test_readback_no_proc(const struct bpf_prog *prog)
