@@ -577,6 +577,54 @@ static void expect_ok(const char *path, const char *what)
 	diag_clear(&d);
 }
 
+/* Every control byte and DEL, in each of the first 20 places of a value:
+ * refused on its line, except a tab anywhere and a CR as the last byte
+ * (CRLF). The loader looks at eight bytes at a time before it looks at
+ * them one by one, so each place in a word, and in the second and third
+ * words, counts. */
+static void test_control_bytes(void)
+{
+	static const char head[] = "[filter]\ndefault-action = allow\n[profile]\ndescription = ";
+	char text[sizeof(head) + 32], want[64];
+	unsigned tried = 0, wrong = 0;
+
+	for (int c = 0; c < 0x80; c++) {
+		if (c == '\n' || (c >= 0x20 && c < 0x7f && c != 'x'))
+			continue;
+		for (int at = 0; at < 20; at++) {
+			size_t n = sizeof(head) - 1;
+			bool fine = c == 'x' || c == '\t' || (c == '\r' && at == 19);
+			struct diag d;
+			struct profile *p;
+			char *path;
+			int r;
+
+			memcpy(text, head, n);
+			memset(text + n, 'x', 20);
+			text[n + at] = (char)c;
+			text[n + 20] = '\n';
+			path = write_tmp("byte.ini", text, n + 21);
+			p = load(path, &d, &r);
+			if (c)
+				snprintf(want, sizeof(want), "control character 0x%02x", c);
+			else
+				snprintf(want, sizeof(want), "NUL byte");
+			tried++;
+			if (fine ? r != 0 || !p
+				 : r != -EINVAL || p || !has_error(&d, "byte.ini", 4, want)) {
+				if (!wrong++)
+					tap_diag("byte 0x%02x at %d: r=%d", c, at, r);
+				dump_diag(&d);
+			}
+			profile_free(p);
+			diag_clear(&d);
+			free(path);
+		}
+	}
+	tap_ok(!wrong, "control bytes in a value: %u of %u loads as expected", tried - wrong,
+	       tried);
+}
+
 static void test_generated(void)
 {
 	char *text, *path;
@@ -605,6 +653,8 @@ static void test_generated(void)
 		}
 	}
 	free(text);
+
+	test_control_bytes();
 
 	path = write_tmp("empty.ini", "", 0);
 	expect_error(path, "a file of 0 bytes", 0, "no default-action");
