@@ -58,9 +58,9 @@
  * the parent closes it once the child is done with it (the handoff says
  * executing or not run, or the child left our memory): at once after a
  * late wake, else waking at growing intervals from 20 us until then; the
- * child does not wait for it. In the
- * shared table the close is the child's too, which no longer needs it; a
- * close(2) of an open /proc file cannot fail.
+ * child does not wait for it. In the shared table the close is the child's
+ * too, which no longer needs it; a close(2) of an open /proc file cannot
+ * fail.
  */
 #include "supervise.h"
 
