@@ -2,7 +2,7 @@
 /*
  * [hardening] presets (scmp-run.ini(5) HARDENING): namespace names, the
  * probe of the launching process and PR_SET_MDWE in run mode. The rules the
- * presets expand into are built in policy-build.c.
+ * presets expand into are built in policy-builtins.c.
  */
 #include "hardening.h"
 

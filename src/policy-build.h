@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The resolver's private interface, shared by policy-build.c (names, types,
- * candidates in decision order, built-in rules) and policy-mux.c (the
- * multiplexers' sub-calls). No other module includes this header.
+ * candidates in decision order), policy-builtins.c (the built-in rules) and
+ * policy-mux.c (the multiplexers' sub-calls). No other module includes it.
  */
 #pragma once
 
@@ -71,3 +71,15 @@ struct rsys *policy_rsys_building(const struct abi_build *b, uint32_t nr);
  * after its first unconditional rule). Returns 0 or -ENOMEM.
  */
 int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enum mux_kind kind);
+
+/*
+ * The built-in rules of rs into p->builtins (policy-builtins.c):
+ * tty-injection (unless [hardening] says allow) and clone3 (when a rule
+ * puts a condition on clone and none names clone3 itself: its flags are
+ * behind a pointer, and libc falls back to clone), then the rules of the
+ * [hardening] presets, for the ABIs of the filter (abis[0..n_abis)). Their
+ * conditions live in p->lists. Returns 0, -EINVAL (reported to d) or
+ * -ENOMEM.
+ */
+int policy_add_builtins(const struct ruleset *rs, struct policy *p, const struct arch *const *abis,
+			size_t n_abis, struct diag *d);

@@ -18,9 +18,7 @@ void policy_free(struct policy *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->n_builtins; i++)
-		conj_free(&p->builtins[i].conj);
-	free(p->builtins);
+	free(p->builtins); /* their conditions are in p->lists */
 	for (size_t i = 0; i < p->n_abis; i++) {
 		for (size_t j = 0; j < p->abis[i].n_sys; j++) {
 			struct rsys *s = &p->abis[i].sys[j];

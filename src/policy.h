@@ -80,7 +80,8 @@ struct policy {
 	size_t n_builtins;
 	/* The rules[] of every rsys: hundreds of lists, most of one rule,
 	 * built at every launch (allocated one by one, they were a malloc
-	 * each), freed with the policy. */
+	 * each), and the conditions of the built-in rules; freed with the
+	 * policy. */
 	struct arena lists;
 };
 

@@ -896,7 +896,7 @@ static const struct key_row key_rows[] = {
 	{ ROW("landlock", "", PARSE_LANDLOCK) },
 	{ ROW("limits", "", PARSE_LIMITS) },
 	/* [hardening]: one row per key; a preset that adds rules gets a parser
-	 * of its own, the rules it adds are built in policy-build.c */
+	 * of its own, the rules it adds are built in policy-builtins.c */
 	{ ROW("hardening", "tty-injection", PARSE_TTY_INJECTION) },
 	{ ROW("hardening", "memory-deny-write-execute", PARSE_HARDENING_BOOL) },
 	{ ROW("hardening", "lock-personality", PARSE_HARDENING_BOOL) },

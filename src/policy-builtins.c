@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The rules scmp-run adds to what a profile says: the built-in rules and
+ * the rules of the [hardening] presets that are on (scmp-run.ini(5)
+ * BUILT-IN RULES, HARDENING), written in the profile language and parsed
+ * into the policy, located at their key or at "built-in:NAME".
+ */
+#include "policy.h"
+#include "policy-build.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "hardening.h"
+#include "memstream.h"
+#include "syscalls.h"
+
+/* The syscall r names by itself (not only through a group), or NULL. The
+ * one place that decides what "naming a syscall" means for the built-in
+ * rules: by name, or by its number on an ABI (a bare number: on the
+ * filter's one ABI, single). */
+static const char *named_by(const struct rule *r, const struct arch *single)
+{
+	const struct arch *by;
+	const char *err;
+	uint32_t nr;
+
+	if (r->via_group)
+		return NULL;
+	if (syscalls_parse_numbered(r->syscall, &by, &nr, &err) < 0)
+		return r->syscall;
+	by = by ? by : single;
+	return by ? syscalls_lookup_nr(by, nr) : NULL;
+}
+
+/* Where built-in rules are added: the policy's list and its capacity. */
+struct builtins {
+	struct policy *p;
+	const struct ruleset *rs;
+	size_t cap;
+};
+
+/* Append a rule located at loc (syscall, errno name and loc.file are static
+ * or live as long as rs; cond is parsed into the policy's arena, which owns
+ * it). Returns 0, -ENOMEM, or -EINVAL for a condition that does not parse
+ * (a bug here, not in a profile). */
+static int add_rule_at(struct builtins *bs, const struct src_loc *loc, const char *syscall,
+		       const char *errno_name, uint32_t errno_value, const char *cond)
+{
+	struct policy *p = bs->p;
+	struct rule *r;
+	char *err = NULL;
+
+	r = array_grow(&p->builtins, &p->n_builtins, &bs->cap, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	*r = (struct rule){
+		.syscall = syscall,
+		.optional = true, /* an ABI without the syscall skips it */
+		.action = { .kind = ACTION_ERRNO, .data = errno_value, .errno_name = errno_name },
+		.loc = *loc,
+		.seq = (unsigned)(bs->rs->n_rules + p->n_builtins -
+				  1), /* after every rule written */
+	};
+	if (cond) {
+		struct cond c;
+		int ret = cond_parse_in(cond, &p->lists, &c, &err);
+
+		free(err);
+		if (ret < 0) {
+			p->n_builtins--;
+			return ret == -ENOMEM ? ret : -EINVAL;
+		}
+		r->conj = c.conjs[0]; /* one conjunction, no "||" */
+	}
+	return 0;
+}
+
+/* A built-in rule of scmp-run.ini(5) BUILT-IN RULES, located at loc_name. */
+static int add_builtin(struct builtins *bs, const char *loc_name, const char *syscall,
+		       const char *errno_name, uint32_t errno_value, const char *cond)
+{
+	const struct src_loc loc = { .file = loc_name, .line = 0 };
+
+	return add_rule_at(bs, &loc, syscall, errno_name, errno_value, cond);
+}
+
+/* add_rule_at() with a condition made by printf. */
+__attribute__((format(printf, 6, 7))) static int add_rule_fmt(
+	struct builtins *bs, const struct src_loc *loc, const char *syscall, const char *errno_name,
+	uint32_t errno_value, const char *fmt, ...)
+{
+	char *cond = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&cond, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = add_rule_at(bs, loc, syscall, errno_name, errno_value, cond);
+	free(cond);
+	return r;
+}
+
+/* ---- [hardening] presets (scmp-run.ini(5) HARDENING) ---- */
+
+/* sched_setscheduler(2): the kernel masks SCHED_RESET_ON_FORK (0x40000000)
+ * off the policy before it checks it. */
+#define SCHED_POLICY_MASK "0xbfffffff"
+
+/*
+ * memory-deny-write-execute by rules (the kernel lacks PR_SET_MDWE). An ABI
+ * whose mmap takes its arguments in memory (i386, s390: old_mmap) would let
+ * a writable and executable mapping through: an error, at the key.
+ */
+static int add_mdwe(struct builtins *bs, const struct hardening *h, const struct arch *const *abis,
+		    size_t n_abis, struct diag *d)
+{
+	static const char *const calls[] = { "mprotect", "pkey_mprotect" };
+	const struct src_loc *loc = &h->mdwe_loc;
+	int r = 0;
+
+	for (size_t i = 0; i < n_abis; i++) {
+		struct syscall_arg args[SYSCALL_ARGS_MAX];
+		bool known, named = false;
+		uint32_t nr;
+
+		if (syscalls_lookup_name(abis[i], "mmap", &nr) < 0 ||
+		    syscalls_args(abis[i], "mmap", args, &known) < 0)
+			continue;
+		for (int k = 0; k < SYSCALL_ARGS_MAX; k++)
+			named |= syscalls_arg_named(&args[k], "prot");
+		if (!named) {
+			diag_error(d, loc,
+				   "memory-deny-write-execute: this kernel has no PR_SET_MDWE, and "
+				   "on %s mmap passes its protection in memory, where seccomp "
+				   "cannot see it",
+				   abis[i]->name);
+			return -EINVAL;
+		}
+	}
+	r = add_rule_at(bs, loc, "mmap", "EPERM", EPERM,
+			"prot & PROT_WRITE|PROT_EXEC == PROT_WRITE|PROT_EXEC");
+	if (r >= 0)
+		r = add_rule_at(bs, loc, "mmap2", "EPERM", EPERM,
+				"prot & PROT_WRITE|PROT_EXEC == PROT_WRITE|PROT_EXEC");
+	for (size_t i = 0; i < 2 && r >= 0; i++)
+		r = add_rule_at(bs, loc, calls[i], "EPERM", EPERM, "prot & PROT_EXEC != 0");
+	if (r >= 0)
+		r = add_rule_at(bs, loc, "shmat", "EPERM", EPERM, "shmflg & SHM_EXEC != 0");
+	return r;
+}
+
+/* The CLONE_NEW* names of the namespace types restrict-namespaces denies
+ * (or allows), joined by sep; CLONE_NEWTIME left out when clone is true (in
+ * clone's flags, 0x80 is part of the exit signal). NULL: out of memory. */
+static char *ns_flags(const struct hardening *h, bool denied, bool clone, const char *sep)
+{
+	const struct hardening_ns *types;
+	size_t n_types, n = 0;
+	char *text = NULL;
+	FILE *f = memstream_open(&text);
+
+	if (!f)
+		return NULL;
+	types = hardening_ns_types(&n_types);
+	for (size_t i = 0; i < n_types; i++) {
+		if (!!(h->ns_denied & types[i].bit) != denied ||
+		    (clone && types[i].bit == HARDENING_NS_TIME))
+			continue;
+		fprintf(f, "%s%s", n++ ? sep : "", types[i].flag);
+	}
+	return memstream_close(f, &text) < 0 ? NULL : text;
+}
+
+/* restrict-namespaces: unshare and clone with a prohibited flag, setns to
+ * anything but an allowed type (0 means any type), clone3 (its flags are
+ * in memory). */
+static int add_namespaces(struct builtins *bs, const struct hardening *h)
+{
+	const struct src_loc *loc = &h->ns_loc;
+	char *denied, *denied_clone, *allowed;
+	int r = -ENOMEM;
+
+	if (!h->ns_denied)
+		return 0;
+	denied = ns_flags(h, true, false, "|");
+	denied_clone = ns_flags(h, true, true, "|");
+	allowed = ns_flags(h, false, false, ", ");
+	if (denied && denied_clone && allowed)
+		r = add_rule_fmt(bs, loc, "unshare", "EPERM", EPERM, "unshare_flags & %s != 0",
+				 denied);
+	if (r >= 0 && *denied_clone)
+		r = add_rule_fmt(bs, loc, "clone", "EPERM", EPERM, "flags & %s != 0", denied_clone);
+	if (r >= 0)
+		r = *allowed ? add_rule_fmt(bs, loc, "setns", "EPERM", EPERM,
+					    "nstype not in { %s }", allowed)
+			     : add_rule_at(bs, loc, "setns", "EPERM", EPERM, NULL);
+	if (r >= 0)
+		r = add_rule_at(bs, loc, "clone3", "ENOSYS", ENOSYS, NULL);
+	free(denied);
+	free(denied_clone);
+	free(allowed);
+	return r;
+}
+
+/* restrict-address-families: socket and socketpair with a denied family. */
+static int add_families(struct builtins *bs, const struct hardening *h)
+{
+	static const char *const calls[] = { "socket", "socketpair" };
+	char *set;
+	FILE *f;
+	int r = 0;
+
+	if (!h->af_restrict)
+		return 0;
+	f = memstream_open(&set);
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->n_af; i++)
+		fprintf(f, "%s%s", i ? ", " : "", h->af_names[i]);
+	if (memstream_close(f, &set) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < 2 && r >= 0; i++)
+		r = add_rule_fmt(bs, &h->af_loc, calls[i], "EAFNOSUPPORT", EAFNOSUPPORT,
+				 "family %sin { %s }", h->af_deny_listed ? "" : "not ", set);
+	free(set);
+	return r;
+}
+
+/* The rules of every preset that is on, located at its key. Returns 0,
+ * -EINVAL (reported to d) or -ENOMEM. */
+static int add_hardening(struct builtins *bs, const struct hardening *h,
+			 const struct arch *const *abis, size_t n_abis, struct diag *d)
+{
+	static const char *const rt[] = { "SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE" };
+	static const char *const chmods[] = { "chmod", "fchmod", "fchmodat", "fchmodat2" };
+	int r = 0;
+
+	if (h->mdwe && !h->mdwe_kernel)
+		r = add_mdwe(bs, h, abis, n_abis, d);
+	if (r >= 0 && h->lock_personality)
+		r = add_rule_fmt(bs, &h->lock_personality_loc, "personality", "EPERM", EPERM,
+				 "personality not in { %#x, 0xffffffff }", h->launch_personality);
+	if (r >= 0)
+		r = add_namespaces(bs, h);
+	if (r >= 0)
+		r = add_families(bs, h);
+	for (size_t i = 0; i < 3 && r >= 0 && h->realtime; i++)
+		r = add_rule_fmt(bs, &h->realtime_loc, "sched_setscheduler", "EPERM", EPERM,
+				 "policy & " SCHED_POLICY_MASK " == %s", rt[i]);
+	if (r >= 0 && h->realtime)
+		r = add_rule_at(bs, &h->realtime_loc, "sched_setattr", "EPERM", EPERM, NULL);
+	for (size_t i = 0; i < 4 && r >= 0 && h->suid_sgid; i++)
+		r = add_rule_at(bs, &h->suid_sgid_loc, chmods[i], "EPERM", EPERM,
+				"mode & S_ISUID|S_ISGID != 0");
+	return r;
+}
+
+int policy_add_builtins(const struct ruleset *rs, struct policy *p, const struct arch *const *abis,
+			size_t n_abis, struct diag *d)
+{
+	const struct arch *single = n_abis == 1 ? abis[0] : NULL;
+	struct builtins bs = { .p = p, .rs = rs };
+	bool clone_cond = false, clone3_named = false;
+	int r = 0;
+
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		const char *name = named_by(&rs->rules[i], single);
+
+		if (!name || strncmp(name, "clone", 5))
+			continue;
+		clone_cond |= !strcmp(name, "clone") && rs->rules[i].conj.n_cmps;
+		clone3_named |= !strcmp(name, "clone3");
+	}
+	if (!rs->hardening.tty_injection_allow)
+		r = add_builtin(&bs, "built-in:tty-injection", "ioctl", "EPERM", EPERM,
+				"cmd in { TIOCSTI, TIOCLINUX }");
+	if (r >= 0 && clone_cond && !clone3_named)
+		r = add_builtin(&bs, "built-in:clone3", "clone3", "ENOSYS", ENOSYS, NULL);
+	if (r >= 0)
+		r = add_hardening(&bs, &rs->hardening, abis, n_abis, d);
+	return r;
+}
