@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Internal to the BPF generator (bpf.c, bpf-args.c): the backwards emitter
- * with its jump targets, and the argument code of one syscall number.
+ * Internal to the BPF generator (bpf.c, bpf-args.c, bpf-decide.c): the
+ * backwards emitter with its jump targets, the argument code of one syscall
+ * number, and one decision of it.
  */
 #pragma once
 
@@ -26,8 +27,8 @@ struct target {
 #define T_LBL(l) ((struct target){ .label = (l) })
 
 #define RET_CACHE     64 /* distinct return values remembered for reuse */
-#define BIT_TAILS_MAX 16 /* shared bit-test tails remembered (bpf-args.c) */
-#define MEM_TAILS_MAX 16 /* size-first window routines remembered (bpf-args.c) */
+#define BIT_TAILS_MAX 16 /* shared bit-test tails remembered (bpf-decide.c) */
+#define MEM_TAILS_MAX 16 /* size-first window routines remembered (bpf-decide.c) */
 
 struct gen {
 	struct sock_filter *buf;
@@ -72,6 +73,66 @@ struct target gen_before(struct gen *g, uint16_t code, uint32_t k, struct target
 /* A load of one 32-bit half of argument arg (hi: the upper half, in the
  * ABI's byte order) followed by t. */
 struct target gen_load(struct gen *g, unsigned arg, bool hi, struct target t);
+
+/* What was emitted up to a point: instructions and remembered returns. */
+struct gen_mark {
+	size_t n, n_rets;
+	__typeof__(((struct gen *)0)->rets[0]) rets[RET_CACHE];
+};
+
+/* Remember in m how far g has emitted. */
+void gen_mark_set(const struct gen *g, struct gen_mark *m);
+
+/* Forget what g emitted since m was set (to try another way instead). */
+void gen_mark_reset(struct gen *g, const struct gen_mark *m);
+
+/* ---- the argument words and one decision (bpf-decide.c) ---- */
+
+#define WORD_FULL UINT32_MAX /* the mask of a whole word */
+
+/*
+ * A word: one 32-bit half of an argument register, ANDed with mask. Its
+ * values lie in [0, mask]. Every test of the policy (scmp-run.ini(5)
+ * ARGUMENT WIDTHS) is a set of values of such words: a 16-bit test looks at
+ * the low word masked with 0xffff, "x & M == v" at the word masked with M,
+ * a signed test at the raw word with its set cut at the sign bit, and a
+ * 64-bit test at the high word, then the low word.
+ */
+struct var {
+	uint8_t arg;
+	bool hi;
+	uint32_t mask;
+};
+
+/* What A holds: the word of (arg, hi) ANDed with mask, or nothing known. */
+struct astate {
+	bool valid;
+	uint8_t arg;
+	bool hi;
+	uint32_t mask;
+};
+
+/* The values [lo, hi] of a word, sent to t. */
+struct word_range {
+	uint32_t lo, hi;
+	struct target t;
+};
+
+/* Whether word v is decided with "jset mask" on the word as it is: the
+ * pieces are 0 and the rest (r[0..n), ascending), or the mask has one bit
+ * (0 and mask are the only values it leaves). */
+bool bpf_decide_jset(const struct var *v, const struct word_range *r, size_t n);
+
+/* What A holds after the load and mask that deciding v needs, from *st.
+ * *ret_load and *ret_and say which instructions that takes. */
+struct astate bpf_decide_state(const struct var *v, bool jset, const struct astate *st,
+			       bool *ret_load, bool *ret_and);
+
+/* The code that puts word v in A (from state *st) and sends it to the
+ * targets of r[0..n), ascending and covering [0, v->mask] (n may be 1:
+ * then only A is set up). Returns the entry; errors go to g->err. */
+struct target bpf_decide(struct gen *g, const struct var *v, bool jset, const struct word_range *r,
+			 size_t n, const struct astate *st);
 
 /*
  * The argument code of syscall s: its rules (after the ones that cannot

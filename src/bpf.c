@@ -118,6 +118,31 @@ struct target gen_load(struct gen *g, unsigned arg, bool hi, struct target t)
 	return gen_before(g, BPF_LD | BPF_W | BPF_ABS, off, t);
 }
 
+void gen_mark_set(const struct gen *g, struct gen_mark *m)
+{
+	m->n = g->n;
+	m->n_rets = g->n_rets;
+	memcpy(m->rets, g->rets, sizeof(m->rets));
+}
+
+void gen_mark_reset(struct gen *g, const struct gen_mark *m)
+{
+	size_t u = 0;
+
+	for (size_t i = 0; i < g->n_tails; i++)
+		if (g->tails[i].label < m->n)
+			g->tails[u++] = g->tails[i];
+	g->n_tails = u;
+	u = 0;
+	for (size_t i = 0; i < g->n_mems; i++)
+		if (g->mems[i].label < m->n)
+			g->mems[u++] = g->mems[i];
+	g->n_mems = u;
+	g->n = m->n;
+	g->n_rets = m->n_rets;
+	memcpy(g->rets, m->rets, sizeof(m->rets));
+}
+
 /* The rules of s that can change the outcome, and what happens when none
  * of them matches. Returns how many of s->rules to test. */
 static size_t block_plan(const struct rsys *s, uint32_t default_ret, uint32_t *ret_fall)
