@@ -11,6 +11,14 @@
 #include <string.h>
 
 /*
+ * 0, or a compile error when the string literal s with its NUL does not fit
+ * in n bytes. For tables of names in char arrays (arrays need no relocation
+ * at start-up): a name exactly as long as its array would lose its NUL, and
+ * gcc does not warn about that.
+ */
+#define ARRAY_FITS(s, n) (0 * sizeof(char[sizeof(s) <= (n) ? 1 : -1]))
+
+/*
  * Append one zeroed element to *array_ptr, which holds *n elements of size
  * bytes in room for *cap. The capacity doubles when full, starting at
  * first. Returns the new slot (then *n is one more), or NULL on ENOMEM

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "callfmt.h"
 #include "consts.h"
 #include "groups.h"
@@ -29,22 +30,36 @@ struct decisive {
 	char prefix[LEARN_TESTS_MAX][8]; /* constants to name values with; "": none */
 };
 
+/* Rows with one or two decisive parameters (name, mask, prefix each), the
+ * names checked to fit with their NUL when compiled (ARRAY_FITS()). */
+#define FITS_ROW(sc, p, pre)                                       \
+	(ARRAY_FITS(sc, sizeof(((struct decisive *)0)->syscall)) + \
+	 ARRAY_FITS(p, sizeof(((struct decisive *)0)->param[0])) + \
+	 ARRAY_FITS(pre, sizeof(((struct decisive *)0)->prefix[0])))
+/* clang-format off */
+#define DECISIVE1(sc, p, m, pre) \
+	{ sc, { p }, { (m) + FITS_ROW(sc, p, pre) }, { pre } }
+#define DECISIVE2(sc, p1, m1, pre1, p2, m2, pre2) \
+	{ sc, { p1, p2 }, { (m1) + FITS_ROW(sc, p1, pre1), (m2) + FITS_ROW(sc, p2, pre2) }, \
+	  { pre1, pre2 } }
+/* clang-format on */
+
 static const struct decisive decisive[] = {
-	{ "socket", { "family", "type" }, { FULL, 0xf }, { "AF_", "SOCK_" } },
-	{ "socketpair", { "family", "type" }, { FULL, 0xf }, { "AF_", "SOCK_" } },
-	{ "ioctl", { "cmd" }, { FULL }, { "" } },
-	{ "prctl", { "option" }, { FULL }, { "" } },
-	{ "fcntl", { "cmd" }, { FULL }, { "F_" } },
-	{ "fcntl64", { "cmd" }, { FULL }, { "F_" } },
-	{ "clone", { "flags" }, { NS_FLAGS }, { "" } },
-	{ "unshare", { "unshare_flags" }, { NS_FLAGS | 0x80 }, { "" } },
-	{ "mmap", { "prot" }, { PROT_EXEC_ }, { "" } },
-	{ "mmap2", { "prot" }, { PROT_EXEC_ }, { "" } },
-	{ "mprotect", { "prot" }, { PROT_EXEC_ }, { "" } },
-	{ "pkey_mprotect", { "prot" }, { PROT_EXEC_ }, { "" } },
-	{ "personality", { "personality" }, { FULL }, { "PER_" } },
-	{ "setsockopt", { "level", "optname" }, { FULL, FULL }, { "", "" } },
-	{ "getsockopt", { "level", "optname" }, { FULL, FULL }, { "", "" } },
+	DECISIVE2("socket", "family", FULL, "AF_", "type", 0xf, "SOCK_"),
+	DECISIVE2("socketpair", "family", FULL, "AF_", "type", 0xf, "SOCK_"),
+	DECISIVE1("ioctl", "cmd", FULL, ""),
+	DECISIVE1("prctl", "option", FULL, ""),
+	DECISIVE1("fcntl", "cmd", FULL, "F_"),
+	DECISIVE1("fcntl64", "cmd", FULL, "F_"),
+	DECISIVE1("clone", "flags", NS_FLAGS, ""),
+	DECISIVE1("unshare", "unshare_flags", NS_FLAGS | 0x80, ""),
+	DECISIVE1("mmap", "prot", PROT_EXEC_, ""),
+	DECISIVE1("mmap2", "prot", PROT_EXEC_, ""),
+	DECISIVE1("mprotect", "prot", PROT_EXEC_, ""),
+	DECISIVE1("pkey_mprotect", "prot", PROT_EXEC_, ""),
+	DECISIVE1("personality", "personality", FULL, "PER_"),
+	DECISIVE2("setsockopt", "level", FULL, "", "optname", FULL, ""),
+	DECISIVE2("getsockopt", "level", FULL, "", "optname", FULL, ""),
 };
 
 struct rec {

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "audit.h"
 #include "compile.h"
 #include "config.h"
@@ -115,42 +116,48 @@ enum {
 	OPT_STRICT,
 };
 
+#define OPTION_NAME_SIZE 16
+/* One row, its name checked to fit with its NUL when compiled (ARRAY_FITS()). */
+/* clang-format off */
+#define OPT(s, has_arg, val) { s, (has_arg) + (int)ARRAY_FITS(s, OPTION_NAME_SIZE), val }
+/* clang-format on */
+
 /*
  * The long options, turned into getopt_long()'s table by long_options():
  * a table of struct option holds pointers, which the loader would
  * relocate at every start (docs/performance.md, Launch).
  */
 static const struct {
-	char name[16];
+	char name[OPTION_NAME_SIZE];
 	int has_arg, val;
 } option_names[] = {
-	{ "profile", required_argument, 'p' },
-	{ "check", no_argument, OPT_CHECK },
-	{ "strict", no_argument, OPT_STRICT },
-	{ "export-bpf", required_argument, OPT_EXPORT_BPF },
-	{ "export-pfc", required_argument, OPT_EXPORT_PFC },
-	{ "export-oci", required_argument, OPT_EXPORT_OCI },
-	{ "import-oci", required_argument, OPT_IMPORT_OCI },
-	{ "oci-caps", required_argument, OPT_OCI_CAPS },
-	{ "explain", no_argument, OPT_EXPLAIN },
-	{ "explain-path", no_argument, OPT_EXPLAIN_PATH },
-	{ "resolve", required_argument, OPT_RESOLVE },
-	{ "list-syscalls", no_argument, OPT_LIST_SYSCALLS },
-	{ "list-arches", no_argument, OPT_LIST_ARCHES },
-	{ "list-groups", no_argument, OPT_LIST_GROUPS },
-	{ "unlisted", no_argument, OPT_UNLISTED },
-	{ "list-profiles", no_argument, OPT_LIST_PROFILES },
-	{ "target-arch", required_argument, OPT_TARGET_ARCH },
-	{ "user", required_argument, OPT_USER },
-	{ "group", required_argument, OPT_GROUP },
-	{ "set", required_argument, OPT_SET },
-	{ "verbose", no_argument, 'v' },
-	{ "help", no_argument, 'h' },
-	{ "version", no_argument, OPT_VERSION },
-	{ "report", optional_argument, OPT_REPORT },
-	{ "permissive", no_argument, OPT_PERMISSIVE },
-	{ "learn", required_argument, OPT_LEARN },
-	{ "explain-audit", optional_argument, OPT_EXPLAIN_AUDIT },
+	OPT("profile", required_argument, 'p'),
+	OPT("check", no_argument, OPT_CHECK),
+	OPT("strict", no_argument, OPT_STRICT),
+	OPT("export-bpf", required_argument, OPT_EXPORT_BPF),
+	OPT("export-pfc", required_argument, OPT_EXPORT_PFC),
+	OPT("export-oci", required_argument, OPT_EXPORT_OCI),
+	OPT("import-oci", required_argument, OPT_IMPORT_OCI),
+	OPT("oci-caps", required_argument, OPT_OCI_CAPS),
+	OPT("explain", no_argument, OPT_EXPLAIN),
+	OPT("explain-path", no_argument, OPT_EXPLAIN_PATH),
+	OPT("resolve", required_argument, OPT_RESOLVE),
+	OPT("list-syscalls", no_argument, OPT_LIST_SYSCALLS),
+	OPT("list-arches", no_argument, OPT_LIST_ARCHES),
+	OPT("list-groups", no_argument, OPT_LIST_GROUPS),
+	OPT("unlisted", no_argument, OPT_UNLISTED),
+	OPT("list-profiles", no_argument, OPT_LIST_PROFILES),
+	OPT("target-arch", required_argument, OPT_TARGET_ARCH),
+	OPT("user", required_argument, OPT_USER),
+	OPT("group", required_argument, OPT_GROUP),
+	OPT("set", required_argument, OPT_SET),
+	OPT("verbose", no_argument, 'v'),
+	OPT("help", no_argument, 'h'),
+	OPT("version", no_argument, OPT_VERSION),
+	OPT("report", optional_argument, OPT_REPORT),
+	OPT("permissive", no_argument, OPT_PERMISSIVE),
+	OPT("learn", required_argument, OPT_LEARN),
+	OPT("explain-audit", optional_argument, OPT_EXPLAIN_AUDIT),
 };
 
 #define N_LONG_OPTIONS (sizeof(option_names) / sizeof(option_names[0]))

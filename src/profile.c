@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "capname.h"
 #include "consts.h"
 #include "hardening.h"
@@ -295,9 +296,8 @@ struct key_row {
 };
 
 /* 0, or a compile error when string literal s with its NUL does not fit
- * in field f (a name exactly as long as the array would lose its NUL
- * without a warning). */
-#define FITS(s, f) (0 * sizeof(char[sizeof(s) <= sizeof(((struct key_row *)0)->f) ? 1 : -1]))
+ * in field f (ARRAY_FITS()). */
+#define FITS(s, f) ARRAY_FITS(s, sizeof(((struct key_row *)0)->f))
 /* s and k unparenthesised: a parenthesised string cannot initialise an array */
 #define ROW(s, k, p)	 .section = s, .key = k, .parse = (p) + FITS(s, section) + FITS(k, key)
 #define FILTER_FIELD(f)	 .base = IN_FILTER, .field = offsetof(struct filter_attrs, f)
