@@ -654,8 +654,6 @@ static void test_generated(void)
 	}
 	free(text);
 
-	test_control_bytes();
-
 	path = write_tmp("empty.ini", "", 0);
 	expect_error(path, "a file of 0 bytes", 0, "no default-action");
 	free(path);
@@ -798,6 +796,7 @@ int main(int argc, char **argv)
 	test_numbers();
 	test_bad_fixtures();
 	test_generated();
+	test_control_bytes();
 	test_find();
 	cleanup();
 	return tap_done();
