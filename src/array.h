@@ -19,12 +19,12 @@
 #define ARRAY_FITS(s, n) (0 * sizeof(char[sizeof(s) <= (n) ? 1 : -1]))
 
 /*
- * Append one zeroed element to *array_ptr, which holds *n elements of size
- * bytes in room for *cap. The capacity doubles when full, starting at
- * first. Returns the new slot (then *n is one more), or NULL on ENOMEM
+ * Append one element, uninitialised, to *array_ptr, which holds *n elements
+ * of size bytes in room for *cap. The capacity doubles when full, starting
+ * at first. Returns the new slot (then *n is one more), or NULL on ENOMEM
  * with the array, *n and *cap unchanged.
  */
-static inline void *array_grow_from(void *array_ptr, size_t *n, size_t *cap, size_t size,
+static inline void *array_push_from(void *array_ptr, size_t *n, size_t *cap, size_t size,
 				    size_t first)
 {
 	void **array = array_ptr;
@@ -39,14 +39,31 @@ static inline void *array_grow_from(void *array_ptr, size_t *n, size_t *cap, siz
 		*array = p;
 		*cap = c;
 	}
-	memset(p + *n * size, 0, size);
 	return p + (*n)++ * size;
+}
+
+/* array_push_from() with the new element zeroed. */
+static inline void *array_grow_from(void *array_ptr, size_t *n, size_t *cap, size_t size,
+				    size_t first)
+{
+	void *slot = array_push_from(array_ptr, n, cap, size, first);
+
+	if (slot)
+		memset(slot, 0, size);
+	return slot;
 }
 
 /* array_grow_from() starting at 4 elements. */
 static inline void *array_grow(void *array_ptr, size_t *n, size_t *cap, size_t size)
 {
 	return array_grow_from(array_ptr, n, cap, size, 4);
+}
+
+/* array_push_from() starting at 4 elements: for a caller that writes the
+ * whole element at once, and so need not have it zeroed first. */
+static inline void *array_push(void *array_ptr, size_t *n, size_t *cap, size_t size)
+{
+	return array_push_from(array_ptr, n, cap, size, 4);
 }
 
 /*

@@ -915,6 +915,12 @@ struct target bpf_args_block(struct gen *g, const struct rsys *s, size_t n_rules
 	}
 	trim(&ctx, &root);
 	drop_covered(&ctx, &root);
+	if (root.n == 1 && ctx.rules[root.idx[0]].n_atoms == 1) {
+		/* one test (most conditional syscalls): the tree would decide
+		 * its word alike, after a partition of its values */
+		t = list(&ctx, &root);
+		goto out;
+	}
 	if (!(used_vars(&ctx, &root) & (used_vars(&ctx, &root) - 1))) {
 		/* one word: its tree tests each of its values once */
 		t = tree(&ctx, &root);

@@ -200,7 +200,7 @@ static bool same_outcome(const struct range *a, const struct range *b)
 	return !a->block && !b->block && a->ret == b->ret;
 }
 
-static int add_range(struct range **r, size_t *n, size_t *cap, struct range x)
+static inline int add_range(struct range **r, size_t *n, size_t *cap, struct range x)
 {
 	if (*n && same_outcome(&(*r)[*n - 1], &x) && (*r)[*n - 1].hi + 1 == x.lo) {
 		(*r)[*n - 1].hi = x.hi;
@@ -273,6 +273,15 @@ struct chain_scan {
 	size_t jeqs;		  /* ... and their number */
 };
 
+/* An empty sc. out[] and count[] are read below n_out only, so they are
+ * left as they are: a scan starts at every range. */
+static void chain_start(struct chain_scan *sc, size_t max)
+{
+	sc->n_out = sc->len = sc->jeqs = 0;
+	sc->max = max;
+	sc->wide = sc->bg = NULL;
+}
+
 /* Add r (the range before the ones seen) to sc. Returns false if no chain
  * can hold it and the ranges after it: nor can any longer run. */
 static bool chain_add(struct chain_scan *sc, const struct range *r)
@@ -325,8 +334,9 @@ static int plan_blocks(struct dispatch *dp)
 	if (!cost || !from || !jeqs || !bgs || !dp->b || !dp->prefix)
 		goto out;
 	for (size_t j = 1; j <= n; j++) {
-		struct chain_scan sc = { .max = max };
+		struct chain_scan sc;
 
+		chain_start(&sc, max);
 		cost[j] = SIZE_MAX;
 		for (size_t i = j - 1; i + span >= j; i--) {
 			size_t c = 0, total;

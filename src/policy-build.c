@@ -681,14 +681,16 @@ struct rsys *policy_rsys_building(const struct abi_build *b, uint32_t nr)
 
 /* Most syscalls get one rule: room for one first (a profile names hundreds
  * of syscalls, and their memory is touched at every launch). A full list
- * moves to twice the room in the arena; its old room stays there unused. */
+ * moves to twice the room in the arena; its old room stays there unused.
+ * The slot is the caller's to fill whole: the room is not zeroed (a list
+ * holds at most two slots per rule, so its size cannot overflow). */
 static struct rrule *rrule_slot(struct abi_build *b, struct rsys *s)
 {
 	size_t *cap = &b->cap_rules[s - b->abi->sys];
 
 	if (s->n_rules == *cap) {
 		size_t c = *cap ? *cap * 2 : 1;
-		struct rrule *grown = arena_calloc(b->lists, c, sizeof(*grown));
+		struct rrule *grown = arena_alloc(b->lists, c * sizeof(*grown));
 
 		if (!grown)
 			return NULL;
@@ -737,7 +739,7 @@ int policy_cmp_rrule(const void *a, const void *b)
  * to their slots, so this is one pass, no sort. */
 static int sort_sys(struct abi_policy *abi, const size_t *where)
 {
-	struct rsys *sorted = calloc(abi->n_sys + 1, sizeof(*sorted));
+	struct rsys *sorted = malloc((abi->n_sys + 1) * sizeof(*sorted)); /* n_sys written */
 	size_t n = 0;
 
 	if (!sorted)
@@ -929,8 +931,9 @@ static void finish_rsys(struct rsys *s, size_t n_written, struct diag *d, bool w
 {
 	size_t keep = s->n_rules;
 
-	if (s->n_rules > 1)
-		qsort(s->rules, s->n_rules, sizeof(*s->rules), policy_cmp_rrule);
+	if (s->n_rules < 2) /* most syscalls: nothing to order, nor to tie */
+		return;
+	qsort(s->rules, s->n_rules, sizeof(*s->rules), policy_cmp_rrule);
 	if (warn)
 		warn_ties(s, n_written, d);
 	for (size_t i = 0; i < s->n_rules; i++)
@@ -945,6 +948,13 @@ static void finish_rsys(struct rsys *s, size_t n_written, struct diag *d, bool w
 
 /* ---- building the policy ---- */
 
+/* Do a and b resolve alike on every ABI? (An errno name is resolved per
+ * ABI, so the name must be the same string, as the rules of one key have.) */
+static bool same_action(const struct action *a, const struct action *b)
+{
+	return a->kind == b->kind && a->data == b->data && a->errno_name == b->errno_name;
+}
+
 static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rules,
 			   struct abi_build *b, bool multi, bool warn, struct diag *d,
 			   struct rule_mark *marks)
@@ -952,6 +962,8 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 	struct abi_policy *abi = b->abi;
 	const struct arch *a = abi->arch;
 	const struct sct_table *table = syscalls_table(a);
+	const struct rule *last = NULL; /* the last rule whose action resolved, */
+	uint32_t last_ret = 0;		/* ... to this */
 	struct action unknown;
 	int r;
 
@@ -974,12 +986,19 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 		if (marks[i].failed || rule_number(abi, table, rule, &nr, &name, &k) < 0)
 			continue;
 		marks[i].found = true;
-		if (action_ret(&rule->action, a, &rr.ret) < 0) {
+		/* the rules of one key come together, with one action */
+		if (last && same_action(&last->action, &rule->action)) {
+			rr.ret = last_ret;
+		} else if (action_ret(&rule->action, a, &rr.ret) < 0) {
 			rerr(&ctx, "errno name '%s' unknown", rule->action.errno_name);
 			marks[i].failed = true;
 			continue;
 		}
-		r = policy_resolve_conj(&ctx, &rr.cmps, &rr.n_cmps);
+		last = rule;
+		last_ret = rr.ret;
+		/* most rules have no condition: not even a call for them */
+		r = rule->conj.n_cmps ? policy_resolve_conj(&ctx, &rr.cmps, &rr.n_cmps)
+				      : RESOLVED_OK;
 		if (r < 0) {
 			marks[i].failed = true;
 			if (r == -ENOMEM)

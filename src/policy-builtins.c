@@ -157,26 +157,47 @@ static int add_mdwe(struct builtins *bs, const struct hardening *h, const struct
 	return r;
 }
 
+/* Append the len bytes of s at text + *at (text NULL: count them only). */
+static void put(char *text, size_t *at, const char *s, size_t len)
+{
+	if (text)
+		memcpy(text + *at, s, len);
+	*at += len;
+}
+
 /* The CLONE_NEW* names of the namespace types restrict-namespaces denies
- * (or allows), joined by sep; CLONE_NEWTIME left out when clone is true (in
- * clone's flags, 0x80 is part of the exit signal). NULL: out of memory. */
-static char *ns_flags(const struct hardening *h, bool denied, bool clone, const char *sep)
+ * (or allows), joined by sep, into text with a NUL (NULL: only counted);
+ * CLONE_NEWTIME left out when clone is true (in clone's flags, 0x80 is part
+ * of the exit signal). Returns the length. */
+static size_t ns_join(const struct hardening *h, bool denied, bool clone, const char *sep,
+		      char *text)
 {
 	const struct hardening_ns *types;
-	size_t n_types, n = 0;
-	char *text = NULL;
-	FILE *f = memstream_open(&text);
+	size_t n_types, at = 0;
 
-	if (!f)
-		return NULL;
 	types = hardening_ns_types(&n_types);
 	for (size_t i = 0; i < n_types; i++) {
 		if (!!(h->ns_denied & types[i].bit) != denied ||
 		    (clone && types[i].bit == HARDENING_NS_TIME))
 			continue;
-		fprintf(f, "%s%s", n++ ? sep : "", types[i].flag);
+		if (at)
+			put(text, &at, sep, strlen(sep));
+		put(text, &at, types[i].flag, strlen(types[i].flag));
 	}
-	return memstream_close(f, &text) < 0 ? NULL : text;
+	if (text)
+		text[at] = '\0';
+	return at;
+}
+
+/* ns_join() in a new string; NULL: out of memory. Measured, then written:
+ * stdio would cost more than parsing the rules it writes. */
+static char *ns_flags(const struct hardening *h, bool denied, bool clone, const char *sep)
+{
+	char *text = malloc(ns_join(h, denied, clone, sep, NULL) + 1);
+
+	if (text)
+		ns_join(h, denied, clone, sep, text);
+	return text;
 }
 
 /* restrict-namespaces: unshare and clone with a prohibited flag, setns to

@@ -395,16 +395,8 @@ static int emit(struct expand_ctx *x, const char *name, int id, bool optional, b
 {
 	struct ruleset *rs = x->l->p->rs;
 	const struct entry *e = x->e;
-	size_t before = rs->n_rules;
-	const char *group = NULL;
+	struct rule rule;
 	int r = first_time(x, name, id);
-	struct rule rule = {
-		.syscall = name,
-		.name_key = (unsigned)(id + 1),
-		.optional = optional,
-		.action = e->action,
-		.loc = e->loc,
-	};
 
 	if (r == 0 && !via_group && !e->is_prio)
 		named_itself(x, name);
@@ -416,23 +408,27 @@ static int emit(struct expand_ctx *x, const char *name, int id, bool optional, b
 			return 0;
 		return ruleset_set_priority(rs, name, e->prio, &e->loc);
 	}
-	if (!e->cond.n_conjs)
-		r = ruleset_add_rule(rs, &rule, false);
-	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++) { /* in rs->arena already */
-		rule.conj = e->cond.conjs[i];
-		r = ruleset_add_rule(rs, &rule, true);
-	}
-	if (r >= 0 && via_group && e->name[0] == '@') {
+	rule = (struct rule){
+		.syscall = name,
+		.name_key = (unsigned)(id + 1),
+		.optional = optional,
+		.action = e->action,
+		.loc = e->loc,
+		.via_group = via_group,
+	};
+	if (via_group && e->name[0] == '@') {
 		/* the group written in the key, the one a reader finds there */
 		if (!x->group)
 			x->group = ruleset_intern_file(rs, e->name);
-		group = x->group;
-		if (!group)
-			r = -ENOMEM;
+		if (!x->group)
+			return -ENOMEM;
+		rule.group = x->group;
 	}
-	for (size_t i = before; r >= 0 && i < rs->n_rules; i++) {
-		rs->rules[i].via_group = via_group;
-		rs->rules[i].group = group;
+	if (!e->cond.n_conjs)
+		return ruleset_add_rule(rs, &rule, false);
+	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++) { /* in rs->arena already */
+		rule.conj = e->cond.conjs[i];
+		r = ruleset_add_rule(rs, &rule, true);
 	}
 	return r < 0 ? r : 0;
 }

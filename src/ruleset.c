@@ -59,7 +59,7 @@ const char *ruleset_intern_file(struct ruleset *rs, const char *file)
 
 int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared)
 {
-	struct rule *slot, copy = *r;
+	struct rule *slot, copy = *r; /* r may be a rule of rs, which may move */
 
 	copy.seq = (unsigned)rs->n_rules;
 	/* a name of the table is the table's own string: only other
@@ -70,7 +70,7 @@ int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared)
 		return -ENOMEM;
 	if (r->conj.n_cmps && !shared && conj_copy_in(&rs->arena, &copy.conj, &r->conj) < 0)
 		return -ENOMEM;
-	slot = array_grow(&rs->rules, &rs->n_rules, &rs->cap_rules, sizeof(*slot));
+	slot = array_push(&rs->rules, &rs->n_rules, &rs->cap_rules, sizeof(*slot));
 	if (!slot)
 		return -ENOMEM;
 	*slot = copy;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Unit tests of the growable arrays: doubling from the first capacity,
- * zeroed slots, and a reservation that later appends do not move, or that
- * fails without touching the array.
+ * zeroed slots (array_grow) or slots left to the caller (array_push), and
+ * a reservation that later appends do not move, or that fails without
+ * touching the array.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +50,22 @@ int main(void)
 	tap_is(array_reserve(&v, n, &cap, sizeof(*v), SIZE_MAX - 3), -ENOMEM,
 	       "a reservation whose count overflows: ENOMEM");
 	tap_ok(v == before && cap == 107, "... with the array and its capacity unchanged");
+	free(v);
+
+	/* array_push(): the same growth, from 4, and the slot as it was */
+	v = NULL;
+	n = cap = 0;
+	kept = true;
+	for (int i = 0; i < 9; i++) {
+		at = array_push(&v, &n, &cap, sizeof(*v));
+		kept &= at == v + i;
+		if (at)
+			*at = 100 + i;
+	}
+	tap_ok(kept && n == 9 && cap == 16, "pushes double the capacity from 4 (4, 8, 16)");
+	for (int i = 0; i < 9; i++)
+		kept &= v[i] == 100 + i;
+	tap_ok(kept, "... and keep what was written in each slot");
 	free(v);
 	return tap_done();
 }
