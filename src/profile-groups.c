@@ -389,6 +389,15 @@ static void named_itself(struct expand_ctx *x, const char *name)
 		}
 }
 
+/* The group written in the entry, interned in the ruleset once per key
+ * (the one a reader of a group rule finds there); NULL: out of memory. */
+static const char *key_group(struct expand_ctx *x)
+{
+	if (!x->group)
+		x->group = ruleset_intern_file(x->l->p->rs, x->e->name);
+	return x->group;
+}
+
 /* A rule for each conjunction of the entry on name, whose syscalls_name_id()
  * is id (-1: a number, or a name no table has). */
 static int emit(struct expand_ctx *x, const char *name, int id, bool optional, bool via_group)
@@ -416,14 +425,8 @@ static int emit(struct expand_ctx *x, const char *name, int id, bool optional, b
 		.loc = e->loc,
 		.via_group = via_group,
 	};
-	if (via_group && e->name[0] == '@') {
-		/* the group written in the key, the one a reader finds there */
-		if (!x->group)
-			x->group = ruleset_intern_file(rs, e->name);
-		if (!x->group)
-			return -ENOMEM;
-		rule.group = x->group;
-	}
+	if (via_group && e->name[0] == '@' && !(rule.group = key_group(x)))
+		return -ENOMEM;
 	if (!e->cond.n_conjs)
 		return ruleset_add_rule(rs, &rule, false);
 	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++) { /* in rs->arena already */
@@ -449,17 +452,31 @@ static const struct groups_flat *flat_of(const struct group *bg)
  * Members of built-in groups are optional: the table may lack some. */
 static int expand_builtin(struct expand_ctx *x, const struct groups_flat *g)
 {
+	const struct entry *e = x->e;
+	/* what emit() makes of a member for an entry with neither condition
+	 * nor priority (most of them), made once: only the name changes */
+	bool plain = !e->is_prio && !e->cond.n_conjs;
+	struct rule rule = {
+		.optional = true, .action = e->action, .loc = e->loc, .via_group = true
+	};
 	int r = 0;
 
 	for (size_t i = g->first; r >= 0 && i < (size_t)g->first + g->n; i++) {
 		unsigned v = groups_flat_ids[i];
 
-		if (v & GROUPS_FLAT_OTHER)
+		if (v & GROUPS_FLAT_OTHER) {
 			r = emit(x, groups_flat_other + (v & ~GROUPS_FLAT_OTHER), -1, true, true);
-		else
+		} else if (!plain) {
 			r = emit(x, syscalls_name_of_id((int)v), (int)v, true, true);
+		} else if ((r = first_time(x, NULL, (int)v)) > 0) {
+			if (!rule.group && !(rule.group = key_group(x)))
+				return -ENOMEM;
+			rule.syscall = syscalls_name_of_id((int)v);
+			rule.name_key = v + 1;
+			r = ruleset_add_rule(x->l->p->rs, &rule, false);
+		}
 	}
-	return r;
+	return r < 0 ? r : 0;
 }
 
 static int expand(struct expand_ctx *x, const char *name, bool optional, unsigned depth)
