@@ -189,8 +189,8 @@ static size_t ns_join(const struct hardening *h, bool denied, bool clone, const 
 	return at;
 }
 
-/* ns_join() in a new string; NULL: out of memory. Measured, then written:
- * stdio would cost more than parsing the rules it writes. */
+/* ns_join() in a new string, its length counted first (stdio here cost
+ * more than parsing the rules the text goes into); NULL: out of memory. */
 static char *ns_flags(const struct hardening *h, bool denied, bool clone, const char *sep)
 {
 	char *text = malloc(ns_join(h, denied, clone, sep, NULL) + 1);
