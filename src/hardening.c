@@ -32,6 +32,8 @@ static const struct hardening_ns ns_types[] = {
 	{ "uts", "CLONE_NEWUTS", 0x04000000u },
 	{ "time", "CLONE_NEWTIME", HARDENING_NS_TIME },
 };
+_Static_assert(sizeof(ns_types) / sizeof(ns_types[0]) == HARDENING_NS_TYPES,
+	       "HARDENING_NS_TYPES counts the table");
 
 const struct hardening_ns *hardening_ns_types(size_t *n)
 {

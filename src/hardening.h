@@ -19,8 +19,11 @@ struct hardening_ns {
 	uint32_t bit;
 };
 
-/* The table (n entries, in the order the man page lists them). */
+/* The table (n entries, HARDENING_NS_TYPES, in the order the man page
+ * lists them). */
 const struct hardening_ns *hardening_ns_types(size_t *n);
+
+#define HARDENING_NS_TYPES 8
 
 /* CLONE_NEWTIME: a namespace type for unshare and setns, but in clone's
  * flags the bit lies in the exit-signal byte (CSIGNAL). */

@@ -996,9 +996,7 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 		}
 		last = rule;
 		last_ret = rr.ret;
-		/* most rules have no condition: not even a call for them */
-		r = rule->conj.n_cmps ? policy_resolve_conj(&ctx, &rr.cmps, &rr.n_cmps)
-				      : RESOLVED_OK;
+		r = policy_resolve_conj(&ctx, &rr.cmps, &rr.n_cmps);
 		if (r < 0) {
 			marks[i].failed = true;
 			if (r == -ENOMEM)

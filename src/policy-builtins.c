@@ -16,7 +16,6 @@
 
 #include "array.h"
 #include "hardening.h"
-#include "memstream.h"
 #include "syscalls.h"
 
 /* The syscall r names by itself (not only through a group), or NULL. The
@@ -157,47 +156,48 @@ static int add_mdwe(struct builtins *bs, const struct hardening *h, const struct
 	return r;
 }
 
-/* Append the len bytes of s at text + *at (text NULL: count them only). */
-static void put(char *text, size_t *at, const char *s, size_t len)
+/* The names of names[0..n) that are not NULL, joined by sep, in a new
+ * string; NULL: out of memory. The length is counted first: stdio here cost
+ * more than parsing the rules the text goes into. */
+static char *join(const char *const *names, size_t n, const char *sep)
 {
-	if (text)
-		memcpy(text + *at, s, len);
-	*at += len;
+	size_t len = 0, k = 0, sep_len = strlen(sep);
+	char *text, *at;
+
+	for (size_t i = 0; i < n; i++)
+		if (names[i])
+			len += (k++ ? sep_len : 0) + strlen(names[i]);
+	text = malloc(len + 1);
+	if (!text)
+		return NULL;
+	at = text;
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		if (at != text)
+			at = mempcpy(at, sep, sep_len);
+		at = mempcpy(at, names[i], strlen(names[i]));
+	}
+	*at = '\0';
+	return text;
 }
 
 /* The CLONE_NEW* names of the namespace types restrict-namespaces denies
- * (or allows), joined by sep, into text with a NUL (NULL: only counted);
- * CLONE_NEWTIME left out when clone is true (in clone's flags, 0x80 is part
- * of the exit signal). Returns the length. */
-static size_t ns_join(const struct hardening *h, bool denied, bool clone, const char *sep,
-		      char *text)
-{
-	const struct hardening_ns *types;
-	size_t n_types, at = 0;
-
-	types = hardening_ns_types(&n_types);
-	for (size_t i = 0; i < n_types; i++) {
-		if (!!(h->ns_denied & types[i].bit) != denied ||
-		    (clone && types[i].bit == HARDENING_NS_TIME))
-			continue;
-		if (at)
-			put(text, &at, sep, strlen(sep));
-		put(text, &at, types[i].flag, strlen(types[i].flag));
-	}
-	if (text)
-		text[at] = '\0';
-	return at;
-}
-
-/* ns_join() in a new string, its length counted first (stdio here cost
- * more than parsing the rules the text goes into); NULL: out of memory. */
+ * (or allows), joined by sep; CLONE_NEWTIME left out when clone is true (in
+ * clone's flags, 0x80 is part of the exit signal). NULL: out of memory. */
 static char *ns_flags(const struct hardening *h, bool denied, bool clone, const char *sep)
 {
-	char *text = malloc(ns_join(h, denied, clone, sep, NULL) + 1);
+	const char *flags[HARDENING_NS_TYPES];
+	size_t n_types;
+	const struct hardening_ns *types = hardening_ns_types(&n_types);
 
-	if (text)
-		ns_join(h, denied, clone, sep, text);
-	return text;
+	for (size_t i = 0; i < n_types; i++) {
+		bool listed = !!(h->ns_denied & types[i].bit) == denied &&
+			      !(clone && types[i].bit == HARDENING_NS_TIME);
+
+		flags[i] = listed ? types[i].flag : NULL;
+	}
+	return join(flags, n_types, sep);
 }
 
 /* restrict-namespaces: unshare and clone with a prohibited flag, setns to
@@ -236,17 +236,12 @@ static int add_families(struct builtins *bs, const struct hardening *h)
 {
 	static const char *const calls[] = { "socket", "socketpair" };
 	char *set;
-	FILE *f;
 	int r = 0;
 
 	if (!h->af_restrict)
 		return 0;
-	f = memstream_open(&set);
-	if (!f)
-		return -ENOMEM;
-	for (size_t i = 0; i < h->n_af; i++)
-		fprintf(f, "%s%s", i ? ", " : "", h->af_names[i]);
-	if (memstream_close(f, &set) < 0)
+	set = join(h->af_names, h->n_af, ", ");
+	if (!set)
 		return -ENOMEM;
 	for (size_t i = 0; i < 2 && r >= 0; i++)
 		r = add_rule_fmt(bs, &h->af_loc, calls[i], "EAFNOSUPPORT", EAFNOSUPPORT,

@@ -389,13 +389,26 @@ static void named_itself(struct expand_ctx *x, const char *name)
 		}
 }
 
-/* The group written in the entry, interned in the ruleset once per key
- * (the one a reader of a group rule finds there); NULL: out of memory. */
-static const char *key_group(struct expand_ctx *x)
+/* What the entry makes of each of its names, but the name: its action and
+ * location, and for a name met through a group, the group written in the
+ * key (interned once per key: the one a reader finds there). Returns 0 or
+ * -ENOMEM. */
+static int entry_rule(struct expand_ctx *x, bool optional, bool via_group, struct rule *ret)
 {
+	const struct entry *e = x->e;
+
+	*ret = (struct rule){
+		.optional = optional,
+		.action = e->action,
+		.loc = e->loc,
+		.via_group = via_group,
+	};
+	if (!via_group || e->name[0] != '@')
+		return 0;
 	if (!x->group)
-		x->group = ruleset_intern_file(x->l->p->rs, x->e->name);
-	return x->group;
+		x->group = ruleset_intern_file(x->l->p->rs, e->name);
+	ret->group = x->group;
+	return x->group ? 0 : -ENOMEM;
 }
 
 /* A rule for each conjunction of the entry on name, whose syscalls_name_id()
@@ -417,16 +430,10 @@ static int emit(struct expand_ctx *x, const char *name, int id, bool optional, b
 			return 0;
 		return ruleset_set_priority(rs, name, e->prio, &e->loc);
 	}
-	rule = (struct rule){
-		.syscall = name,
-		.name_key = (unsigned)(id + 1),
-		.optional = optional,
-		.action = e->action,
-		.loc = e->loc,
-		.via_group = via_group,
-	};
-	if (via_group && e->name[0] == '@' && !(rule.group = key_group(x)))
+	if (entry_rule(x, optional, via_group, &rule) < 0)
 		return -ENOMEM;
+	rule.syscall = name;
+	rule.name_key = (unsigned)(id + 1);
 	if (!e->cond.n_conjs)
 		return ruleset_add_rule(rs, &rule, false);
 	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++) { /* in rs->arena already */
@@ -452,14 +459,11 @@ static const struct groups_flat *flat_of(const struct group *bg)
  * Members of built-in groups are optional: the table may lack some. */
 static int expand_builtin(struct expand_ctx *x, const struct groups_flat *g)
 {
-	const struct entry *e = x->e;
-	/* what emit() makes of a member for an entry with neither condition
-	 * nor priority (most of them), made once: only the name changes */
-	bool plain = !e->is_prio && !e->cond.n_conjs;
-	struct rule rule = {
-		.optional = true, .action = e->action, .loc = e->loc, .via_group = true
-	};
-	int r = 0;
+	/* An entry with neither condition nor priority (most of them) makes
+	 * the same rule for every member but its name: made once. */
+	bool plain = !x->e->is_prio && !x->e->cond.n_conjs;
+	struct rule rule;
+	int r = plain ? entry_rule(x, true, true, &rule) : 0;
 
 	for (size_t i = g->first; r >= 0 && i < (size_t)g->first + g->n; i++) {
 		unsigned v = groups_flat_ids[i];
@@ -469,8 +473,6 @@ static int expand_builtin(struct expand_ctx *x, const struct groups_flat *g)
 		} else if (!plain) {
 			r = emit(x, syscalls_name_of_id((int)v), (int)v, true, true);
 		} else if ((r = first_time(x, NULL, (int)v)) > 0) {
-			if (!rule.group && !(rule.group = key_group(x)))
-				return -ENOMEM;
 			rule.syscall = syscalls_name_of_id((int)v);
 			rule.name_key = v + 1;
 			r = ruleset_add_rule(x->l->p->rs, &rule, false);
