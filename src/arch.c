@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "array.h"
 
 /* AUDIT_ARCH_* = EM_* | __AUDIT_ARCH_64BIT (0x80000000) | __AUDIT_ARCH_LE
  * (0x40000000) [| __AUDIT_ARCH_CONVENTION_MIPS64_N32 (0x20000000)]. */
@@ -227,20 +228,25 @@ static const struct {
 	{ "arm64", ARCH_AARCH64 },
 };
 
+/* One row, its name checked to fit with its NUL when compiled (ARRAY_FITS()). */
+/* clang-format off */
+#define SUB(s, call) { s, (call) + (uint32_t)ARRAY_FITS(s, sizeof(((struct mux_subcall *)0)->name)) }
+/* clang-format on */
+
 /* include/uapi/linux/net.h: SYS_SOCKET .. SYS_SENDMMSG */
 static const struct mux_subcall socketcall_subcalls[] = {
-	{ "socket", 1 },    { "bind", 2 },	  { "connect", 3 },	{ "listen", 4 },
-	{ "accept", 5 },    { "getsockname", 6 }, { "getpeername", 7 }, { "socketpair", 8 },
-	{ "send", 9 },	    { "recv", 10 },	  { "sendto", 11 },	{ "recvfrom", 12 },
-	{ "shutdown", 13 }, { "setsockopt", 14 }, { "getsockopt", 15 }, { "sendmsg", 16 },
-	{ "recvmsg", 17 },  { "accept4", 18 },	  { "recvmmsg", 19 },	{ "sendmmsg", 20 },
+	SUB("socket", 1),    SUB("bind", 2),	    SUB("connect", 3),	   SUB("listen", 4),
+	SUB("accept", 5),    SUB("getsockname", 6), SUB("getpeername", 7), SUB("socketpair", 8),
+	SUB("send", 9),	     SUB("recv", 10),	    SUB("sendto", 11),	   SUB("recvfrom", 12),
+	SUB("shutdown", 13), SUB("setsockopt", 14), SUB("getsockopt", 15), SUB("sendmsg", 16),
+	SUB("recvmsg", 17),  SUB("accept4", 18),    SUB("recvmmsg", 19),   SUB("sendmmsg", 20),
 };
 
 /* include/uapi/linux/ipc.h: SEMOP .. SHMCTL */
 static const struct mux_subcall ipc_subcalls[] = {
-	{ "semop", 1 },	  { "semget", 2 },  { "semctl", 3 },  { "semtimedop", 4 },
-	{ "msgsnd", 11 }, { "msgrcv", 12 }, { "msgget", 13 }, { "msgctl", 14 },
-	{ "shmat", 21 },  { "shmdt", 22 },  { "shmget", 23 }, { "shmctl", 24 },
+	SUB("semop", 1),   SUB("semget", 2),  SUB("semctl", 3),	 SUB("semtimedop", 4),
+	SUB("msgsnd", 11), SUB("msgrcv", 12), SUB("msgget", 13), SUB("msgctl", 14),
+	SUB("shmat", 21),  SUB("shmdt", 22),  SUB("shmget", 23), SUB("shmctl", 24),
 };
 
 const struct arch *arch_get(enum arch_id id)

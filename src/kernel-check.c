@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "array.h"
 #include "sim.h"
 #include "syscalls.h"
 
@@ -21,18 +22,25 @@
 #define SECCOMP_GET_ACTION_AVAIL 2
 #endif
 
+/* One row, its strings checked to fit with their NULs when compiled
+ * (ARRAY_FITS()). */
+/* clang-format off */
+#define ACTION(a, s, ver) { (a) + (uint32_t)(ARRAY_FITS(s, sizeof(((struct kcheck_action *)0)->name)) + \
+	ARRAY_FITS(ver, sizeof(((struct kcheck_action *)0)->since))), s, ver }
+/* clang-format on */
+
 /* seccomp(2) and include/uapi/linux/seccomp.h: the filter mode and these
  * actions came with Linux 3.5; SECCOMP_RET_KILL_THREAD is the old
  * SECCOMP_RET_KILL. SECCOMP_GET_ACTION_AVAIL itself is from Linux 4.14. */
 static const struct kcheck_action actions[] = {
-	{ SECCOMP_RET_KILL_PROCESS, "kill-process", "Linux 4.14" },
-	{ SECCOMP_RET_KILL_THREAD, "kill-thread", "Linux 3.5" },
-	{ SECCOMP_RET_TRAP, "trap", "Linux 3.5" },
-	{ SECCOMP_RET_ERRNO, "errno", "Linux 3.5" },
-	{ SECCOMP_RET_USER_NOTIF, "notify", "Linux 5.0" },
-	{ SECCOMP_RET_TRACE, "trace", "Linux 3.5" },
-	{ SECCOMP_RET_LOG, "log", "Linux 4.14" },
-	{ SECCOMP_RET_ALLOW, "allow", "Linux 3.5" },
+	ACTION(SECCOMP_RET_KILL_PROCESS, "kill-process", "Linux 4.14"),
+	ACTION(SECCOMP_RET_KILL_THREAD, "kill-thread", "Linux 3.5"),
+	ACTION(SECCOMP_RET_TRAP, "trap", "Linux 3.5"),
+	ACTION(SECCOMP_RET_ERRNO, "errno", "Linux 3.5"),
+	ACTION(SECCOMP_RET_USER_NOTIF, "notify", "Linux 5.0"),
+	ACTION(SECCOMP_RET_TRACE, "trace", "Linux 3.5"),
+	ACTION(SECCOMP_RET_LOG, "log", "Linux 4.14"),
+	ACTION(SECCOMP_RET_ALLOW, "allow", "Linux 3.5"),
 };
 
 _Static_assert(sizeof(actions) / sizeof(actions[0]) == KCHECK_ACTIONS_MAX, "one entry per action");
