@@ -31,13 +31,21 @@
 #include "syscalls.h"
 #include "rng.h"
 
-#define MAX_CMPS 3
-#define MAX_ABIS 3
+#define MAX_CMPS     3
+#define MAX_ABIS     3
 #define LINE_MAX_INI 180 /* the loader refuses lines over 198 bytes */
 
 /* ---- rule sets, as data both engines are given ---- */
 
-enum bop { B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_MASK };
+enum bop {
+	B_EQ,
+	B_NE,
+	B_LT,
+	B_LE,
+	B_GT,
+	B_GE,
+	B_MASK
+};
 
 static const char *const bop_text[] = { "==", "!=", "<", "<=", ">", ">=" };
 static const enum scmp_compare bop_scmp[] = {
@@ -64,7 +72,13 @@ struct act {
 	uint32_t scmp;
 };
 
-enum { ACT_ALLOW, ACT_EPERM, ACT_EACCES, ACT_KILL, ACT_COUNT };
+enum {
+	ACT_ALLOW,
+	ACT_EPERM,
+	ACT_EACCES,
+	ACT_KILL,
+	ACT_COUNT
+};
 
 static const struct act acts[ACT_COUNT] = {
 	[ACT_ALLOW] = { "allow", SCMP_ACT_ALLOW },
@@ -82,9 +96,9 @@ struct bset {
 	unsigned def;
 	struct brule *rules;
 	size_t n_rules, cap;
-	unsigned n_cmps;   /* libseccomp comparisons */
-	unsigned dropped;  /* names one of the two tables lacks */
-	char **owned;      /* names read from files */
+	unsigned n_cmps;  /* libseccomp comparisons */
+	unsigned dropped; /* names one of the two tables lacks */
+	char **owned;	  /* names read from files */
 	size_t n_owned;
 };
 
@@ -115,7 +129,11 @@ static void set_free(struct bset *s)
 }
 
 /* True if both tables agree on name for every ABI of s and one has it. */
-enum usable { USABLE, ABSENT, DISAGREE };
+enum usable {
+	USABLE,
+	ABSENT,
+	DISAGREE
+};
 
 /* USABLE if both tables agree on name for every ABI of s and have it on
  * one; ABSENT if neither has it on these ABIs. */
@@ -171,9 +189,10 @@ static void add_uncond(struct bset *s, const char *name, unsigned act)
 static void make_s(struct bset *s)
 {
 	static const char *const names[] = {
-		"read", "write", "close", "fstat", "newfstatat", "mmap", "munmap", "mprotect",
-		"brk", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "exit_group", "futex",
-		"openat", "lseek", "getrandom",
+		"read",		  "write",	  "close",	"fstat", "newfstatat",
+		"mmap",		  "munmap",	  "mprotect",	"brk",	 "rt_sigaction",
+		"rt_sigprocmask", "rt_sigreturn", "exit_group", "futex", "openat",
+		"lseek",	  "getrandom",
 	};
 
 	s->id = "S";
@@ -214,7 +233,6 @@ static void make_d(struct bset *s, const char *benchdir, bool multi)
 	}
 	fclose(f);
 }
-
 
 /* An argument slot of a syscall on x86_64 that both engines compare alike. */
 struct slot {
@@ -353,7 +371,9 @@ static void make_a(struct bset *s)
 				uint64_t v = base + j * (1 + pick(&r, 4));
 
 				br->c[0] = (struct bcmp){
-					.arg = arg, .op = B_EQ, .narrow = sl[arg].narrow,
+					.arg = arg,
+					.op = B_EQ,
+					.narrow = sl[arg].narrow,
 					.v = sl[arg].narrow ? v & UINT32_MAX : v,
 				};
 				s->n_cmps++;
@@ -411,7 +431,9 @@ static void make_l(struct bset *s)
 			br->act = ACT_ALLOW;
 			br->n_cmps = 1;
 			base += 1 + pick(&r, 6);
-			br->c[0] = (struct bcmp){ .arg = arg, .op = B_EQ, .v = base & UINT32_MAX,
+			br->c[0] = (struct bcmp){ .arg = arg,
+						  .op = B_EQ,
+						  .v = base & UINT32_MAX,
 						  .narrow = sl[arg].narrow };
 			s->n_cmps++;
 		}
@@ -657,8 +679,8 @@ static void cond_text(const struct brule *br, char *buf, size_t size)
 						"%sarg%u & 0x%" PRIx64 " == 0x%" PRIx64, sep,
 						c->arg, c->mask, c->v);
 		else
-			len += (size_t)snprintf(buf + len, size - len, "%sarg%u %s 0x%" PRIx64,
-						sep, c->arg, bop_text[c->op], c->v);
+			len += (size_t)snprintf(buf + len, size - len, "%sarg%u %s 0x%" PRIx64, sep,
+						c->arg, bop_text[c->op], c->v);
 	}
 }
 
@@ -858,7 +880,12 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum engine { ENG_OURS, ENG_LS1, ENG_LS2, ENG_COUNT };
+enum engine {
+	ENG_OURS,
+	ENG_LS1,
+	ENG_LS2,
+	ENG_COUNT
+};
 
 static const char *const engine_names[] = { "ours", "libseccomp opt=1", "libseccomp opt=2" };
 
@@ -1211,8 +1238,10 @@ int main(int argc, char **argv)
 
 		profile_path(benchdir, s->id, path, sizeof(path));
 		if (!profile_current(s, path))
-			fprintf(stderr, "bench: %s is not what the generator writes: "
-					"run 'bench --write-profiles'\n", path);
+			fprintf(stderr,
+				"bench: %s is not what the generator writes: "
+				"run 'bench --write-profiles'\n",
+				path);
 		for (int e = 0; e < ENG_COUNT; e++) {
 			struct prog p = { 0 };
 
@@ -1255,8 +1284,8 @@ int main(int argc, char **argv)
 				       fg[e].mean, fg[e].max, 100 * fg[e].cache,
 				       fg[e].compile * 1e6);
 			if (out)
-				fprintf(out, "%s\t%s\t%zu\t%.3f\t%zu\t%.4f\t%.2f\t%s\n",
-					s->id, engine_names[e], fg[e].len, fg[e].mean, fg[e].max,
+				fprintf(out, "%s\t%s\t%zu\t%.3f\t%zu\t%.4f\t%.2f\t%s\n", s->id,
+					engine_names[e], fg[e].len, fg[e].mean, fg[e].max,
 					fg[e].cache, fg[e].compile * 1e6, fg[e].err);
 			free(rets[e]);
 		}

@@ -173,9 +173,9 @@ static void test_facts(void)
 		int64_t v = 0;
 		int r = consts_lookup(a, facts[i].name, &v);
 
-		tap_ok(r == 0 && (uint64_t)v == facts[i].value, "%s on %s = 0x%" PRIx64
-		       " (got r=%d 0x%" PRIx64 ")", facts[i].name, a->name, facts[i].value, r,
-		       (uint64_t)v);
+		tap_ok(r == 0 && (uint64_t)v == facts[i].value,
+		       "%s on %s = 0x%" PRIx64 " (got r=%d 0x%" PRIx64 ")", facts[i].name, a->name,
+		       facts[i].value, r, (uint64_t)v);
 	}
 	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
 		const struct arch *a = abi(absent[i].id);
@@ -242,19 +242,19 @@ static void test_errno(void)
 	tap_ok(consts_errno(abi(ARCH_MIPS), "EINIT", &e) == 0 && e == 141, "EINIT is 141 on mips");
 
 	tap_ok(consts_errno_name(abi(ARCH_X86_64), 11) &&
-	       strcmp(consts_errno_name(abi(ARCH_X86_64), 11), "EAGAIN") == 0,
+		       strcmp(consts_errno_name(abi(ARCH_X86_64), 11), "EAGAIN") == 0,
 	       "11 is named EAGAIN, not EWOULDBLOCK");
 	tap_ok(consts_errno_name(abi(ARCH_X86_64), 35) &&
-	       strcmp(consts_errno_name(abi(ARCH_X86_64), 35), "EDEADLK") == 0,
+		       strcmp(consts_errno_name(abi(ARCH_X86_64), 35), "EDEADLK") == 0,
 	       "35 is named EDEADLK on x86_64");
 	tap_ok(consts_errno_name(abi(ARCH_MIPS), 56) &&
-	       strcmp(consts_errno_name(abi(ARCH_MIPS), 56), "EDEADLOCK") == 0,
+		       strcmp(consts_errno_name(abi(ARCH_MIPS), 56), "EDEADLOCK") == 0,
 	       "56 is EDEADLOCK on mips (its own number there)");
 	tap_ok(consts_errno_name(abi(ARCH_MIPS), 89) &&
-	       strcmp(consts_errno_name(abi(ARCH_MIPS), 89), "ENOSYS") == 0,
+		       strcmp(consts_errno_name(abi(ARCH_MIPS), 89), "ENOSYS") == 0,
 	       "89 is ENOSYS on mips");
 	tap_ok(consts_errno_name(abi(ARCH_X86_64), 95) &&
-	       strcmp(consts_errno_name(abi(ARCH_X86_64), 95), "EOPNOTSUPP") == 0,
+		       strcmp(consts_errno_name(abi(ARCH_X86_64), 95), "EOPNOTSUPP") == 0,
 	       "95 is EOPNOTSUPP, not ENOTSUP");
 	tap_ok(consts_errno_name(abi(ARCH_X86_64), 0) == NULL, "0 has no errno name");
 	tap_ok(consts_errno_name(abi(ARCH_X86_64), 4095) == NULL, "4095 has no errno name");
@@ -317,10 +317,11 @@ static void test_names(void)
 	}
 	tap_is(orphans, (size_t)0, "every name exists on some ABI");
 
-	static const char *const families[] = { "AF_", "SOCK_", "IPPROTO_", "O_", "AT_", "PROT_",
-		"MAP_", "CLONE_", "PR_", "F_", "FD_", "SIG", "TIOC", "FIO", "MS_", "PER_",
-		"SECCOMP_", "MADV_", "S_IF", "SO_", "NETLINK_", "EFD_", "MFD_", "GRND_",
-		"RENAME_" };
+	static const char *const families[] = {
+		"AF_",	"SOCK_", "IPPROTO_", "O_",   "AT_",  "PROT_", "MAP_",	"CLONE_",   "PR_",
+		"F_",	"FD_",	 "SIG",	     "TIOC", "FIO",  "MS_",   "PER_",	"SECCOMP_", "MADV_",
+		"S_IF", "SO_",	 "NETLINK_", "EFD_", "MFD_", "GRND_", "RENAME_"
+	};
 	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
 		size_t count = 0;
 

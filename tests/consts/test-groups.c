@@ -12,14 +12,15 @@
 #include "tests/tap.h"
 
 static const char *const systemd_groups[] = {
-	"@aio", "@basic-io", "@chown", "@clock", "@cpu-emulation", "@debug", "@default",
-	"@file-system", "@io-event", "@ipc", "@keyring", "@memlock", "@module", "@mount",
-	"@network-io", "@obsolete", "@pkey", "@privileged", "@process", "@raw-io", "@reboot",
-	"@resources", "@sandbox", "@setuid", "@signal", "@swap", "@sync", "@system-service",
-	"@timer",
+	"@aio",	     "@basic-io",  "@chown",	      "@clock",	   "@cpu-emulation",
+	"@debug",    "@default",   "@file-system",    "@io-event", "@ipc",
+	"@keyring",  "@memlock",   "@module",	      "@mount",	   "@network-io",
+	"@obsolete", "@pkey",	   "@privileged",     "@process",  "@raw-io",
+	"@reboot",   "@resources", "@sandbox",	      "@setuid",   "@signal",
+	"@swap",     "@sync",	   "@system-service", "@timer",
 };
 
-#define N_SYSTEMD (sizeof(systemd_groups) / sizeof(systemd_groups[0]))
+#define N_SYSTEMD     (sizeof(systemd_groups) / sizeof(systemd_groups[0]))
 #define SYSCALL_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
 
 static bool has_member(const struct group *g, const char *name)
@@ -129,18 +130,20 @@ static void test_systemd_meaning(void)
 	const struct group *priv = groups_lookup("@privileged");
 	const struct group *def = groups_lookup("@default");
 	static const char *const ss_refs[] = {
-		"@aio", "@basic-io", "@chown", "@default", "@file-system", "@io-event", "@ipc",
-		"@keyring", "@memlock", "@network-io", "@process", "@resources", "@setuid",
-		"@signal", "@sync", "@timer",
+		"@aio",	   "@basic-io", "@chown",   "@default",	   "@file-system", "@io-event",
+		"@ipc",	   "@keyring",	"@memlock", "@network-io", "@process",	   "@resources",
+		"@setuid", "@signal",	"@sync",    "@timer",
 	};
 	static const char *const ss_in[] = {
-		"read", "write", "openat", "close", "epoll_wait", "socket", "clone", "execve",
-		"rt_sigaction", "futex", "mmap", "landlock_create_ruleset", "ioctl", "madvise",
-		"uname", "setuid", "fchown",
+		"read",		"write",   "openat", "close",
+		"epoll_wait",	"socket",  "clone",  "execve",
+		"rt_sigaction", "futex",   "mmap",   "landlock_create_ruleset",
+		"ioctl",	"madvise", "uname",  "setuid",
+		"fchown",
 	};
 	static const char *const ss_out[] = {
-		"mount", "reboot", "init_module", "ptrace", "swapon", "settimeofday", "iopl",
-		"kexec_load", "acct", "bpf", "perf_event_open", "pkey_alloc",
+		"mount", "reboot",     "init_module", "ptrace", "swapon",	   "settimeofday",
+		"iopl",	 "kexec_load", "acct",	      "bpf",	"perf_event_open", "pkey_alloc",
 	};
 
 	tap_ok(ss && priv && def, "@system-service, @privileged and @default exist");
@@ -155,21 +158,20 @@ static void test_systemd_meaning(void)
 		       ss_out[i]);
 
 	tap_ok(has_member(priv, "@chown") && has_member(priv, "@clock") &&
-	       has_member(priv, "@module") && has_member(priv, "@raw-io") &&
-	       has_member(priv, "@reboot") && has_member(priv, "@swap"),
+		       has_member(priv, "@module") && has_member(priv, "@raw-io") &&
+		       has_member(priv, "@reboot") && has_member(priv, "@swap"),
 	       "@privileged includes @chown @clock @module @raw-io @reboot @swap");
 	tap_ok(has_member(priv, "setuid") && !has_member(priv, "setgid"),
 	       "@privileged lists setuid but not setgid (as systemd)");
 	tap_ok(has_member(def, "@sandbox") && expands_to(def, "seccomp", 0),
 	       "@default includes @sandbox");
 	tap_ok(expands_to(def, "execve", 0) && expands_to(def, "exit_group", 0) &&
-	       expands_to(def, "rt_sigreturn", 0) && !expands_to(def, "read", 0),
+		       expands_to(def, "rt_sigreturn", 0) && !expands_to(def, "read", 0),
 	       "@default: execve, exit_group, rt_sigreturn, not read");
 	tap_ok(expands_to(groups_lookup("@mount"), "umount2", 0) &&
-	       expands_to(groups_lookup("@mount"), "pivot_root", 0),
+		       expands_to(groups_lookup("@mount"), "pivot_root", 0),
 	       "@mount has umount2 and pivot_root");
-	tap_ok(expands_to(groups_lookup("@obsolete"), "uselib", 0),
-	       "@obsolete has uselib");
+	tap_ok(expands_to(groups_lookup("@obsolete"), "uselib", 0), "@obsolete has uselib");
 }
 
 static void test_lookup(void)
@@ -225,11 +227,12 @@ static bool flat_is(const struct groups_flat *f, const char *const *names, size_
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		unsigned v = groups_flat_ids[f->first + i];
-		const char *got = v & GROUPS_FLAT_OTHER ? groups_flat_other + (v & ~GROUPS_FLAT_OTHER)
-							: syscalls_name_of_id((int)v);
+		const char *got = v & GROUPS_FLAT_OTHER
+					  ? groups_flat_other + (v & ~GROUPS_FLAT_OTHER)
+					  : syscalls_name_of_id((int)v);
 
-		if (!got || strcmp(got, names[i]) || (syscalls_name_id(names[i]) < 0) !=
-							       !!(v & GROUPS_FLAT_OTHER))
+		if (!got || strcmp(got, names[i]) ||
+		    (syscalls_name_id(names[i]) < 0) != !!(v & GROUPS_FLAT_OTHER))
 			return false;
 	}
 	return true;
@@ -246,8 +249,8 @@ static void test_flat(void)
 		struct walk w = { .n = 0 };
 
 		walk_group(&w, &list[g]);
-		tap_ok(flat_is(&groups_flat[g], w.names, w.n), "%s expanded at build time: %zu names",
-		       list[g].name, w.n);
+		tap_ok(flat_is(&groups_flat[g], w.names, w.n),
+		       "%s expanded at build time: %zu names", list[g].name, w.n);
 	}
 	tap_ok(syscalls_names(&known, &n_known) == 0 && flat_is(&groups_flat[n], known, n_known),
 	       "@known expanded at build time: every name of the table");

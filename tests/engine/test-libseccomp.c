@@ -76,22 +76,23 @@
 #include "tap.h"
 #include "rng.h"
 
-#define MAX_ABIS 3
-#define MAX_SYS 24
-#define MAX_RULES 96
-#define MAX_CMPS 3
+#define MAX_ABIS       3
+#define MAX_SYS	       24
+#define MAX_RULES      96
+#define MAX_CMPS       3
 #define INPUTS_PER_SET 400
-#define DEFAULT_SETS 1000
+#define DEFAULT_SETS   1000
 /* the shapes (enum shape bits) where the two agree; argv[3] overrides */
 #define DOMAIN_SHAPES 0xfu
 
-
+/* clang-format off */
 static const uint64_t boundaries[] = {
 	0, 1, 2, 3, 7, 0x7f, 0x80, 0xff, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe,
 	0xffffffff, 0x100000000, 0x100000001, 0x17fffffff, 0x7fffffffffffffff,
 	0x8000000000000000, 0xfffffffffffffffe, 0xffffffffffffffff, 0xffffffff00000000,
 	0xffffffff80000000, 0x00000001ffffffff,
 };
+/* clang-format on */
 #define N_BOUND (sizeof(boundaries) / sizeof(boundaries[0]))
 
 static uint64_t rnd_value(struct rng *r)
@@ -120,6 +121,7 @@ static const struct abi_set abi_sets[] = {
 #define N_ABI_SETS (sizeof(abi_sets) / sizeof(abi_sets[0]))
 
 /* Not multiplexed on any ABI above; a mix of argument types. */
+/* clang-format off */
 static const char *const syscall_pool[] = {
 	"read", "write", "close", "openat", "kill", "ioctl", "lseek", "mprotect", "madvise",
 	"fcntl", "dup", "dup3", "prctl", "setuid", "personality", "futex", "getpriority",
@@ -129,6 +131,7 @@ static const char *const syscall_pool[] = {
 	"clock_gettime", "nanosleep", "wait4", "setresuid", "fchdir", "sendfile", "splice",
 	"tee", "readahead", "mremap", "msync", "getcwd", "unshare", "setns", "capget",
 };
+/* clang-format on */
 #define N_POOL (sizeof(syscall_pool) / sizeof(syscall_pool[0]))
 
 struct act {
@@ -148,7 +151,7 @@ static const struct act actions[] = {
 	{ "kill-process", SCMP_ACT_KILL_PROCESS },
 	{ "notify", SCMP_ACT_NOTIFY },
 };
-#define N_ACTIONS (sizeof(actions) / sizeof(actions[0]))
+#define N_ACTIONS	  (sizeof(actions) / sizeof(actions[0]))
 #define N_DEFAULT_ACTIONS (N_ACTIONS - 1) /* notify is a rule action only here */
 
 /* What one argument slot of one syscall is on every ABI of the set. */
@@ -156,21 +159,21 @@ struct slot {
 	bool usable;
 	bool ptr;
 	bool is_signed;
-	bool narrow;        /* a 32-bit type on a 64-bit ABI */
-	unsigned vbits;     /* values must fit: 32 or 64 */
+	bool narrow;	    /* a 32-bit type on a 64-bit ABI */
+	unsigned vbits;	    /* values must fit: 32 or 64 */
 	bool low32_inputs;  /* "!=" or ordered SCMP_CMP32 on it: upper half zero */
 	bool nonneg_inputs; /* signed ordered comparison on it */
 };
 
 /* How the rules of one syscall look. */
 enum shape {
-	SHAPE_UNCOND,      /* one unconditional rule */
+	SHAPE_UNCOND,	   /* one unconditional rule */
 	SHAPE_UNCOND_COND, /* an unconditional rule and conditional ones */
-	SHAPE_ONE,         /* one conditional rule ("in" only if it is alone) */
-	SHAPE_IN_SET,      /* conditional rules "argN == v" / "argN in {...}", one N */
-	SHAPE_ONE_ARG,     /* conditional rules that all compare one argument */
+	SHAPE_ONE,	   /* one conditional rule ("in" only if it is alone) */
+	SHAPE_IN_SET,	   /* conditional rules "argN == v" / "argN in {...}", one N */
+	SHAPE_ONE_ARG,	   /* conditional rules that all compare one argument */
 	SHAPE_SAME_ARGS,   /* conditional rules that compare the same arguments */
-	SHAPE_FREE,        /* conditional rules on any arguments */
+	SHAPE_FREE,	   /* conditional rules on any arguments */
 	SHAPE_COUNT,
 };
 
@@ -183,7 +186,17 @@ struct dsys {
 	enum shape shape;
 };
 
-enum dop { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_MASK, OP_IN, OP_COUNT };
+enum dop {
+	OP_EQ,
+	OP_NE,
+	OP_LT,
+	OP_LE,
+	OP_GT,
+	OP_GE,
+	OP_MASK,
+	OP_IN,
+	OP_COUNT
+};
 
 static const char *const op_text[] = { "==", "!=", "<", "<=", ">", ">=" };
 static const enum scmp_compare op_scmp[] = {
@@ -513,8 +526,8 @@ static int add_theirs(scmp_filter_ctx ctx, const struct dset *s, const struct dr
 				v = c->v[(combo >> bit++) & 1];
 			cmps[i] = scmp_cmp(sys, c, v);
 		}
-		r = seccomp_rule_add_array(ctx, actions[sys->action].scmp, sys->scmp_nr,
-					   dr->n_cmps, cmps);
+		r = seccomp_rule_add_array(ctx, actions[sys->action].scmp, sys->scmp_nr, dr->n_cmps,
+					   cmps);
 		if (r < 0)
 			return r;
 	}
@@ -547,8 +560,8 @@ static int export_theirs(const struct dset *s, int fd)
 			r = add_theirs(ctx, s, &s->rules[i]);
 	/* the built-in tty-injection rule: cmd is 32 bits, TIOCSTI 0x5412 and
 	 * TIOCLINUX 0x541c on every ABI of the sets */
-	for (unsigned k = 0; r >= 0 && k < 2 && !set_has_ioctl(s) &&
-			     actions[s->def].scmp != SCMP_ACT_ERRNO(1);
+	for (unsigned k = 0;
+	     r >= 0 && k < 2 && !set_has_ioctl(s) && actions[s->def].scmp != SCMP_ACT_ERRNO(1);
 	     k++) {
 		struct scmp_arg_cmp cmd = { .arg = 1,
 					    .op = SCMP_CMP_MASKED_EQ,
@@ -670,8 +683,9 @@ static void rnd_input(struct rng *r, const struct dset *s, const struct tcase *c
 	}
 	/* the requests of the built-in tty-injection rule, and their neighbours */
 	if (!set_has_ioctl(s) && !pick(r, 12)) {
-		static const uint64_t cmds[] = { 0x5412, 0x541c, 0x5413, 0x541b, 0xffffffff00005412,
-						 0x10000541c };
+		static const uint64_t cmds[] = {
+			0x5412, 0x541c, 0x5413, 0x541b, 0xffffffff00005412, 0x10000541c
+		};
 		uint32_t nr;
 
 		k = pick(r, s->n_abis);
@@ -688,8 +702,8 @@ static void dump_set(const struct dset *s)
 {
 	char cond[256];
 
-	tap_diag("  abis %s%s%s%s%s, default %s, bad-arch %s, optimize %u",
-		 s->abis[0]->name, s->n_abis > 1 ? " " : "", s->n_abis > 1 ? s->abis[1]->name : "",
+	tap_diag("  abis %s%s%s%s%s, default %s, bad-arch %s, optimize %u", s->abis[0]->name,
+		 s->n_abis > 1 ? " " : "", s->n_abis > 1 ? s->abis[1]->name : "",
 		 s->n_abis > 2 ? " " : "", s->n_abis > 2 ? s->abis[2]->name : "",
 		 actions[s->def].text, actions[s->bad_arch].text, s->opt);
 	for (unsigned i = 0; i < s->n_rules; i++) {
@@ -699,11 +713,13 @@ static void dump_set(const struct dset *s)
 	}
 }
 
+/* clang-format off */
 static const char *const shape_names[] = {
 	"unconditional", "unconditional+conditional", "one conditional rule",
 	"value sets on one argument", "rules on one argument", "rules on the same arguments",
 	"rules on any arguments",
 };
+/* clang-format on */
 
 int main(int argc, char **argv)
 {

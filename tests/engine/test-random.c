@@ -28,12 +28,14 @@ static unsigned pick_n(unsigned n)
 	return pick(&rng, n);
 }
 
+/* clang-format off */
 static const uint64_t boundaries[] = {
 	0, 1, 2, 3, 5, 0x7f, 0x80, 0xff, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe,
 	0xffffffff, 0x100000000, 0x100000001, 0x17fffffff, 0x7fffffffffffffff,
 	0x8000000000000000, 0xfffffffffffffffe, 0xffffffffffffffff, 0xffffffff00000000,
 	0xffffffff80000000, 0x00000001ffffffff,
 };
+/* clang-format on */
 #define N_BOUND (sizeof(boundaries) / sizeof(boundaries[0]))
 
 static uint64_t rnd_value(void)
@@ -63,29 +65,35 @@ static const char *const abi_sets[][3] = {
 };
 #define N_SETS (sizeof(abi_sets) / sizeof(abi_sets[0]))
 
+/* clang-format off */
 static const char *const syscalls[] = {
 	"read", "write", "openat", "close", "kill", "ioctl", "lseek", "socket", "connect",
 	"sendto", "setuid", "personality", "dup", "prctl", "clone", "futex", "fcntl", "mprotect",
 	"madvise", "getpriority", "umask", "setsockopt", "bind", "shmget", "semop", "getpid",
 	"exit_group", "socketcall", "ipc", "accept4", "recvmsg", "pread64",
 };
+/* clang-format on */
 #define N_SYSCALLS (sizeof(syscalls) / sizeof(syscalls[0]))
 
+/* clang-format off */
 static const char *const actions[] = {
 	"allow", "log", "trace(1)", "trace(2)", "errno(EACCES)", "errno(1)", "errno(2)",
 	"trap", "trap(5)", "kill-thread", "kill-process", "notify",
 };
+/* clang-format on */
 /* One datum per kind: no ties, so that shuffling cannot change a decision. */
+/* clang-format off */
 static const char *const actions_untied[] = {
 	"allow", "log", "trace(1)", "errno(EACCES)", "trap", "kill-thread", "kill-process",
 };
+/* clang-format on */
 
 static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
 
 /* A random comparison on argument slot arg of class cls, as text. */
 static void rnd_cmp(char *buf, size_t size, unsigned arg, enum arg_class cls, unsigned bits)
 {
-	unsigned width = cls == ARG_U16				     ? 16
+	unsigned width = cls == ARG_U16					    ? 16
 			 : (cls == ARG_S32 || cls == ARG_U32 || bits == 32) ? 32
 									    : 64;
 	bool is_signed = cls == ARG_S32 || cls == ARG_S64;
@@ -130,8 +138,8 @@ static void rnd_cmp(char *buf, size_t size, unsigned arg, enum arg_class cls, un
 }
 
 /* Build a random rule set: returns 0 if it compiled. */
-static int rnd_ruleset(struct tcase *c, const char *const *acts, size_t n_acts,
-		       unsigned set, unsigned n_rules, char (*texts)[3][160])
+static int rnd_ruleset(struct tcase *c, const char *const *acts, size_t n_acts, unsigned set,
+		       unsigned n_rules, char (*texts)[3][160])
 {
 	const struct arch *first = arch_lookup(abi_sets[set][0]);
 	unsigned bits = 64; /* the narrowest ABI of the set decides what fits */
@@ -187,7 +195,8 @@ static int rnd_ruleset(struct tcase *c, const char *const *acts, size_t n_acts,
 
 static void rnd_input(const struct tcase *c, struct seccomp_data *sd)
 {
-	const struct abi_policy *abi = &c->out.policy->abis[pick_n((unsigned)c->out.policy->n_abis)];
+	const struct abi_policy *abi =
+		&c->out.policy->abis[pick_n((unsigned)c->out.policy->n_abis)];
 
 	memset(sd, 0, sizeof(*sd));
 	sd->arch = abi->arch->audit_arch;
@@ -274,8 +283,9 @@ int main(int argc, char **argv)
 				if (abi && util_decide_written(c.rs, abi->arch, &sd, &want) == 0) {
 					written++;
 					if (want != got && ++written_bad <= 10)
-						tap_diag("set %u: %s nr %d args %" PRIx64 " %" PRIx64
-							 " %" PRIx64 ": program 0x%x, written 0x%x",
+						tap_diag("set %u: %s nr %d args %" PRIx64
+							 " %" PRIx64 " %" PRIx64
+							 ": program 0x%x, written 0x%x",
 							 s, abi->arch->name, sd.nr,
 							 (uint64_t)sd.args[0], (uint64_t)sd.args[1],
 							 (uint64_t)sd.args[2], got, want);
@@ -306,7 +316,7 @@ int main(int argc, char **argv)
 				uint32_t nr = abi->known[k].nr;
 				const struct rsys *rs = policy_rsys(abi, nr);
 				bool always = rs ? rs->n_rules && !rs->rules[0].n_cmps &&
-							   rs->rules[0].ret == SECCOMP_RET_ALLOW
+							      rs->rules[0].ret == SECCOMP_RET_ALLOW
 						 : abi->default_ret == SECCOMP_RET_ALLOW;
 				bool cached = sim_is_const_allow(c.out.prog->insns, c.out.prog->len,
 								 abi->arch->audit_arch, nr);
@@ -316,8 +326,9 @@ int main(int argc, char **argv)
 				cache_checked++;
 				if (always != cached && (always || !rs)) {
 					if (++cache_wrong <= 5)
-						tap_diag("set %u: %s nr %u always-allow %d cached %d", s,
-							 abi->arch->name, nr, always, cached);
+						tap_diag(
+							"set %u: %s nr %u always-allow %d cached %d",
+							s, abi->arch->name, nr, always, cached);
 				}
 			}
 		}

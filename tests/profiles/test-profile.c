@@ -425,9 +425,8 @@ static void test_small(void)
 	f = "good/utf8-offsets.ini";
 	p = load_good(f, &d);
 	if (p)
-		tap_ok(p->description &&
-			       !strcmp(p->description, "abcdefg\xe2\x82\xachijklmn"
-						       "\xf0\x9d\x84\x9eop\xc3\xa9"),
+		tap_ok(p->description && !strcmp(p->description, "abcdefg\xe2\x82\xachijklmn"
+								 "\xf0\x9d\x84\x9eop\xc3\xa9"),
 		       "utf8-offsets: characters of 2, 3 and 4 bytes at every offset, kept");
 	profile_free(p);
 	diag_clear(&d);

@@ -138,7 +138,13 @@ static int load(const struct bpf_prog *prog)
 /* How the child meets the read-back: unfiltered, behind an outer filter
  * that fakes seccomp()'s success, or under a real filter already; then
  * unfiltered and under a filter without /proc (readback_no_proc()). */
-enum child_kind { PLAIN, FAKED, STACKED, NO_PROC, NO_PROC_STACKED };
+enum child_kind {
+	PLAIN,
+	FAKED,
+	STACKED,
+	NO_PROC,
+	NO_PROC_STACKED
+};
 
 /* prepare, load, verify: the child's exit status is verify's result (0 ok,
  * 1 refused), 2+ for setup problems. Behind a faker or a real filter the

@@ -33,16 +33,16 @@
 #define SYS_SECCOMP 1 /* si_code of a seccomp SIGSYS (asm-generic/siginfo.h) */
 #endif
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-#define ST(c, k) BPF_STMT(c, k)
+#define N(a)		(sizeof(a) / sizeof((a)[0]))
+#define ST(c, k)	BPF_STMT(c, k)
 #define JMP(c, k, t, f) BPF_JUMP(c, k, t, f)
 
-#define TEST_NR __NR_getppid /* rarely used; the programs act on it only */
+#define TEST_NR	 __NR_getppid /* rarely used; the programs act on it only */
 #define PROGRAMS 2000
-#define CALLS 6
+#define CALLS	 6
 #define BODY_MAX 40
 #define PROG_MAX 80
-#define POOL 8
+#define POOL	 8
 
 /* What one child saw. Shared with the child through an anonymous shared mapping. */
 struct observed {
@@ -498,11 +498,13 @@ static void test_fixed(struct observed *o)
 		  { ST(BPF_JMP | BPF_JA, 1), ST(BPF_LD | BPF_MEM, 5),
 		    ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) },
 		  3 },
-		{ "ld [60], lsh 31", { ST(BPF_LD | BPF_W | BPF_ABS, 60),
-				       ST(BPF_ALU | BPF_LSH | BPF_K, 31),
-				       ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) }, 3 },
-		{ "ld [8] (instruction pointer)", { ST(BPF_LD | BPF_W | BPF_ABS, 8),
-						   ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) }, 2 },
+		{ "ld [60], lsh 31",
+		  { ST(BPF_LD | BPF_W | BPF_ABS, 60), ST(BPF_ALU | BPF_LSH | BPF_K, 31),
+		    ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) },
+		  3 },
+		{ "ld [8] (instruction pointer)",
+		  { ST(BPF_LD | BPF_W | BPF_ABS, 8), ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) },
+		  2 },
 	};
 	char err[160];
 	size_t i;

@@ -14,12 +14,12 @@
 #include "sim.h"
 #include "tests/tap.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-#define PROG(...) ((const struct sock_filter[]){ __VA_ARGS__ })
+#define N(a)		  (sizeof(a) / sizeof((a)[0]))
+#define PROG(...)	  ((const struct sock_filter[]){ __VA_ARGS__ })
 #define RUN(sd, res, ...) sim_run(PROG(__VA_ARGS__), N(PROG(__VA_ARGS__)), sd, res)
-#define ST(c, k) BPF_STMT(c, k)
-#define JMP(c, k, t, f) BPF_JUMP(c, k, t, f)
-#define RET_A ST(BPF_RET | BPF_A, 0)
+#define ST(c, k)	  BPF_STMT(c, k)
+#define JMP(c, k, t, f)	  BPF_JUMP(c, k, t, f)
+#define RET_A		  ST(BPF_RET | BPF_A, 0)
 
 static const struct seccomp_data test_sd = {
 	.nr = 39,
@@ -117,18 +117,12 @@ struct alu_case {
 static void test_alu(void)
 {
 	static const struct alu_case cases[] = {
-		{ BPF_ADD, 0xfffffff0, 0x20, 0x10 },
-		{ BPF_SUB, 1, 2, 0xffffffff },
-		{ BPF_MUL, 0x10000, 0x10001, 0x10000 },
-		{ BPF_DIV, 100, 7, 14 },
-		{ BPF_DIV, 0xffffffff, 2, 0x7fffffff },
-		{ BPF_AND, 0xf0f0, 0xff00, 0xf000 },
-		{ BPF_OR, 0xf0f0, 0x0f00, 0xfff0 },
-		{ BPF_XOR, 0xffff, 0x0ff0, 0xf00f },
-		{ BPF_LSH, 1, 31, 0x80000000 },
-		{ BPF_LSH, 0x12345678, 4, 0x23456780 },
-		{ BPF_RSH, 0x80000000, 31, 1 },
-		{ BPF_RSH, 0x12345678, 0, 0x12345678 },
+		{ BPF_ADD, 0xfffffff0, 0x20, 0x10 },	{ BPF_SUB, 1, 2, 0xffffffff },
+		{ BPF_MUL, 0x10000, 0x10001, 0x10000 }, { BPF_DIV, 100, 7, 14 },
+		{ BPF_DIV, 0xffffffff, 2, 0x7fffffff }, { BPF_AND, 0xf0f0, 0xff00, 0xf000 },
+		{ BPF_OR, 0xf0f0, 0x0f00, 0xfff0 },	{ BPF_XOR, 0xffff, 0x0ff0, 0xf00f },
+		{ BPF_LSH, 1, 31, 0x80000000 },		{ BPF_LSH, 0x12345678, 4, 0x23456780 },
+		{ BPF_RSH, 0x80000000, 31, 1 },		{ BPF_RSH, 0x12345678, 0, 0x12345678 },
 	};
 	struct sim_result res;
 	size_t i;
@@ -187,11 +181,11 @@ struct jmp_case {
 static void test_jumps(void)
 {
 	static const struct jmp_case cases[] = {
-		{ BPF_JEQ, 5, 5, true },  { BPF_JEQ, 5, 6, false },
-		{ BPF_JGT, 6, 5, true },  { BPF_JGT, 5, 5, false },
-		{ BPF_JGT, 0x80000000, 1, true },
-		{ BPF_JGE, 5, 5, true },  { BPF_JGE, 4, 5, false },
-		{ BPF_JSET, 6, 2, true }, { BPF_JSET, 6, 9, false },
+		{ BPF_JEQ, 5, 5, true },	  { BPF_JEQ, 5, 6, false },
+		{ BPF_JGT, 6, 5, true },	  { BPF_JGT, 5, 5, false },
+		{ BPF_JGT, 0x80000000, 1, true }, { BPF_JGE, 5, 5, true },
+		{ BPF_JGE, 4, 5, false },	  { BPF_JSET, 6, 2, true },
+		{ BPF_JSET, 6, 9, false },
 	};
 	struct sim_result res;
 	size_t i;
@@ -299,17 +293,13 @@ static void test_const_allow(void)
 {
 	static const uint32_t arches[] = { AUDIT_ARCH_X86_64, AUDIT_ARCH_I386 };
 	static const struct sock_filter argfirst[] = {
-		ST(BPF_LD | BPF_W | BPF_ABS, 16),
-		ST(BPF_LD | BPF_W | BPF_ABS, 0),
-		JMP(BPF_JMP | BPF_JEQ | BPF_K, 39, 0, 1),
-		ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		ST(BPF_LD | BPF_W | BPF_ABS, 16),	  ST(BPF_LD | BPF_W | BPF_ABS, 0),
+		JMP(BPF_JMP | BPF_JEQ | BPF_K, 39, 0, 1), ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	static const struct sock_filter argafter[] = {
-		ST(BPF_LD | BPF_W | BPF_ABS, 0),
-		JMP(BPF_JMP | BPF_JEQ | BPF_K, 39, 1, 0),
-		ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		ST(BPF_LD | BPF_W | BPF_ABS, 16),
+		ST(BPF_LD | BPF_W | BPF_ABS, 0),	JMP(BPF_JMP | BPF_JEQ | BPF_K, 39, 1, 0),
+		ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW), ST(BPF_LD | BPF_W | BPF_ABS, 16),
 		ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	static const struct sock_filter retA[] = {
@@ -347,8 +337,10 @@ static void test_const_allow(void)
 			allowed += c;
 		}
 	}
-	tap_ok(mismatches == 0 && allowed == 101, "tree: cache == simulation on 1200 inputs "
-	       "(%u allowed, %u mismatches)", allowed, mismatches);
+	tap_ok(mismatches == 0 && allowed == 101,
+	       "tree: cache == simulation on 1200 inputs "
+	       "(%u allowed, %u mismatches)",
+	       allowed, mismatches);
 	tap_ok(!sim_is_const_allow(argfirst, N(argfirst), AUDIT_ARCH_X86_64, 39),
 	       "argument load before the decision: not const");
 	tap_ok(!sim_is_const_allow(argfirst, N(argfirst), AUDIT_ARCH_X86_64, 40),

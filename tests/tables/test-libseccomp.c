@@ -84,7 +84,8 @@ int main(void)
 			mismatches++;
 			bad++;
 			if (r == 0)
-				tap_diag("%s %s: ours %u, libseccomp %d", a->name, name, ours, theirs);
+				tap_diag("%s %s: ours %u, libseccomp %d", a->name, name, ours,
+					 theirs);
 			else
 				tap_diag("%s %s: not in our table, libseccomp %d", a->name, name,
 					 theirs);

@@ -208,8 +208,8 @@ static void test_all_names(void)
 			int first = id;
 
 			for (int e = 0; e < id && first == id; e++)
-				if (syscalls_lookup_name(arch_get((enum arch_id)e), syscall_name(&s[k]),
-							 &nr) == 0)
+				if (syscalls_lookup_name(arch_get((enum arch_id)e),
+							 syscall_name(&s[k]), &nr) == 0)
 					first = e;
 			if (first != id)
 				continue;
@@ -324,7 +324,8 @@ static void test_maximum(void)
 		size_t n;
 		const struct syscall *s = syscalls_list(a, &n);
 
-		tap_ok(n && s[n - 1].nr == want[i].nr && strcmp(syscall_name(&s[n - 1]), want[i].last) == 0,
+		tap_ok(n && s[n - 1].nr == want[i].nr &&
+			       strcmp(syscall_name(&s[n - 1]), want[i].last) == 0,
 		       "%s: highest number %u is %s", want[i].arch, want[i].nr, want[i].last);
 	}
 	/* the x86_64 table of 6.12 itself ends at mseal = 462 below the overlay */
