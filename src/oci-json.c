@@ -236,7 +236,7 @@ static int read_all(const char *path, size_t max, struct diag *d, const struct s
 	/* Never block on a FIFO nor take a terminal (scmp-run(1) PROFILE LOOKUP). */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	struct stat st;
+	struct stat st = { 0 }; /* if fstat() fails: "not a regular file" */
 	char *buf = NULL;
 	size_t len = 0;
 	int r = -EINVAL;
