@@ -43,6 +43,18 @@ run "$SCMP_RUN" -p ./rulekey.ini --check
 stderr_is "scmp-run: ./rulekey.ini:4: error: unknown syscall 'sycalls'
 scmp-run: ./rulekey.ini:4: hint: did you mean 'syscalls'?" "a misspelt 'syscalls' key"
 
+profile badgroup '[allow]' 'syscalls = read @Bad!name'
+run "$SCMP_RUN" -p ./badgroup.ini --check
+stderr_is "scmp-run: ./badgroup.ini:4: error: invalid group name '@Bad!name'" \
+	"a group name that no group may have, in a rule"
+
+# An ABI name longer than any there is: refused before it is looked up.
+long=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+profile longabi '[allow]' "syscalls = $long/1"
+run "$SCMP_RUN" -p ./longabi.ini --check
+stderr_is "scmp-run: ./longabi.ini:4: error: invalid syscall '$long/1': unknown architecture before '/'" \
+	"a 32-character ABI name before '/'"
+
 profile key 'defualt-action = allow'
 run "$SCMP_RUN" -p ./key.ini --check
 stderr_is "scmp-run: ./key.ini:3: error: unknown key 'defualt-action' in [filter]
@@ -173,6 +185,8 @@ bad_set 2 "scmp-run: command line:1: error: --set 'log=yes': expected SECTION.KE
 	"no '.'" --set log=yes
 bad_set 2 "scmp-run: command line:1: error: --set 'filter.=yes': expected SECTION.KEY=VALUE: the key is empty" \
 	"empty key" --set filter.=yes
+bad_set 2 "scmp-run: command line:1: error: --set '.log=yes': expected SECTION.KEY=VALUE: the section is empty" \
+	"empty section" --set .log=yes
 bad_set 1 "scmp-run: command line:1: error: empty value for 'log'" \
 	"empty value" --set filter.log=
 bad_set 1 "scmp-run: command line:1: error: include 'x.ini': a relative path has no directory to start from in --set" \

@@ -172,6 +172,11 @@ run_in "$(prof 'from standard input')" "$SCMP_RUN" -p - --check
 status_is 0 "-p -: read from standard input"
 like "$OUT" "profile: <stdin>" "-p -: named <stdin>"
 like "$OUT" "description: from standard input" "-p -: its keys"
+RC=0
+"$SCMP_RUN" -p - --check </ >"$OUT" 2>"$ERR" || RC=$?
+status_is 1 "-p - from a directory: 1"
+like "$ERR" "scmp-run: <stdin>: error: cannot read standard input: it is a directory" \
+	"-p - from a directory: says so"
 run_in "$(prof 'stdin' 'bogus = 1\n')" "$SCMP_RUN" -p - --check
 status_is 1 "-p - with an error: 1"
 like "$ERR" "scmp-run: <stdin>:5: error: unknown key 'bogus' in [filter]" \

@@ -93,6 +93,49 @@ static void test_errors(void)
 	good("mode", "off");
 }
 
+/* One path of LANDLOCK_PATH_MAX - 1 bytes fits (the NUL makes it a full
+ * PATH_MAX), one byte more does not; LANDLOCK_PATHS_MAX words fit in a
+ * profile, one more does not. */
+static void test_limits(void)
+{
+	char *path = malloc(LANDLOCK_PATH_MAX + 1);
+	char *words = malloc(3 * (LANDLOCK_PATHS_MAX + 1) + 1);
+	char *msg;
+	int r;
+
+	if (!path || !words)
+		abort();
+	path[0] = '/';
+	memset(path + 1, 'a', LANDLOCK_PATH_MAX - 1);
+	path[LANDLOCK_PATH_MAX - 1] = '\0';
+	msg = parse_msg("read", path, &r);
+	tap_ok(r == 0 && !*msg, "a path of %d bytes parses", LANDLOCK_PATH_MAX - 1);
+	free(msg);
+	path[LANDLOCK_PATH_MAX - 1] = 'a';
+	path[LANDLOCK_PATH_MAX] = '\0';
+	msg = parse_msg("read", path, &r);
+	if (!tap_ok(r == -EINVAL && strstr(msg, "p.ini:7: error: read: path too long '/aaa"),
+		    "a path of %d bytes: path too long", LANDLOCK_PATH_MAX))
+		tap_diag("got %d: %.80s", r, msg);
+	free(msg);
+
+	for (int i = 0; i < LANDLOCK_PATHS_MAX; i++)
+		memcpy(words + 3 * i, "/a ", 3);
+	words[3 * LANDLOCK_PATHS_MAX] = '\0';
+	msg = parse_msg("read", words, &r);
+	tap_ok(r == 0 && !*msg, "%d paths parse", LANDLOCK_PATHS_MAX);
+	free(msg);
+	strcpy(words + 3 * LANDLOCK_PATHS_MAX, "/b");
+	msg = parse_msg("read", words, &r);
+	if (!tap_ok(r == -EINVAL &&
+			    strstr(msg, "p.ini:7: error: read: too many paths (at most 4096) '/b'"),
+		    "%d paths: too many paths", LANDLOCK_PATHS_MAX + 1))
+		tap_diag("got %d: %.200s", r, msg);
+	free(msg);
+	free(words);
+	free(path);
+}
+
 static void test_values(void)
 {
 	struct landlock_config c;
@@ -310,6 +353,7 @@ static void test_rights(void)
 int main(void)
 {
 	test_errors();
+	test_limits();
 	test_values();
 	test_rights();
 	return tap_done();

@@ -49,6 +49,18 @@ run "$SCMP_RUN" -p "$TAP_TMP/long.json" --check
 is "$RC" 1 "a very long unknown key is rejected"
 like "$ERR" "scmp-run: $TAP_TMP/long.json: error: unknown field 'kkk" "... located at the file (the documented limit)"
 
+# The size limit of a profile holds for JSON too: one byte over is refused
+# before anything is read (the file is sparse), the limit itself is read.
+truncate -s 1048577 "$TAP_TMP/big.json"
+run "$SCMP_RUN" -p "$TAP_TMP/big.json" --check
+is "$RC" 1 "a JSON profile over 1 MiB is rejected"
+like "$ERR" "scmp-run: $TAP_TMP/big.json: error: '$TAP_TMP/big.json' is too large (1048577 bytes, at most 1048576)" \
+	"... saying how large, and the limit"
+truncate -s 1048576 "$TAP_TMP/limit.json"
+run "$SCMP_RUN" -p "$TAP_TMP/limit.json" --check
+like "$ERR" "$TAP_TMP/limit.json" "a JSON profile of exactly 1 MiB is read (and its content judged)"
+unlike "$ERR" "too large" "... not refused for its size"
+
 run "$SCMP_RUN" -p "$SRCDIR/profiles/minimal.ini" --oci-caps CAP_SYS_ADMIN --check
 is "$RC" 2 "--oci-caps with an INI profile is a usage error"
 like "$ERR" "--oci-caps is for JSON profiles" "... saying so"
