@@ -87,6 +87,13 @@ architectures = native x86
 [allow]
 lseek = offset > 5
 EOI
+cat >"$TAP_TMP/one-abi.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+architectures = native x86
+[allow]
+syscalls = x86/3
+EOI
 cat >"$TAP_TMP/warnings.ini" <<'EOI'
 [filter]
 default-action = errno(EPERM)
@@ -113,6 +120,9 @@ export_fails no-native.ini \
 	"--export-oci: a profile without the native ABI is an error"
 export_fails trap-data.ini "$TAP_TMP/trap-data.ini:4: error: --export-oci: trap(5) has no OCI form" \
 	"--export-oci: trap with data is a located error"
+export_fails one-abi.ini \
+	"scmp-run: error: --export-oci: 'read' has rules on x86 but none on $(uname -m | sed 's/amd64/x86_64/'): JSON entries apply to every ABI alike" \
+	"--export-oci: a syscall with rules on one ABI only is an error"
 export_fails per-abi.ini "$TAP_TMP/per-abi.ini:5: note: this rule of 'lseek'" \
 	"--export-oci: a rule deciding differently per ABI is named"
 run "$SCMP_RUN" -p "$TAP_TMP/warnings.ini" --export-oci -
