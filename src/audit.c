@@ -344,18 +344,19 @@ int audit_explain_file(const struct policy *p, const char *path, FILE *out, stru
 	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	size_t cap = 0;
 	ssize_t got;
+	int err;
 
 	if (!f) {
-		int err = errno;
-
+		err = errno;
 		diag_error(d, NULL, "opening '%s' failed: %s", path, strerror(err));
 		return -err;
 	}
 	while ((got = getline(&line, &cap, f)) >= 0)
 		one_line(p, line, (size_t)got, name, ++lineno, out, d, &n);
+	err = errno; /* getline()'s, when it failed rather than ended */
 	free(line);
 	if (ferror(f)) {
-		diag_error(d, NULL, "reading '%s' failed", name);
+		diag_error(d, NULL, "reading '%s' failed: %s", name, strerror(err));
 		n = -EIO;
 	}
 	if (f != stdin)

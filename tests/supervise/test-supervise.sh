@@ -322,6 +322,29 @@ run "$S" -p "$P/deny.ini" --explain-audit "$T/bad-audit"
 status_is 1 "--explain-audit on a malformed record: exit 1"
 like "$ERR" "malformed seccomp audit record" "--explain-audit: malformed record warned"
 
+run "$S" -p "$P/deny.ini" --explain-audit "$T/no-such-log"
+status_is 1 "--explain-audit on a missing file: exit 1"
+like "$ERR" "scmp-run: error: opening '$T/no-such-log' failed: No such file or directory" \
+	"--explain-audit on a missing file: says why"
+run "$S" -p "$P/deny.ini" --explain-audit "$T"
+status_is 1 "--explain-audit on a directory: exit 1"
+like "$ERR" "scmp-run: error: reading '$T' failed: Is a directory" \
+	"--explain-audit on a directory: says why"
+# Without a file the records come from /dev/kmsg, which dmesg_restrict
+# closes to an unprivileged user.
+U="setpriv --reuid=65534 --regid=65534 --clear-groups"
+# shellcheck disable=SC2086
+if command -v setpriv >/dev/null && ! $U sh -c 'exec 3</dev/kmsg' 2>/dev/null; then
+	# shellcheck disable=SC2086
+	run $U "$S" -p "$P/deny.ini" --explain-audit
+	status_is 1 "--explain-audit, /dev/kmsg closed: exit 1"
+	like "$ERR" "scmp-run: error: reading the kernel log (/dev/kmsg) failed: Operation not permitted" \
+		"--explain-audit, /dev/kmsg closed: says why"
+	like "$ERR" "hint: pass the records as a file" "--explain-audit, /dev/kmsg closed: the way round"
+else
+	skip "uid 65534 may read /dev/kmsg here (kernel.dmesg_restrict = 0)"
+fi
+
 # real records, from the kernel: a kill-process profile with log = yes
 if dmesg >/dev/null 2>&1; then
 	sh -c "echo \$\$ >'$T/pid'; exec '$S' -p '$P/kill-log.ini' mkdir '$T/audit-dir'" \
