@@ -121,6 +121,10 @@ like "$ERR" "fifo.ini: error: cannot open profile: a FIFO, not a regular file" "
 mkfifo "$D/lib/pipe.ini"
 run timeout 10 env SCMP_RUN_PROFILE_PATH="$D/lib" "$SCMP_RUN" -p pipe --check
 status_is 1 "-p NAME finding a FIFO: refused, not skipped"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$D/top/sock.ini"
+run timeout 10 "$SCMP_RUN" -p "$D/top/sock.ini" --check
+status_is 1 "-p SOCKET: 1"
+like "$ERR" "sock.ini: error: cannot open profile: a socket, not a regular file" "-p SOCKET: says why"
 printf '[profile]\ninclude = /dev/null\n[filter]\ndefault-action = allow\n' >"$D/top/inc-null.ini"
 run timeout 10 "$SCMP_RUN" -p "$D/top/inc-null.ini" --check
 like "$ERR" "inc-null.ini:2: error: cannot open include '/dev/null' (/dev/null): a character device, not a regular file" \
