@@ -625,6 +625,32 @@ static void test_control_bytes(void)
 	       tried);
 }
 
+/* A section header refused for its length opens no section (reading goes
+ * on after a line too long): the keys after it are neither applied to the
+ * section before nor reported as unknown there, so the refused line is the
+ * only error. */
+static void test_refused_header(void)
+{
+	char text[PROFILE_LINE_MAX + 128], *path;
+	struct diag d;
+	struct profile *p;
+	int r, n;
+
+	n = snprintf(text, sizeof(text),
+		     "[filter]\ndefault-action = allow\n[errno(EPERM)%*s]\n"
+		     "syscalls = read\nbogus = 1\n",
+		     PROFILE_LINE_MAX, "");
+	path = write_tmp("header.ini", text, (size_t)n);
+	p = load(path, &d, &r);
+	if (!tap_ok(r == -EINVAL && !p && d.n_msgs == 1 &&
+			    has_error(&d, "header.ini", 3, "line too long"),
+		    "a section header too long: its keys go nowhere, one error"))
+		dump_diag(&d);
+	profile_free(p);
+	diag_clear(&d);
+	free(path);
+}
+
 static void test_generated(void)
 {
 	char *text, *path;
@@ -797,6 +823,7 @@ int main(int argc, char **argv)
 	test_bad_fixtures();
 	test_generated();
 	test_control_bytes();
+	test_refused_header();
 	test_find();
 	cleanup();
 	return tap_done();
