@@ -223,11 +223,14 @@ static bool put_special(struct out *o, const struct arch *a, const char *sys,
 		if (v & ~3ull)
 			put_flags(o, a, "O_", (uint32_t)v & ~3u, "|");
 	} else if (is(p, "mode") && arg->cls == ARG_U16) {
-		put(o, "0%" PRIo64, v & 0xffff);
-	} else if ((is(p, "dfd") || is(p, "olddfd") || is(p, "newdfd") || is(p, "dirfd") ||
-		    is(p, "fd")) &&
-		   s32 == -100) {
-		put(o, "AT_FDCWD");
+		put(o, "%#" PRIo64, v & 0xffff); /* 0644, and 0 alone */
+	} else if (is(p, "dfd") || is(p, "olddfd") || is(p, "newdfd") || is(p, "dirfd") ||
+		   is(p, "fd")) {
+		/* the kernel reads a descriptor as an int, whatever the type */
+		if (s32 == -100)
+			put(o, "AT_FDCWD");
+		else
+			put(o, "%" PRId32, s32);
 	} else if ((is(p, "sig") || is(p, "signum")) && s32 > 0 && s32 < 65) {
 		put_const(o, a, "SIG", s32);
 	} else if (is(sys, "personality") && i == 0) {

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * audit_parse() on real and broken records (untrusted input: strict, no
- * reads past the end), and callfmt_format() on the report's example call.
+ * reads past the end). callfmt_format() is tested in tests/unit.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "audit.h"
-#include "callfmt.h"
 #include "../rng.h"
 #include "tap.h"
 
@@ -91,23 +90,5 @@ int main(void)
 	}
 	tap_ok(defined, "prefixes and 20000 mutations: a defined result each");
 
-	/* the report's example call */
-	const struct arch *a = arch_get(ARCH_X86_64);
-	uint64_t args[6] = { 16, 3 | 0x80000, 0 };
-	char buf[256];
-
-	callfmt_format(a, "socket", 41, args, NULL, NULL, buf, sizeof(buf));
-	tap_ok(!strcmp(buf, "socket(AF_NETLINK, SOCK_RAW|SOCK_CLOEXEC, 0)"), "callfmt: %s", buf);
-	uint64_t oargs[6] = { (uint64_t)-100, 0x1000, 0x241, 0644 };
-
-	callfmt_format(a, "openat", 257, oargs, NULL, NULL, buf, sizeof(buf));
-	tap_ok(!strcmp(buf, "openat(AT_FDCWD, 0x1000, O_WRONLY|O_CREAT|O_TRUNC, 0644)"),
-	       "callfmt: %s", buf);
-	uint64_t iargs[6] = { 0, 0x5401 };
-
-	callfmt_format(a, "ioctl", 16, iargs, NULL, NULL, buf, sizeof(buf));
-	tap_ok(!strcmp(buf, "ioctl(0, TCGETS, 0)"), "callfmt: %s", buf);
-	callfmt_format(a, "socket", 41, args, NULL, NULL, buf, 12);
-	tap_ok(strlen(buf) == 11 && !strcmp(buf + 8, "..."), "callfmt: truncated with ...");
 	return tap_done();
 }
