@@ -228,9 +228,9 @@ static const struct {
 	{ "arm64", ARCH_AARCH64 },
 };
 
-/* One row, its name checked to fit with its NUL when compiled (ARRAY_FITS()). */
+/* One row, its name checked to fit with its NUL when compiled (MEMBER_FITS()). */
 /* clang-format off */
-#define SUB(s, call) { s, (call) + (uint32_t)ARRAY_FITS(s, sizeof(((struct mux_subcall *)0)->name)) }
+#define SUB(s, call) { s, (call) + (uint32_t)MEMBER_FITS(s, struct mux_subcall, name) }
 /* clang-format on */
 
 /* include/uapi/linux/net.h: SYS_SOCKET .. SYS_SENDMMSG */

@@ -18,6 +18,10 @@
  */
 #define ARRAY_FITS(s, n) (0 * sizeof(char[sizeof(s) <= (n) ? 1 : -1]))
 
+/* ARRAY_FITS() for the char array member of struct type (member may index
+ * an array of them: "param[0]"). */
+#define MEMBER_FITS(s, type, member) ARRAY_FITS(s, sizeof(((type *)0)->member))
+
 /*
  * Append one element, uninitialised, to *array_ptr, which holds *n elements
  * of size bytes in room for *cap. The capacity doubles when full, starting

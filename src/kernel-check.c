@@ -23,10 +23,10 @@
 #endif
 
 /* One row, its strings checked to fit with their NULs when compiled
- * (ARRAY_FITS()). */
+ * (MEMBER_FITS()). */
 /* clang-format off */
-#define ACTION(a, s, ver) { (a) + (uint32_t)(ARRAY_FITS(s, sizeof(((struct kcheck_action *)0)->name)) + \
-	ARRAY_FITS(ver, sizeof(((struct kcheck_action *)0)->since))), s, ver }
+#define ACTION(a, s, ver) { (a) + (uint32_t)(MEMBER_FITS(s, struct kcheck_action, name) + \
+	MEMBER_FITS(ver, struct kcheck_action, since)), s, ver }
 /* clang-format on */
 
 /* seccomp(2) and include/uapi/linux/seccomp.h: the filter mode and these

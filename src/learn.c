@@ -32,10 +32,9 @@ struct decisive {
 
 /* Rows with one or two decisive parameters (name, mask, prefix each), the
  * names checked to fit with their NUL when compiled (ARRAY_FITS()). */
-#define FITS_ROW(sc, p, pre)                                       \
-	(ARRAY_FITS(sc, sizeof(((struct decisive *)0)->syscall)) + \
-	 ARRAY_FITS(p, sizeof(((struct decisive *)0)->param[0])) + \
-	 ARRAY_FITS(pre, sizeof(((struct decisive *)0)->prefix[0])))
+#define FITS_ROW(sc, p, pre)                                                                     \
+	(MEMBER_FITS(sc, struct decisive, syscall) + MEMBER_FITS(p, struct decisive, param[0]) + \
+	 MEMBER_FITS(pre, struct decisive, prefix[0]))
 /* clang-format off */
 #define DECISIVE1(sc, p, m, pre) \
 	{ sc, { p }, { (m) + FITS_ROW(sc, p, pre) }, { pre } }

@@ -412,12 +412,15 @@ static int entry_rule(struct expand_ctx *x, bool optional, bool via_group, struc
 }
 
 /* A rule for each conjunction of the entry on name, whose syscalls_name_id()
- * is id (-1: a number, or a name no table has). */
-static int emit(struct expand_ctx *x, const char *name, int id, bool optional, bool via_group)
+ * is id (-1: a number, or a name no table has). tmpl: entry_rule() made
+ * already for this optional and via_group, completed here name by name; or
+ * NULL. Inline: it runs once per member of a group, hundreds of times a key. */
+static inline int emit(struct expand_ctx *x, const char *name, int id, bool optional,
+		       bool via_group, struct rule *tmpl)
 {
 	struct ruleset *rs = x->l->p->rs;
 	const struct entry *e = x->e;
-	struct rule rule;
+	struct rule own, *rule = tmpl ? tmpl : &own;
 	int r = first_time(x, name, id);
 
 	if (r == 0 && !via_group && !e->is_prio)
@@ -430,15 +433,15 @@ static int emit(struct expand_ctx *x, const char *name, int id, bool optional, b
 			return 0;
 		return ruleset_set_priority(rs, name, e->prio, &e->loc);
 	}
-	if (entry_rule(x, optional, via_group, &rule) < 0)
+	if (!tmpl && entry_rule(x, optional, via_group, &own) < 0)
 		return -ENOMEM;
-	rule.syscall = name;
-	rule.name_key = (unsigned)(id + 1);
+	rule->syscall = name;
+	rule->name_key = (unsigned)(id + 1);
 	if (!e->cond.n_conjs)
-		return ruleset_add_rule(rs, &rule, false);
+		return ruleset_add_rule(rs, rule, false);
 	for (size_t i = 0; r >= 0 && i < e->cond.n_conjs; i++) { /* in rs->arena already */
-		rule.conj = e->cond.conjs[i];
-		r = ruleset_add_rule(rs, &rule, true);
+		rule->conj = e->cond.conjs[i];
+		r = ruleset_add_rule(rs, rule, true);
 	}
 	return r < 0 ? r : 0;
 }
@@ -459,26 +462,24 @@ static const struct groups_flat *flat_of(const struct group *bg)
  * Members of built-in groups are optional: the table may lack some. */
 static int expand_builtin(struct expand_ctx *x, const struct groups_flat *g)
 {
-	/* An entry with neither condition nor priority (most of them) makes
-	 * the same rule for every member but its name: made once. */
-	bool plain = !x->e->is_prio && !x->e->cond.n_conjs;
-	struct rule rule;
-	int r = plain ? entry_rule(x, true, true, &rule) : 0;
+	/* Every member gets the same rule but for its name: made once. */
+	struct rule rule, *tmpl = NULL;
+	int r = 0;
 
+	if (!x->e->is_prio) {
+		r = entry_rule(x, true, true, &rule);
+		tmpl = &rule;
+	}
 	for (size_t i = g->first; r >= 0 && i < (size_t)g->first + g->n; i++) {
 		unsigned v = groups_flat_ids[i];
 
-		if (v & GROUPS_FLAT_OTHER) {
-			r = emit(x, groups_flat_other + (v & ~GROUPS_FLAT_OTHER), -1, true, true);
-		} else if (!plain) {
-			r = emit(x, syscalls_name_of_id((int)v), (int)v, true, true);
-		} else if ((r = first_time(x, NULL, (int)v)) > 0) {
-			rule.syscall = syscalls_name_of_id((int)v);
-			rule.name_key = v + 1;
-			r = ruleset_add_rule(x->l->p->rs, &rule, false);
-		}
+		if (v & GROUPS_FLAT_OTHER)
+			r = emit(x, groups_flat_other + (v & ~GROUPS_FLAT_OTHER), -1, true, true,
+				 tmpl);
+		else
+			r = emit(x, syscalls_name_of_id((int)v), (int)v, true, true, tmpl);
 	}
-	return r < 0 ? r : 0;
+	return r;
 }
 
 static int expand(struct expand_ctx *x, const char *name, bool optional, unsigned depth)
@@ -488,7 +489,7 @@ static int expand(struct expand_ctx *x, const char *name, bool optional, unsigne
 	int r = 0;
 
 	if (name[0] != '@')
-		return emit(x, name, syscalls_name_id(name), optional, depth > 0);
+		return emit(x, name, syscalls_name_id(name), optional, depth > 0, NULL);
 	if (depth > NEST_MAX)
 		return -ELOOP;
 	/* A group expands to the same names wherever it is met: once per key

@@ -297,7 +297,7 @@ struct key_row {
 
 /* 0, or a compile error when string literal s with its NUL does not fit
  * in field f (ARRAY_FITS()). */
-#define FITS(s, f) ARRAY_FITS(s, sizeof(((struct key_row *)0)->f))
+#define FITS(s, f) MEMBER_FITS(s, struct key_row, f)
 /* s and k unparenthesised: a parenthesised string cannot initialise an array */
 #define ROW(s, k, p)	 .section = s, .key = k, .parse = (p) + FITS(s, section) + FITS(k, key)
 #define FILTER_FIELD(f)	 .base = IN_FILTER, .field = offsetof(struct filter_attrs, f)

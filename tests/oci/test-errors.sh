@@ -58,7 +58,8 @@ like "$ERR" "scmp-run: $TAP_TMP/big.json: error: '$TAP_TMP/big.json' is too larg
 	"... saying how large, and the limit"
 truncate -s 1048576 "$TAP_TMP/limit.json"
 run "$SCMP_RUN" -p "$TAP_TMP/limit.json" --check
-like "$ERR" "$TAP_TMP/limit.json" "a JSON profile of exactly 1 MiB is read (and its content judged)"
+like "$ERR" "$TAP_TMP/limit.json:1:1: error: invalid JSON" \
+	"a JSON profile of exactly 1 MiB is read (and its content judged)"
 unlike "$ERR" "too large" "... not refused for its size"
 
 run "$SCMP_RUN" -p "$SRCDIR/profiles/minimal.ini" --oci-caps CAP_SYS_ADMIN --check
