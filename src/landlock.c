@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "landlock-uapi.h"
 #include "suggest.h"
 
@@ -187,12 +188,31 @@ static int path_normalize(const char *in, size_t len, char *out, const char **re
 	return 0;
 }
 
+/*
+ * Append the n elements of items (size bytes each) to *array_ptr, which
+ * holds *n_array: the last step of a path or port key, which adds all its
+ * words or, on error, none (landlock_parse_key()). 0 or -ENOMEM, with the
+ * array unchanged.
+ */
+static int append_all(void *array_ptr, size_t *n_array, const void *items, size_t n, size_t size)
+{
+	void **array = array_ptr;
+	char *p = reallocarray(*array, *n_array + n, size);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + *n_array * size, items, n * size);
+	*array = p;
+	*n_array += n;
+	return 0;
+}
+
 static int parse_paths(struct landlock_config *c, enum landlock_set set, const char *value,
 		       const struct src_loc *loc, const char **reterr, const char **ret_word,
 		       int *ret_word_len)
 {
-	struct landlock_path_rule *nr = NULL, *grown;
-	size_t n = 0;
+	struct landlock_path_rule *nr = NULL, *slot;
+	size_t n = 0, cap = 0;
 	const char *w;
 	char *buf = malloc(LANDLOCK_PATH_MAX);
 	int len, r = -ENOMEM;
@@ -222,29 +242,22 @@ static int parse_paths(struct landlock_config *c, enum landlock_set set, const c
 			goto out;
 		}
 		r = -ENOMEM;
-		grown = realloc(nr, (n + 1) * sizeof(*nr));
-		if (!grown)
-			goto out;
-		nr = grown;
 		pr.path = strdup(buf);
-		if (!pr.path)
+		slot = pr.path ? array_push(&nr, &n, &cap, sizeof(*nr)) : NULL;
+		if (!slot) {
+			free(pr.path);
 			goto out;
-		nr[n++] = pr;
+		}
+		*slot = pr;
 	}
 	r = -EINVAL;
 	if (!n) {
 		*reterr = "no path given";
 		goto out;
 	}
-	r = -ENOMEM;
-	grown = realloc(c->paths, (c->n_paths + n) * sizeof(*grown));
-	if (!grown)
-		goto out;
-	c->paths = grown;
-	memcpy(c->paths + c->n_paths, nr, n * sizeof(*nr));
-	c->n_paths += n;
-	n = 0;
-	r = 0;
+	r = append_all(&c->paths, &c->n_paths, nr, n, sizeof(*nr));
+	if (r >= 0)
+		n = 0; /* the paths are c's now */
 out:
 	for (size_t i = 0; i < n; i++)
 		free(nr[i].path);
@@ -281,8 +294,8 @@ static int parse_ports(struct landlock_config *c, uint64_t access, const char *v
 		       const struct src_loc *loc, const char **reterr, const char **ret_word,
 		       int *ret_word_len)
 {
-	struct landlock_port_rule *nr = NULL, *grown;
-	size_t n = 0, count = 0;
+	struct landlock_port_rule *nr = NULL, *slot;
+	size_t n = 0, cap = 0, count = 0;
 	const char *w;
 	int len, r;
 
@@ -318,24 +331,19 @@ static int parse_ports(struct landlock_config *c, uint64_t access, const char *v
 			goto out;
 		}
 		r = -ENOMEM;
-		grown = realloc(nr, (n + 1) * sizeof(*nr));
-		if (!grown)
+		slot = array_push(&nr, &n, &cap, sizeof(*nr));
+		if (!slot)
 			goto out;
-		nr = grown;
-		nr[n++] = pr;
+		*slot = pr;
 	}
 	r = -EINVAL;
 	if (!n) {
 		*reterr = "no port given";
 		goto out;
 	}
-	r = -ENOMEM;
-	grown = realloc(c->ports, (c->n_ports + n) * sizeof(*grown));
-	if (!grown)
+	r = append_all(&c->ports, &c->n_ports, nr, n, sizeof(*nr));
+	if (r < 0)
 		goto out;
-	c->ports = grown;
-	memcpy(c->ports + c->n_ports, nr, n * sizeof(*nr));
-	c->n_ports += n;
 	c->n_port_numbers += count;
 	if (access == LANDLOCK_ACCESS_NET_BIND_TCP && !c->has_bind) {
 		c->has_bind = true;

@@ -14,8 +14,9 @@ FM=$1
 shift
 MARK=$TAP_TMP/failed
 # The sample profile, and more of what a profile can say: a user group,
-# conditions, Landlock paths ('.' too), limits, a kept capability and a
-# hardening preset built as text (restrict-address-families).
+# conditions, Landlock paths ('.' too) and ports, limits, a kept
+# capability and a hardening preset built as text
+# (restrict-address-families).
 P=$TAP_TMP/oom.ini
 cat >"$P" <<EOF
 [profile]
@@ -29,6 +30,7 @@ openat = flags & O_CREAT == O_CREAT && mode & 0o002 != 0
 [landlock]
 read-exec = /usr /bin? /lib? /lib64?
 read = /etc /proc .
+connect-tcp = 53 443 8000-8080
 [limits]
 open-files = 1024
 [capabilities]
