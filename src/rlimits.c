@@ -143,7 +143,7 @@ int rlimits_parse_key(struct rlimits_config *c, const char *key, const char *val
 	}
 	if (colon) {
 		r = parse_one(value, (size_t)(colon - value), keys[k].unit, &soft, reterr);
-		if (r == 0)
+		if (r >= 0)
 			r = parse_one(colon + 1, strlen(colon + 1), keys[k].unit, &hard, reterr);
 		if (r < 0)
 			return r;
