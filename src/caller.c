@@ -327,16 +327,23 @@ void caller_describe(const struct caller_settings *s, long listen_n, const char 
 
 /* ---- descriptors ---- */
 
+bool caller_listen_pid_is(const char *listen_pid, pid_t pid)
+{
+	unsigned long v;
+
+	return listen_pid && parse_decimal(listen_pid, strlen(listen_pid), INT_MAX, &v) == 0 &&
+	       v == (unsigned long)pid;
+}
+
 int caller_listen_fds(const char *listen_pid, const char *listen_fds, pid_t self, unsigned *ret_n,
 		      const char **reterr)
 {
-	unsigned long pid, n;
+	unsigned long n;
 
 	*ret_n = 0;
 	/* Another process's variables (systemd checks LISTEN_PID the same
 	 * way, sd_listen_fds(3)): not ours, nothing is kept. */
-	if (!listen_pid || parse_decimal(listen_pid, strlen(listen_pid), INT_MAX, &pid) < 0 ||
-	    pid != (unsigned long)self)
+	if (!caller_listen_pid_is(listen_pid, self))
 		return 0;
 	if (!listen_fds) {
 		*reterr = "LISTEN_PID is this process but LISTEN_FDS is not set";

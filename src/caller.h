@@ -75,6 +75,11 @@ bool caller_env_name_valid(const char *name);
  */
 void caller_describe(const struct caller_settings *s, long listen_n, const char *user, FILE *f);
 
+/* True if listen_pid (the value of LISTEN_PID, or NULL) is pid written as
+ * plain decimal digits: the one test of whose socket-activation variables
+ * they are. */
+bool caller_listen_pid_is(const char *listen_pid, pid_t pid);
+
 /*
  * systemd socket activation (sd_listen_fds(3)): the number of descriptors
  * from 3 that are ours to pass on. listen_pid and listen_fds are the

@@ -86,6 +86,7 @@
 #include <unistd.h>
 
 #include "callfmt.h"
+#include "caller.h"
 #include "kernel-check.h"
 #include "learn.h"
 #include "run.h"
@@ -351,6 +352,7 @@ struct child_args {
 	struct handoff *h;
 	sigset_t oldmask;	      /* the caller's signal mask */
 	struct sigaction old_sigchld; /* and its SIGCHLD disposition */
+	struct sigaction old_sigpipe; /* and its SIGPIPE disposition */
 };
 
 /* The child: run mode, then the command. Never returns (not declared so:
@@ -372,10 +374,11 @@ static void child_main(const struct child_args *a)
 
 	/* the caller's signal state, as run mode would find it */
 	sigaction(SIGCHLD, &a->old_sigchld, NULL);
+	sigaction(SIGPIPE, &a->old_sigpipe, NULL);
 	sigprocmask(SIG_SETMASK, &a->oldmask, NULL);
 	/* socket activation: the descriptors are meant for the command, which
 	 * is this process now (as systemd-socket-activate does) */
-	if (listen_pid && (pid_t)strtol(listen_pid, NULL, 10) == getppid()) {
+	if (caller_listen_pid_is(listen_pid, getppid())) {
 		char buf[32];
 
 		snprintf(buf, sizeof(buf), "%d", (int)getpid());
@@ -487,8 +490,25 @@ struct sup {
 	pid_t killed_tgid; /* a kill-process decision was enacted on it */
 	struct learn *learn;
 	int learn_err;
-	bool synced; /* sync_wake_up() done */
+	bool synced;	    /* sync_wake_up() done */
+	bool report_failed; /* a write of the report failed, and was said */
 };
+
+/* Write out what the report holds. A report that cannot be written (its
+ * reader has gone, its disk is full) is said once on stderr when it goes
+ * elsewhere; the profile is enacted all the same. Only after the command
+ * runs: errno is the child's too before that. */
+static void report_flush(struct sup *s)
+{
+	if (fflush(s->report) == 0 || s->report_failed)
+		return;
+	s->report_failed = true;
+	if (s->report != stderr)
+		fprintf(stderr,
+			PROG ": --report: writing '%s' failed: %s; the profile is enacted "
+			     "all the same\n",
+			s->o->report_path, strerror(errno));
+}
 
 static ssize_t read_mem(void *data, uint64_t addr, char *buf, size_t size)
 {
@@ -777,7 +797,7 @@ static void handle(struct sup *s)
 		fprintf(s->report, PROG ": %s: %s -> %s [%s %d] pid %d (%s) by %s\n", verb, call,
 			action_format_ret(dec.ret, abi, act_text, sizeof(act_text)),
 			abi ? abi->name : "?", req.data.nr, (int)tid, comm, why);
-		fflush(s->report);
+		report_flush(s);
 	}
 	if (kill_it) {
 		pid_t tgid = read_tgid((pid_t)req.pid);
@@ -809,7 +829,7 @@ static void summary(struct sup *s)
 	if (s->dropped_folds)
 		fprintf(s->report, PROG ":   %lu more calls not counted by kind\n",
 			s->dropped_folds);
-	fflush(s->report);
+	report_flush(s);
 }
 
 /* The command's status as a shell shows it: 128+N for a signal N. */
@@ -821,7 +841,7 @@ static int command_status(int wstatus)
 }
 
 /* The child ended without executing the command: why, from the handoff. */
-static int not_run(const struct handoff *h, enum run_failure *ret_fail, struct diag *d)
+static int not_run(const struct handoff *h, int wstatus, enum run_failure *ret_fail, struct diag *d)
 {
 	int fail = __atomic_load_n(&h->fail, __ATOMIC_RELAXED);
 	int wake_err = __atomic_load_n(&h->wake_err, __ATOMIC_RELAXED);
@@ -832,6 +852,18 @@ static int not_run(const struct handoff *h, enum run_failure *ret_fail, struct d
 			   "the command was not run: waking the supervisor under the filter "
 			   "failed: %s",
 			   strerror(-wake_err));
+	/* ended before run mode could say why: a signal (a forwarded one
+	 * too) stopped its steps */
+	else if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HANDOFF_NOT_RUN) {
+		int sig = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+		const char *name = sig ? sigabbrev_np(sig) : NULL;
+
+		diag_error(
+			d, NULL,
+			"the command was not run: its setup ended before the execve(), %s %d%s%s%s",
+			sig ? "killed by signal" : "with status", sig ? sig : WEXITSTATUS(wstatus),
+			name ? " (SIG" : "", name ? name : "", name ? ")" : "");
+	}
 
 	*ret_fail = fail == RUN_FAIL_NOT_FOUND || fail == RUN_FAIL_NOT_EXECUTABLE
 			    ? (enum run_failure)fail
@@ -1049,7 +1081,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 {
 	struct sup s = { .o = o, .policy = c->policy, .listener = -1, .report = stderr };
 	struct child_args a = { .prof = c->profile, .prog = answers_of(c, o->mode), .argv = argv };
-	const struct sigaction dfl = { .sa_handler = SIG_DFL };
+	const struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
 	struct bpf_prog *prog = NULL;
 	/* in our memory, which the child shares until its execve() */
 	struct handoff hand = {
@@ -1063,7 +1095,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	struct handoff *h = &hand;
 	void *stack = MAP_FAILED;
 	sigset_t mask;
-	bool masked = false, chld_set = false, reaped = false;
+	bool masked = false, chld_set = false, pipe_set = false, reaped = false;
 	char *learn_tmp = NULL;
 	int learn_fd = -1, sfd = -1, wake_fd = -1, listen_poll = -1, readback = -1;
 	struct timespec tick = { 0, 20000 }; /* while the read-back is not over */
@@ -1106,6 +1138,13 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	if (sigaction(SIGCHLD, &dfl, &a.old_sigchld) < 0)
 		goto sys_fail;
 	chld_set = true;
+	/* A report reader that goes away must not take the supervisor with
+	 * it: the command would go on with every notified call failing with
+	 * ENOSYS, kill-process included. A failed write is said once
+	 * (report_line()). */
+	if (sigaction(SIGPIPE, &ign, &a.old_sigpipe) < 0)
+		goto sys_fail;
+	pipe_set = true;
 	if (sigprocmask(SIG_BLOCK, &mask, &a.oldmask) < 0)
 		goto sys_fail;
 	masked = true;
@@ -1177,7 +1216,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	}
 	child = -1;
 	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HANDOFF_EXEC) {
-		status = not_run(h, ret_fail, d);
+		status = not_run(h, wstatus, ret_fail, d);
 		goto out;
 	}
 	status = command_status(wstatus);
@@ -1211,6 +1250,8 @@ out:
 		sigprocmask(SIG_SETMASK, &a.oldmask, NULL);
 	if (chld_set)
 		sigaction(SIGCHLD, &a.old_sigchld, NULL);
+	if (pipe_set)
+		sigaction(SIGPIPE, &a.old_sigpipe, NULL);
 	if (learn_fd >= 0) {
 		close(learn_fd);
 		unlink(learn_tmp);

@@ -166,6 +166,53 @@ status_is 0 "socket activation: ran"
 read -r lp self <"$OUT"
 is "$lp" "$self" "socket activation: LISTEN_PID is the command's pid"
 
+# a LISTEN_PID that is not plain digits names no process: nothing is kept,
+# as in run mode (and LISTEN_FDS is not read)
+for fds in 1 abc; do
+	exec 3</dev/null
+	run sh -c "LISTEN_PID=\${\$}x LISTEN_FDS=$fds exec '$S' --report -p '$P/deny.ini' \
+		sh -c 'test -e /proc/self/fd/3 && echo open || echo closed'"
+	exec 3<&-
+	status_is 0 "socket activation, LISTEN_PID '\$\$x', LISTEN_FDS=$fds: ran"
+	is "$(cat "$OUT")" closed "socket activation, LISTEN_PID '\$\$x', LISTEN_FDS=$fds: 3 is closed"
+done
+
+# A report reader that goes away: the supervisor goes on enacting the
+# profile (kill-process too) and says once that the report is lost.
+mkfifo "$T/reader"
+head -n 1 "$T/reader" >"$T/first-line" &
+reader=$!
+run "$S" --report="$T/reader" -p "$P/deny.ini" sh -c \
+	"uname 2>/dev/null; while grep -q '^State:.*[RSD]' /proc/$reader/status 2>/dev/null; do
+		sleep 0.05; done; exec mkdir '$T/gone'"
+wait "$reader"
+status_is 159 "report reader gone: kill-process still ends in status 159"
+[ ! -e "$T/gone" ]
+ok $? "report reader gone: the killed call never ran"
+like "$T/first-line" "denied: uname(" "report reader gone: the reader had the first line"
+like "$ERR" "--report: writing '$T/reader' failed: Broken pipe; the profile is enacted" \
+	"report reader gone: says so on stderr"
+is "$(grep -c 'writing' "$ERR")" 1 "report reader gone: says it once"
+
+# A signal that ends the setup before the command runs: pending before
+# scmp-run starts (blocked by sigblock.py), forwarded to the child as soon
+# as it exists, and delivered when run mode empties the signal mask. The
+# child's setup (a passwd lookup, Landlock) takes far longer than the
+# forward, but a loaded machine may let the command start first, which
+# the signal then ends (138): up to five tries for the setup's case.
+for try in 1 2 3 4 5; do
+	rm -f "$T/ran-usr1"
+	run "$SRCDIR/tests/runner/sigblock.py" /bin/sh -c \
+		"kill -USR1 \$\$; exec '$S' --report -p '$P/deny.ini' sh -c ': >\"$T/ran-usr1\"'"
+	[ "$RC" = 138 ] || break
+done
+status_is 125 "signal during the setup: 125"
+like "$ERR" "the command was not run: its setup ended before the execve(), killed by signal" \
+	"signal during the setup: says why"
+like "$ERR" "(SIGUSR1)" "signal during the setup: names the signal"
+[ ! -e "$T/ran-usr1" ]
+ok $? "signal during the setup: the command did not run"
+
 run "$S" --report="$T/no/such/dir/report" -p "$P/deny.ini" sh -c ": >'$T/ran'"
 status_is 125 "--report=FILE unwritable: 125"
 like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwritable: says so"
