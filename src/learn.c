@@ -6,6 +6,7 @@
  */
 #include "learn.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "callfmt.h"
 #include "consts.h"
 #include "groups.h"
+#include "profile.h"
 
 /* Namespace flags of clone(2) and unshare(2); CLONE_NEWTIME (0x80) lies in
  * clone's exit-signal byte and is a namespace flag only for unshare. */
@@ -466,6 +468,30 @@ static void write_cond(FILE *f, const struct rec *r)
 	fputc('\n', f);
 }
 
+#define INCLUDE_KEY "include = "
+
+const char *learn_include_unfit(const char *path)
+{
+	const unsigned char *u = (const unsigned char *)path;
+	size_t n = strlen(path);
+
+	if (n > PROFILE_LINE_MAX - strlen(INCLUDE_KEY))
+		return "too long for a line of a profile";
+	if (!n || isspace(u[0]) || isspace(u[n - 1]))
+		return "it begins or ends with a blank";
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len = utf8_decode(u + i, n - i, &cp);
+
+		if (!len || cp < 0x20 || cp == 0x7f)
+			return "it holds a control character or a byte that is not UTF-8";
+		if (cp == ';' && i && isspace(u[i - 1]))
+			return "a ';' after a blank would start a comment";
+		i += len;
+	}
+	return NULL;
+}
+
 int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 {
 	size_t n = l->n, ngroups;
@@ -497,7 +523,7 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 		fprintf(f, "# Command: %s\n", h->command);
 	fputs("\n[profile]\nversion = 1\n", f);
 	if (h->base)
-		fprintf(f, "include = %s\n", h->base);
+		fprintf(f, INCLUDE_KEY "%s\n", h->base);
 	fputs("\n[filter]\ndefault-action = errno(EPERM)\n"
 	      "unknown-syscall-action = errno(ENOSYS)\n",
 	      f);

@@ -43,6 +43,15 @@ size_t learn_count(const struct learn *l);
  */
 int learn_load(struct learn *l, FILE *f, const char *path, struct diag *d);
 
+/*
+ * Why path cannot be the value of the learned profile's include line, or
+ * NULL if it can: the loader must read back the very same path (no blank
+ * at either end, no ';' after a blank, which would start a comment, no
+ * control character or byte that is not UTF-8) from a line that fits
+ * PROFILE_LINE_MAX.
+ */
+const char *learn_include_unfit(const char *path);
+
 struct learn_header {
 	const char *base; /* absolute path of the base profile; NULL: none */
 	const char *user; /* [credentials] to keep; NULL: none */

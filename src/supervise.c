@@ -489,6 +489,7 @@ struct sup {
 	unsigned long reported, dropped_folds;
 	pid_t killed_tgid; /* a kill-process decision was enacted on it */
 	struct learn *learn;
+	char *base; /* --learn -p BASE: its real path, fit for an include line */
 	int learn_err;
 	bool synced;	    /* sync_wake_up() done */
 	bool report_failed; /* a write of the report failed, and was said */
@@ -933,8 +934,8 @@ static bool take_signals(int sfd, pid_t child, int *wstatus)
 
 static char *join_argv(char *const argv[])
 {
-	size_t len = 0;
-	char *s;
+	size_t len = 0, cut = 157;
+	char *s, *e;
 
 	for (size_t i = 0; argv[i]; i++)
 		len += strlen(argv[i]) + 1;
@@ -947,12 +948,17 @@ static char *join_argv(char *const argv[])
 			strcat(s, " ");
 		strcat(s, argv[i]);
 	}
-	for (char *c = s; *c; c++)
-		if (*c == '\n' || *c == '\r')
-			*c = ' ';
-	if (strlen(s) > 160)
-		strcpy(s + 157, "...");
-	return s;
+	/* A comment line of the learned profile, which the loader reads
+	 * again: no control character and nothing that is not UTF-8
+	 * (escaped), and a cut that splits no character. */
+	e = diag_escape(s);
+	free(s);
+	if (!e || strlen(e) <= 160)
+		return e;
+	while (cut && ((unsigned char)e[cut] & 0xc0) == 0x80)
+		cut--;
+	strcpy(e + cut, "...");
+	return e;
 }
 
 /* Open a temporary file next to path, for an atomic rename at the end. */
@@ -979,10 +985,9 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 			const char *tmp, struct diag *d)
 {
 	const char *path = s->o->learn_path;
-	char *base = s->o->has_base ? realpath(prof->path, NULL) : NULL;
 	char *cmd = join_argv(argv);
 	struct learn_header h = {
-		.base = base,
+		.base = s->base,
 		.user = prof->has_user ? prof->user : NULL,
 		.group = prof->has_group ? prof->group : NULL,
 		.command = cmd,
@@ -991,9 +996,7 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 	FILE *f = fdopen(fd, "w");
 	int r = 0;
 
-	if (s->o->has_base && !base)
-		r = -errno;
-	if (!cmd && r == 0) /* the header names the command: no silent gap */
+	if (!cmd) /* the header names the command: no silent gap */
 		r = -ENOMEM;
 	if (!f && r == 0)
 		r = -errno;
@@ -1018,7 +1021,6 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 		fprintf(stderr, PROG ": learned %zu distinct calls into %s\n",
 			learn_count(s->learn), path);
 	}
-	free(base);
 	free(cmd);
 	return r;
 }
@@ -1045,29 +1047,111 @@ static int report_open(struct sup *s, struct diag *d)
 	return 0;
 }
 
-/* --learn: what earlier runs learned, and the temporary file for this one. */
-static int learn_start(struct sup *s, int *ret_fd, char **ret_tmp, struct diag *d)
+/* --learn -p BASE: the base's real path, which the learned profile
+ * includes; refused before the command runs if no include line can name
+ * it. */
+static int learn_base(struct sup *s, const struct profile *prof, struct diag *d)
+{
+	const char *why;
+
+	if (!s->o->has_base)
+		return 0;
+	if (!strcmp(prof->path, PROFILE_STDIN_NAME) || oci_is_json(prof->path)) {
+		diag_error(d, NULL,
+			   "--learn: the learned profile includes its base, and %s cannot be "
+			   "included: write the base to an INI file%s",
+			   prof->path, oci_is_json(prof->path) ? " (--import-oci)" : "");
+		return -EINVAL;
+	}
+	s->base = realpath(prof->path, NULL);
+	if (!s->base) {
+		int err = errno;
+
+		diag_error(d, NULL, "--learn: cannot resolve the base '%s': %s", prof->path,
+			   strerror(err));
+		return -err;
+	}
+	why = learn_include_unfit(s->base);
+	if (why) {
+		diag_error(d, NULL, "--learn: the base '%s' cannot be named by an include line: %s",
+			   s->base, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* What the last step of --learn (a rename() over FILE) needs, checked
+ * before the command runs: FILE, if it exists, is a regular file (opened
+ * without blocking: a FIFO would wait for a writer), and is not another
+ * user's in a sticky directory of a third, which only root may replace.
+ * Returns FILE open for reading, -ENOENT if it does not exist, or -errno
+ * with the error in d. */
+static int learn_old_open(const char *path, struct diag *d)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	struct stat st, dst;
+	int r = 0;
+
+	if (fd < 0)
+		r = -errno;
+	else if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EINVAL;
+	else if (!dir)
+		r = -ENOMEM;
+	else if (geteuid() != 0 && st.st_uid != geteuid() && stat(dir, &dst) == 0 &&
+		 (dst.st_mode & S_ISVTX) && dst.st_uid != geteuid())
+		r = -EPERM;
+	free(dir);
+	if (r == 0)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	if (r == -EINVAL)
+		diag_error(d, NULL, "--learn: '%s' is not a regular file", path);
+	else if (r == -EPERM)
+		diag_error(d, NULL,
+			   "--learn: '%s' cannot be replaced: it is another user's, in a sticky "
+			   "directory",
+			   path);
+	else if (r != -ENOENT)
+		diag_error(d, NULL, "--learn: cannot read '%s': %s", path, strerror(-r));
+	return r;
+}
+
+/* --learn: the base, what earlier runs learned, and the temporary file for
+ * this one: every check before the command runs. */
+static int learn_start(struct sup *s, const struct profile *prof, int *ret_fd, char **ret_tmp,
+		       struct diag *d)
 {
 	const char *path = s->o->learn_path;
-	FILE *old = fopen(path, "re");
-	int r;
+	int r = learn_base(s, prof, d), fd;
+	FILE *old;
 
+	if (r < 0)
+		return r;
 	s->learn = learn_new();
 	if (!s->learn) {
-		if (old)
-			fclose(old);
 		diag_error(d, NULL, "out of memory");
 		return -ENOMEM;
 	}
-	if (old) {
+	fd = learn_old_open(path, d);
+	if (fd < 0 && fd != -ENOENT)
+		return fd;
+	if (fd >= 0) {
+		old = fdopen(fd, "re");
+		if (!old) {
+			close(fd);
+			diag_error(d, NULL, "out of memory");
+			return -ENOMEM;
+		}
 		r = learn_load(s->learn, old, path, d);
 		fclose(old);
 		if (r < 0)
 			return r;
-	} else if (errno != ENOENT) {
-		r = -errno;
-		diag_error(d, NULL, "--learn: cannot read '%s': %s", path, strerror(-r));
-		return r;
 	}
 	r = learn_open(path, ret_tmp, d);
 	if (r < 0)
@@ -1112,7 +1196,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	a.load = prog;
 
 	if (o->mode == SUPERVISE_LEARN)
-		r = learn_start(&s, &learn_fd, &learn_tmp, d);
+		r = learn_start(&s, c->profile, &learn_fd, &learn_tmp, d);
 	else
 		r = report_open(&s, d);
 	if (r < 0) {
@@ -1257,6 +1341,7 @@ out:
 		unlink(learn_tmp);
 	}
 	free(learn_tmp);
+	free(s.base);
 	if (s.report && s.report != stderr)
 		fclose(s.report);
 	for (size_t i = 0; i < s.n_folds; i++)

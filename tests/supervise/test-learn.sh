@@ -153,4 +153,80 @@ run "$S" --learn "$T/broken.ini" true
 status_is 125 "--learn into a broken record: refused"
 like "$ERR" "broken.ini:1: error: malformed record" "--learn into a broken record: located"
 
+# refused_learn WHAT MESSAGE [RUNNER...] -- ARG...: RUNNER scmp-run --learn
+# ARG... sh -c 'touch RAN': 125 at once, MESSAGE on stderr, and the
+# command did not run (RAN: $RAN, default $T/ran).
+refused_learn() {
+	_what=$1 _msg=$2 _ran=${RAN:-$T/ran}
+	shift 2
+	_runner=
+	while [ "$1" != -- ]; do
+		_runner="$_runner $1"
+		shift
+	done
+	shift
+	rm -f "$_ran"
+	# shellcheck disable=SC2086
+	run timeout 20 $_runner "$S" --learn "$@" sh -c "touch '$_ran'"
+	status_is 125 "$_what: 125"
+	like "$ERR" "$_msg" "$_what: says why"
+	[ ! -e "$_ran" ]
+	ok $? "$_what: the command did not run"
+}
+
+mkfifo "$T/fifo.ini"
+refused_learn "--learn into a FIFO" "--learn: '$T/fifo.ini' is not a regular file" \
+	-- "$T/fifo.ini" --user root
+mkdir "$T/dir.ini"
+refused_learn "--learn into a directory" "--learn: '$T/dir.ini' is not a regular file" \
+	-- "$T/dir.ini" --user root
+
+# another user's file in a sticky directory of a third: only its owner,
+# the directory's or root may replace it, so the rename at the end fails
+SD=$(mktemp -d /tmp/scmp-run-sticky.XXXXXX)
+chmod 1777 "$SD"
+"$S" --learn "$SD/owned.ini" --user root true 2>/dev/null
+if command -v setpriv >/dev/null && [ -s "$SD/owned.ini" ]; then
+	RAN=$SD/ran refused_learn "--learn into another user's file in a sticky directory" \
+		"--learn: '$SD/owned.ini' cannot be replaced: it is another user's, in a sticky directory" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$SD/owned.ini"
+else
+	skip "setpriv missing: no sticky-directory case"
+fi
+rm -rf "$SD"
+
+# a base the learned profile could not include
+printf '[filter]\ndefault-action = allow\n' >"$T/base.ini"
+run_in "$(cat "$T/base.ini")" "$S" --learn "$T/stdin.ini" --user root -p - sh -c "touch '$T/ran'"
+status_is 125 "--learn with a base on standard input: 125"
+like "$ERR" "--learn: the learned profile includes its base, and <stdin> cannot be included" \
+	"--learn with a base on standard input: says why"
+[ ! -e "$T/ran" ] && [ ! -e "$T/stdin.ini" ]
+ok $? "--learn with a base on standard input: the command did not run"
+printf '{"defaultAction": "SCMP_ACT_ALLOW"}\n' >"$T/base.json"
+refused_learn "--learn with a JSON base" "cannot be included: write the base to an INI file (--import-oci)" \
+	-- "$T/json.ini" --user root -p "$T/base.json"
+mkdir "$T/a ;b"
+cp "$T/base.ini" "$T/a ;b/base.ini"
+refused_learn "--learn with a base whose path has ' ;'" \
+	"cannot be named by an include line: a ';' after a blank would start a comment" \
+	-- "$T/semi.ini" --user root -p "$T/a ;b/base.ini"
+long=$T/$(printf '%0200d' 0)
+mkdir "$long"
+cp "$T/base.ini" "$long/base.ini"
+refused_learn "--learn with a base path too long for a line" \
+	"cannot be named by an include line: too long for a line of a profile" \
+	-- "$T/long.ini" --user root -p "$long/base.ini"
+
+# the command in the header comment: escaped, and cut between characters
+esc=$(printf 'a\033b')
+wide=$(printf 'é%.0s' $(seq 100))
+run "$S" --learn "$T/header.ini" --user root true "$esc" "$wide"
+status_is 0 "--learn of a command with ESC and 100 'é': ran"
+run "$S" -p "$T/header.ini" --check
+status_is 0 "--learn of a command with ESC and 100 'é': --check passes on the learned profile"
+like "$T/header.ini" '# Command: true a\x1bb éé' "--learn: ESC in the header is escaped"
+grep -q '^# Command: .*é\.\.\.$' "$T/header.ini"
+ok $? "--learn: the long header is cut after a whole character"
+
 done_testing
