@@ -269,6 +269,18 @@ const struct arch *arch_lookup(const char *name)
 	return NULL;
 }
 
+const struct arch *arch_of_call(uint32_t audit_arch, uint32_t nr)
+{
+	/* -1 (a tracer skipping the call) is an unknown number, never x32's */
+	bool x32 = nr != UINT32_MAX && (nr & ARCH_X32_SYSCALL_BIT);
+
+	for (size_t i = 0; i < ARCH_COUNT; i++)
+		if (arches[i].audit_arch == audit_arch &&
+		    (arches[i].audit_arch != arches[ARCH_X32].audit_arch || (i == ARCH_X32) == x32))
+			return &arches[i];
+	return NULL;
+}
+
 const struct arch *arch_native(void)
 {
 #if defined(__x86_64__) && defined(__ILP32__)

@@ -85,6 +85,11 @@ const struct arch *arch_lookup(const char *name);
 /* The ABI this binary was built for. */
 const struct arch *arch_native(void);
 
+/* The ABI of a call as seccomp sees it (seccomp_data.arch and .nr): x32
+ * when AUDIT_ARCH_X86_64 comes with the x32 bit in the number, else the
+ * one ABI of that audit_arch. NULL for an audit_arch no ABI has. */
+const struct arch *arch_of_call(uint32_t audit_arch, uint32_t nr);
+
 /* The sub-calls of a multiplexer (n written to ret_n). */
 const struct mux_subcall *arch_mux_subcalls(enum mux_kind kind, size_t *ret_n);
 

@@ -644,15 +644,7 @@ static const struct arch *arch_of(const struct policy *p, const struct seccomp_d
 {
 	const struct abi_policy *abi = policy_abi_for(p, sd->arch, (uint32_t)sd->nr);
 
-	if (abi)
-		return abi->arch;
-	for (int id = 0; id < ARCH_COUNT; id++) {
-		const struct arch *a = arch_get((enum arch_id)id);
-
-		if (a->audit_arch == sd->arch)
-			return a;
-	}
-	return NULL;
+	return abi ? abi->arch : arch_of_call(sd->arch, (uint32_t)sd->nr);
 }
 
 /*

@@ -125,6 +125,22 @@ ok $? "merge: the record grew ($n1 -> $n2)"
 run "$S" -p "$T/m.ini" sh -c "echo one; mkdir '$T/m2'"
 status_is 0 "merge: both runs' calls are allowed"
 
+# An x32 call (the x32 bit in the number: on x86_64 the kernel tells the
+# ABI by it) is learned as x32's, so the learned profile names the ABI
+# and the run again is not stopped as a foreign architecture. (The kernel
+# may have x32 off: the call then fails with ENOSYS in both runs.)
+if [ "$(uname -m)" = x86_64 ]; then
+	x32call='import ctypes; ctypes.CDLL(None).syscall(0x40000000 | 39); print("done")'
+	run "$S" --learn "$T/x32.ini" --user root python3 -c "$x32call"
+	status_is 0 "x32 call: learned"
+	like "$T/x32.ini" "architectures = native x32" "x32 call: the learned profile names x32"
+	run "$S" -p "$T/x32.ini" python3 -c "$x32call"
+	status_is 0 "x32 call: the command runs again under the learned profile"
+	like "$OUT" "done" "x32 call: ... to its end"
+else
+	skip "x32 calls are learned as x32's: x86_64 only"
+fi
+
 # ---- bad targets, refused before the command runs ----
 
 run "$S" --learn "$T/root.ini" sh -c "touch '$T/ran'"

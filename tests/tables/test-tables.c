@@ -98,6 +98,25 @@ static void test_arches(void)
 		}
 	}
 	tap_ok(true, "AUDIT_ARCH 64BIT/LE bits agree with bits/endianness on every ABI");
+
+	/* a call as seccomp sees it: x86_64 and x32 share their audit_arch */
+	tap_ok(arch_of_call(0xC000003E, 39) == arch_get(ARCH_X86_64) &&
+		       arch_of_call(0xC000003E, 0x40000000u | 39) == arch_get(ARCH_X32) &&
+		       arch_of_call(0xC000003E, UINT32_MAX) == arch_get(ARCH_X86_64) &&
+		       arch_of_call(0x40000003, 0x40000000u | 39) == arch_get(ARCH_X86) &&
+		       arch_of_call(0xC00000B7, 0) == arch_get(ARCH_AARCH64) &&
+		       arch_of_call(0x12345678, 0) == NULL,
+	       "arch_of_call(): x32 by its bit, -1 and other ABIs by audit_arch alone");
+	for (size_t i = 0; i < ARCH_COUNT; i++) {
+		const struct arch *a = arch_get(i);
+
+		if (arch_of_call(a->audit_arch, a->nr_base) != a) {
+			tap_ok(false, "arch_of_call() of %s's first number is %s", a->name,
+			       arch_of_call(a->audit_arch, a->nr_base)->name);
+			return;
+		}
+	}
+	tap_ok(true, "arch_of_call() of every ABI's first number is that ABI");
 }
 
 static void test_mux(void)
