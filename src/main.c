@@ -893,6 +893,11 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 		return usage_error(d, "%s", "--set needs a profile: use -p PROFILE");
 	if (o->n_sets && strcmp(o->profile, "-") && oci_is_json(o->profile))
 		return usage_error(d, "%s", "--set is for INI profiles, not JSON");
+	/* the learned profile includes the base file, which has no --set */
+	if (o->n_sets && o->sup.mode == SUPERVISE_LEARN)
+		return usage_error(d, "%s",
+				   "--set cannot be carried into the profile --learn writes: write the "
+				   "change into the base profile");
 	for (size_t i = 0; i < o->n_sets; i++) {
 		int r = profile_set_check(o->sets[i], (unsigned)i + 1, d);
 

@@ -507,6 +507,20 @@ status_is 2 "--user 'a b' with --check: 2"
 run "$SCMP_RUN" --user root -p "$C/plain.ini" --export-pfc -
 status_is 2 "--user with --export-pfc: 2"
 like "$ERR" "--user and --group are for run mode and --check" "--user with --export-pfc: says why"
+
+# the supervised modes: options they do not go with
+run "$SCMP_RUN" --learn "$TAP_TMP/l.ini" --report -p "$C/plain.ini" -- sh -c "touch $marker"
+status_is 125 "--learn with --report: 125"
+like "$ERR" "--learn cannot be combined with --report or --permissive" "--learn with --report: says why"
+run "$SCMP_RUN" --report -p "$C/plain.ini" --check
+status_is 2 "--report with --check: 2"
+like "$ERR" "--report, --permissive and --learn are for run mode" "--report with --check: says why"
+run "$SCMP_RUN" --learn "$TAP_TMP/l.ini" -p "$C/plain.ini" --set allow.syscalls=mkdir -- \
+	sh -c "touch $marker"
+status_is 125 "--learn with --set: 125"
+like "$ERR" "--set cannot be carried into the profile --learn writes" "--learn with --set: says why"
+[ ! -e "$TAP_TMP/l.ini" ]
+ok $? "--learn with --set: nothing written"
 [ -e "$marker" ]
 ok $((! $?)) "no refused command ran"
 
