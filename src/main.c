@@ -489,10 +489,10 @@ static enum outcome outcome_of_run(enum run_failure fail)
  * far is printed and cleared: execve() does not return, and a supervised
  * child would get a copy of d. False if the command must not run.
  */
-static bool announce_run(const struct options *o, const struct compiled *c, char **argv,
-			 struct diag *d)
+static bool announce_run(const struct options *o, const struct compiled *c,
+			 const struct bpf_prog *answers, char **argv, struct diag *d)
 {
-	if (run_prepare(c->profile, c->prog, argv, d) < 0)
+	if (run_prepare(c->profile, answers, argv, d) < 0)
 		return false;
 	if (o->verbose) {
 		note_running(c, argv[0], d);
@@ -517,7 +517,7 @@ static enum outcome run(const struct options *o, const struct compiled *c, char 
 	enum run_failure fail = RUN_FAIL_SETUP;
 	enum run_state state = RUN_STATE_OPEN;
 
-	if (!announce_run(o, c, argv, d))
+	if (!announce_run(o, c, c->prog, argv, d))
 		return OUTCOME_REJECTED;
 	if (o->verbose)
 		note_landlock(c);
@@ -539,7 +539,8 @@ static enum outcome run_supervised(const struct options *o, const struct compile
 	size_t errors = d->n_errors;
 	int r;
 
-	if (supervise_check(c->profile, d) < 0 || !announce_run(o, c, argv, d))
+	if (supervise_check(c->profile, d) < 0 ||
+	    !announce_run(o, c, supervise_answers(c, o->sup.mode), argv, d))
 		return OUTCOME_REJECTED;
 	r = diag_oom(d, errors, supervise_run(&o->sup, c, argv, d, &fail));
 	if (r < 0)
@@ -895,9 +896,10 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 		return usage_error(d, "%s", "--set is for INI profiles, not JSON");
 	/* the learned profile includes the base file, which has no --set */
 	if (o->n_sets && o->sup.mode == SUPERVISE_LEARN)
-		return usage_error(d, "%s",
-				   "--set cannot be carried into the profile --learn writes: write the "
-				   "change into the base profile");
+		return usage_error(
+			d, "%s",
+			"--set cannot be carried into the profile --learn writes: write the "
+			"change into the base profile");
 	for (size_t i = 0; i < o->n_sets; i++) {
 		int r = profile_set_check(o->sets[i], (unsigned)i + 1, d);
 

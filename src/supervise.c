@@ -280,9 +280,7 @@ static const struct sock_filter allow_all_insn = BPF_STMT(BPF_RET | BPF_K, SECCO
 static const struct bpf_prog allow_all = { .insns = (struct sock_filter *)&allow_all_insn,
 					   .len = 1 };
 
-/* The program whose answers the supervisor gives to run mode's own calls
- * after the install (run_mode_call()): run mode predicts them from it. */
-static const struct bpf_prog *answers_of(const struct compiled *c, enum supervise_mode mode)
+const struct bpf_prog *supervise_answers(const struct compiled *c, enum supervise_mode mode)
 {
 	return mode == SUPERVISE_REPORT ? c->prog : &allow_all;
 }
@@ -346,7 +344,7 @@ static int handoff_executing(void *data)
 
 struct child_args {
 	const struct profile *prof;
-	const struct bpf_prog *prog; /* answers_of(): what run mode's own calls get */
+	const struct bpf_prog *prog; /* supervise_answers(): what run mode's own calls get */
 	const struct bpf_prog *load; /* transformed: the one installed */
 	char *const *argv;
 	struct handoff *h;
@@ -477,6 +475,8 @@ struct fold {
 	char *text; /* "uname -> errno(EPERM) [x86_64 63] by p.ini:4" */
 };
 
+#define BASE_DENIED_MAX 16 /* rules named; the count goes on */
+
 struct sup {
 	const struct supervise_opts *o;
 	const struct policy *policy;
@@ -490,6 +490,13 @@ struct sup {
 	pid_t killed_tgid; /* a kill-process decision was enacted on it */
 	struct learn *learn;
 	char *base; /* --learn -p BASE: its real path, fit for an include line */
+	/* --learn -p BASE: rules of the base that deny what the command did
+	 * (the learned profile includes them: they still deny); distinct */
+	struct base_denial {
+		const struct rrule *rule;
+		const char *name;
+	} base_denied[BASE_DENIED_MAX];
+	size_t n_base_denied;
 	int learn_err;
 	bool synced;	    /* sync_wake_up() done */
 	bool report_failed; /* a write of the report failed, and was said */
@@ -651,7 +658,7 @@ static const struct arch *arch_of(const struct policy *p, const struct seccomp_d
  * A call of run mode itself between the install and execve() (the filter's
  * read-back, a message after a failed execve): not the command's, so
  * neither reported nor learned, and answered as the mode answers every
- * call, which is what run mode predicted (answers_of()): --report as the
+ * call, which is what run mode predicted (supervise_answers()): --report as the
  * profile does, where what would stop the call ends the child (the command
  * has not started); --permissive and --learn let it run.
  */
@@ -697,6 +704,48 @@ static bool is_run_mode_call(const struct sup *s, const struct seccomp_notif *re
 	return !name || strcmp(name, "execve");
 }
 
+/* --learn -p BASE: a call a rule of the base denies (errno, a kill, trap
+ * or trace) is learned like any other, but the learned profile includes
+ * that rule, and the strictest action wins: the command will meet the
+ * denial. Kept to be said at the end (learn_warn_base()). */
+static void note_base_denial(struct sup *s, const struct arch *abi, const struct seccomp_data *sd)
+{
+	struct decision dec;
+	uint32_t act;
+
+	policy_decide(s->policy, sd, &dec);
+	act = dec.ret & SECCOMP_RET_ACTION_FULL;
+	if (dec.why != DECIDE_RULE || act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG)
+		return;
+	for (size_t i = 0; i < s->n_base_denied && i < BASE_DENIED_MAX; i++)
+		if (s->base_denied[i].rule == dec.rule)
+			return;
+	if (s->n_base_denied < BASE_DENIED_MAX)
+		s->base_denied[s->n_base_denied] = (struct base_denial){
+			.rule = dec.rule,
+			.name = abi ? syscalls_lookup_nr(abi, (uint32_t)sd->nr) : NULL,
+		};
+	s->n_base_denied++;
+}
+
+/* The base's rules that will still deny what was learned, each at its line. */
+static void learn_warn_base(const struct sup *s, struct diag *d)
+{
+	for (size_t i = 0; i < s->n_base_denied && i < BASE_DENIED_MAX; i++) {
+		const struct rule *r = s->base_denied[i].rule->src;
+
+		diag_warning(d, &r->loc,
+			     "--learn: the command used '%s', which this rule of the base denies; "
+			     "the learned profile includes the base, so the command meets the "
+			     "denial under it: change the rule, or learn without it",
+			     s->base_denied[i].name ? s->base_denied[i].name : r->syscall);
+	}
+	if (s->n_base_denied > BASE_DENIED_MAX)
+		diag_warning(d, NULL,
+			     "--learn: %zu more rules of the base deny what the command did",
+			     s->n_base_denied - BASE_DENIED_MAX);
+}
+
 static void handle(struct sup *s)
 {
 	struct seccomp_notif req;
@@ -725,7 +774,10 @@ static void handle(struct sup *s)
 	abi = arch_of(s->policy, &req.data);
 
 	if (s->o->mode == SUPERVISE_LEARN) {
-		/* every notified call is recorded and runs: no decision needed */
+		/* every notified call is recorded and runs; the base's decision
+		 * only matters where a rule of it denies */
+		if (s->o->has_base)
+			note_base_denial(s, abi, &req.data);
 		if (abi && s->learn_err == 0) {
 			for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
 				args[i] = req.data.args[i];
@@ -1156,7 +1208,9 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		  struct diag *d, enum run_failure *ret_fail)
 {
 	struct sup s = { .o = o, .policy = c->policy, .listener = -1, .report = stderr };
-	struct child_args a = { .prof = c->profile, .prog = answers_of(c, o->mode), .argv = argv };
+	struct child_args a = { .prof = c->profile,
+				.prog = supervise_answers(c, o->mode),
+				.argv = argv };
 	const struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
 	struct bpf_prog *prog = NULL;
 	/* in our memory, which the child shares until its execve() */
@@ -1302,6 +1356,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	if (o->mode == SUPERVISE_LEARN) {
 		r = learn_finish(&s, c->profile, argv, learn_fd, learn_tmp, d);
 		learn_fd = -1;
+		learn_warn_base(&s, d);
 		if (r < 0 && status == 0)
 			status = r; /* the command succeeded, the learning did not */
 	}

@@ -44,6 +44,15 @@ struct supervise_opts {
 void supervise_transform(struct policy *p, enum supervise_mode mode);
 
 /*
+ * The program whose answers the supervisor gives to run mode's own calls
+ * after the install (the read-back, the execve() of the command): run mode
+ * predicts them from it, and checks the execve() against it before
+ * anything changes. --report: the profile's own; --permissive and --learn:
+ * one that lets every call run.
+ */
+const struct bpf_prog *supervise_answers(const struct compiled *c, enum supervise_mode mode);
+
+/*
  * Refuse what a supervised mode cannot do: a profile that uses notify (the
  * listener is scmp-run's own). Returns 0 or -EINVAL with an error in d.
  */

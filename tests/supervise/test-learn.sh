@@ -141,6 +141,20 @@ else
 	skip "x32 calls are learned as x32's: x86_64 only"
 fi
 
+# A call a rule of the base denies is learned, but the learned profile
+# includes that rule, which still wins: said at the rule, once per rule.
+printf '[filter]\ndefault-action = allow\n\n[errno(EACCES)]\nsyscalls = mkdir\n' >"$T/denying-base.ini"
+run "$S" --learn "$T/bd.ini" --user root -p "$T/denying-base.ini" \
+	sh -c "mkdir '$T/bd1'; mkdir '$T/bd2'"
+status_is 0 "base that denies a used call: learned"
+like "$ERR" "denying-base.ini:5: warning: --learn: the command used 'mkdir', which this rule of the base denies" \
+	"base that denies a used call: the warning is at the base's rule"
+is "$(grep -c 'rule of the base denies' "$ERR")" 1 "base that denies a used call: said once"
+printf '[filter]\ndefault-action = errno(EPERM)\n\n[allow]\nsyscalls = mkdir\n' >"$T/allowing-base.ini"
+run "$S" --learn "$T/ba.ini" --user root -p "$T/allowing-base.ini" sh -c "mkdir '$T/ba1'"
+status_is 0 "base that denies by default only: learned"
+unlike "$ERR" "rule of the base denies" "base that denies by default only: no warning"
+
 # ---- bad targets, refused before the command runs ----
 
 run "$S" --learn "$T/root.ini" sh -c "touch '$T/ran'"

@@ -308,6 +308,16 @@ run "$S" --permissive -p "$P/base.ini" --user root sh -c 'echo ran'
 status_is 0 "kill-everything base, --permissive: ran"
 like "$OUT" "ran" "kill-everything base, --permissive: the command's output"
 like "$ERR" "would deny: " "kill-everything base, --permissive: reported"
+# ... execve() included: the check that refuses a profile that would stop
+# the command's own execve() asks what the mode answers, not the profile
+printf '[filter]\ndefault-action = errno(EPERM)\n[credentials]\nuser = root\n' >"$T/no-exec.ini"
+run "$S" -p "$T/no-exec.ini" true
+status_is 125 "a profile that denies execve: refused in run mode"
+like "$ERR" "the filter would stop the execve() of the command itself" \
+	"a profile that denies execve: says why"
+run "$S" --permissive -p "$T/no-exec.ini" sh -c 'echo ran'
+status_is 0 "a profile that denies execve, --permissive: ran"
+like "$OUT" "ran" "a profile that denies execve, --permissive: the command's output"
 
 # ---- a profile that denies the calls a socket handoff would need ----
 
