@@ -142,6 +142,14 @@ static int convert_cond(struct oci_conv *cv, const char *path, const char *name,
 	if (op == CMP_MASKED_EQ) {
 		char p2[OJSON_PATH_MAX];
 
+		/* libseccomp masks the datum too: (arg & value) == (valueTwo &
+		 * value); a bit of valueTwo outside the mask never counts */
+		if (v2 & ~v)
+			snprintf(note, note_size,
+				 "valueTwo %#llx has bits outside the mask %#llx: libseccomp "
+				 "drops them, and so does this rule",
+				 (unsigned long long)v2, (unsigned long long)v);
+		v2 &= v;
 		ojson_path_key(p2, path, "valueTwo");
 		if (!fits_width(v2, t.wmin))
 			return too_wide(cv, p2, "valueTwo", v2, idx, name, t.wmin, "");

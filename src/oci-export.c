@@ -528,6 +528,45 @@ static int cmp_ent(const void *a, const void *b)
 }
 
 /* Errors for the rules of a syscall whose entries cannot be written. */
+/* Not an errno libseccomp refuses; else false, with the error at loc. */
+static bool errno_exportable(uint32_t ret, const struct src_loc *loc, struct diag *d)
+{
+	uint32_t data = ret & SECCOMP_RET_DATA;
+
+	if ((ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_ERRNO || data <= OCI_ERRNO_MAX)
+		return true;
+	diag_error(d, loc,
+		   "--export-oci: errno %u: libseccomp takes at most %u, so a runtime would "
+		   "refuse the profile",
+		   data, OCI_ERRNO_MAX);
+	return false;
+}
+
+/* An action libseccomp can take: trap without data, an errno it accepts.
+ * Else false, with the error at the rule. */
+static bool rule_exportable(const struct rrule *r, struct diag *d)
+{
+	uint32_t data = r->ret & SECCOMP_RET_DATA;
+
+	if ((r->ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRAP && data) {
+		diag_error(d, &r->src->loc,
+			   "--export-oci: trap(%u) has no OCI form: SCMP_ACT_TRAP carries no data",
+			   data);
+		return false;
+	}
+	return errno_exportable(r->ret, &r->src->loc, d);
+}
+
+/* Whether a rule of s compares a 64-bit argument. */
+static bool tests_wide_arg(const struct rsys *s)
+{
+	for (size_t j = 0; j < s->n_rules; j++)
+		for (size_t k = 0; k < s->rules[j].n_cmps; k++)
+			if (s->rules[j].cmps[k].width == 64)
+				return true;
+	return false;
+}
+
 static void rules_error(struct exporter *x, const struct abi_policy *abi, const struct rsys *s,
 			const char *why)
 {
@@ -760,6 +799,8 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 				p->abis[i].arch->name, p->abis[0].arch->name);
 			return -EINVAL;
 		}
+	if (!errno_exportable(p->abis[0].default_ret, &rs->attrs.default_loc, d))
+		return -EINVAL;
 	for (size_t i = 0; i < p->n_abis && r >= 0; i++) {
 		const struct abi_policy *abi = &p->abis[i];
 
@@ -791,18 +832,13 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 			}
 			if (r < 0)
 				break;
-			for (size_t j = 0; j < s->n_rules; j++) {
-				uint32_t full = s->rules[j].ret & SECCOMP_RET_ACTION_FULL;
-
-				if (full == SECCOMP_RET_TRAP &&
-				    (s->rules[j].ret & SECCOMP_RET_DATA)) {
-					diag_error(d, &s->rules[j].src->loc,
-						   "--export-oci: trap(%u) has no OCI form: "
-						   "SCMP_ACT_TRAP carries no data",
-						   s->rules[j].ret & SECCOMP_RET_DATA);
+			for (size_t j = 0; j < s->n_rules; j++)
+				if (!rule_exportable(&s->rules[j], d))
 					break;
-				}
-			}
+			if (abi->arch->id == ARCH_X32 && tests_wide_arg(s))
+				rules_error(&x, abi, s,
+					    "libseccomp compares the low 32 bits of x32's "
+					    "arguments, and a rule tests a 64-bit one");
 			text = scratch_text(&x);
 			if (!text) {
 				r = -ENOMEM;

@@ -85,6 +85,10 @@ int oci_parse_args(struct oci_conv *cv, const char *path, json_t *args, struct o
  * rules) or -ENOMEM.
  */
 #define OCI_CONJS_MAX 64 /* rules one entry's conditions may split into, per name */
+/* The largest errno libseccomp takes in SCMP_ACT_ERRNO() (it refuses 4095,
+ * MAX_ERRNO, which the kernel would take): a runtime refuses a profile with
+ * more, so reading one fails and --export-oci refuses to write one. */
+#define OCI_ERRNO_MAX 4094u
 int oci_add_name(struct oci_conv *cv, const char *name, const struct src_loc *loc,
 		 const struct action *act, const struct oci_jcond *conds, size_t n_conds,
 		 size_t entry);

@@ -46,10 +46,13 @@ static const struct {
 static const struct {
 	const char *name;
 	int id;
-	const char *go; /* GOARCH, what moby matches includes/excludes "arches" with */
+	/* what moby compares includes/excludes "arches" with: its
+	 * goToNative[GOARCH], libseccomp's name of the host's architecture
+	 * (NULL: no Go port runs on that ABI) */
+	const char *moby;
 } oci_arches[] = {
 	{ "SCMP_ARCH_X86_64", ARCH_X86_64, "amd64" },
-	{ "SCMP_ARCH_X86", ARCH_X86, "386" },
+	{ "SCMP_ARCH_X86", ARCH_X86, "x86" },
 	{ "SCMP_ARCH_X32", ARCH_X32, NULL },
 	{ "SCMP_ARCH_AARCH64", ARCH_AARCH64, "arm64" },
 	{ "SCMP_ARCH_ARM", ARCH_ARM, "arm" },
@@ -60,12 +63,12 @@ static const struct {
 	{ "SCMP_ARCH_S390X", ARCH_S390X, "s390x" },
 	{ "SCMP_ARCH_S390", ARCH_S390, "s390" },
 	{ "SCMP_ARCH_MIPS", ARCH_MIPS, "mips" },
-	{ "SCMP_ARCH_MIPSEL", ARCH_MIPSEL, "mipsle" },
+	{ "SCMP_ARCH_MIPSEL", ARCH_MIPSEL, "mipsel" },
 	{ "SCMP_ARCH_MIPS64", ARCH_MIPS64, "mips64" },
-	{ "SCMP_ARCH_MIPSEL64", ARCH_MIPSEL64, "mips64le" },
-	{ "SCMP_ARCH_MIPS64N32", ARCH_MIPS64N32, NULL },
-	{ "SCMP_ARCH_MIPSEL64N32", ARCH_MIPSEL64N32, NULL },
-	{ "SCMP_ARCH_LOONGARCH64", ARCH_LOONGARCH64, "loong64" },
+	{ "SCMP_ARCH_MIPSEL64", ARCH_MIPSEL64, "mipsel64" },
+	{ "SCMP_ARCH_MIPS64N32", ARCH_MIPS64N32, "mips64n32" },
+	{ "SCMP_ARCH_MIPSEL64N32", ARCH_MIPSEL64N32, "mips3l64n32" },
+	{ "SCMP_ARCH_LOONGARCH64", ARCH_LOONGARCH64, "loongarch64" },
 	{ "SCMP_ARCH_PARISC", -1, NULL },
 	{ "SCMP_ARCH_PARISC64", -1, NULL },
 	{ "SCMP_ARCH_M68K", -1, NULL },
@@ -122,8 +125,8 @@ static int parse_oci_action(struct oci_conv *cv, const char *path, json_t *obj, 
 	}
 	*ret = (struct action){ .kind = oci_actions[i].kind };
 	if (ojson_get_uint(cv->j, path, obj, ret_key,
-			   ret->kind == ACTION_TRACE ? ACTION_DATA_MAX : ACTION_ERRNO_MAX,
-			   &has_data, &data) < 0)
+			   ret->kind == ACTION_TRACE ? ACTION_DATA_MAX : OCI_ERRNO_MAX, &has_data,
+			   &data) < 0)
 		return -EINVAL;
 	ojson_path_key(p, path, ret_key);
 	if (has_data && ret->kind != ACTION_ERRNO && ret->kind != ACTION_TRACE) {
@@ -234,6 +237,7 @@ static void parse_arches(struct oci_conv *cv, json_t *root)
 	json_t *archs = ojson_get_array(cv->j, "", root, "architectures");
 	json_t *map = ojson_get_array(cv->j, "", root, "archMap");
 	const char *native_name = NULL;
+	bool host_entry, host_seen = false;
 	char p[OJSON_PATH_MAX], q[OJSON_PATH_MAX];
 	size_t i;
 	json_t *m;
@@ -273,9 +277,19 @@ static void parse_arches(struct oci_conv *cv, json_t *root)
 			continue;
 		}
 		ojson_path_key(q, p, "subArchitectures");
-		/* moby uses the entry of the host's architecture only */
-		string_list(cv, q, subs, "'subArchitectures'",
-			    native_name && !strcmp(a, native_name) ? add_abi : NULL);
+		/* moby uses the first entry of the host's architecture only */
+		host_entry = native_name && !strcmp(a, native_name) && !host_seen;
+		if (native_name && !strcmp(a, native_name) && host_seen) {
+			struct src_loc loc;
+
+			ojson_loc(cv->j, p, false, &loc);
+			diag_warning(cv->d, &loc,
+				     "a second archMap entry for %s, the host's architecture: "
+				     "ignored, as moby uses the first one only",
+				     a);
+		}
+		host_seen |= host_entry;
+		string_list(cv, q, subs, "'subArchitectures'", host_entry ? add_abi : NULL);
 	}
 }
 
@@ -335,7 +349,7 @@ static int decide_filter(struct oci_conv *cv, const char *path, json_t *obj, boo
 			 char *why, size_t why_size)
 {
 	static const char *const fields[] = { "caps", "arches", "minKernel", NULL };
-	const char *go = NULL, *mk;
+	const char *host = NULL, *mk;
 	json_t *caps, *arches, *v;
 	char p[OJSON_PATH_MAX];
 	size_t errs = cv->d->n_errors, i;
@@ -364,8 +378,8 @@ static int decide_filter(struct oci_conv *cv, const char *path, json_t *obj, boo
 		return -EINVAL;
 	for (size_t k = 0; k < sizeof(oci_arches) / sizeof(oci_arches[0]); k++)
 		if (oci_arches[k].id == (int)cv->native->id)
-			go = oci_arches[k].go;
-	arch_hit = go && arches && in_strings(arches, go);
+			host = oci_arches[k].moby;
+	arch_hit = host && arches && in_strings(arches, host);
 	if (mk) {
 		if (!cv->kernel_known) {
 			ojson_error(cv->j, p,
@@ -380,7 +394,7 @@ static int decide_filter(struct oci_conv *cv, const char *path, json_t *obj, boo
 			caps_hit |= has_cap(cv, json_string_value(v));
 		}
 		if (arches && json_array_size(arches) && arch_hit) {
-			snprintf(why, why_size, "excluded on %s", go);
+			snprintf(why, why_size, "excluded on %s", host);
 			return 0;
 		}
 		if (caps_hit) {
@@ -397,7 +411,7 @@ static int decide_filter(struct oci_conv *cv, const char *path, json_t *obj, boo
 	}
 	if (arches && json_array_size(arches) && !arch_hit) {
 		snprintf(why, why_size, "only for other architectures (this is %s)",
-			 go ? go : cv->native->name);
+			 host ? host : cv->native->name);
 		return 0;
 	}
 	json_array_foreach(caps, i, v)
@@ -498,6 +512,12 @@ static int parse_entry(struct oci_conv *cv, size_t index, json_t *e)
 			ojson_path_index(p, q, i);
 		}
 		ojson_loc(cv->j, p, false, &loc);
+		if (!*n) {
+			/* runc refuses the profile ("empty string is not a valid
+			 * syscall"), before any name is looked up */
+			ojson_error(cv->j, p, "an empty syscall name");
+			return -EINVAL;
+		}
 		if (!syscalls_known(n)) {
 			/* runc skips names libseccomp does not know, and so do we */
 			diag_warning(cv->d, &loc, "unknown syscall '%s' skipped (as runc does)", n);

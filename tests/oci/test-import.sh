@@ -110,4 +110,68 @@ else
 	skip "no built-in rule clone3 in this build"
 fi
 
+# valueTwo bits outside the mask: libseccomp masks the datum as well,
+# (arg & value) == (valueTwo & value), so they never count
+printf '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["umask"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13, "args": [{"index": 0, "value": 1, "valueTwo": 3, "op": "SCMP_CMP_MASKED_EQ"}]}]}\n' \
+	>"$TAP_TMP/masked.json"
+for a in 1 3 2; do
+	run "$SCMP_RUN" -p "$TAP_TMP/masked.json" --explain umask $a
+	sed -n 1p "$OUT" >"$TAP_TMP/masked.$a"
+done
+like "$TAP_TMP/masked.1" "errno(EACCES)" "MASKED_EQ, valueTwo 3 under mask 1: umask(1) is denied"
+like "$TAP_TMP/masked.3" "errno(EACCES)" "MASKED_EQ, valueTwo 3 under mask 1: umask(3) is denied"
+like "$TAP_TMP/masked.2" "allow" "MASKED_EQ, valueTwo 3 under mask 1: umask(2) is not"
+run "$SCMP_RUN" --import-oci "$TAP_TMP/masked.json"
+like "$OUT" "umask = arg0 & 1 == 1" "MASKED_EQ, valueTwo outside the mask: imported masked"
+like "$OUT" "# valueTwo 0x3 has bits outside the mask 0x1: libseccomp drops them" \
+	"MASKED_EQ, valueTwo outside the mask: the import says so"
+
+# includes/excludes "arches" are compared with moby's name of the host's
+# architecture (goToNative[GOARCH]): "x86" on a 32-bit x86 host, not "386"
+printf '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["modify_ldt"], "action": "SCMP_ACT_ALLOW", "includes": {"arches": ["amd64", "x32", "x86"]}}, {"names": ["uname"], "action": "SCMP_ACT_ALLOW", "includes": {"arches": ["386"]}}]}\n' \
+	>"$TAP_TMP/arches.json"
+run "$SCMP_RUN" --target-arch x86 -p "$TAP_TMP/arches.json" --explain modify_ldt
+like "$OUT" ": allow" "includes arches 'x86' on an x86 target: the entry is kept"
+run "$SCMP_RUN" --target-arch x86 -p "$TAP_TMP/arches.json" --explain uname
+like "$OUT" ": errno(EPERM)" "includes arches '386' (Go's name) on an x86 target: left out, as moby does"
+
+# archMap: moby takes the first entry of the host's architecture only
+printf '{"defaultAction": "SCMP_ACT_ERRNO", "archMap": [{"architecture": "SCMP_ARCH_X86_64", "subArchitectures": []}, {"architecture": "SCMP_ARCH_X86_64", "subArchitectures": ["SCMP_ARCH_X86"]}], "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}\n' \
+	>"$TAP_TMP/archmap2.json"
+if [ "$(uname -m)" = x86_64 ]; then
+	run "$SCMP_RUN" --import-oci "$TAP_TMP/archmap2.json"
+	like "$OUT" "architectures = x86_64" "archMap, two entries of the host: the first one's ABIs"
+	unlike "$OUT" "architectures = x86_64 x86" "archMap, two entries of the host: not the second's"
+	like "$ERR" "a second archMap entry for SCMP_ARCH_X86_64, the host's architecture: ignored" \
+		"archMap, two entries of the host: says so"
+else
+	skip "archMap of x86_64: x86_64 hosts only"
+fi
+
+# --export-oci: what libseccomp refuses or reads otherwise is an error
+printf '[filter]\ndefault-action = allow\n[errno(4095)]\nsyscalls = mkdir\n' >"$TAP_TMP/e4095.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/e4095.ini" --export-oci -
+is "$RC" 1 "--export-oci of errno(4095): refused"
+like "$ERR" "e4095.ini:4: error: --export-oci: errno 4095: libseccomp takes at most 4094" \
+	"--export-oci of errno(4095): located at the rule"
+printf '[filter]\ndefault-action = errno(4095)\n[allow]\nsyscalls = read\n' >"$TAP_TMP/d4095.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/d4095.ini" --export-oci -
+is "$RC" 1 "--export-oci of default-action = errno(4095): refused"
+like "$ERR" "d4095.ini:2: error: --export-oci: errno 4095" \
+	"--export-oci of default-action = errno(4095): located at the key"
+printf '[filter]\ndefault-action = allow\n[errno(4094)]\nsyscalls = mkdir\n' >"$TAP_TMP/e4094.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/e4094.ini" --export-oci -
+is "$RC" 0 "--export-oci of errno(4094): written"
+# x32: libseccomp compares the low 32 bits of every argument
+printf '[filter]\ndefault-action = kill-process\narchitectures = native x32\n[allow]\nsyscalls = exit_group\nlseek = offset == 0x100000000\n' \
+	>"$TAP_TMP/x32wide.ini"
+run "$SCMP_RUN" --target-arch x86_64 -p "$TAP_TMP/x32wide.ini" --export-oci -
+is "$RC" 1 "--export-oci, x32 and a 64-bit argument: refused"
+like "$ERR" "'lseek' on x32 cannot be written for libseccomp: libseccomp compares the low 32 bits of x32's arguments" \
+	"--export-oci, x32 and a 64-bit argument: says why"
+printf '[filter]\ndefault-action = kill-process\narchitectures = native x32\n[allow]\nsyscalls = exit_group\nlseek = whence == 1\n' \
+	>"$TAP_TMP/x32narrow.ini"
+run "$SCMP_RUN" --target-arch x86_64 -p "$TAP_TMP/x32narrow.ini" --export-oci -
+is "$RC" 0 "--export-oci, x32 and a 32-bit argument: written"
+
 done_testing
