@@ -17,6 +17,7 @@
 #include "caller.h"
 #include "capname.h"
 #include "caps.h"
+#include "groups.h"
 #include "number.h"
 #include "oci.h"
 #include "suggest.h"
@@ -535,6 +536,19 @@ static void check_shadowed(struct lint *L)
 
 /* ---- unknown-optional ---- */
 
+/* Whether a built-in group lists name. */
+static bool in_builtin_group(const char *name)
+{
+	size_t n;
+	const struct group *g = groups_list(&n);
+
+	for (size_t i = 0; i < n; i++)
+		for (const char *m = g[i].members; m && *m; m = groups_next(m))
+			if (!strcmp(m, name))
+				return true;
+	return false;
+}
+
 static void check_unknown_optional(struct lint *L)
 {
 	const struct ruleset *rs = L->c->rs;
@@ -548,14 +562,21 @@ static void check_unknown_optional(struct lint *L)
 	for (size_t i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 
-		if (!r->optional || r->via_group || policy_reaches(L->c->policy, r->syscall))
+		if (!r->optional || policy_reaches(L->c->policy, r->syscall))
+			continue;
+		/* a group's member for other ABIs is what groups are for, and
+		 * systemd's groups list names no kernel has; any other name no
+		 * table has is a typo, in a [groups] line as well */
+		if (r->via_group && (syscalls_known(r->syscall) || in_builtin_group(r->syscall)))
 			continue;
 		if (!syscalls_known(r->syscall))
 			warn(L, "unknown-optional", &r->loc,
 			     "check the spelling: '?' makes a real name optional on the ABIs that "
 			     "lack it, it does not make a typo harmless",
-			     "'%s?' names no syscall the table knows: the rule matches nothing",
-			     r->syscall);
+			     "'%s?'%s%s%s names no syscall the table knows: the rule matches "
+			     "nothing",
+			     r->syscall, r->via_group ? " (in " : "", r->via_group ? r->group : "",
+			     r->via_group ? ")" : "");
 		else
 			warn(L, "unknown-optional", &r->loc,
 			     "remove it if the profile is only for these ABIs; silence this warning "

@@ -159,8 +159,11 @@ static int eval_value(const struct resolve_ctx *ctx, const struct value *val, un
 			w.neg = c < 0;
 			w.mag = c < 0 ? (uint64_t)0 - (uint64_t)c : (uint64_t)c;
 		}
-		/* An OR of several terms is a bit pattern, never an ordered number. */
-		if (fit(ctx, w, width, is_signed, ordered && val->n_terms == 1, what, &bits) < 0)
+		/* In an ordered comparison every term is a number of the
+		 * argument's range, as a single value is (an OR of such
+		 * numbers stays in it): "pid > 0xffffffff|0" must not turn
+		 * into "pid > -1" */
+		if (fit(ctx, w, width, is_signed, ordered, what, &bits) < 0)
 			return -ERANGE;
 		*ret |= bits;
 	}
@@ -587,25 +590,23 @@ static void collect_number(const struct abi_policy *abi, const char *syscall, ui
 		nrs[(*n)++] = nr;
 }
 
-/* abi->known: the table, plus the numbers the profile names that the table
+/* abi->known: the table, plus the numbers the rules name that the table
  * lacks (scmp-run.ini(5) SYSCALL NAMES: such a number is known, so the
- * default action applies to it, not the unknown-syscall action). */
-static int known_numbers(const struct ruleset *rs, const struct rule_list *rules,
-			 struct abi_policy *abi)
+ * default action applies to it, not the unknown-syscall action). A
+ * [priority] line names none: it never changes which action a call gets. */
+static int known_numbers(const struct rule_list *rules, struct abi_policy *abi)
 {
 	uint32_t *nrs;
 	size_t n = 0, u = 0, t = 0;
 	struct syscall *merged;
 
 	abi->known = syscalls_list(abi->arch, &abi->n_known);
-	nrs = calloc(rules->n + rs->n_prios + 1, sizeof(*nrs));
+	nrs = calloc(rules->n + 1, sizeof(*nrs));
 	if (!nrs)
 		return -ENOMEM;
 	for (size_t i = 0; i < rules->n; i++)
 		if (!rules->v[i]->name_key) /* a name of the table is no number */
 			collect_number(abi, rules->v[i]->syscall, nrs, &n);
-	for (size_t i = 0; i < rs->n_prios; i++)
-		collect_number(abi, rs->prios[i].syscall, nrs, &n);
 	if (!n) {
 		free(nrs);
 		return 0;
@@ -1054,7 +1055,7 @@ static int build_abi(const struct ruleset *rs, const struct rule_list *rules,
 	struct abi_build b = { .abi = abi, .lists = lists };
 	int r;
 
-	r = known_numbers(rs, rules, abi);
+	r = known_numbers(rules, abi);
 	if (r < 0)
 		return r;
 	b.where = malloc((abi->n_known + 1) * sizeof(*b.where));
