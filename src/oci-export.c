@@ -527,7 +527,6 @@ static int cmp_ent(const void *a, const void *b)
 	return c;
 }
 
-/* Errors for the rules of a syscall whose entries cannot be written. */
 /* Not an errno libseccomp refuses; else false, with the error at loc. */
 static bool errno_exportable(uint32_t ret, const struct src_loc *loc, struct diag *d)
 {
@@ -567,6 +566,7 @@ static bool tests_wide_arg(const struct rsys *s)
 	return false;
 }
 
+/* Errors for the rules of a syscall whose entries cannot be written. */
 static void rules_error(struct exporter *x, const struct abi_policy *abi, const struct rsys *s,
 			const char *why)
 {

@@ -48,7 +48,7 @@ static const struct {
 	int id;
 	/* what moby compares includes/excludes "arches" with: its
 	 * goToNative[GOARCH], libseccomp's name of the host's architecture
-	 * (NULL: no Go port runs on that ABI) */
+	 * (NULL: that table has no entry for it, so no name matches) */
 	const char *moby;
 } oci_arches[] = {
 	{ "SCMP_ARCH_X86_64", ARCH_X86_64, "amd64" },
@@ -62,7 +62,7 @@ static const struct {
 	{ "SCMP_ARCH_PPC", ARCH_PPC, "ppc" },
 	{ "SCMP_ARCH_S390X", ARCH_S390X, "s390x" },
 	{ "SCMP_ARCH_S390", ARCH_S390, "s390" },
-	{ "SCMP_ARCH_MIPS", ARCH_MIPS, "mips" },
+	{ "SCMP_ARCH_MIPS", ARCH_MIPS, NULL },
 	{ "SCMP_ARCH_MIPSEL", ARCH_MIPSEL, "mipsel" },
 	{ "SCMP_ARCH_MIPS64", ARCH_MIPS64, "mips64" },
 	{ "SCMP_ARCH_MIPSEL64", ARCH_MIPSEL64, "mipsel64" },
