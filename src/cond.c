@@ -43,12 +43,35 @@ struct token {
 struct parser {
 	const char *text;
 	const char *pos;
-	struct token tok;    /* current token */
-	struct token prev;   /* the one before it (for "expected X after Y") */
-	char *err;	     /* malloc'ed message, first error only */
-	int r;		     /* -EINVAL or -ENOMEM once failed */
-	struct arena *arena; /* where the tree goes; NULL: malloc() */
+	struct token tok;		/* current token */
+	struct token prev;		/* the one before it (for "expected X after Y") */
+	char *err;			/* malloc'ed message, first error only */
+	int r;				/* -EINVAL or -ENOMEM once failed */
+	struct arena *arena;		/* where the tree goes; NULL: malloc() */
+	const struct cond_lines *lines; /* the physical lines of text; NULL: one */
+	char where[64];			/* pos()'s text */
 };
+
+/* Where token t is: "column C" of the text, or "line L, column C" when
+ * the text was joined from several lines. */
+static const char *pos(struct parser *p, const struct token *t)
+{
+	const struct cond_lines *ls = p->lines;
+	size_t off = t->col - 1, i = 0;
+
+	if (!ls || ls->n < 2) {
+		snprintf(p->where, sizeof(p->where), "column %zu", t->col);
+		return p->where;
+	}
+	while (i + 1 < ls->n && ls->start[i + 1] <= off)
+		i++;
+	if (ls->col[i])
+		snprintf(p->where, sizeof(p->where), "line %u, column %zu", ls->line[i],
+			 ls->col[i] + off - ls->start[i]);
+	else
+		snprintf(p->where, sizeof(p->where), "line %u", ls->line[i]);
+	return p->where;
+}
 
 /* The punctuation token at s (the longest match), or TOK_BAD; its length
  * in *len. */
@@ -168,8 +191,8 @@ static void fail_expected(struct parser *p, const char *what)
 		else
 			fail(p, "expected %s, got an empty condition", what);
 	} else {
-		fail(p, "unexpected '%.*s' at column %zu, expected %s", (int)p->tok.len,
-		     p->tok.start, p->tok.col, what);
+		fail(p, "unexpected '%.*s' at %s, expected %s", (int)p->tok.len, p->tok.start,
+		     pos(p, &p->tok), what);
 	}
 }
 
@@ -193,11 +216,11 @@ static int parse_integer(struct parser *p, uint64_t *ret)
 	int r = number_parse_u64(p->tok.start, p->tok.len, ret);
 
 	if (r == -ERANGE)
-		fail(p, NUMBER_ERR_RANGE ": '%.*s' at column %zu does not fit in 64 bits",
-		     (int)p->tok.len, p->tok.start, p->tok.col);
+		fail(p, NUMBER_ERR_RANGE ": '%.*s' at %s does not fit in 64 bits", (int)p->tok.len,
+		     p->tok.start, pos(p, &p->tok));
 	else if (r < 0)
-		fail(p, NUMBER_ERR_SYNTAX ": '%.*s' at column %zu", (int)p->tok.len, p->tok.start,
-		     p->tok.col);
+		fail(p, NUMBER_ERR_SYNTAX ": '%.*s' at %s", (int)p->tok.len, p->tok.start,
+		     pos(p, &p->tok));
 	return r < 0 ? -EINVAL : 0;
 }
 
@@ -338,15 +361,14 @@ static int parse_set(struct parser *p, struct cmp *c)
 	}
 	lex(p);
 	if (p->tok.kind == TOK_RBRACE) {
-		fail(p, "empty set at column %zu: a set needs at least one value", p->tok.col);
+		fail(p, "empty set at %s: a set needs at least one value", pos(p, &p->tok));
 		return -EINVAL;
 	}
 	for (;;) {
 		struct value v;
 
 		if (c->n_values >= COND_SET_MAX) {
-			fail(p, "set at column %zu has more than %d values", p->tok.col,
-			     COND_SET_MAX);
+			fail(p, "set at %s has more than %d values", pos(p, &p->tok), COND_SET_MAX);
 			return -EINVAL;
 		}
 		if (parse_value(p, &v) < 0 || push_value(p, c, &v) < 0)
@@ -395,8 +417,8 @@ static int parse_cmp(struct parser *p, struct cmp *c)
 	if (p->tok.len >= 4 && !strncmp(p->tok.start, "arg", 3) &&
 	    strspn(p->tok.start + 3, "0123456789") == p->tok.len - 3) {
 		if (p->tok.len != 4 || p->tok.start[3] > '5') {
-			fail(p, "no such argument '%.*s' at column %zu: use arg0..arg5",
-			     (int)p->tok.len, p->tok.start, p->tok.col);
+			fail(p, "no such argument '%.*s' at %s: use arg0..arg5", (int)p->tok.len,
+			     p->tok.start, pos(p, &p->tok));
 			return -EINVAL;
 		}
 		c->arg = p->tok.start[3] - '0';
@@ -426,9 +448,9 @@ static int parse_cmp(struct parser *p, struct cmp *c)
 				fail_expected(p, "'==' or '!='");
 			else
 				fail(p,
-				     "unexpected '%.*s' at column %zu: a masked comparison "
+				     "unexpected '%.*s' at %s: a masked comparison "
 				     "takes '==' or '!='",
-				     (int)p->tok.len, p->tok.start, p->tok.col);
+				     (int)p->tok.len, p->tok.start, pos(p, &p->tok));
 			goto fail;
 		}
 		lex(p);
@@ -484,9 +506,10 @@ fail:
 	return p->r;
 }
 
-static int parse(const char *text, struct arena *arena, struct cond *ret, char **ret_err)
+static int parse(const char *text, struct arena *arena, const struct cond_lines *lines,
+		 struct cond *ret, char **ret_err)
 {
-	struct parser p = { .text = text, .pos = text, .arena = arena };
+	struct parser p = { .text = text, .pos = text, .arena = arena, .lines = lines };
 
 	*ret = (struct cond){ 0 };
 	*ret_err = NULL;
@@ -521,12 +544,18 @@ fail:
 
 int cond_parse(const char *text, struct cond *ret, char **ret_err)
 {
-	return parse(text, NULL, ret, ret_err);
+	return parse(text, NULL, NULL, ret, ret_err);
 }
 
 int cond_parse_in(const char *text, struct arena *arena, struct cond *ret, char **ret_err)
 {
-	return parse(text, arena, ret, ret_err);
+	return parse(text, arena, NULL, ret, ret_err);
+}
+
+int cond_parse_lines(const char *text, struct arena *arena, const struct cond_lines *lines,
+		     struct cond *ret, char **ret_err)
+{
+	return parse(text, arena, lines, ret, ret_err);
 }
 
 void conj_free(struct conj *c)

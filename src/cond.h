@@ -74,6 +74,22 @@ struct arena;
  * message is malloc'ed all the same. */
 int cond_parse_in(const char *text, struct arena *a, struct cond *ret, char **ret_err);
 
+/* Where the physical lines joined into a condition's text begin: line
+ * line[i] (its text from column col[i], 0 if not known) starts at byte
+ * start[i] of the text; start[0] is 0. */
+struct cond_lines {
+	size_t n;
+	const size_t *start;
+	const unsigned *line;
+	const unsigned *col;
+};
+
+/* cond_parse_in() of a text joined from lines: an error names the line
+ * and column of its token ("at line 6, column 10"), not its column in the
+ * joined text. */
+int cond_parse_lines(const char *text, struct arena *a, const struct cond_lines *lines,
+		     struct cond *ret, char **ret_err);
+
 void cond_free(struct cond *c);
 void conj_free(struct conj *c);
 

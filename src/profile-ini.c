@@ -141,6 +141,9 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (!n)
 		goto oom;
 	*n = (struct seg){ .line = fr->line, .text = text };
+	/* the value's column, from where it lies in the line handed to inih */
+	if (fr->hand_buf && value >= fr->hand_buf && value < fr->hand_buf + PROFILE_LINE_MAX + 2)
+		n->col = (unsigned)(fr->hand_col + (size_t)(value - fr->hand_buf));
 	return 1;
 oom:
 	pending_clear(pd);
@@ -385,20 +388,23 @@ static char *hand_nothing(char *str)
 }
 
 /* Hand inih text and "\n" (text is at most PROFILE_LINE_MAX bytes, and
- * num at least PROFILE_LINE_MAX + 2: reader() checks). */
-static char *hand_text(char *str, int num, const char *text)
+ * num at least PROFILE_LINE_MAX + 2: reader() checks). col: the column of
+ * text's first byte on its physical line, for the handler's segments. */
+static char *hand_text(struct frame *fr, char *str, int num, const char *text, size_t col)
 {
 	size_t n = strnlen(text, (size_t)num - 2);
 
+	fr->hand_buf = str;
+	fr->hand_col = col;
 	memcpy(str, text, n);
 	str[n] = '\n';
 	str[n + 1] = '\0';
 	return str;
 }
 
-/* A line that starts at start (s: with its indentation) and is neither
- * blank, a comment, nor a continuation. */
-static char *hand_line(struct frame *fr, char *str, int num, char *start)
+/* A line that starts at start (line: the whole physical line) and is
+ * neither blank, a comment, nor a continuation. */
+static char *hand_line(struct frame *fr, char *str, int num, const char *line, char *start)
 {
 	struct src_loc loc;
 	char *sep;
@@ -420,7 +426,7 @@ static char *hand_line(struct frame *fr, char *str, int num, char *start)
 		return hand_reset(fr, str, true);
 	}
 	fr->has_key = true;
-	return hand_text(str, num, start);
+	return hand_text(fr, str, num, start, (size_t)(start - line) + 1);
 }
 
 /* A "lint: allow ID..." comment (scmp-run.ini(5) LINT) at this line: one
@@ -505,14 +511,14 @@ static char *reader(char *str, int num, void *stream)
 	if (!*start || *start == ';' || *start == '#')
 		return hand_nothing(str);
 	if (start == s || !(fr->has_key || fr->skip_cont))
-		return hand_line(fr, str, num, start);
+		return hand_line(fr, str, num, buf, start);
 	/* A continuation line. */
 	if (fr->skip_cont)
 		return hand_nothing(str);
 	/* inih needs the indentation to see a continuation. */
 	*comment = '\0';
 	fr->cur_cont = true;
-	return hand_text(str, num, s);
+	return hand_text(fr, str, num, s, (size_t)(s - buf) + 1);
 }
 
 /* Report "include cycle: a -> b -> a" for path, first seen at frame a. */

@@ -35,7 +35,8 @@ struct section {
 /* One physical line of a key's value (continuation lines add more). */
 struct seg {
 	unsigned line;
-	char *text; /* in the loader's scratch arena */
+	unsigned col; /* where text starts on its line (1-based); 0: not known */
+	char *text;   /* in the loader's scratch arena */
 };
 
 /* A key whose value may still grow by continuation lines. */
@@ -128,11 +129,13 @@ struct frame {
 	dev_t dev;
 	ino_t ino;
 	unsigned depth;
-	unsigned line;	/* physical line last read */
-	bool stop;	/* binary data: read no further */
-	bool has_key;	/* mirrors inih's prev_name: continuations are possible */
-	bool skip_cont; /* drop continuation lines of a refused line */
-	bool cur_cont;	/* the line handed to inih is a continuation */
+	unsigned line;	      /* physical line last read */
+	bool stop;	      /* binary data: read no further */
+	bool has_key;	      /* mirrors inih's prev_name: continuations are possible */
+	bool skip_cont;	      /* drop continuation lines of a refused line */
+	bool cur_cont;	      /* the line handed to inih is a continuation */
+	const char *hand_buf; /* inih's line buffer, as last handed over */
+	size_t hand_col;      /* the column its first byte had on the physical line */
 	struct section sect;
 	struct pending pend;
 };

@@ -816,18 +816,47 @@ static int key_syscalls(struct key_ctx *k, const struct key_row *row)
 	return 0;
 }
 
+/* Where the lines of k's value start in its joined text (as join_value()
+ * joins them: the empty ones left out, one blank between the others), so
+ * that a condition's syntax error names its own line. 0, or -ENOMEM. */
+static int value_lines(const struct key_ctx *k, struct cond_lines *ret)
+{
+	const struct pending *pd = k->pd;
+	size_t *start = arena_alloc(&k->l->scratch, pd->n_segs * sizeof(*start)), at = 0;
+	unsigned *line = arena_alloc(&k->l->scratch, pd->n_segs * sizeof(*line));
+	unsigned *col = arena_alloc(&k->l->scratch, pd->n_segs * sizeof(*col));
+
+	if (!start || !line || !col)
+		return -ENOMEM;
+	*ret = (struct cond_lines){ .start = start, .line = line, .col = col };
+	for (size_t i = 0; i < pd->n_segs; i++) {
+		size_t n = strlen(pd->segs[i].text);
+
+		if (!n)
+			continue;
+		start[ret->n] = at;
+		line[ret->n] = pd->segs[i].line;
+		col[ret->n++] = pd->segs[i].col;
+		at += n + 1;
+	}
+	return 0;
+}
+
 /* Rule section: "name = condition" (scmp-run.ini(5) CONDITIONS). */
 static int key_condition(struct key_ctx *k, const struct key_row *row)
 {
 	struct entry e = { .action = k->pd->sect.action, .key_id = ++k->l->key_ids, .loc = k->loc };
+	struct cond_lines lines = { 0 };
 	char *err = NULL;
 	int r;
 
 	r = profile_parse_name(k->l, &e.loc, k->key, false, &e.name, &e.optional);
 	if (r < 0)
 		return r;
+	if (k->pd->n_segs > 1 && value_lines(k, &lines) < 0)
+		return -ENOMEM;
 	/* parsed into the ruleset's arena: its rules share it, uncopied */
-	r = cond_parse_in(k->value, &k->l->p->rs->arena, &e.cond, &err);
+	r = cond_parse_lines(k->value, &k->l->p->rs->arena, &lines, &e.cond, &err);
 	if (r == -EINVAL)
 		key_error(k, "invalid condition for '%s': %s", k->key, err ? err : "syntax error");
 	free(err);
