@@ -278,8 +278,8 @@ static void parse_arches(struct oci_conv *cv, json_t *root)
 		}
 		ojson_path_key(q, p, "subArchitectures");
 		/* moby uses the first entry of the host's architecture only */
-		host_entry = native_name && !strcmp(a, native_name) && !host_seen;
-		if (native_name && !strcmp(a, native_name) && host_seen) {
+		host_entry = native_name && !strcmp(a, native_name);
+		if (host_entry && host_seen) {
 			struct src_loc loc;
 
 			ojson_loc(cv->j, p, false, &loc);
@@ -288,8 +288,9 @@ static void parse_arches(struct oci_conv *cv, json_t *root)
 				     "ignored, as moby uses the first one only",
 				     a);
 		}
+		string_list(cv, q, subs, "'subArchitectures'",
+			    host_entry && !host_seen ? add_abi : NULL);
 		host_seen |= host_entry;
-		string_list(cv, q, subs, "'subArchitectures'", host_entry ? add_abi : NULL);
 	}
 }
 

@@ -1124,6 +1124,23 @@ static int learn_base(struct sup *s, const struct profile *prof, struct diag *d)
 	return 0;
 }
 
+/* Whether only root may replace path, whose owner is uid: another user's
+ * file in a sticky directory of a third (rename(2)). */
+static bool sticky_other(const char *path, uid_t uid)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	struct stat st;
+	bool r;
+
+	if (geteuid() == 0 || uid == geteuid())
+		r = false;
+	else /* unknown (out of memory, no stat): the rename will say */
+		r = dir && stat(dir, &st) == 0 && (st.st_mode & S_ISVTX) && st.st_uid != geteuid();
+	free(dir);
+	return r;
+}
+
 /* What the last step of --learn (a rename() over FILE) needs, checked
  * before the command runs: FILE, if it exists, is a regular file (opened
  * without blocking: a FIFO would wait for a writer), and is not another
@@ -1133,9 +1150,7 @@ static int learn_base(struct sup *s, const struct profile *prof, struct diag *d)
 static int learn_old_open(const char *path, struct diag *d)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
-	struct stat st, dst;
+	struct stat st;
 	int r = 0;
 
 	if (fd < 0)
@@ -1144,12 +1159,8 @@ static int learn_old_open(const char *path, struct diag *d)
 		r = -errno;
 	else if (!S_ISREG(st.st_mode))
 		r = -EINVAL;
-	else if (!dir)
-		r = -ENOMEM;
-	else if (geteuid() != 0 && st.st_uid != geteuid() && stat(dir, &dst) == 0 &&
-		 (dst.st_mode & S_ISVTX) && dst.st_uid != geteuid())
+	else if (sticky_other(path, st.st_uid))
 		r = -EPERM;
-	free(dir);
 	if (r == 0)
 		return fd;
 	if (fd >= 0)

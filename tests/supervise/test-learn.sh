@@ -241,6 +241,16 @@ cp "$T/base.ini" "$T/a ;b/base.ini"
 refused_learn "--learn with a base whose path has ' ;'" \
 	"cannot be named by an include line: a ';' after a blank would start a comment" \
 	-- "$T/semi.ini" --user root -p "$T/a ;b/base.ini"
+cp "$T/base.ini" "$T/base.ini "
+refused_learn "--learn with a base whose path ends with a blank" \
+	"cannot be named by an include line: it begins or ends with a blank" \
+	-- "$T/blank.ini" --user root -p "$T/base.ini "
+tabdir=$(printf '%s/a\tb' "$T")
+mkdir "$tabdir"
+cp "$T/base.ini" "$tabdir/base.ini"
+refused_learn "--learn with a base whose path holds a tab" \
+	"cannot be named by an include line: it holds a control character" \
+	-- "$T/tab.ini" --user root -p "$tabdir/base.ini"
 long=$T/$(printf '%0200d' 0)
 mkdir "$long"
 cp "$T/base.ini" "$long/base.ini"
