@@ -52,24 +52,34 @@ struct parser {
 	char where[64];			/* pos()'s text */
 };
 
+/* Where token t is in the file when the text was joined from several
+ * lines; line 0 when it is one line. */
+static struct cond_at at(const struct parser *p, const struct token *t)
+{
+	const struct cond_lines *ls = p->lines;
+	size_t off = t->col - 1, i = 0, col;
+
+	if (!ls || ls->n < 2)
+		return (struct cond_at){ 0 };
+	while (i + 1 < ls->n && ls->start[i + 1] <= off)
+		i++;
+	col = ls->col[i] ? ls->col[i] + off - ls->start[i] : 0;
+	return (struct cond_at){ ls->line[i], col <= UINT16_MAX ? (uint16_t)col : 0 };
+}
+
 /* Where token t is: "column C" of the text, or "line L, column C" when
  * the text was joined from several lines. */
 static const char *pos(struct parser *p, const struct token *t)
 {
-	const struct cond_lines *ls = p->lines;
-	size_t off = t->col - 1, i = 0;
+	struct cond_at a = at(p, t);
 
-	if (!ls || ls->n < 2) {
+	if (!a.line)
 		snprintf(p->where, sizeof(p->where), "column %zu", t->col);
-		return p->where;
-	}
-	while (i + 1 < ls->n && ls->start[i + 1] <= off)
-		i++;
-	if (ls->col[i])
-		snprintf(p->where, sizeof(p->where), "line %u, column %zu", ls->line[i],
-			 ls->col[i] + off - ls->start[i]);
+	else if (a.col)
+		snprintf(p->where, sizeof(p->where), "line %u, column %u", (unsigned)a.line,
+			 (unsigned)a.col);
 	else
-		snprintf(p->where, sizeof(p->where), "line %u", ls->line[i]);
+		snprintf(p->where, sizeof(p->where), "line %u", (unsigned)a.line);
 	return p->where;
 }
 
@@ -294,7 +304,7 @@ static void tree_value_free(struct parser *p, struct value *v)
 /* term := INTEGER | "-" INTEGER | CONSTANT */
 static int parse_term(struct parser *p, struct term *t)
 {
-	*t = (struct term){ 0 };
+	*t = (struct term){ .at = at(p, &p->tok) };
 	if (p->tok.kind == TOK_MINUS) {
 		t->neg = true;
 		lex(p);
@@ -409,7 +419,7 @@ static int parse_cmp(struct parser *p, struct cmp *c)
 {
 	struct value v;
 
-	*c = (struct cmp){ .arg = -1 };
+	*c = (struct cmp){ .arg = -1, .at = at(p, &p->tok) };
 	if (p->tok.kind != TOK_IDENT || is_ident(&p->tok, "in") || is_ident(&p->tok, "not")) {
 		fail_expected(p, "an argument (arg0..arg5 or a parameter name)");
 		return -EINVAL;
@@ -611,7 +621,7 @@ static int value_copy(struct arena *a, struct value *dst, const struct value *sr
 
 static int cmp_copy(struct arena *a, struct cmp *dst, const struct cmp *src)
 {
-	*dst = (struct cmp){ .arg = src->arg, .op = src->op };
+	*dst = (struct cmp){ .arg = src->arg, .op = src->op, .at = src->at };
 	if (src->param && !(dst->param = copy_str(a, src->param)))
 		return -ENOMEM;
 	if (value_copy(a, &dst->mask, &src->mask) < 0)

@@ -25,11 +25,21 @@ enum cmp_op {
 	CMP_NOT_IN,    /* arg not in { values } */
 };
 
+/* Where a comparison or a term begins in a condition joined from several
+ * lines (cond_parse_lines()), for the messages of what the parser cannot
+ * check (an unknown name, a value too wide); line 0 for a condition on one
+ * line, which its key's line locates. col 0: not known. */
+struct cond_at {
+	uint32_t line;
+	uint16_t col; /* physical lines are short (scmp-run.ini(5)) */
+};
+
 /* One term of a value: an integer literal or a constant name. */
 struct term {
 	char *name;   /* constant name (owned), or NULL for a literal */
 	uint64_t lit; /* magnitude of the literal */
 	bool neg;     /* literal written with a leading '-' */
+	struct cond_at at;
 };
 
 /* A value: the bitwise OR of its terms. */
@@ -45,6 +55,7 @@ struct cmp {
 	struct value mask;    /* CMP_MASKED_* only */
 	struct value *values; /* one value, or the set for CMP_IN / CMP_NOT_IN */
 	size_t n_values;
+	struct cond_at at; /* of the argument's name */
 };
 
 /* Comparisons joined by "&&". */

@@ -95,20 +95,39 @@ struct wvalue {
 	uint64_t mag;
 };
 
-/* An error at the rule's location, naming the ABI when there are several. */
+/* An error at the rule's location, naming the ABI when there are several,
+ * and the line and column of what it is about when the condition spans
+ * several lines (the key's line alone would leave a reader to search). */
 __attribute__((format(printf, 2, 3))) static void rerr(const struct resolve_ctx *ctx,
 						       const char *fmt, ...)
 {
-	char *text = NULL;
+	char *text = NULL, where[48] = "";
 	va_list ap;
 
 	va_start(ap, fmt);
 	if (vasprintf(&text, fmt, ap) < 0)
 		text = NULL;
 	va_end(ap);
-	diag_error(ctx->d, &ctx->rule->loc, "%s%s%s", ctx->multi_abi ? ctx->arch->name : "",
-		   ctx->multi_abi ? ": " : "", text ? text : "out of memory");
+	if (ctx->at.line && ctx->at.col)
+		snprintf(where, sizeof(where), " (at line %u, column %u)", (unsigned)ctx->at.line,
+			 (unsigned)ctx->at.col);
+	else if (ctx->at.line)
+		snprintf(where, sizeof(where), " (at line %u)", (unsigned)ctx->at.line);
+	diag_error(ctx->d, &ctx->rule->loc, "%s%s%s%s", ctx->multi_abi ? ctx->arch->name : "",
+		   ctx->multi_abi ? ": " : "", text ? text : "out of memory", where);
 	free(text);
+}
+
+/* ctx, or a copy of it in *buf that locates at when at is known: each
+ * comparison and term of a condition of several lines has its own line. */
+static const struct resolve_ctx *ctx_at(const struct resolve_ctx *ctx, struct cond_at at,
+					struct resolve_ctx *buf)
+{
+	if (!at.line)
+		return ctx;
+	*buf = *ctx;
+	buf->at = at;
+	return buf;
 }
 
 /* Check that v fits a width (and, for ordered comparisons, the signedness),
@@ -140,11 +159,16 @@ static int fit(const struct resolve_ctx *ctx, struct wvalue v, unsigned width, b
 static int eval_value(const struct resolve_ctx *ctx, const struct value *val, unsigned width,
 		      bool is_signed, bool ordered, const char *what, uint64_t *ret)
 {
+	const struct resolve_ctx *outer = ctx;
+	struct resolve_ctx here;
+
 	*ret = 0;
 	for (size_t i = 0; i < val->n_terms; i++) {
 		const struct term *t = &val->terms[i];
 		struct wvalue w = { .neg = t->neg, .mag = t->lit };
 		uint64_t bits;
+
+		ctx = ctx_at(outer, t->at, &here);
 
 		if (t->name) {
 			int64_t c;
@@ -358,12 +382,14 @@ static int resolve_cmp(const struct resolve_ctx *ctx, const struct cmp *c,
 		       const struct syscall_arg args[SYSCALL_ARGS_MAX], bool known,
 		       struct rcmp *out)
 {
+	struct resolve_ctx here;
 	struct interval *iv;
 	enum arg_class cls;
 	const char *what;
 	size_t n = 0;
 	int r;
 
+	ctx = ctx_at(ctx, c->at, &here);
 	memset(out, 0, sizeof(*out));
 	r = resolve_arg(ctx, c, args, known, &out->arg, &cls, &what);
 	if (r < 0)

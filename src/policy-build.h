@@ -17,8 +17,9 @@ struct resolve_ctx {
 	const struct arch *arch;
 	const struct rule *rule;
 	struct diag *d;
-	bool multi_abi; /* name the ABI in messages */
-	bool by_proto;	/* a sub-call the ABI reaches only through a multiplexer */
+	bool multi_abi;	   /* name the ABI in messages */
+	bool by_proto;	   /* a sub-call the ABI reaches only through a multiplexer */
+	struct cond_at at; /* what is resolved, if its condition spans lines */
 };
 
 enum resolved {

@@ -225,6 +225,22 @@ else
 fi
 rm -rf "$SD"
 
+# an earlier learned file the caller cannot read: what it holds would be
+# lost, so the run is refused before it starts
+UD=$(mktemp -d /tmp/scmp-run-unreadable.XXXXXX)
+chmod 755 "$UD"
+"$S" --learn "$UD/root.ini" --user root true 2>/dev/null
+chmod 600 "$UD/root.ini"
+chmod 777 "$UD"
+if command -v setpriv >/dev/null && [ -s "$UD/root.ini" ]; then
+	RAN=$UD/ran refused_learn "--learn into a file the caller cannot read" \
+		"--learn: cannot read '$UD/root.ini': Permission denied" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$UD/root.ini"
+else
+	skip "setpriv missing: no unreadable-file case"
+fi
+rm -rf "$UD"
+
 # a base the learned profile could not include
 printf '[filter]\ndefault-action = allow\n' >"$T/base.ini"
 run_in "$(cat "$T/base.ini")" "$S" --learn "$T/stdin.ini" --user root -p - sh -c "touch '$T/ran'"

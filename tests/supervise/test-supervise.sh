@@ -213,6 +213,20 @@ like "$ERR" "(SIGUSR1)" "signal during the setup: names the signal"
 [ ! -e "$T/ran-usr1" ]
 ok $? "signal during the setup: the command did not run"
 
+# A setup that ends with a status of its own, as a library that calls
+# exit() would: exit-shim.so exits 7 where run mode sets no_new_privs.
+# The sanitizer runtime insists on coming first; the shim only replaces
+# prctl(), which it does not need.
+rm -f "$T/ran-shim"
+run env LD_PRELOAD="$BUILDDIR/tests/supervise/exit-shim.so" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	"$S" --report -p "$P/deny.ini" sh -c ": >'$T/ran-shim'"
+status_is 125 "setup ended with a status: 125"
+like "$ERR" "the command was not run: its setup ended before the execve(), with status 7" \
+	"setup ended with a status: says so, with the status"
+[ ! -e "$T/ran-shim" ]
+ok $? "setup ended with a status: the command did not run"
+
 run "$S" --report="$T/no/such/dir/report" -p "$P/deny.ini" sh -c ": >'$T/ran'"
 status_is 125 "--report=FILE unwritable: 125"
 like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwritable: says so"
