@@ -7,9 +7,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -124,10 +126,11 @@ int kcheck_actions_available(const struct bpf_prog *prog, struct diag *d)
 	return 0;
 }
 
-int kcheck_parse_filters(const char *text, size_t len, unsigned *ret)
+/* The plain number after KEY (with its ':') on its line of status text:
+ * 0, -ENOENT without the line, -EINVAL for anything but digits. */
+static int status_number(const char *text, size_t len, const char *key, unsigned *ret)
 {
-	static const char key[] = "Seccomp_filters:";
-	const size_t klen = sizeof(key) - 1;
+	const size_t klen = strlen(key);
 	size_t i = 0;
 
 	while (i < len) {
@@ -154,6 +157,21 @@ int kcheck_parse_filters(const char *text, size_t len, unsigned *ret)
 		i = end + 1;
 	}
 	return -ENOENT;
+}
+
+int kcheck_parse_filters(const char *text, size_t len, unsigned *ret)
+{
+	return status_number(text, len, "Seccomp_filters:", ret);
+}
+
+int kcheck_parse_status(const char *text, size_t len, pid_t pid, unsigned *ret)
+{
+	unsigned tgid = 0;
+	int r = status_number(text, len, "Tgid:", &tgid);
+
+	if (r < 0 || pid <= 0 || tgid != (unsigned)pid)
+		return -ESRCH;
+	return kcheck_parse_filters(text, len, ret);
 }
 
 int kcheck_predict(const struct bpf_prog *prog, const char *syscall_name, const uint64_t args[6],
@@ -223,9 +241,17 @@ static int unreadable(struct diag *d, int r)
 	return r;
 }
 
-/* The status text has no Seccomp_filters line, or not a number there. */
+/* The status text has no Seccomp_filters count (r: -ENOENT, -EINVAL), or
+ * is not this process's (-ESRCH, from kcheck_parse_status()). */
 static int no_count(struct diag *d, int r)
 {
+	if (r == -ESRCH) {
+		diag_error(d, NULL,
+			   "the status text read from /proc/self/status is not this process's: "
+			   "the filter cannot be verified after loading");
+		diag_hint(d, NULL, "an outer seccomp filter may fake the result of open(2)");
+		return -EPERM;
+	}
 	diag_error(d, NULL,
 		   "/proc/self/status has no Seccomp_filters count: the filter "
 		   "cannot be verified after loading");
@@ -234,29 +260,51 @@ static int no_count(struct diag *d, int r)
 }
 
 /*
- * The filter count before loading, into rb->before. A process that
- * PR_GET_SECCOMP says is unfiltered (0) has none: filters are never
- * removed, and nothing above this process can fake that answer (an outer
- * filter would make the mode 2). So the status text is read only under a
- * filter already: one /proc read less on most launches.
+ * A descriptor of /proc/self/status, or a negative errno with a message in
+ * d. An outer filter can fake the result of a call, never fill its buffer:
+ * open() answered with errno(0) hands back descriptor 0, whatever the
+ * caller left there, but an fstatfs() it fakes leaves f_type 0. Another
+ * process's status text is /proc's too: the Tgid line settles that
+ * (kcheck_parse_status()).
+ */
+static int open_status(struct diag *d)
+{
+	struct statfs sf = { 0 };
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return unreadable(d, -errno);
+	if (fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC)
+		return fd;
+	diag_error(d, NULL,
+		   "the descriptor open(2) returned for /proc/self/status (%d) is not a file of "
+		   "/proc: the filter cannot be verified after loading",
+		   fd);
+	diag_hint(d, NULL, "an outer seccomp filter may fake the result of open(2)");
+	if (fd > STDERR_FILENO) /* a faked 0 is the caller's */
+		close(fd);
+	return -EPERM;
+}
+
+/*
+ * The filter count before loading, into rb->before. Read even when
+ * PR_GET_SECCOMP says the process is unfiltered: an outer filter can
+ * answer that call with errno(0), which reads as "no filter", and a count
+ * of 0 taken from it would let a faked seccomp(2) pass the check after.
  */
 static int count_before(struct kcheck_readback *rb, struct diag *d)
 {
 	ssize_t len = 0;
 	int fd, r;
 
-	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0) {
-		rb->before = 0;
-		return 0;
-	}
-	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	fd = open_status(d);
 	if (fd < 0)
-		return unreadable(d, -errno);
+		return fd;
 	r = read_status(fd, rb->buf, sizeof(rb->buf), &len);
 	close(fd);
 	if (r < 0)
 		return unreadable(d, r);
-	r = kcheck_parse_filters(rb->buf, (size_t)len, &rb->before);
+	r = kcheck_parse_status(rb->buf, (size_t)len, rb->pid, &rb->before);
 	return r < 0 ? no_count(d, r) : 0;
 }
 
@@ -267,15 +315,16 @@ int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback 
 
 	memset(rb, 0, sizeof(*rb));
 	rb->status_fd = -1;
+	rb->pid = getpid();
 	r = count_before(rb, d);
 	if (r < 0)
 		return r;
 
 	/* A fresh descriptor: /proc status text is generated at the first
 	 * read, so the read after loading shows the new count. */
-	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	fd = open_status(d);
 	if (fd < 0)
-		return unreadable(d, -errno);
+		return fd;
 	rb->status_fd = fd;
 	args[1] = (uint64_t)(uintptr_t)rb->buf;
 	args[2] = sizeof(rb->buf);
@@ -360,10 +409,40 @@ static bool got_errno(long r, int err, uint32_t ret)
 	return e == 0 ? r == 0 : r == -1 && (uint32_t)err == e;
 }
 
-int kcheck_readback_verify(struct kcheck_readback *rb, struct diag *d)
+/* The read(2) of the read-back, through the new filter: its errno if it
+ * answers with one, else a count of one more, in this process's text. */
+static int verify_count(struct kcheck_readback *rb, struct diag *d)
 {
 	unsigned after = 0;
 	ssize_t len = 0;
+	int r = read_status(rb->status_fd, rb->buf, sizeof(rb->buf), &len);
+
+	if (answers(rb->read_ret)) {
+		if (got_errno(r < 0 ? -1 : len, -r, rb->read_ret))
+			return 0;
+		diag_error(d, NULL,
+			   "the seccomp filter is not in place after loading: "
+			   "read(2) did not get the filter's errno");
+		return -EPERM;
+	}
+	if (r == 0) {
+		r = kcheck_parse_status(rb->buf, (size_t)len, rb->pid, &after);
+		if (r < 0)
+			return no_count(d, r == -ESRCH ? r : -EPERM);
+	}
+	if (r < 0 || after != rb->before + 1) {
+		diag_error(d, NULL,
+			   "the seccomp filter is not in place after loading: "
+			   "Seccomp_filters is %u, expected %u",
+			   after, rb->before + 1);
+		diag_hint(d, NULL, "an outer seccomp filter may fake the success of seccomp(2)");
+		return -EPERM;
+	}
+	return 0;
+}
+
+int kcheck_readback_verify(struct kcheck_readback *rb, struct diag *d)
+{
 	long r;
 	int err;
 
@@ -379,27 +458,5 @@ int kcheck_readback_verify(struct kcheck_readback *rb, struct diag *d)
 			return -EPERM;
 		}
 	}
-	if (made(rb->read_ret)) {
-		r = read_status(rb->status_fd, rb->buf, sizeof(rb->buf), &len);
-		if (answers(rb->read_ret)) {
-			if (!got_errno(r < 0 ? -1 : len, -(int)r, rb->read_ret)) {
-				diag_error(d, NULL,
-					   "the seccomp filter is not in place after loading: "
-					   "read(2) did not get the filter's errno");
-				return -EPERM;
-			}
-		} else if (r == 0 && kcheck_parse_filters(rb->buf, (size_t)len, &after) < 0) {
-			/* a kernel before 5.9 (unfiltered before, the text is first read here) */
-			return no_count(d, -EPERM);
-		} else if (r < 0 || after != rb->before + 1) {
-			diag_error(d, NULL,
-				   "the seccomp filter is not in place after loading: "
-				   "Seccomp_filters is %u, expected %u",
-				   after, rb->before + 1);
-			diag_hint(d, NULL,
-				  "an outer seccomp filter may fake the success of seccomp(2)");
-			return -EPERM;
-		}
-	}
-	return 0;
+	return made(rb->read_ret) ? verify_count(rb, d) : 0;
 }

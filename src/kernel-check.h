@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "bpf.h"
 #include "diag.h"
@@ -49,6 +50,10 @@ int kcheck_actions_available(const struct bpf_prog *prog, struct diag *d);
  */
 int kcheck_parse_filters(const char *text, size_t len, unsigned *ret);
 
+/* kcheck_parse_filters() of the status text of process pid: -ESRCH when
+ * its Tgid line is missing or names another process. */
+int kcheck_parse_status(const char *text, size_t len, pid_t pid, unsigned *ret);
+
 /* The result prog gives for a call with these arguments on this binary's
  * ABI (nr from the table by name). Returns 0 and *ret, or a negative errno
  * (-ENOENT: no such syscall here; -EINVAL: the program is broken). */
@@ -57,14 +62,14 @@ int kcheck_predict(const struct bpf_prog *prog, const char *syscall_name, const 
 
 /*
  * The read-back after loading. Prepared before the filter is installed:
- * the filter count now (0 without reading it when PR_GET_SECCOMP says the
- * process is unfiltered), a descriptor of /proc/self/status (close-on-exec)
+ * the filter count now, a descriptor of /proc/self/status (close-on-exec)
  * for the count after (the lowest free number from 3 that the filter lets
  * read(2) through, else any), and what the new filter will answer to the
  * two calls of the read-back (read(2) on it, prctl(PR_GET_SECCOMP)).
  */
 struct kcheck_readback {
 	int status_fd;
+	pid_t pid; /* whose status text it must be */
 	unsigned before;
 	uint32_t read_ret, prctl_ret; /* predicted SECCOMP_RET_* of the new filter */
 	char buf[4096];
@@ -72,9 +77,8 @@ struct kcheck_readback {
 
 /*
  * Prepare rb for prog. Returns 0, or a negative errno with a message in d:
- * /proc/self/status unreadable, or without Seccomp_filters under a filter
- * already (unfiltered, a kernel without the count is found by
- * kcheck_readback_verify()), or a filter that
+ * /proc/self/status unreadable, not /proc's or not this process's, or
+ * without Seccomp_filters (Linux 5.9), or a filter that
  * would stop both read-back calls with a signal or a tracer (they would
  * kill the launcher; nothing could be verified).
  */

@@ -4,6 +4,7 @@
  * program, the live SECCOMP_GET_ACTION_AVAIL check, and the read-back.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -122,6 +123,26 @@ static void test_parse(void)
 	tap_ok(kcheck_parse_filters(empty, sizeof(empty) - 1, &v) == -EINVAL, "empty: -EINVAL");
 }
 
+/* The status text must be this process's: another one's is /proc's too. */
+static void test_parse_status(void)
+{
+	static const char mine[] = "Name:\tx\nTgid:\t42\nPid:\t43\nSeccomp_filters:\t2\n";
+	static const char no_tgid[] = "Name:\tx\nPid:\t42\nSeccomp_filters:\t2\n";
+	static const char no_count[] = "Tgid:\t42\n";
+	unsigned v = 0;
+
+	tap_ok(kcheck_parse_status(mine, sizeof(mine) - 1, 42, &v) == 0 && v == 2,
+	       "status of process 42: Seccomp_filters 2");
+	tap_ok(kcheck_parse_status(mine, sizeof(mine) - 1, 43, &v) == -ESRCH,
+	       "Tgid 42 is not process 43 (Pid is the thread's): -ESRCH");
+	tap_ok(kcheck_parse_status(mine, sizeof(mine) - 1, 0, &v) == -ESRCH,
+	       "pid 0 (a faked getpid()) matches nothing: -ESRCH");
+	tap_ok(kcheck_parse_status(no_tgid, sizeof(no_tgid) - 1, 42, &v) == -ESRCH,
+	       "no Tgid line: -ESRCH");
+	tap_ok(kcheck_parse_status(no_count, sizeof(no_count) - 1, 42, &v) == -ENOENT,
+	       "this process's, without a count: -ENOENT");
+}
+
 /* ---- live read-back, each in a child ---- */
 
 static struct sock_filter allow_insns[] = {
@@ -204,6 +225,50 @@ static int readback_no_proc(const struct bpf_prog *prog, bool stacked)
 		       : 1;
 }
 
+/* Behind an outer filter that answers openat() with errno(0), which hands
+ * back descriptor 0: prepare must refuse whatever descriptor 0 is, a pipe
+ * (not /proc's) or another process's status (/proc's, not this
+ * process's). 0 refused so, 1 not. */
+static int readback_faked_open(const struct bpf_prog *prog, const char *stdin_path, const char *msg)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct bpf_prog outer = { .insns = f, .len = 4 };
+	struct kcheck_readback rb;
+	struct diag d;
+	int p[2], r;
+
+	if (stdin_path ? dup2(open(stdin_path, O_RDONLY), 0) != 0
+		       : pipe(p) < 0 || dup2(p[0], 0) != 0)
+		return 2;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || load(&outer) != 0)
+		return 3;
+	diag_init(&d);
+	r = kcheck_readback_prepare(prog, &rb, &d);
+	return r == -EPERM && d.n_msgs == 2 && strstr(d.msgs[0].text, msg) &&
+			       strstr(d.msgs[1].text, "fake the result of open(2)")
+		       ? 0
+		       : 1;
+}
+
+static void test_readback_faked_open(const struct bpf_prog *prog)
+{
+	pid_t pid = tap_fork();
+
+	if (pid == 0)
+		_exit(readback_faked_open(prog, NULL, "(0) is not a file of /proc"));
+	tap_ok(tap_wait(pid) == 0, "openat() faked, descriptor 0 a pipe: refused, not /proc's");
+	pid = tap_fork();
+	if (pid == 0)
+		_exit(readback_faked_open(prog, "/proc/1/status", "is not this process's"));
+	tap_ok(tap_wait(pid) == 0,
+	       "openat() faked, descriptor 0 the status of process 1: refused, not ours");
+}
+
 static int child(const struct bpf_prog *prog, enum child_kind kind)
 {
 	pid_t pid = tap_fork();
@@ -250,17 +315,20 @@ static void test_readback(void)
 	tap_ok(child(&allow, STACKED) == 0, "on a filter already: count 1 read before, 2 after");
 	tap_ok(child(&allow, FAKED) == 1, "an outer filter that fakes seccomp() success: refused");
 	test_readback_no_proc(&allow);
+	test_readback_faked_open(&allow);
 
 	{
 		/* a status text without the count (a kernel before 5.9): only the
 		 * read after loading sees it when the process was unfiltered */
-		static const char text[] = "Name:\tx\nSeccomp:\t2\n";
-		int p[2];
+		char text[64];
+		int p[2], n = snprintf(text, sizeof(text), "Name:\tx\nTgid:\t%d\nSeccomp:\t2\n",
+				       (int)getpid());
 
-		if (pipe(p) < 0 || write(p[1], text, sizeof(text) - 1) < 0)
+		if (pipe(p) < 0 || write(p[1], text, (size_t)n) < 0)
 			abort();
 		close(p[1]);
 		memset(&rb, 0, sizeof(rb));
+		rb.pid = getpid();
 		rb.status_fd = p[0];
 		rb.read_ret = SECCOMP_RET_ALLOW;
 		rb.prctl_ret = SECCOMP_RET_KILL_PROCESS; /* not asked */
@@ -356,6 +424,7 @@ int main(void)
 	test_prog_actions();
 	test_available();
 	test_parse();
+	test_parse_status();
 	test_readback();
 	test_unnotified();
 	return tap_done();

@@ -400,6 +400,39 @@ static void install_seccomp_faker(void)
 		_exit(94);
 }
 
+#ifdef NATIVE_AUDIT_ARCH
+/* prctl() -> kill-process on the native ABI, everything else allowed: a
+ * profile under which the read-back cannot ask PR_GET_SECCOMP. */
+static struct sock_filter prctl_kill_insns[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 3),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+static const struct bpf_prog prctl_kill = { .insns = prctl_kill_insns, .len = 6 };
+
+/* An outer filter that answers seccomp(2) and prctl(PR_GET_SECCOMP) with
+ * "success" (errno 0): a 0 from PR_GET_SECCOMP reads as "no filter". */
+static void install_prctl_faker(void)
+{
+	static struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_seccomp, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_GET_SECCOMP, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog f = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
+
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &f) != 0)
+		_exit(94);
+}
+#endif
+
 /* A second thread with a filter of its own: TSYNC cannot synchronise it
  * (its filter is not an ancestor of the caller's). */
 static void *diverging_thread(void *arg)
@@ -1000,6 +1033,16 @@ static void test_filter(void)
 	tap_ok(o.fail == RUN_FAIL_SETUP && o.state == RUN_STATE_FILTERED,
 	       "read-back failure: setup failure (125), after the filter");
 	outcome_free(&o);
+#ifdef NATIVE_AUDIT_ARCH
+	/* ... and PR_GET_SECCOMP, under a profile that kills prctl(): the
+	 * count before is read all the same, so the count after is short. */
+	run_case(p, &prctl_kill, helper, helper_argv, install_prctl_faker, &o);
+	not_ran(&o, -EPERM, "an outer filter fakes seccomp() and PR_GET_SECCOMP");
+	check_msg(&o, "Seccomp_filters is 1, expected 2");
+	outcome_free(&o);
+#else
+	tap_skip("faked PR_GET_SECCOMP: no native audit arch for this test");
+#endif
 	profile_drop(p);
 }
 
