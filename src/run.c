@@ -71,9 +71,16 @@ static int check_executable(const char *path)
 	return 0;
 }
 
-static char *report_unusable(const char *cmd, int err, struct diag *d, enum run_failure *ret_fail)
+/* Is err "not there" for a PATH candidate (the search goes on without
+ * remembering it)? */
+static bool err_absent(int err)
 {
-	if (err == ENOENT || err == ENOTDIR || err == ENAMETOOLONG || err == ELOOP) {
+	return err == ENOENT || err == ENOTDIR || err == ENAMETOOLONG || err == ELOOP;
+}
+
+static void report_unusable(const char *cmd, int err, struct diag *d, enum run_failure *ret_fail)
+{
+	if (err_absent(err)) {
 		diag_error(d, NULL, "'%s': command not found", cmd);
 		*ret_fail = RUN_FAIL_NOT_FOUND;
 	} else if (err == EISDIR) {
@@ -84,39 +91,35 @@ static char *report_unusable(const char *cmd, int err, struct diag *d, enum run_
 			   errno_name(err));
 		*ret_fail = RUN_FAIL_NOT_EXECUTABLE;
 	}
-	return NULL;
 }
 
-char *run_resolve_command(const char *cmd, struct diag *d, enum run_failure *ret_fail)
+/* Append cand (NULL: out of memory) to the NULL-terminated list *v of n. */
+static int push_candidate(char ***v, size_t *n, char *cand)
 {
-	const char *path_env, *p;
-	size_t cmd_len;
-	int first_err = 0; /* first "found but unusable" error, as execvp() keeps EACCES */
-	char *best = NULL;
+	char **nv;
 
-	*ret_fail = RUN_FAIL_NONE;
-	if (!cmd || !*cmd)
-		return report_unusable("", ENOENT, d, ret_fail);
-
-	if (strchr(cmd, '/')) {
-		int err = check_executable(cmd);
-		char *r;
-
-		if (err)
-			return report_unusable(cmd, err, d, ret_fail);
-		r = strdup(cmd);
-		if (!r) {
-			diag_error(d, NULL, "out of memory");
-			*ret_fail = RUN_FAIL_SETUP;
-		}
-		return r;
+	if (!cand)
+		return -ENOMEM;
+	nv = realloc(*v, (*n + 2) * sizeof(**v));
+	if (!nv) {
+		free(cand);
+		return -ENOMEM;
 	}
+	nv[(*n)++] = cand;
+	nv[*n] = NULL;
+	*v = nv;
+	return 0;
+}
 
-	cmd_len = strlen(cmd);
-	path_env = getenv("PATH");
+/* Every usable candidate for cmd on PATH, in order, into *v; the first
+ * "found but unusable" error in *first_err (execvp() keeps EACCES). */
+static int search_path(const char *cmd, char ***v, size_t *n, int *first_err)
+{
+	const char *path_env = getenv("PATH"), *p;
+	size_t cmd_len = strlen(cmd);
+
 	if (!path_env)
 		path_env = RUN_DEFAULT_PATH;
-
 	for (p = path_env;; p = strchrnul(p, ':') + 1) {
 		const char *end = strchrnul(p, ':');
 		const char *dir = p;
@@ -130,29 +133,56 @@ char *run_resolve_command(const char *cmd, struct diag *d, enum run_failure *ret
 			dir_len = 1;
 		}
 		if (dir_len + 1 + cmd_len + 1 <= PATH_MAX) {
-			if (asprintf(&cand, "%.*s/%s", (int)dir_len, dir, cmd) < 0) {
-				diag_error(d, NULL, "out of memory");
-				*ret_fail = RUN_FAIL_SETUP;
-				return NULL;
-			}
+			if (asprintf(&cand, "%.*s/%s", (int)dir_len, dir, cmd) < 0)
+				return -ENOMEM;
 			err = check_executable(cand);
-			if (!err) {
-				best = cand;
-				break;
-			}
-			free(cand);
+			if (!err && push_candidate(v, n, cand) < 0)
+				return -ENOMEM;
+			if (err)
+				free(cand);
 			/* Found but unusable: remembered, the search goes on. */
-			if (err != ENOENT && err != ENOTDIR && err != ENAMETOOLONG &&
-			    err != ELOOP && !first_err)
-				first_err = err;
+			if (err && !err_absent(err) && !*first_err)
+				*first_err = err;
 		}
 		if (!*end)
-			break;
+			return 0;
 	}
+}
 
-	if (best)
-		return best;
-	return report_unusable(cmd, first_err ? first_err : ENOENT, d, ret_fail);
+void run_candidates_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+char **run_resolve_candidates(const char *cmd, struct diag *d, enum run_failure *ret_fail)
+{
+	int first_err = 0, r = 0;
+	char **v = NULL;
+	size_t n = 0;
+
+	*ret_fail = RUN_FAIL_NONE;
+	if (!cmd || !*cmd) {
+		report_unusable("", ENOENT, d, ret_fail);
+		return NULL;
+	}
+	if (strchr(cmd, '/')) {
+		first_err = check_executable(cmd);
+		if (!first_err)
+			r = push_candidate(&v, &n, strdup(cmd));
+	} else {
+		r = search_path(cmd, &v, &n, &first_err);
+	}
+	if (r < 0) {
+		run_candidates_free(v);
+		diag_error(d, NULL, "out of memory");
+		*ret_fail = RUN_FAIL_SETUP;
+		return NULL;
+	}
+	if (!n)
+		report_unusable(cmd, first_err ? first_err : ENOENT, d, ret_fail);
+	return v;
 }
 
 /* ---- checks of the command line against the profile ---- */
@@ -737,6 +767,30 @@ static int caller_apply(const struct caller_settings *s, unsigned listen_n,
 	return r;
 }
 
+/* execve() of each candidate in turn, going on after EACCES and ENOENT
+ * as execvp() does: a refusal that checking the file before could not
+ * see, such as Landlock's execute right (scmp-run(1) Run mode), or a
+ * missing interpreter. The filter sees only the pointer of the path, so
+ * its answer is that of the first, which was checked. Returns the errno
+ * of the first candidate, or of the first later one that failed
+ * otherwise, and that candidate in *ret_path. */
+static int exec_candidates(char *const paths[], char *const argv[], const char **ret_path)
+{
+	int first;
+
+	execve(paths[0], argv, environ);
+	first = errno;
+	*ret_path = paths[0];
+	for (size_t i = 1; paths[i] && (errno == EACCES || errno == ENOENT); i++) {
+		execve(paths[i], argv, environ);
+		if (errno != EACCES && errno != ENOENT) {
+			*ret_path = paths[i];
+			return errno;
+		}
+	}
+	return first;
+}
+
 int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *cmd,
 	     char *const argv[], struct diag *d, enum run_failure *ret_fail,
 	     enum run_state *ret_state)
@@ -755,7 +809,8 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	struct kcheck_readback rb = { .status_fd = -1 };
 	unsigned listen_n = 0;
 	bool may_print;
-	char *path = NULL;
+	char **paths = NULL, *path;
+	const char *failed;
 	struct run_plan plan;
 	int abi, r;
 
@@ -817,14 +872,15 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	 * files the target user cannot execute. 126 and 127 are decided
 	 * before the filter is installed; the filter is asked again about
 	 * this very execve(), with the final path and environment. */
-	path = run_resolve_command(cmd, d, ret_fail);
-	if (!path) {
+	paths = run_resolve_candidates(cmd, d, ret_fail);
+	if (!paths) {
 		r = *ret_fail == RUN_FAIL_NOT_FOUND	   ? -ENOENT
 		    : *ret_fail == RUN_FAIL_NOT_EXECUTABLE ? -EACCES
 							   : -ENOMEM;
 		goto out;
 	}
 	*ret_fail = RUN_FAIL_SETUP;
+	path = paths[0];
 	r = check_self_exec(p, prog, path, argv, d);
 	if (r < 0)
 		goto out;
@@ -878,11 +934,10 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 		if (r < 0)
 			return r; /* the hook's own failure, unprinted (it knows why) */
 	}
-	execve(path, argv, environ);
+	r = exec_candidates(paths, argv, &failed);
 	/* The command never runs unsandboxed. */
-	r = errno;
 	*ret_fail = r == ENOENT ? RUN_FAIL_NOT_FOUND : RUN_FAIL_NOT_EXECUTABLE;
-	diag_error(d, NULL, "executing '%s' failed: %s (%s)", path, strerror(r), errno_name(r));
+	diag_error(d, NULL, "executing '%s' failed: %s (%s)", failed, strerror(r), errno_name(r));
 	if (r == EPERM || r == EACCES)
 		diag_hint(d, NULL,
 			  "the seccomp filter, a security module, the [landlock] paths "
@@ -895,6 +950,6 @@ out:
 	landlock_plan_close(&ll);
 	kcheck_readback_close(&rb);
 	caller_user_clear(&user);
-	free(path);
+	run_candidates_free(paths);
 	return r;
 }

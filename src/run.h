@@ -20,11 +20,18 @@ enum run_failure {
 };
 
 /*
- * Resolve argv[0] on PATH like execvp(). Returns a malloc'ed path, or NULL
- * with a message in d and *ret_fail RUN_FAIL_NOT_FOUND or
- * RUN_FAIL_NOT_EXECUTABLE (RUN_FAIL_SETUP if out of memory).
+ * Resolve argv[0] on PATH like execvp(): every candidate that exists and
+ * that this process may execute, in PATH order (cmd itself if it contains
+ * '/'). The first is the command; the others are what execvp() would try
+ * when the execve() of one fails with EACCES, which the check here cannot
+ * foresee (a security module; Landlock's execute right, which access(2)
+ * does not see). Returns a NULL-terminated malloc'ed list (free with
+ * run_candidates_free()) of at least one, or NULL with a message in d and
+ * *ret_fail RUN_FAIL_NOT_FOUND or RUN_FAIL_NOT_EXECUTABLE (RUN_FAIL_SETUP
+ * if out of memory).
  */
-char *run_resolve_command(const char *cmd, struct diag *d, enum run_failure *ret_fail);
+char **run_resolve_candidates(const char *cmd, struct diag *d, enum run_failure *ret_fail);
+void run_candidates_free(char **v);
 
 /* Where a failed run_exec() leaves the process. */
 enum run_state {
@@ -59,9 +66,10 @@ int run_describe(const struct profile *p, struct diag *d);
  * guard, socket activation, user and group lookup, capabilities);
  * descriptors, signals, session, environment (Caller state); credentials;
  * capabilities; cmd resolved on PATH unless it contains '/' and checked as
- * the target user (run_resolve_command()), then the execve() of that path
+ * the target user (run_resolve_candidates()), then the execve() of that path
  * checked against the program; no_new_privs; kernel checks; filter;
- * read-back; execve(path, argv, environ).
+ * read-back; execve(path, argv, environ), and of the later candidates in
+ * turn while it fails with EACCES, as execvp() goes on.
  *
  * Returns only on failure: a negative errno with the failed step, raw
  * errno and hints in d; in *ret_fail RUN_FAIL_SETUP, or RUN_FAIL_NOT_FOUND

@@ -274,6 +274,25 @@ chmod 755 "$TAP_TMP/badinterp"
 run timeout 10 "$S" -p "$T/caps-none.ini" "$TAP_TMP/badinterp"
 status_is 127 "missing '#!' interpreter (ENOENT from execve): 127, as env(1)"
 
+# A candidate on PATH that Landlock does not let execute (access(2), which
+# the lookup uses, does not see that right): execve() goes on to the next
+# candidate, as execvp() would.
+mkdir "$TAP_TMP/deny" "$TAP_TMP/allow"
+for d in deny allow; do
+	printf '#!/bin/sh\necho from-%s\n' "$d" >"$TAP_TMP/$d/tool"
+	chmod 755 "$TAP_TMP/$d/tool"
+done
+printf '[filter]\ndefault-action = allow\n[credentials]\nuser = root\n[landlock]\nread-exec = /usr /lib /lib64? /bin %s\nread = /etc\n' \
+	"$TAP_TMP/allow" >"$TAP_TMP/exec-allow.ini"
+run env PATH="$TAP_TMP/deny:$TAP_TMP/allow:/usr/bin:/bin" timeout 10 \
+	"$S" -p "$TAP_TMP/exec-allow.ini" tool
+status_is 0 "a PATH candidate Landlock refuses to execute: the next one runs"
+is "$(cat "$OUT")" "from-allow" "a PATH candidate Landlock refuses: the one it allows ran"
+run env PATH="$TAP_TMP/deny:/usr/bin:/bin" timeout 10 "$S" -p "$TAP_TMP/exec-allow.ini" tool
+status_is 126 "the only PATH candidate refused by Landlock: 126"
+like "$ERR" "executing '$TAP_TMP/deny/tool' failed: Permission denied" \
+	"the only PATH candidate refused by Landlock: named"
+
 # ---- nothing runs unsandboxed on any failure: 125, marker never made ----
 
 M=$TAP_TMP/ran

@@ -459,6 +459,16 @@ static void start_diverging_thread(void)
 		_exit(95);
 }
 
+/* The command run_resolve_candidates() finds (malloc'ed), or NULL. */
+static char *resolve_first(const char *cmd, struct diag *d, enum run_failure *st)
+{
+	char **v = run_resolve_candidates(cmd, d, st);
+	char *first = v ? strdup(v[0]) : NULL;
+
+	run_candidates_free(v);
+	return first;
+}
+
 /* ---- tests ---- */
 
 static void test_resolve(void)
@@ -486,6 +496,11 @@ static void test_resolve(void)
 	snprintf(path, sizeof(path), "%s/onlyplain", d1);
 	fd = open(path, O_CREAT | O_WRONLY, 0644);
 	close(fd);
+	for (int i = 0; i < 2; i++) { /* a/both and b/both: both executable */
+		snprintf(path, sizeof(path), "%s/both", i ? d2 : d1);
+		fd = open(path, O_CREAT | O_WRONLY, 0755);
+		close(fd);
+	}
 	snprintf(path, sizeof(path), "%s/sub", d1);
 	if (mkdir(path, 0755) < 0)
 		abort();
@@ -494,49 +509,63 @@ static void test_resolve(void)
 	setenv("PATH", path, 1);
 
 	diag_init(&d);
-	r = run_resolve_command("tool", &d, &st);
+	r = resolve_first("tool", &d, &st);
 	snprintf(path, sizeof(path), "%s/tool", d2);
 	tap_ok(r && !strcmp(r, path) && st == RUN_FAIL_NONE && !diag_failed(&d),
 	       "PATH search skips a non-executable file and finds the next one");
 	free(r);
 	diag_clear(&d);
 
-	r = run_resolve_command("onlyplain", &d, &st);
+	{
+		/* every usable candidate, in order: execvp() tries the next
+		 * after EACCES */
+		char **v = run_resolve_candidates("both", &d, &st);
+		char a[700], b[700];
+
+		snprintf(a, sizeof(a), "%s/both", d1);
+		snprintf(b, sizeof(b), "%s/both", d2);
+		tap_ok(v && !strcmp(v[0], a) && v[1] && !strcmp(v[1], b) && !v[2],
+		       "PATH search: every usable candidate, in PATH order");
+		run_candidates_free(v);
+		diag_clear(&d);
+	}
+
+	r = resolve_first("onlyplain", &d, &st);
 	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE && diag_failed(&d),
 	       "found but not executable: 126");
 	diag_clear(&d);
 
-	r = run_resolve_command("sub", &d, &st);
+	r = resolve_first("sub", &d, &st);
 	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE && diag_failed(&d) &&
 		       strstr(d.msgs[0].text, "directory"),
 	       "a directory on PATH: 126 ('%s')", d.n_msgs ? d.msgs[0].text : "");
 	diag_clear(&d);
 
-	r = run_resolve_command("no-such-command-xyz", &d, &st);
+	r = resolve_first("no-such-command-xyz", &d, &st);
 	tap_ok(!r && st == RUN_FAIL_NOT_FOUND && diag_failed(&d) &&
 		       strstr(d.msgs[0].text, "command not found"),
 	       "not found: 127 ('%s')", d.n_msgs ? d.msgs[0].text : "");
 	diag_clear(&d);
 
-	r = run_resolve_command("", &d, &st);
+	r = resolve_first("", &d, &st);
 	tap_ok(!r && st == RUN_FAIL_NOT_FOUND, "empty command: 127");
 	diag_clear(&d);
 
 	snprintf(path, sizeof(path), "%s/tool", d1);
-	r = run_resolve_command(path, &d, &st);
+	r = resolve_first(path, &d, &st);
 	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE, "a path with '/' that is not executable: 126");
 	diag_clear(&d);
 
-	r = run_resolve_command(d1, &d, &st);
+	r = resolve_first(d1, &d, &st);
 	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE, "a path with '/' that is a directory: 126");
 	diag_clear(&d);
 
-	r = run_resolve_command("/no/such/file", &d, &st);
+	r = resolve_first("/no/such/file", &d, &st);
 	tap_ok(!r && st == RUN_FAIL_NOT_FOUND, "a path with '/' that does not exist: 127");
 	diag_clear(&d);
 
 	snprintf(path, sizeof(path), "%s/tool", d2);
-	r = run_resolve_command(path, &d, &st);
+	r = resolve_first(path, &d, &st);
 	tap_ok(r && !strcmp(r, path) && st == RUN_FAIL_NONE, "a path with '/' is used as is");
 	free(r);
 	diag_clear(&d);
@@ -544,7 +573,7 @@ static void test_resolve(void)
 	/* The empty PATH entry is the current directory, as for execvp(). */
 	if (chdir(d2) == 0) {
 		setenv("PATH", ":/nonexistent", 1);
-		r = run_resolve_command("tool", &d, &st);
+		r = resolve_first("tool", &d, &st);
 		tap_ok(r && !strcmp(r, "./tool"), "an empty PATH entry means '.' ('%s')",
 		       r ? r : "(null)");
 		free(r);
@@ -556,7 +585,7 @@ static void test_resolve(void)
 	}
 
 	unsetenv("PATH");
-	r = run_resolve_command("sh", &d, &st);
+	r = resolve_first("sh", &d, &st);
 	tap_ok(r && (!strcmp(r, "/usr/bin/sh") || !strcmp(r, "/bin/sh")),
 	       "PATH unset: the default list finds sh ('%s')", r ? r : "(null)");
 	free(r);
