@@ -113,10 +113,19 @@ __attribute__((format(printf, 6, 7))) static int add_rule_fmt(
  * off the policy before it checks it. */
 #define SCHED_POLICY_MASK "0xbfffffff"
 
+/* personality(2) with 0xffffffff only reads the persona and changes
+ * nothing: every rule on personality lets it through. The argument is an
+ * unsigned int, so a condition sees the 32 bits the kernel reads
+ * (scmp-run.ini(5) ARGUMENT WIDTHS AND SIGNEDNESS). */
+#define PERSONALITY_QUERY "0xffffffff"
+
 /*
  * memory-deny-write-execute by rules (the kernel lacks PR_SET_MDWE). An ABI
  * whose mmap takes its arguments in memory (i386, s390: old_mmap) would let
- * a writable and executable mapping through: an error, at the key.
+ * a writable and executable mapping through: an error, at the key. With
+ * READ_IMPLIES_EXEC in the personality the kernel adds PROT_EXEC to every
+ * readable mmap itself, past the rule on prot: setting it is refused
+ * (scmp-run.ini(5) HARDENING).
  */
 static int add_mdwe(struct builtins *bs, const struct hardening *h, const struct arch *const *abis,
 		    size_t n_abis, struct diag *d)
@@ -153,6 +162,10 @@ static int add_mdwe(struct builtins *bs, const struct hardening *h, const struct
 		r = add_rule_at(bs, loc, calls[i], "EPERM", EPERM, "prot & PROT_EXEC != 0");
 	if (r >= 0)
 		r = add_rule_at(bs, loc, "shmat", "EPERM", EPERM, "shmflg & SHM_EXEC != 0");
+	if (r >= 0)
+		r = add_rule_at(bs, loc, "personality", "EPERM", EPERM,
+				"personality & READ_IMPLIES_EXEC != 0 && "
+				"personality != " PERSONALITY_QUERY);
 	return r;
 }
 
@@ -263,7 +276,8 @@ static int add_hardening(struct builtins *bs, const struct hardening *h,
 		r = add_mdwe(bs, h, abis, n_abis, d);
 	if (r >= 0 && h->lock_personality)
 		r = add_rule_fmt(bs, &h->lock_personality_loc, "personality", "EPERM", EPERM,
-				 "personality not in { %#x, 0xffffffff }", h->launch_personality);
+				 "personality not in { %#x, " PERSONALITY_QUERY " }",
+				 h->launch_personality);
 	if (r >= 0)
 		r = add_namespaces(bs, h);
 	if (r >= 0)

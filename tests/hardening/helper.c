@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,36 @@ static int mmap_prot(int prot)
 	return outcome(p == MAP_FAILED ? -1 : 0);
 }
 
+/* The attack on memory-deny-write-execute by rules: with READ_IMPLIES_EXEC
+ * the kernel adds PROT_EXEC to a readable mmap itself, where a rule on prot
+ * cannot see it. Prints the errno of personality() or mmap(), "rwx" if the
+ * read-write mapping came out executable, else "ok". */
+static int rie_mmap(void)
+{
+	char line[256], perms[8];
+	unsigned long lo, hi;
+	bool rwx = false;
+	void *p;
+	FILE *f;
+
+	if (syscall(SYS_personality, READ_IMPLIES_EXEC) < 0)
+		return outcome(-1);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return outcome(-1);
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return 2;
+	/* the line whose range holds p: a neighbour may have merged with it */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && lo <= (unsigned long)p &&
+		    (unsigned long)p < hi)
+			rwx = !strncmp(perms, "rwx", 3);
+	fclose(f);
+	puts(rwx ? "rwx" : "ok");
+	return 0;
+}
+
 static int shmat_flags(int flags)
 {
 	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0700); /* SHM_EXEC needs x */
@@ -114,6 +145,8 @@ int main(int argc, char **argv)
 		return mmap_prot(PROT_READ | PROT_WRITE | PROT_EXEC);
 	if (!strcmp(c, "mmap-rw"))
 		return mmap_prot(PROT_READ | PROT_WRITE);
+	if (!strcmp(c, "rie-mmap"))
+		return rie_mmap();
 	if (!strcmp(c, "shmat-exec"))
 		return shmat_flags(SHM_EXEC);
 	if (!strcmp(c, "shmat"))

@@ -67,6 +67,8 @@ done
 touch "$TAP_TMP/f"
 expect base ok chmod 4755 "$TAP_TMP/f"
 expect base EINVAL clone3
+# READ_IMPLIES_EXEC makes the kernel add PROT_EXEC to a read-write mmap
+expect base rwx rie-mmap
 
 # ---- memory-deny-write-execute: PR_SET_MDWE, then the rules ----
 
@@ -83,6 +85,7 @@ expect mdwe EACCES mprotect-rx
 expect mdwe EACCES mmap-wx
 expect mdwe ok mprotect-r
 expect mdwe ok mmap-rw
+expect mdwe EACCES rie-mmap
 
 run "$S" -p "$P/mdwe.ini" --export-oci "$TAP_TMP/mdwe.json"
 if [ "$RC" = 0 ]; then
@@ -104,6 +107,18 @@ for c in "mprotect-rwx:EPERM" "mprotect-rx:EPERM" "mmap-wx:EPERM" "shmat-exec:EP
 	run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe.ini" "$H" "${c%%:*}"
 	is "$(cat "$OUT")" "${c#*:}" "mdwe by rules: ${c%%:*} -> ${c#*:}"
 done
+# personality(READ_IMPLIES_EXEC) would make the next read-write mmap
+# executable behind the rule on prot; the query and other personas pass.
+for c in "rie-mmap:EPERM" "personality 0x400000:EPERM" "personality 0x100400000:EPERM" \
+	"personality 0xffffffff:ok" "personality 8:ok"; do
+	# $a is a call and its argument, split on purpose
+	a=${c%%:*}
+	run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe.ini" "$H" $a
+	is "$(cat "$OUT")" "${c#*:}" "mdwe by rules: $a -> ${c#*:}"
+done
+run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe.ini" --check
+like "$OUT" "hardening rule: $P/mdwe.ini:8: errno(EPERM) personality if personality & READ_IMPLIES_EXEC != 0 && personality != 0xffffffff" \
+	"--check lists the personality rule"
 run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe.ini" --explain mprotect 0 4096 7
 like "$OUT" "rule: $P/mdwe.ini:8" "--explain names the [hardening] line"
 

@@ -83,6 +83,8 @@ static void test_mdwe(void)
 	rs->hardening.mdwe_kernel = true;
 	tap_ok(build(rs, &c, &d) == 0, "mdwe by the kernel: compiles");
 	tap_is(decide(&c, "mprotect", 0, 4096, 7), ALLOW, "mdwe by the kernel: no rule");
+	tap_is(decide(&c, "personality", 0x400000, 0, 0), ALLOW,
+	       "mdwe by the kernel: no personality rule (the kernel refuses the mapping)");
 	compiled_free(&c);
 	diag_clear(&d);
 
@@ -97,6 +99,19 @@ static void test_mdwe(void)
 	tap_is(decide(&c, "mmap", 0, 4096, 5), ALLOW, "mdwe: mmap R|X");
 	tap_is(decide(&c, "shmat", 1, 0, 0x8000), ERR(EPERM), "mdwe: shmat SHM_EXEC");
 	tap_is(decide(&c, "shmat", 1, 0, 0x1000), ALLOW, "mdwe: shmat SHM_RDONLY");
+	tap_is(decide(&c, "personality", 0x400000, 0, 0), ERR(EPERM),
+	       "mdwe: personality READ_IMPLIES_EXEC -> EPERM");
+	tap_is(decide(&c, "personality", 0x400008, 0, 0), ERR(EPERM),
+	       "mdwe: personality PER_LINUX32|READ_IMPLIES_EXEC -> EPERM");
+	tap_is(decide(&c, "personality", (1ull << 32) | 0x400000, 0, 0), ERR(EPERM),
+	       "mdwe: personality READ_IMPLIES_EXEC with garbage above -> EPERM");
+	tap_is(decide(&c, "personality", 0xffffffff, 0, 0), ALLOW, "mdwe: personality query");
+	tap_is(decide(&c, "personality", 0x1ffffffff, 0, 0), ALLOW,
+	       "mdwe: personality query, upper half ignored like the kernel");
+	tap_is(decide(&c, "personality", 0x0040008, 0, 0), ALLOW,
+	       "mdwe: personality ADDR_NO_RANDOMIZE|PER_LINUX32");
+	tap_ok(c.policy->n_builtins == 7 && c.policy->builtins[6].loc.line == 4,
+	       "mdwe: the personality rule is located at the key");
 	compiled_free(&c);
 	diag_clear(&d);
 
