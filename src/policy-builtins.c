@@ -9,6 +9,7 @@
 #include "policy-build.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,22 +19,32 @@
 #include "hardening.h"
 #include "syscalls.h"
 
-/* The syscall r names by itself (not only through a group), or NULL. The
- * one place that decides what "naming a syscall" means for the built-in
- * rules: by name, or by its number on an ABI (a bare number: on the
- * filter's one ABI, single). */
-static const char *named_by(const struct rule *r, const struct arch *single)
+/*
+ * The syscall r names by itself (not only through a group), or NULL, and
+ * in *ret_abis the ABIs of abis[] it names it on (bit i: abis[i]). The one
+ * place that decides what "naming a syscall" means for the built-in rules
+ * (scmp-run.ini(5) SYSCALL NAMES): a name on every ABI, ABI/NUMBER on
+ * that ABI only, a bare number on the filter's one ABI.
+ */
+static const char *named_by(const struct rule *r, const struct arch *const *abis, size_t n_abis,
+			    uint32_t *ret_abis)
 {
 	const struct arch *by;
 	const char *err;
 	uint32_t nr;
 
+	*ret_abis = 0;
 	if (r->via_group)
 		return NULL;
-	if (syscalls_parse_numbered(r->syscall, &by, &nr, &err) < 0)
+	if (syscalls_parse_numbered(r->syscall, &by, &nr, &err) < 0) {
+		*ret_abis = (uint32_t)((1ull << n_abis) - 1);
 		return r->syscall;
-	by = by ? by : single;
-	return by ? syscalls_lookup_nr(by, nr) : NULL;
+	}
+	by = by ? by : n_abis == 1 ? abis[0] : NULL;
+	for (size_t i = 0; by && i < n_abis; i++)
+		if (abis[i] == by)
+			*ret_abis = 1u << i;
+	return *ret_abis ? syscalls_lookup_nr(by, nr) : NULL;
 }
 
 /* Where built-in rules are added: the policy's list and its capacity. */
@@ -293,27 +304,59 @@ static int add_hardening(struct builtins *bs, const struct hardening *h,
 	return r;
 }
 
-int policy_add_builtins(const struct ruleset *rs, struct policy *p, const struct arch *const *abis,
-			size_t n_abis, struct diag *d)
+/*
+ * The clone3 built-in rule (scmp-run.ini(5) BUILT-IN RULES), decided per
+ * ABI: clone3's flags are in memory, so on an ABI where a rule puts a
+ * condition on clone and no rule names clone3, clone3 would pass that
+ * condition. Other ABIs are not concerned: a call is decided by its own
+ * ABI's rules. Written by name when every ABI needs it, else as ABI/NUMBER
+ * for each ABI that does (the name in the policy's arena).
+ */
+static int add_clone3(struct builtins *bs, const struct arch *const *abis, size_t n_abis)
 {
-	const struct arch *single = n_abis == 1 ? abis[0] : NULL;
-	struct builtins bs = { .p = p, .rs = rs };
-	bool clone_cond = false, clone3_named = false;
+	const struct ruleset *rs = bs->rs;
+	uint32_t all = (uint32_t)((1ull << n_abis) - 1), cond = 0, named = 0, need;
 	int r = 0;
 
 	for (size_t i = 0; i < rs->n_rules; i++) {
-		const char *name = named_by(&rs->rules[i], single);
+		uint32_t on;
+		const char *name = named_by(&rs->rules[i], abis, n_abis, &on);
 
 		if (!name || strncmp(name, "clone", 5))
 			continue;
-		clone_cond |= !strcmp(name, "clone") && rs->rules[i].conj.n_cmps;
-		clone3_named |= !strcmp(name, "clone3");
+		cond |= !strcmp(name, "clone") && rs->rules[i].conj.n_cmps ? on : 0;
+		named |= !strcmp(name, "clone3") ? on : 0;
 	}
+	need = cond & ~named;
+	if (need == all)
+		return add_builtin(bs, "built-in:clone3", "clone3", "ENOSYS", ENOSYS, NULL);
+	for (size_t i = 0; i < n_abis && r >= 0; i++) {
+		size_t len = strlen(abis[i]->name) + sizeof("/4294967295");
+		char *syscall;
+		uint32_t nr;
+
+		if (!(need & (1u << i)) || syscalls_lookup_name(abis[i], "clone3", &nr) < 0)
+			continue;
+		syscall = arena_alloc(&bs->p->lists, len);
+		if (!syscall)
+			return -ENOMEM;
+		snprintf(syscall, len, "%s/%" PRIu32, abis[i]->name, nr);
+		r = add_builtin(bs, "built-in:clone3", syscall, "ENOSYS", ENOSYS, NULL);
+	}
+	return r;
+}
+
+int policy_add_builtins(const struct ruleset *rs, struct policy *p, const struct arch *const *abis,
+			size_t n_abis, struct diag *d)
+{
+	struct builtins bs = { .p = p, .rs = rs };
+	int r = 0;
+
 	if (!rs->hardening.tty_injection_allow)
 		r = add_builtin(&bs, "built-in:tty-injection", "ioctl", "EPERM", EPERM,
 				"cmd in { TIOCSTI, TIOCLINUX }");
-	if (r >= 0 && clone_cond && !clone3_named)
-		r = add_builtin(&bs, "built-in:clone3", "clone3", "ENOSYS", ENOSYS, NULL);
+	if (r >= 0)
+		r = add_clone3(&bs, abis, n_abis);
 	if (r >= 0)
 		r = add_hardening(&bs, &rs->hardening, abis, n_abis, d);
 	return r;

@@ -273,6 +273,31 @@ like "$OUT" "rule: ./c3.ini:5" "clone3 by number: the profile's rule, not built-
 one_abi c3b '[allow]' 'syscalls = read' 'clone = flags == 0'
 run "$SCMP_RUN" -p ./c3b.ini --target-arch x86_64 --explain clone3
 like "$OUT" "rule: built-in:clone3" "clone3 not named: the built-in rule (control)"
+# ... on its ABI only: x86's clone3 named leaves x86_64's built-in rule
+profile c3x86 'architectures = x86_64 x86' '[errno(EPERM)]' 'clone = flags & CLONE_NEWUSER != 0' \
+	'[allow]' 'syscalls = x86/435'
+run "$SCMP_RUN" -p ./c3x86.ini --check
+like "$OUT" "built-in rule: built-in:clone3: errno(ENOSYS) x86_64/435" \
+	"x86's clone3 named: --check lists x86_64's clone3 built-in rule"
+unlike "$OUT" "built-in:clone3: errno(ENOSYS) x86/" "x86's clone3 named: none for x86"
+run "$SCMP_RUN" -p ./c3x86.ini --target-arch x86_64 --explain clone3
+is "$(head -n 2 "$OUT")" "clone3 (x86_64 435): errno(ENOSYS)
+rule: built-in:clone3" "x86's clone3 named: x86_64's clone3 gets ENOSYS from the built-in rule"
+run "$SCMP_RUN" -p ./c3x86.ini --target-arch x86 --explain clone3
+is "$(head -n 2 "$OUT")" "clone3 (x86 435): allow
+rule: ./c3x86.ini:7" "x86's clone3 named: the profile's rule decides x86's clone3"
+# a condition on x86's clone only: x86's clone3 only
+profile c3cond 'architectures = x86_64 x86' '[allow]' 'x86/120 = flags & CLONE_NEWUSER == 0' \
+	'syscalls = clone @process'
+run "$SCMP_RUN" -p ./c3cond.ini --check
+like "$OUT" "built-in rule: built-in:clone3: errno(ENOSYS) x86/435" \
+	"a condition on x86's clone: x86's clone3 built-in rule"
+unlike "$OUT" "built-in:clone3: errno(ENOSYS) x86_64/" "a condition on x86's clone: none for x86_64"
+run "$SCMP_RUN" -p ./c3cond.ini --target-arch x86 --explain clone3
+like "$OUT" "rule: built-in:clone3" "a condition on x86's clone: x86's clone3 gets ENOSYS"
+run "$SCMP_RUN" -p ./c3cond.ini --target-arch x86_64 --explain clone3
+is "$(head -n 2 "$OUT")" "clone3 (x86_64 435): allow
+rule: ./c3cond.ini:6" "a condition on x86's clone: x86_64's clone3 is the profile's (@process)"
 
 # ---- --list-groups --unlisted, user groups ----
 

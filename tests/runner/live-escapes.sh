@@ -230,4 +230,20 @@ is "$(cat "$OUT")" "" "an action the kernel lacks: the command did not run"
 run timeout 20 "$S" -p "$TAP_TMP/files/no-avail.ini" -- sh -c 'echo ran'
 is "$(cat "$OUT")" "ran" "control: the outer filter alone lets a command run"
 
+# ---- clone3 past a condition on clone, with x86's clone3 named ----
+# Naming clone3 of one ABI by number (x86/435) took the built-in clone3
+# rule away from every ABI (scmp-run.ini(5) BUILT-IN RULES): on x86_64,
+# clone3(CLONE_NEWUSER) made the user namespace that clone() was refused.
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "clone3 with x86's clone3 named: an x86_64 case"
+elif [ "$("$HELPER" clone3-newuser)" != "clone3: new user namespace" ]; then
+	skip "clone3 with x86's clone3 named: this kernel refuses user namespaces anyway"
+else
+	printf '[filter]\ndefault-action = allow\narchitectures = native x86\n[errno(EPERM)]\nclone = flags & CLONE_NEWUSER != 0\n[allow]\nsyscalls = x86/435\n%s' \
+		"$ROOT" >"$TAP_TMP/files/clone3-x86.ini"
+	run timeout 20 "$S" -p "$TAP_TMP/files/clone3-x86.ini" -- "$HELPER" clone3-newuser
+	is "$(cat "$OUT")" "clone3: ENOSYS" \
+		"clone3 with x86's clone3 named: x86_64's clone3(CLONE_NEWUSER) gets ENOSYS"
+fi
+
 done_testing

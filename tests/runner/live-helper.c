@@ -2,10 +2,11 @@
 /* Target program for the live command-line tests: makes one chosen call
  * (from a second thread, under a SIGSYS handler, through the i386 entry
  * point, TIOCSTI on its terminal, an io_uring socket, an openat that
- * truncates) and reports what happened on stdout, unbuffered. */
+ * truncates, clone3 with CLONE_NEWUSER) and reports what happened on stdout, unbuffered. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/io_uring.h>
+#include <linux/sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* i386 getpid (arch/x86/entry/syscalls/syscall_32.tbl) */
@@ -186,6 +188,25 @@ static int mode_open_trunc(const char *path)
 	return 0;
 }
 
+/* clone3(CLONE_NEWUSER), raw: a rule on clone's flags cannot see clone3's,
+ * which are in memory (scmp-run.ini(5) BUILT-IN RULES). Prints "clone3:
+ * new user namespace" or "clone3: ERRNO". */
+static int mode_clone3_newuser(void)
+{
+	struct clone_args args = { .flags = CLONE_NEWUSER, .exit_signal = SIGCHLD };
+	long pid = syscall(SYS_clone3, &args, sizeof(args));
+
+	if (pid == 0)
+		_exit(0);
+	if (pid < 0) {
+		say("clone3: %s\n", err_name(errno));
+		return 0;
+	}
+	waitpid((pid_t)pid, NULL, 0);
+	say("clone3: new user namespace\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -235,7 +256,9 @@ int main(int argc, char **argv)
 		return mode_uring_socket();
 	if (!strcmp(mode, "open-trunc") && argc > 2)
 		return mode_open_trunc(argv[2]);
+	if (!strcmp(mode, "clone3-newuser"))
+		return mode_clone3_newuser();
 	fprintf(stderr, "usage: live-helper threads|getppid|trap|int80|tiocsti|uring-socket|"
-			"open-trunc FILE\n");
+			"open-trunc FILE|clone3-newuser\n");
 	return 2;
 }
