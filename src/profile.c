@@ -495,22 +495,9 @@ static int key_group(struct key_ctx *k, const struct key_row *row)
 	return key_word(k, &p->group, &p->group_loc, &p->has_group);
 }
 
-/* [hardening] tty-injection = deny | allow (scmp-run.ini(5) [hardening]):
- * allow drops the built-in rule against TIOCSTI and TIOCLINUX. */
-static int key_tty_injection(struct key_ctx *k, const struct key_row *row)
-{
-	struct hardening *h = &k->l->p->rs->hardening;
-
-	if (strcmp(k->value, "deny") && strcmp(k->value, "allow")) {
-		key_error(k, "invalid %s '%s': use deny or allow", k->key, k->value);
-		return -EINVAL;
-	}
-	h->tty_injection_allow = !strcmp(k->value, "allow");
-	h->tty_injection_loc = k->loc;
-	return 0;
-}
-
-/* A [hardening] preset written twice is an error: which one was meant? */
+/* A [hardening] key written twice is an error, across includes and --set
+ * too (scmp-run.ini(5) HARDENING): which one was meant? A later line must
+ * not quietly switch off what an included file switched on. */
 static bool hardening_first(struct key_ctx *k, struct src_loc *loc)
 {
 	char where[256];
@@ -522,6 +509,22 @@ static bool hardening_first(struct key_ctx *k, struct src_loc *loc)
 	}
 	*loc = k->loc;
 	return true;
+}
+
+/* [hardening] tty-injection = deny | allow (scmp-run.ini(5) [hardening]):
+ * allow drops the built-in rule against TIOCSTI and TIOCLINUX. */
+static int key_tty_injection(struct key_ctx *k, const struct key_row *row)
+{
+	struct hardening *h = &k->l->p->rs->hardening;
+
+	if (strcmp(k->value, "deny") && strcmp(k->value, "allow")) {
+		key_error(k, "invalid %s '%s': use deny or allow", k->key, k->value);
+		return -EINVAL;
+	}
+	if (!hardening_first(k, &h->tty_injection_loc))
+		return -EINVAL;
+	h->tty_injection_allow = !strcmp(k->value, "allow");
+	return 0;
 }
 
 /* The field and location of a yes/no preset. */

@@ -192,6 +192,23 @@ bad_set 1 "scmp-run: command line:1: error: empty value for 'log'" \
 bad_set 1 "scmp-run: command line:1: error: include 'x.ini': a relative path has no directory to start from in --set" \
 	"relative include" --set profile.include=x.ini
 
+# A [hardening] key is written once (scmp-run.ini(5) HARDENING): --set of
+# one the profile sets is the duplicate it would be in the file, for
+# every key alike; one the profile leaves out is set.
+profile hard '[allow]' 'syscalls = read' '[hardening]' 'tty-injection = deny' \
+	'lock-personality = yes'
+for kv in tty-injection=allow lock-personality=no; do
+	run "$SCMP_RUN" -p ./hard.ini --set "hardening.$kv" --check
+	status_is 1 "--set hardening.$kv the profile sets: rejected"
+	like "$ERR" "scmp-run: command line:1: error: duplicate key '${kv%%=*}' in [hardening] (first at ./hard.ini:" \
+		"--set hardening.$kv the profile sets: the duplicate, located"
+done
+run "$SCMP_RUN" -p ./hard.ini --set hardening.restrict-realtime=yes --check
+status_is 0 "--set of a [hardening] key the profile leaves out"
+run "$SCMP_RUN" -p ./base.ini --set hardening.tty-injection=allow --check
+like "$OUT" "built-in rule: tty-injection: off ([hardening] tty-injection = allow at command line:1)" \
+	"--set hardening.tty-injection on a profile without it: set"
+
 run "$SCMP_RUN" --set filter.log=yes --list-syscalls
 status_is 2 "--set without a profile is a usage error"
 like "$ERR" "error: --set needs a profile: use -p PROFILE" "... saying so"
