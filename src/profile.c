@@ -630,6 +630,7 @@ static int key_restrict_families(struct key_ctx *k, const struct key_row *row)
 {
 	struct hardening *h = &k->l->p->rs->hardening;
 	const char *names[HARDENING_AF_MAX], *err;
+	int64_t values[HARDENING_AF_MAX];
 	size_t n = 0;
 	bool inverted, bad = false;
 	char *rest, *w;
@@ -638,7 +639,8 @@ static int key_restrict_families(struct key_ctx *k, const struct key_row *row)
 	while ((w = profile_next_word(&rest))) {
 		const char *name = strncmp(w, "AF_", 3) ? NULL : consts_static_name(w);
 		int64_t v;
-		bool dup = false, b;
+		size_t dup = SIZE_MAX;
+		bool b;
 
 		if (parse_bool(w, &b, &err) == 0) {
 			key_error(k,
@@ -656,10 +658,16 @@ static int key_restrict_families(struct key_ctx *k, const struct key_row *row)
 			bad = true;
 			continue;
 		}
-		for (size_t i = 0; i < n; i++)
-			dup |= names[i] == name;
-		if (dup) {
-			key_error(k, "duplicate address family '%s' in '%s'", w, k->key);
+		/* by value: AF_LOCAL is AF_UNIX, AF_ROUTE is AF_NETLINK */
+		for (size_t i = 0; i < n && dup == SIZE_MAX; i++)
+			dup = values[i] == v ? i : SIZE_MAX;
+		if (dup != SIZE_MAX) {
+			if (names[dup] == name)
+				key_error(k, "duplicate address family '%s' in '%s'", w, k->key);
+			else
+				key_error(k,
+					  "duplicate address family '%s' in '%s': the same as '%s'",
+					  w, k->key, names[dup]);
 			bad = true;
 			continue;
 		}
@@ -668,6 +676,7 @@ static int key_restrict_families(struct key_ctx *k, const struct key_row *row)
 				  HARDENING_AF_MAX);
 			return -EINVAL;
 		}
+		values[n] = v;
 		names[n++] = name;
 	}
 	if (!bad && !n) {
