@@ -461,10 +461,27 @@ static const struct rule *builtin_shadow(const struct policy *p, const struct ru
 	return NULL;
 }
 
+/* Whether deleting the candidate mine of s changes no decision, given u,
+ * the first unconditional candidate, after it with the same result: the calls
+ * mine decides then go to the next candidate that matches, at most u. A
+ * candidate in between with another result (the same action kind with other
+ * data: the one written first wins, scmp-run.ini(5) MEANING OF A PROFILE)
+ * could take some of them, so it keeps mine useful. */
+static bool same_result_up_to(const struct rrule *mine, const struct rrule *u)
+{
+	if (mine->ret != u->ret || mine > u)
+		return false;
+	for (const struct rrule *x = mine + 1; x < u; x++)
+		if (x->ret != mine->ret)
+			return false;
+	return true;
+}
+
 /* The unconditional rule that makes the conditional rule r decide nothing
  * on every ABI that has its syscall; NULL if there is none. On an ABI, r
  * decides nothing when the policy dropped it behind an unconditional rule,
- * or when an unconditional rule has the very same result. */
+ * or when every candidate from r down to the first unconditional one has
+ * r's very result. */
 static const struct rule *shadow_of(const struct lint *L, const struct rule *r)
 {
 	const struct policy *p = L->c->policy;
@@ -495,7 +512,7 @@ static const struct rule *shadow_of(const struct lint *L, const struct rule *r)
 			continue;
 		}
 		mine = find_rrule(s, r);
-		if (mine && mine->ret != u->ret)
+		if (mine && !same_result_up_to(mine, u))
 			return NULL;
 		if (!mine) {
 			/* Dropped behind u only if u comes first in the decision
