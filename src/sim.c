@@ -9,6 +9,7 @@
 
 #include "sim.h"
 
+#include "arch.h"
 #include "bpf-check.h"
 
 /* A 32-bit load from seccomp_data: aligned and in bounds, as seccomp_check_filter() demands. */
@@ -212,6 +213,14 @@ bool sim_is_const_allow(const struct sock_filter *insns, size_t len, uint32_t ar
 	size_t pc;
 	int r;
 
+	/*
+	 * The kernel keeps one bitmap per ABI (native, compat), indexed by the number from 0 to
+	 * its table's size, and finds no entry for any other number: none for a negative one,
+	 * none for x32's, whose numbers carry ARCH_X32_SYSCALL_BIT, far above any table. So no
+	 * x32 call is ever served from the cache (scmp-run(1) --check).
+	 */
+	if (nr >= ARCH_X32_SYSCALL_BIT)
+		return false;
 	/*
 	 * The kernel's loop, including its trust in a verified program: jumps add to pc and the
 	 * loop goes on. The kernel's uprobe/uretprobe exception is not part of the program and

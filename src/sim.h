@@ -28,6 +28,8 @@ int sim_run(const struct sock_filter *insns, size_t len, const struct seccomp_da
  * The kernel's always-allow cache check (seccomp_is_const_allow(),
  * kernel/seccomp.c, Linux >= 5.11): true if, for this arch and nr, the
  * program returns SECCOMP_RET_ALLOW along a path that only loads nr/arch
- * and uses the opcodes the kernel's emulator accepts.
+ * and uses the opcodes the kernel's emulator accepts. Always false for a
+ * number of ARCH_X32_SYSCALL_BIT or more (x32's, negative ones): the
+ * kernel's bitmaps end far below.
  */
 bool sim_is_const_allow(const struct sock_filter *insns, size_t len, uint32_t arch, uint32_t nr);

@@ -174,8 +174,11 @@ int summary_print(const struct compiled *c, FILE *f, struct diag *d)
 		}
 		fprintf(f,
 			"  %s: %zu instructions alone; %zu of %zu syscalls served by the kernel's "
-			"always-allow cache\n",
-			abi->arch->name, len, count_cached(c->prog, abi), abi->n_known);
+			"always-allow cache%s\n",
+			abi->arch->name, len, count_cached(c->prog, abi), abi->n_known,
+			abi->arch->nr_base >= ARCH_X32_SYSCALL_BIT
+				? " (none can be: its numbers carry bit 0x40000000, beyond the cache)"
+				: "");
 	}
 	if (print_caller(c->profile, f) < 0) {
 		diag_error(d, NULL, "out of memory");

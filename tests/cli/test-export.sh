@@ -224,4 +224,14 @@ like "$OUT" "unknown-syscall action: errno(ENOSYS) (not written: the default act
 run "$SCMP_RUN" -p "$P/small.ini" --target-arch x86_64 --explain 1000
 like "$OUT" "1000): errno(ENOSYS)" "explain 1000: errno(ENOSYS) under a denying default"
 
+# The always-allow cache: per native and compat ABI, never x32's numbers.
+run "$SCMP_RUN" -p "$P/multi-abi.ini" --target-arch x86_64 --check
+cache_line() { grep -q "^  $1: [0-9]* instructions alone; $2 of [0-9]* syscalls served by the kernel's always-allow cache$3\$" "$OUT"; }
+cache_line x32 0 " (none can be: its numbers carry bit 0x40000000, beyond the cache)"
+ok $? "--check: no x32 call is served by the cache, and why"
+cache_line x86 "[1-9][0-9]*" ""
+ok $? "--check: i386 calls are served by the compat cache"
+cache_line x86_64 "[1-9][0-9]*" ""
+ok $? "--check: x86_64 calls are served by the native cache"
+
 done_testing

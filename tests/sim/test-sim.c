@@ -302,6 +302,9 @@ static void test_const_allow(void)
 		ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW), ST(BPF_LD | BPF_W | BPF_ABS, 16),
 		ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
+	static const struct sock_filter allow[] = {
+		ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
 	static const struct sock_filter retA[] = {
 		ST(BPF_LD | BPF_IMM, SECCOMP_RET_ALLOW),
 		RET_A,
@@ -352,6 +355,16 @@ static void test_const_allow(void)
 	tap_ok(!sim_is_const_allow(retA, N(retA), AUDIT_ARCH_X86_64, 1),
 	       "ld #imm / ret a: not const");
 	tap_ok(!sim_is_const_allow(jmpx, N(jmpx), AUDIT_ARCH_X86_64, 1), "jeq x: not const");
+	/* The kernel's bitmaps are indexed from 0 up to the table's size: an
+	 * x32 number (bit 30) or a negative one has no entry, whatever the
+	 * program does; i386, the compat ABI, has a bitmap of its own. */
+	tap_ok(sim_is_const_allow(allow, N(allow), AUDIT_ARCH_X86_64, 39) &&
+		       sim_is_const_allow(allow, N(allow), AUDIT_ARCH_I386, 39),
+	       "allow-all: x86_64 and i386 numbers cached");
+	tap_ok(!sim_is_const_allow(allow, N(allow), AUDIT_ARCH_X86_64, 0x40000000u | 39),
+	       "allow-all: x32 number not cached");
+	tap_ok(!sim_is_const_allow(allow, N(allow), AUDIT_ARCH_X86_64, UINT32_MAX),
+	       "allow-all: -1 not cached");
 }
 
 /* Each bad program and the index its error must name. */
