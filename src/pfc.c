@@ -88,6 +88,67 @@ static void print_rsys(FILE *f, const struct abi_policy *abi, const struct rsys 
 			action_format_ret(abi->default_ret, abi->arch, buf, sizeof(buf)));
 }
 
+/* The test of the ABI's block, exactly as the program makes it: x86_64 and
+ * x32 share AUDIT_ARCH_X86_64 and are told apart by the x32 bit of the
+ * number, except -1 (a tracer's skipped call), which is x86_64's when the
+ * filter has x86_64 (scmp-run.ini(5) ARCHITECTURES). A number of the other
+ * one of the two when it is not in the filter matches no block and gets the
+ * invalid arch action. */
+static void print_arch_test(FILE *f, const struct policy *p, const struct abi_policy *abi)
+{
+	const struct arch *a = abi->arch;
+
+	fprintf(f, "if ($arch == 0x%08" PRIx32, a->audit_arch);
+	if (a->id == ARCH_X86_64)
+		fprintf(f, " && (($syscall & 0x%" PRIx32 ") == 0 || $syscall == 0x%" PRIx32 ")",
+			ARCH_X32_SYSCALL_BIT, UINT32_MAX);
+	else if (a->id == ARCH_X32)
+		fprintf(f, " && ($syscall & 0x%" PRIx32 ") != 0%s", ARCH_X32_SYSCALL_BIT,
+			policy_abi_for(p, a->audit_arch, 0) ? " && $syscall != 0xffffffff" : "");
+	fprintf(f, ")\n");
+}
+
+/* The numbers the table names for the ABI, as ranges: the test that sets
+ * the default action apart from the unknown-syscall action. */
+static void print_known_test(FILE *f, const struct abi_policy *abi)
+{
+	const char *sep = "";
+
+	for (size_t i = 0; i < abi->n_known;) {
+		size_t j = i;
+
+		while (j + 1 < abi->n_known && abi->known[j + 1].nr == abi->known[j].nr + 1)
+			j++;
+		if (i == j)
+			fprintf(f, "%s$syscall == %" PRIu32, sep, abi->known[i].nr);
+		else
+			fprintf(f, "%s$syscall in [%" PRIu32 ", %" PRIu32 "]", sep,
+				abi->known[i].nr, abi->known[j].nr);
+		sep = " || ";
+		i = j + 1;
+	}
+}
+
+/* The numbers no rule names: the default action for those of the table,
+ * the unknown-syscall action for the others (scmp-run.ini(5) UNKNOWN
+ * SYSCALLS). */
+static void print_rest(FILE *f, const struct abi_policy *abi)
+{
+	char buf[64];
+
+	if (abi->default_ret == abi->unknown_ret || !abi->n_known) {
+		fprintf(f, "  # every other number, named by the table or not\n  action %s;\n",
+			action_format_ret(abi->unknown_ret, abi->arch, buf, sizeof(buf)));
+		return;
+	}
+	fprintf(f, "  # other syscalls of the table\n  if (");
+	print_known_test(f, abi);
+	fprintf(f, ") action %s;\n",
+		action_format_ret(abi->default_ret, abi->arch, buf, sizeof(buf)));
+	fprintf(f, "  # numbers the table does not name\n  action %s;\n",
+		action_format_ret(abi->unknown_ret, abi->arch, buf, sizeof(buf)));
+}
+
 int pfc_print(const struct policy *p, FILE *f)
 {
 	char buf[64];
@@ -99,13 +160,10 @@ int pfc_print(const struct policy *p, FILE *f)
 		fprintf(f, "# filter for arch %s (0x%08" PRIx32 ")%s\n", abi->arch->name,
 			abi->arch->audit_arch,
 			abi->arch->id == ARCH_X32 ? ", syscall numbers with bit 30 set" : "");
-		fprintf(f, "if ($arch == 0x%08" PRIx32 ")\n", abi->arch->audit_arch);
+		print_arch_test(f, p, abi);
 		for (size_t k = 0; k < abi->n_sys; k++)
 			print_rsys(f, abi, &abi->sys[k]);
-		fprintf(f, "  # other syscalls of the table\n  action %s;\n",
-			action_format_ret(abi->default_ret, abi->arch, buf, sizeof(buf)));
-		fprintf(f, "  # numbers the table does not name\n  action %s;\n",
-			action_format_ret(abi->unknown_ret, abi->arch, buf, sizeof(buf)));
+		print_rest(f, abi);
 	}
 	fprintf(f, "# invalid arch action\naction %s;\n",
 		action_format_ret(p->bad_arch_ret, NULL, buf, sizeof(buf)));

@@ -108,6 +108,58 @@ like tests/cli/golden/multi-abi.x86_64.pfc "# tests/cli/profiles/multi-abi.ini:1
 like tests/cli/golden/multi-abi.x86_64.pfc "filter for arch x32" "PFC: multi-ABI golden has x32"
 like tests/cli/golden/multi-abi.x86_64.pfc "(multiplexed)" "PFC: socketcall sub-call on x86"
 
+# The PFC decides as the program: read by its own rule (the first matching
+# line decides, tests/cli/pfc-eval.py) for numbers of every kind: x86_64's,
+# holes, above the table, x32's (bit 30), bit 31 alone, -1. Calls whose
+# outcome depends on their arguments are left to the goldens.
+audit_arch() {
+	case $1 in
+	x86_64) echo 0xc000003e ;;
+	x86) echo 0x40000003 ;;
+	aarch64) echo 0xc00000b7 ;;
+	esac
+}
+pfc_agrees() { # PROFILE ARCH: prints "compared mismatches"
+	nrs="0 1 2 16 39 59 101 102 231 257 335 336 400 435 470 471 1000 0x3fffffff 0x40000000
+		0x40000001 0x40000008 0x40000027 0x40000150 0x40000200 0x400003e8 0x7fffffff
+		0x80000005 0xc0000001 0xfffffffe 0xffffffff"
+	"$SCMP_RUN" -p "$P/$1.ini" --target-arch "$2" --export-pfc "$X/eval.pfc" || return 1
+	# shellcheck disable=SC2086 # one number per word
+	python3 tests/cli/pfc-eval.py "$X/eval.pfc" "$(audit_arch "$2")" $nrs >"$X/eval.out" ||
+		return 1
+	c=0
+	bad=0
+	for nr in $nrs; do
+		read -r want || return 1
+		[ "$want" = args ] && continue
+		got=$("$SCMP_RUN" -p "$P/$1.ini" --target-arch "$2" --explain "$nr" | sed -n '1s/.*): //p')
+		c=$((c + 1))
+		if [ "$got" != "$want" ]; then
+			bad=$((bad + 1))
+			diag "$1 ($2) nr $nr: PFC $want, program $got" >&2
+		fi
+	done <"$X/eval.out"
+	echo "$c $bad"
+}
+for pa in "native-only x86_64" "multi-abi x86_64" "multi-abi x86" "small x86_64" "small aarch64" \
+	"conditions x86_64"; do
+	set -- $pa
+	r=$(pfc_agrees "$1" "$2")
+	set -- $pa $r
+	[ -n "${3:-}" ] && [ "$3" -ge 20 ] && [ "$4" -eq 0 ]
+	ok $? "PFC of $1 ($2) decides as the program on ${3:-0} numbers"
+done
+G=tests/cli/golden/native-only.x86_64.pfc
+like "$G" 'if ($arch == 0xc000003e && (($syscall & 0x40000000) == 0 || $syscall == 0xffffffff))' \
+	"PFC: x86_64's block tests the x32 bit, -1 is x86_64's"
+like "$G" '  if ($syscall in [0, 336] || $syscall in [424, 470]) action errno(200);' \
+	"PFC: the default action for the numbers of the table"
+like tests/cli/golden/multi-abi.x86_64.pfc \
+	'if ($arch == 0xc000003e && ($syscall & 0x40000000) != 0 && $syscall != 0xffffffff)' \
+	"PFC: x32's block tests the x32 bit"
+like tests/cli/golden/builtins.x86_64.pfc "every other number, named by the table or not" \
+	"PFC: one catch-all line when the default and unknown actions agree"
+
 # ---- --explain ----
 E="$SCMP_RUN -p $P/small.ini --target-arch x86_64 --explain"
 run $E write 1
