@@ -134,6 +134,7 @@ int explain_call(const struct compiled *c, const struct arch *a, const struct se
 	struct seccomp_data raw;
 	struct sim_result res;
 	struct decision dec;
+	const struct arch *owner;
 	const char *name;
 	char buf[64];
 
@@ -148,10 +149,14 @@ int explain_call(const struct compiled *c, const struct arch *a, const struct se
 			   res.ret, dec.ret);
 		return -EPROTO;
 	}
-	name = syscalls_lookup_nr(a, (uint32_t)sd->nr);
-	fprintf(f, "%s (%s %" PRIu32 "): %s\n", name ? name : "unknown", a->name, (uint32_t)sd->nr,
-		action_format_ret(res.ret, a, buf, sizeof(buf)));
-	print_why(&dec, a, f);
+	/* x32 numbers carry the x32 bit: name them by the ABI they belong to */
+	owner = arch_of_call(sd->arch, (uint32_t)sd->nr);
+	if (!owner)
+		owner = a;
+	name = syscalls_lookup_nr(owner, (uint32_t)sd->nr);
+	fprintf(f, "%s (%s %" PRIu32 "): %s\n", name ? name : "unknown", owner->name,
+		(uint32_t)sd->nr, action_format_ret(res.ret, owner, buf, sizeof(buf)));
+	print_why(&dec, owner, f);
 	fprintf(f, "instructions executed: %zu of %zu\n", res.executed, c->prog->len);
 	return ferror(f) ? -EIO : 0;
 }

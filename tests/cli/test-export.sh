@@ -276,6 +276,15 @@ like "$OUT" "unknown-syscall action: errno(ENOSYS) (not written: the default act
 run "$SCMP_RUN" -p "$P/small.ini" --target-arch x86_64 --explain 1000
 like "$OUT" "1000): errno(ENOSYS)" "explain 1000: errno(ENOSYS) under a denying default"
 
+# An x32 number is named by x32's table, whether x32 is in the filter or not.
+run "$SCMP_RUN" -p "$P/multi-abi.ini" --target-arch x86_64 --explain 0x40000008 1000 -1
+like "$OUT" "lseek (x32 1073741832): errno(EPERM)" "explain 0x40000008: x32's lseek"
+run "$SCMP_RUN" -p "$P/native-only.ini" --target-arch x86_64 --explain 0x40000027
+like "$OUT" "getpid (x32 1073741863): errno(202)" "explain 0x40000027 without x32: x32's getpid"
+like "$OUT" "rule: bad-arch" "explain 0x40000027 without x32: bad-arch"
+run "$SCMP_RUN" -p "$P/native-only.ini" --target-arch x86_64 --explain -- -1
+like "$OUT" "unknown (x86_64 4294967295): errno(201)" "explain -1: x86_64's unknown number"
+
 # The always-allow cache: per native and compat ABI, never x32's numbers.
 run "$SCMP_RUN" -p "$P/multi-abi.ini" --target-arch x86_64 --check
 cache_line() { grep -q "^  $1: [0-9]* instructions alone; $2 of [0-9]* syscalls served by the kernel's always-allow cache$3\$" "$OUT"; }
