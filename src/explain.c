@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "consts.h"
 #include "number.h"
@@ -128,6 +129,29 @@ static void print_why(const struct decision *dec, const struct arch *a, FILE *f)
 	}
 }
 
+/* Calls the kernel runs without consulting any seccomp filter, and the
+ * release since which it does (scmp-run.ini(5) SECURITY MODEL): the x86_64
+ * numbers only, not x32's with the same name. */
+static const struct {
+	char name[10];
+	char since[5];
+} unfiltered[] = {
+	{ "uretprobe", "6.14" },
+	{ "uprobe", "6.18" },
+};
+
+static void print_unfiltered(const struct arch *owner, const char *name, FILE *f)
+{
+	if (!name || owner->id != ARCH_X86_64)
+		return;
+	for (size_t i = 0; i < sizeof(unfiltered) / sizeof(unfiltered[0]); i++)
+		if (!strcmp(name, unfiltered[i].name))
+			fprintf(f,
+				"kernel: Linux %s and later run %s on x86_64 without consulting "
+				"seccomp filters: the action above applies to older kernels only\n",
+				unfiltered[i].since, name);
+}
+
 int explain_call(const struct compiled *c, const struct arch *a, const struct seccomp_data *sd,
 		 FILE *f, struct diag *d)
 {
@@ -157,6 +181,7 @@ int explain_call(const struct compiled *c, const struct arch *a, const struct se
 	fprintf(f, "%s (%s %" PRIu32 "): %s\n", name ? name : "unknown", owner->name,
 		(uint32_t)sd->nr, action_format_ret(res.ret, owner, buf, sizeof(buf)));
 	print_why(&dec, owner, f);
+	print_unfiltered(owner, name, f);
 	fprintf(f, "instructions executed: %zu of %zu\n", res.executed, c->prog->len);
 	return ferror(f) ? -EIO : 0;
 }

@@ -285,6 +285,23 @@ like "$OUT" "rule: bad-arch" "explain 0x40000027 without x32: bad-arch"
 run "$SCMP_RUN" -p "$P/native-only.ini" --target-arch x86_64 --explain -- -1
 like "$OUT" "unknown (x86_64 4294967295): errno(201)" "explain -1: x86_64's unknown number"
 
+# uretprobe and uprobe: x86_64's numbers skip every seccomp filter on newer
+# kernels (scmp-run.ini(5) SECURITY MODEL); x32's uprobe and i386's 335 do not.
+run "$SCMP_RUN" -p "$P/native-only.ini" --target-arch x86_64 --explain uretprobe
+like "$OUT" "uretprobe (x86_64 335): errno(200)" "explain uretprobe: the filter's action"
+like "$OUT" "kernel: Linux 6.14 and later run uretprobe on x86_64 without consulting seccomp filters" \
+	"explain uretprobe: the kernel does not filter it"
+run "$SCMP_RUN" -p "$P/native-only.ini" --target-arch x86_64 --explain 336
+like "$OUT" "kernel: Linux 6.18 and later run uprobe on x86_64 without consulting seccomp filters" \
+	"explain 336: the kernel does not filter uprobe"
+run "$SCMP_RUN" -p "$P/multi-abi.ini" --target-arch x86_64 --explain 0x40000150
+like "$OUT" "uprobe (x32 1073742160)" "explain x32's uprobe: named"
+unlike "$OUT" "kernel:" "explain x32's uprobe: filtered as usual"
+run "$SCMP_RUN" -p "$P/multi-abi.ini" --target-arch x86 --explain 335
+unlike "$OUT" "kernel:" "explain i386's 335: filtered as usual"
+run "$SCMP_RUN" -p "$P/native-only.ini" --target-arch x86_64 --explain read
+unlike "$OUT" "kernel:" "explain read: no kernel line"
+
 # The always-allow cache: per native and compat ABI, never x32's numbers.
 run "$SCMP_RUN" -p "$P/multi-abi.ini" --target-arch x86_64 --check
 cache_line() { grep -q "^  $1: [0-9]* instructions alone; $2 of [0-9]* syscalls served by the kernel's always-allow cache$3\$" "$OUT"; }
