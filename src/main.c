@@ -842,6 +842,15 @@ static bool take_option(struct options *o, int opt, const char **bad_arch, bool 
 	return true;
 }
 
+/* After --explain, "-1" or "-0x10" is a negative SYSCALL number, not an
+ * option: no option of ours is a digit, so none is mistaken for it
+ * (scmp-run(1) --explain). */
+static bool negative_number_next(const struct options *o, int argc, char **argv)
+{
+	return o->mode == MODE_EXPLAIN && optind < argc && argv[optind][0] == '-' &&
+	       argv[optind][1] >= '0' && argv[optind][1] <= '9';
+}
+
 /* Parse the options; *ret_argc/argv are left at the operands. The mode is
  * known before anything is reported: it decides the exit code. Not
  * inlined: its option table (about 900 bytes) would stay in main()'s
@@ -855,7 +864,8 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 	int opt;
 
 	long_options(options);
-	while ((opt = getopt_long(*ret_argc, *ret_argv, "+p:vh", options, NULL)) != -1)
+	while (!negative_number_next(o, *ret_argc, *ret_argv) &&
+	       (opt = getopt_long(*ret_argc, *ret_argv, "+p:vh", options, NULL)) != -1)
 		bad_option |= !take_option(o, opt, &bad_arch, &conflict);
 	*ret_argc -= optind;
 	*ret_argv += optind;

@@ -223,6 +223,24 @@ run "$SCMP_RUN" -p "$P/small.ini" --explain write -0x8000000000000001
 like "$ERR" "is out of range" "--explain -0x8000000000000001: out of range"
 run "$SCMP_RUN" -p "$P/small.ini" --explain write -0x8000000000000000
 status_is 0 "--explain -0x8000000000000000: the lowest negative register value"
+# A negative syscall number right after the options is the operand, with or
+# without '--' (no option is a digit); a real option after --explain still is
+# one, and an unknown one is still refused.
+run "$SCMP_RUN" -p "$P/small.ini" --target-arch x86_64 --explain -1
+status_is 0 "--explain -1: 0"
+like "$OUT" "unknown (x86_64 4294967295): errno(ENOSYS)" "--explain -1: the number -1"
+cp "$OUT" "$TAP_TMP/minus1"
+run "$SCMP_RUN" -p "$P/small.ini" --target-arch x86_64 --explain -- -1
+cmp -s "$OUT" "$TAP_TMP/minus1"
+ok $? "--explain -1 prints what --explain -- -1 prints"
+run "$SCMP_RUN" --explain -p "$P/small.ini" -0x2147483648
+like "$ERR" "syscall number '-0x2147483648' is out of range" \
+	"--explain -0x2147483648: the operand, out of range"
+run "$SCMP_RUN" --explain -v -p "$P/small.ini" --target-arch x86_64 -1
+like "$OUT" "unknown (x86_64 4294967295)" "--explain -v -p P -1: options before the number"
+run "$SCMP_RUN" -p "$P/small.ini" --explain -x
+status_is 2 "--explain -x: an unknown option, 2"
+like "$ERR" "invalid option -- 'x'" "--explain -x: says so"
 run "$SCMP_RUN" -p "$P/small.ini" --explain 12abc
 status_is 1 "--explain with a malformed syscall number: 1"
 like "$ERR" "error: syscall number '12abc' is not a number" "--explain 12abc: not a number"
