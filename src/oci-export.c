@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "bpf-check.h"
 #include "ivset.h"
 #include "memstream.h"
 #include "oci-int.h"
@@ -24,6 +25,23 @@
 #define EXPORT_CUBES_MAX   4096	      /* alternatives of one region */
 #define EXPORT_ENTRIES_MAX 65536      /* entries of the whole file */
 #define EXPORT_VISITS_MAX  (1u << 20) /* region tree nodes looked at per syscall */
+
+/*
+ * A conservative count of what libseccomp 2.5.4 emits, in instructions
+ * (scmp-run.ini(5), --export-oci): per ABI its checks and returns; per name
+ * a load and its number test; per entry a return; per comparison one node
+ * (load, "and", jump) for each 32-bit half, two on a 64-bit ABI. It shares
+ * identical blocks and loads, which leaves room for the jumps it adds where
+ * a target is over 255 instructions away. The largest program a runtime
+ * may be left with: the kernel's limit less room for the stub runc puts in
+ * front of it (numbers newer than the profile get ENOSYS).
+ */
+#define LSC_ABI_COST	 16u
+#define LSC_NODE_COST	 3u
+#define LSC_NAME_COST	 2u
+#define LSC_ENTRY_COST	 1u
+#define LSC_STUB_RESERVE 64u
+#define EXPORT_INSNS_MAX (BPF_PROG_MAX - LSC_STUB_RESERVE)
 
 /* "(arg & mask) == value" on the register, as libseccomp compares it. */
 struct cube {
@@ -48,6 +66,8 @@ struct xname {
 	const char *name;
 	char *text; /* NULL until the first ABI that has the name */
 	const struct arch *first;
+	const struct rsys *sys; /* its rules on that ABI */
+	size_t insns;		/* libseccomp's instructions for it at most */
 };
 
 struct exporter {
@@ -64,6 +84,9 @@ struct exporter {
 	size_t n_ctx;
 	size_t leaves;
 	size_t visits;
+	/* per rule (SIZE_MAX: off): the region of rule `target` alone, less
+	 * the rules before it with another action */
+	size_t target;
 	/* this syscall's entries on this ABI (indices into a scratch list) */
 	struct xentry *scratch;
 	size_t n_scratch, cap_scratch;
@@ -266,6 +289,8 @@ static int leaf(struct exporter *x, uint32_t ret)
 
 	if (ret == x->abi->default_ret)
 		return 0; /* runc drops such entries; the default decides there */
+	if (x->target != SIZE_MAX && ret != x->sys->rules[x->target].ret)
+		return 0; /* an earlier rule's region: written with that rule */
 	for (size_t i = 0; i < x->n_ctx && r >= 0; i++) {
 		const struct rcmp *c = &x->ctx[i];
 		struct cubes one = { 0 };
@@ -349,6 +374,15 @@ static void pop(struct exporter *x)
 		free(x->ctx[x->n_ctx].ivs);
 }
 
+/* Per rule, the rules before the target with its action are left out:
+ * entries of one action OR together under libseccomp (scmp-run.ini(5),
+ * --export-oci), so they may overlap the target's. */
+static bool skipped(const struct exporter *x, size_t i)
+{
+	return x->target != SIZE_MAX && i < x->target &&
+	       x->sys->rules[i].ret == x->sys->rules[x->target].ret;
+}
+
 /* The first rule from `from` on that can match in the context: its index,
  * and in *ret_open a test it leaves undecided (NULL: it matches everywhere).
  * s->n_rules if none can: the default decides. */
@@ -361,8 +395,10 @@ static size_t first_rule(const struct exporter *x, size_t from, const struct rcm
 		bool never = false;
 
 		*ret_open = NULL;
-		if (rr->via_mux)
+		if (rr->via_mux || skipped(x, i))
 			continue;
+		if (x->target != SIZE_MAX && i > x->target)
+			break;
 		for (size_t k = 0; k < rr->n_cmps && !never; k++) {
 			int v = oci_region_decide(x->ctx, x->n_ctx, &rr->cmps[k]);
 
@@ -605,25 +641,128 @@ static int add_names_entry(struct exporter *x, const struct xentry *e, const cha
 	return 0;
 }
 
-/* The entries of one syscall on one ABI, into x->scratch (sorted). */
-static int split_sys(struct exporter *x, const struct abi_policy *abi, const struct rsys *s)
+/* Whether cube a holds every value cube b holds. */
+static bool cube_covers(const struct cube *a, const struct cube *b)
 {
-	int r;
+	return !(a->mask & ~b->mask) && (b->value & a->mask) == a->value;
+}
 
+/* Whether entry a matches every call entry b matches, with b's action. */
+static bool entry_covers(const struct xentry *a, const struct xentry *b)
+{
+	if (a->ret != b->ret)
+		return false;
+	for (int i = 0; i < SYSCALL_ARGS_MAX; i++)
+		if (!cube_covers(&a->arg[i], &b->arg[i]))
+			return false;
+	return true;
+}
+
+/* Sort x->scratch and drop the entries another one of the same action
+ * covers: under libseccomp they OR together, so those add nothing. */
+static void scratch_tidy(struct exporter *x)
+{
+	size_t n = 0;
+
+	if (x->n_scratch > 1)
+		qsort(x->scratch, x->n_scratch, sizeof(*x->scratch), cmp_ent);
+	for (size_t i = 0; i < x->n_scratch; i++) {
+		bool dup = false;
+
+		for (size_t j = 0; j < x->n_scratch && !dup; j++)
+			dup = j != i && entry_covers(&x->scratch[j], &x->scratch[i]) &&
+			      (j < i || !entry_covers(&x->scratch[i], &x->scratch[j]));
+		if (!dup)
+			x->scratch[n++] = x->scratch[i];
+	}
+	x->n_scratch = n;
+}
+
+static void scratch_reset(struct exporter *x)
+{
 	free(x->scratch);
 	x->scratch = NULL;
 	x->n_scratch = x->cap_scratch = 0;
-	x->abi = abi;
-	x->sys = s;
-	x->n_ctx = 0;
 	x->leaves = 0;
 	x->visits = 0;
+}
+
+/* Disjoint regions: each input lies in at most one entry. */
+static int split_regions(struct exporter *x)
+{
+	int r;
+
+	x->target = SIZE_MAX;
 	r = split(x, 0);
 	while (x->n_ctx)
 		pop(x);
-	if (r >= 0 && x->n_scratch > 1)
-		qsort(x->scratch, x->n_scratch, sizeof(*x->scratch), cmp_ent);
 	return r;
+}
+
+/* Per rule: the rule's own region, less those of the rules before it with
+ * other actions. Entries of different actions stay disjoint, and those of
+ * one action overlap freely, where split_regions() would multiply the
+ * rules of one action out against each other. */
+static int split_rules(struct exporter *x)
+{
+	const struct rsys *s = x->sys;
+	int r = 0;
+
+	for (size_t i = 0; i < s->n_rules && r >= 0; i++) {
+		const struct rrule *rr = &s->rules[i];
+
+		if (rr->via_mux || rr->ret == x->abi->default_ret)
+			continue;
+		x->target = i;
+		for (size_t k = 0; k < rr->n_cmps && r >= 0; k++)
+			r = push(x, &rr->cmps[k], false);
+		if (r >= 0)
+			r = split(x, 0);
+		while (x->n_ctx)
+			pop(x);
+	}
+	x->target = SIZE_MAX;
+	return r;
+}
+
+/* The entries of one syscall on one ABI, into x->scratch (sorted): the
+ * smaller of the two ways to write them. */
+static int split_sys(struct exporter *x, const struct abi_policy *abi, const struct rsys *s)
+{
+	struct xentry *regions;
+	size_t n_regions, cap_regions;
+	int r, q;
+
+	x->abi = abi;
+	x->sys = s;
+	x->n_ctx = 0;
+	scratch_reset(x);
+	r = split_regions(x);
+	if (r < 0 && r != -E2BIG)
+		return r;
+	scratch_tidy(x);
+	if (r >= 0 && x->n_scratch <= 1)
+		return r; /* nothing to save */
+	regions = x->scratch;
+	n_regions = x->n_scratch;
+	cap_regions = x->cap_scratch;
+	x->scratch = NULL;
+	scratch_reset(x);
+	q = split_rules(x);
+	if (q < 0 && q != -E2BIG) {
+		free(regions);
+		return q;
+	}
+	scratch_tidy(x);
+	if (q < 0 || (r >= 0 && n_regions <= x->n_scratch)) {
+		free(x->scratch);
+		x->scratch = regions;
+		x->n_scratch = n_regions;
+		x->cap_scratch = cap_regions;
+		return r;
+	}
+	free(regions);
+	return q;
 }
 
 static char *scratch_text(const struct exporter *x)
@@ -674,6 +813,166 @@ static const char *scmp_arch_name(const struct arch *a)
 	};
 
 	return names[a->id];
+}
+
+/* Whether name is a sub-call of a multiplexer of a: libseccomp adds its
+ * rules to the multiplexer as well. */
+static bool mux_sub(const struct arch *a, const char *name, enum mux_kind *ret_kind)
+{
+	for (int k = 0; k < MUX_COUNT; k++) {
+		const struct mux_subcall *subs;
+		size_t n_subs;
+
+		if (!a->mux_name[k])
+			continue;
+		subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
+		for (size_t m = 0; m < n_subs; m++)
+			if (!strcmp(name, subs[m].name)) {
+				if (ret_kind)
+					*ret_kind = (enum mux_kind)k;
+				return true;
+			}
+	}
+	return false;
+}
+
+/* Errors for the rules of name xn that libseccomp would write onto a's
+ * multiplexer otherwise than the compiled program decides it. */
+static void mux_error(struct exporter *x, const struct xname *xn, const struct arch *a,
+		      const char *why)
+{
+	diag_error(x->d, NULL, "--export-oci: '%s' cannot be written for libseccomp with %s: %s",
+		   xn->name, a->name, why);
+	for (size_t i = 0; i < xn->sys->n_rules; i++)
+		if (!xn->sys->rules[i].via_mux)
+			diag_note(x->d, &xn->sys->rules[i].src->loc, "this rule of '%s'", xn->name);
+}
+
+/* How many entries name has, and whether one of them compares arguments. */
+static size_t name_entries(const struct exporter *x, const char *name, bool *ret_args)
+{
+	size_t n = 0;
+
+	*ret_args = false;
+	for (size_t j = 0; j < x->n_entries; j++) {
+		const struct xentry *e = &x->entries[j];
+
+		for (size_t k = 0; k < e->n_names; k++) {
+			if (strcmp(e->names[k], name))
+				continue;
+			n++;
+			for (int g = 0; g < SYSCALL_ARGS_MAX; g++)
+				*ret_args |= e->arg[g].mask != 0;
+		}
+	}
+	return n;
+}
+
+/*
+ * On an ABI with socketcall or ipc, libseccomp adds every entry of a
+ * sub-call to the multiplexer as well, its first comparison replaced by
+ * the sub-call's number (scmp-run.ini(5), --export-oci). That decides like
+ * the program only for one unconditional entry of a socketcall sub-call
+ * and no rule on the multiplexer itself: conditions would be applied to
+ * the multiplexer's own registers (the pointer), entries of other actions
+ * collapse into one rule that libseccomp refuses, and ipc's first argument
+ * is compared whole where the kernel reads its low 16 bits.
+ */
+static void check_mux(struct exporter *x, const struct xname *names, size_t n_names)
+{
+	for (size_t j = 0; j < n_names; j++) {
+		const struct xname *xn = &names[j];
+
+		for (size_t i = 0; i < x->p->n_abis; i++) {
+			const struct arch *a = x->p->abis[i].arch;
+			enum mux_kind k;
+			bool args, own = false;
+			size_t n;
+
+			if (!mux_sub(a, xn->name, &k))
+				continue;
+			n = name_entries(x, xn->name, &args);
+			for (size_t m = 0; m < n_names; m++)
+				own |= !strcmp(names[m].name, a->mux_name[k]);
+			if (own)
+				mux_error(x, xn, a,
+					  "libseccomp adds its rules to the multiplexer, which has "
+					  "rules of its own");
+			else if (k == MUX_IPC && n)
+				mux_error(x, xn, a,
+					  "libseccomp compares ipc's call number whole, the kernel "
+					  "its low 16 bits: the ipc form would escape the rules");
+			else if (n > 1 || args)
+				mux_error(x, xn, a,
+					  "libseccomp drops its conditions on the socketcall form, "
+					  "or refuses rules of other actions there");
+			else
+				continue;
+			break;
+		}
+	}
+}
+
+/* The instructions libseccomp emits at most for the entries of xn, on every
+ * ABI of the filter (LSC_*). */
+static size_t name_insns(const struct exporter *x, const struct xname *xn)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < x->p->n_abis; i++) {
+		const struct arch *a = x->p->abis[i].arch;
+		size_t halves = a->bits == 64 ? 2 : 1, one = LSC_NAME_COST;
+
+		for (size_t j = 0; j < x->n_entries; j++) {
+			const struct xentry *e = &x->entries[j];
+			bool named = false;
+
+			for (size_t k = 0; k < e->n_names && !named; k++)
+				named = e->names[k] == xn->name || !strcmp(e->names[k], xn->name);
+			if (!named)
+				continue;
+			one += LSC_ENTRY_COST;
+			for (int g = 0; g < SYSCALL_ARGS_MAX; g++)
+				if (e->arg[g].mask)
+					one += halves * LSC_NODE_COST;
+		}
+		total += mux_sub(a, xn->name, NULL) ? 2 * one : one;
+	}
+	return total;
+}
+
+/* Refuse JSON libseccomp would compile to more than a runtime can load,
+ * naming the rules of the syscalls that cost most. */
+static void check_size(struct exporter *x, struct xname *names, size_t n_names)
+{
+	size_t total = x->p->n_abis * LSC_ABI_COST;
+
+	for (size_t j = 0; j < n_names; j++) {
+		names[j].insns = *names[j].text ? name_insns(x, &names[j]) : 0;
+		total += names[j].insns;
+	}
+	if (total <= EXPORT_INSNS_MAX)
+		return;
+	diag_error(x->d, NULL,
+		   "--export-oci: libseccomp may compile the JSON to %zu instructions, more than "
+		   "the %u a runtime can load",
+		   total, EXPORT_INSNS_MAX);
+	for (int shown = 0; shown < 3; shown++) {
+		struct xname *top = NULL;
+
+		for (size_t j = 0; j < n_names; j++)
+			if (names[j].insns && (!top || names[j].insns > top->insns))
+				top = &names[j];
+		if (!top)
+			break;
+		for (size_t i = 0; i < top->sys->n_rules; i++)
+			if (!top->sys->rules[i].via_mux)
+				diag_note(
+					x->d, &top->sys->rules[i].src->loc,
+					"this rule of '%s' (%zu instructions with its other rules)",
+					top->name, top->insns);
+		top->insns = 0;
+	}
 }
 
 static void warnings(struct exporter *x, const struct arch *native)
@@ -778,7 +1077,7 @@ static int write_json(const struct exporter *x, FILE *f)
 int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
 	       struct diag *d, FILE *f)
 {
-	struct exporter x = { .p = p, .rs = rs, .d = d };
+	struct exporter x = { .p = p, .rs = rs, .d = d, .target = SIZE_MAX };
 	struct xname *names = NULL;
 	size_t n_names = 0, cap_names = 0, errs = d->n_errors;
 	int r = 0;
@@ -860,7 +1159,9 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 				r = -ENOMEM;
 				break;
 			}
-			*xn = (struct xname){ .name = s->name, .text = text, .first = abi->arch };
+			*xn = (struct xname){
+				.name = s->name, .text = text, .first = abi->arch, .sys = s
+			};
 			for (size_t j = 0; j < x.n_scratch && r >= 0; j++)
 				r = add_names_entry(&x, &x.scratch[j], s->name);
 		}
@@ -880,6 +1181,10 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 					"entries apply to every ABI alike",
 					names[j].name, names[j].first->name, p->abis[i].arch->name);
 		}
+	if (r >= 0 && d->n_errors == errs)
+		check_mux(&x, names, n_names);
+	if (r >= 0 && d->n_errors == errs)
+		check_size(&x, names, n_names);
 	if (r >= 0 && d->n_errors == errs) {
 		warnings(&x, native);
 		r = write_json(&x, f);

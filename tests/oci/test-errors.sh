@@ -106,7 +106,7 @@ syscalls = read write
 [priority]
 read = 200
 [errno(EACCES)]
-socket = family == AF_INET
+syscalls = socket
 EOI
 # export_fails PROFILE MESSAGE DESCRIPTION
 export_fails() {
@@ -126,6 +126,59 @@ export_fails one-abi.ini \
 	"--export-oci: a syscall with rules on one ABI only is an error"
 export_fails per-abi.ini "$TAP_TMP/per-abi.ini:5: note: this rule of 'lseek'" \
 	"--export-oci: a rule deciding differently per ABI is named"
+# With i386 in the filter libseccomp writes the entries of a sub-call onto
+# socketcall or ipc as well (scmp-run.ini(5), --export-oci).
+cat >"$TAP_TMP/mux-cond.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+architectures = native x86
+[allow]
+syscalls = exit_group
+socket = family == AF_UNIX
+[errno(EAFNOSUPPORT)]
+socket = family == AF_INET6
+EOI
+cat >"$TAP_TMP/mux-ipc.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+architectures = native x86
+[allow]
+syscalls = exit_group shmget
+EOI
+cat >"$TAP_TMP/mux-own.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+architectures = native x86
+[allow]
+syscalls = exit_group socketcall
+[errno(EACCES)]
+syscalls = socket
+EOI
+export_fails mux-cond.ini \
+	"scmp-run: error: --export-oci: 'socket' cannot be written for libseccomp with x86: libseccomp drops its conditions on the socketcall form" \
+	"--export-oci: conditional rules on a socketcall sub-call with x86 are an error"
+like "$ERR" "$TAP_TMP/mux-cond.ini:6: note: this rule of 'socket'" "... naming the first rule"
+like "$ERR" "$TAP_TMP/mux-cond.ini:8: note: this rule of 'socket'" "... and the second"
+export_fails mux-ipc.ini \
+	"scmp-run: error: --export-oci: 'shmget' cannot be written for libseccomp with x86: libseccomp compares ipc's call number whole" \
+	"--export-oci: a rule on an ipc sub-call with x86 is an error"
+export_fails mux-own.ini \
+	"scmp-run: error: --export-oci: 'socket' cannot be written for libseccomp with x86: libseccomp adds its rules to the multiplexer, which has rules of its own" \
+	"--export-oci: rules on socketcall and on a sub-call with x86 are an error"
+run "$SCMP_RUN" -p "$SRCDIR/tests/oci/export/x86-socket.ini" --export-oci -
+is "$RC" 0 "--export-oci: unconditional rules on socketcall sub-calls with x86 are written"
+
+# The size libseccomp may compile the JSON to: export/bound.ini is the
+# largest of its shape that is written, one value more is refused.
+run "$SCMP_RUN" -p "$SRCDIR/tests/oci/export/bound.ini" --export-oci -
+is "$RC" 0 "--export-oci: an export at the size bound is written"
+sed 's/119 }$/119, 121 }/' "$SRCDIR/tests/oci/export/bound.ini" >"$TAP_TMP/over.ini"
+export_fails over.ini \
+	"scmp-run: error: --export-oci: libseccomp may compile the JSON to 4036 instructions, more than the 4032 a runtime can load" \
+	"--export-oci: an export one entry over the size bound is an error"
+like "$ERR" "$TAP_TMP/over.ini:9: note: this rule of 'kill' (1794 instructions with its other rules)" \
+	"... naming the rules that cost most"
+
 run "$SCMP_RUN" -p "$TAP_TMP/warnings.ini" --export-oci -
 is "$RC" 0 "--export-oci: what OCI cannot say does not stop the export"
 like "$ERR" "warning: --export-oci: unknown-syscall-action has no OCI form" "... unknown-syscall-action"
