@@ -33,6 +33,17 @@ const char *action_kind_name(enum action_kind kind)
 	return kinds[kind].name;
 }
 
+const char *action_ret_kind_name(uint32_t ret)
+{
+	uint32_t full = ret & SECCOMP_RET_ACTION_FULL;
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].ret == full)
+			return kinds[i].name;
+	/* kernel/seccomp.c: an action it does not know kills the process */
+	return "unknown action, kill-process";
+}
+
 int action_rank(enum action_kind kind)
 {
 	return ACTION_ALLOW - (int)kind;

@@ -58,5 +58,9 @@ const char *action_format(const struct action *act, char *buf, unsigned size);
  * numbers are named for ABI a when a is not NULL. */
 const char *action_format_ret(uint32_t ret, const struct arch *a, char *buf, unsigned size);
 
+/* The kind of a SECCOMP_RET_* value alone, its data left out ("errno" for
+ * any errno); "unknown action, kill-process" for a value no kind has. */
+const char *action_ret_kind_name(uint32_t ret);
+
 /* Lower-case name of an action kind ("kill-process"). */
 const char *action_kind_name(enum action_kind kind);

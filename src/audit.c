@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <inttypes.h>
+#include <linux/seccomp.h>
 #include <string.h>
 
 #include "action.h"
@@ -209,83 +210,109 @@ static void put_loc(FILE *out, const struct rrule *rr)
 		rr->via_mux ? " (through the multiplexer)" : "");
 }
 
+/*
+ * The kernel logs the action of a call without its data: __seccomp_filter()
+ * in kernel/seccomp.c hands filter_ret & SECCOMP_RET_ACTION_FULL to
+ * seccomp_log(), so every errno record says code=0x50000 and every trap
+ * record 0x30000. A rule produces a record when its action is of that kind.
+ */
+static bool same_action(uint32_t ret, uint32_t code)
+{
+	return (ret & SECCOMP_RET_ACTION_FULL) == (code & SECCOMP_RET_ACTION_FULL);
+}
+
+/* A call no rule names: the default or the unknown-syscall action. */
+static bool explain_unruled(const struct policy *p, const struct audit_rec *rec,
+			    const struct arch *a, FILE *out)
+{
+	struct seccomp_data sd = { .nr = (int)rec->nr, .arch = rec->arch };
+	struct decision dec;
+	char buf[64];
+
+	policy_decide(p, &sd, &dec);
+	fprintf(out, "  decision: %s by %s\n", action_format_ret(dec.ret, a, buf, sizeof(buf)),
+		dec.why == DECIDE_UNKNOWN ? "unknown-syscall-action" : "default-action");
+	return same_action(dec.ret, rec->code);
+}
+
+/* Conditional rules: the record has no arguments, so every rule (and the
+ * default, which a call no rule matches reaches) that gives the action
+ * the kernel took is listed. */
+static bool list_producers(const struct abi_policy *abi, const struct rsys *s,
+			   const struct audit_rec *rec, FILE *out)
+{
+	bool any = false, reaches_default = true;
+
+	fputs("  decision: depends on the arguments (the record has none)\n", out);
+	for (size_t i = 0; i < s->n_rules; i++) {
+		if (!s->rules[i].n_cmps)
+			reaches_default = false;
+		if (!same_action(s->rules[i].ret, rec->code))
+			continue;
+		fputs(any ? ", " : "  rules that produce it: ", out);
+		put_loc(out, &s->rules[i]);
+		any = true;
+	}
+	if (reaches_default && same_action(abi->default_ret, rec->code)) {
+		fputs(any ? ", " : "  rules that produce it: ", out);
+		fputs("default-action", out);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
+	return any;
+}
+
+/* A call of an ABI of the filter; true if the profile can produce the
+ * record's action for it. */
+static bool explain_abi(const struct policy *p, const struct abi_policy *abi,
+			const struct audit_rec *rec, FILE *out)
+{
+	const struct rsys *s = policy_rsys(abi, rec->nr);
+	char buf[64];
+
+	if (!s)
+		return explain_unruled(p, rec, abi->arch, out);
+	for (size_t i = 0; i < s->n_rules; i++)
+		if (s->rules[i].n_cmps)
+			return list_producers(abi, s, rec, out);
+	fprintf(out, "  decision: %s by ",
+		action_format_ret(s->rules[0].ret, abi->arch, buf, sizeof(buf)));
+	put_loc(out, &s->rules[0]);
+	fputc('\n', out);
+	return same_action(s->rules[0].ret, rec->code);
+}
+
 void audit_explain(const struct policy *p, const struct audit_rec *rec, FILE *out)
 {
 	const struct abi_policy *abi = policy_abi_for(p, rec->arch, rec->nr);
 	const char *name = abi ? syscalls_lookup_nr(abi->arch, rec->nr) : NULL;
-	const struct arch *a = abi ? abi->arch : NULL;
+	const char *took = action_ret_kind_name(rec->code);
 	char buf[64];
-	bool produced = false;
+	bool produced;
 
-	fprintf(out, "%s [%s %" PRIu32 "]", name ? name : "unknown", a ? a->name : "bad arch",
-		rec->nr);
+	fprintf(out, "%s [%s %" PRIu32 "]", name ? name : "unknown",
+		abi ? abi->arch->name : "bad arch", rec->nr);
 	if (rec->has_pid)
 		fprintf(out, " pid %" PRIu32, rec->pid);
 	if (rec->comm[0])
 		fprintf(out, " (%s)", rec->comm);
-	fprintf(out, ": the kernel took %s\n", action_format_ret(rec->code, a, buf, sizeof(buf)));
+	fprintf(out, ": the kernel took %s\n", took);
 
-	if (!abi) {
+	if (abi) {
+		produced = explain_abi(p, abi, rec, out);
+	} else {
 		fprintf(out,
 			"  decision: %s (bad-arch-action: arch %#" PRIx32
 			" is not in the filter)\n",
 			action_format_ret(p->bad_arch_ret, NULL, buf, sizeof(buf)), rec->arch);
-		produced = p->bad_arch_ret == rec->code;
-	} else {
-		const struct rsys *s = policy_rsys(abi, rec->nr);
-		bool conditional = false, reaches_default = true;
-
-		for (size_t i = 0; s && i < s->n_rules; i++) {
-			if (s->rules[i].n_cmps)
-				conditional = true;
-			else
-				reaches_default = false;
-		}
-		if (!s) {
-			struct seccomp_data sd = { .nr = (int)rec->nr, .arch = rec->arch };
-			struct decision dec;
-
-			policy_decide(p, &sd, &dec);
-			fprintf(out, "  decision: %s by %s\n",
-				action_format_ret(dec.ret, a, buf, sizeof(buf)),
-				dec.why == DECIDE_UNKNOWN ? "unknown-syscall-action"
-							  : "default-action");
-			produced = dec.ret == rec->code;
-		} else if (!conditional) {
-			fprintf(out, "  decision: %s by ",
-				action_format_ret(s->rules[0].ret, a, buf, sizeof(buf)));
-			put_loc(out, &s->rules[0]);
-			fputc('\n', out);
-			produced = s->rules[0].ret == rec->code;
-		} else {
-			fprintf(out,
-				"  decision: depends on the arguments (the record has none)\n");
-		}
-		if (conditional || !s) {
-			bool any = false;
-
-			for (size_t i = 0; s && i < s->n_rules; i++) {
-				if (s->rules[i].ret != rec->code)
-					continue;
-				fputs(any ? ", " : "  rules that produce it: ", out);
-				put_loc(out, &s->rules[i]);
-				any = true;
-			}
-			if (s && reaches_default && abi->default_ret == rec->code) {
-				fputs(any ? ", " : "  rules that produce it: ", out);
-				fputs("default-action", out);
-				any = true;
-			}
-			if (any)
-				fputc('\n', out);
-			produced |= any;
-		}
+		produced = same_action(p->bad_arch_ret, rec->code);
 	}
 	if (!produced)
 		fprintf(out,
 			"  this profile never produces %s for this call: the record comes "
 			"from another filter or another version of the profile\n",
-			action_format_ret(rec->code, a, buf, sizeof(buf)));
+			took);
 }
 
 static void one_line(const struct policy *p, const char *line, size_t len, const char *path,

@@ -20,7 +20,7 @@
 struct audit_rec {
 	uint32_t arch; /* AUDIT_ARCH_* */
 	uint32_t nr;   /* syscall number as the filter saw it */
-	uint32_t code; /* the SECCOMP_RET_* value the kernel acted on */
+	uint32_t code; /* the SECCOMP_RET_* action the kernel logged (no data) */
 	bool has_pid;
 	uint32_t pid;
 	char comm[AUDIT_COMM_MAX]; /* printable ASCII only; empty if absent */

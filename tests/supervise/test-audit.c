@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * audit_parse() on real and broken records (untrusted input: strict, no
- * reads past the end). callfmt_format() is tested in tests/unit.
+ * reads past the end), audit_explain() on records as the kernel writes
+ * them. callfmt_format() is tested in tests/unit.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "arch.h"
 #include "audit.h"
+#include "compile.h"
 #include "../rng.h"
 #include "tap.h"
 
@@ -22,6 +28,129 @@ static int parse(const char *s, struct audit_rec *r)
 	ret = audit_parse(copy, len, r);
 	free(copy);
 	return ret;
+}
+
+static char dir[] = "/tmp/test-audit-XXXXXX";
+
+/* Write text to dir/name and return the path (static storage, one at a time). */
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[sizeof(dir) + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "we");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		abort();
+	return path;
+}
+
+/* Remove dir and the files written into it. */
+static void remove_dir(void)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *e;
+
+	while (dh && (e = readdir(dh)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(dh), e->d_name, 0);
+	if (dh)
+		closedir(dh);
+	rmdir(dir);
+}
+
+/* Compile a profile for x86_64 (the records below are x86_64's). */
+static void compile_text(const char *name, const char *text, struct compiled *c)
+{
+	struct diag d;
+
+	diag_init(&d);
+	if (compile_file(write_file(name, text), arch_get(ARCH_X86_64), NULL, &d, c) < 0) {
+		diag_print(&d, "test-audit", stderr);
+		abort();
+	}
+	diag_clear(&d);
+}
+
+/* The explanation of one record line (malloc'ed). */
+static char *explain(const struct compiled *c, const char *line)
+{
+	struct audit_rec r;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	if (!out || audit_parse(line, strlen(line), &r) != 1)
+		abort();
+	audit_explain(c->policy, &r, out);
+	if (fclose(out))
+		abort();
+	return text;
+}
+
+/* Whether the explanation of line holds want (and, when not NULL, lacks
+ * unwanted), with the text shown when it does not. */
+static void explains(const struct compiled *c, const char *line, const char *want,
+		     const char *unwanted, const char *what)
+{
+	char *text = explain(c, line);
+
+	if (!tap_ok(strstr(text, want) && !(unwanted && strstr(text, unwanted)), "%s", what))
+		tap_diag("got: %s", text);
+	free(text);
+}
+
+#define REC(nr, code) \
+	"type=1326 audit(1.2:3): pid=7 comm=\"t\" arch=c000003e syscall=" nr " code=" code
+#define NEVER "never produces"
+
+/* The kernel logs errno, trap and trace without their data: a record says
+ * "errno", and any errno rule of that kind produces it. */
+static void test_action_kinds(void)
+{
+	static const char profile[] = "[filter]\n"		       /* 1 */
+				      "default-action = allow\n"       /* 2 */
+				      "[kill-process]\n"	       /* 3 */
+				      "syscalls = mkdir\n"	       /* 4 */
+				      "[errno(EPERM)]\n"	       /* 5 */
+				      "syscalls = uname\n"	       /* 6 */
+				      "[trap(7)]\n"		       /* 7 */
+				      "syscalls = getcwd\n"	       /* 8 */
+				      "[errno(EAFNOSUPPORT)]\n"	       /* 9 */
+				      "socket = family == AF_INET6\n"; /* 10 */
+	static const char deny[] = "[filter]\n"
+				   "default-action = errno(EPERM)\n"
+				   "bad-arch-action = errno(ENOSYS)\n"
+				   "[allow]\n"
+				   "syscalls = read\n";
+	struct compiled c = { 0 }, cd = { 0 };
+	char want[sizeof(dir) + 64];
+
+	compile_text("kinds.ini", profile, &c);
+	explains(&c, REC("63", "0x50000"), ": the kernel took errno\n", NULL,
+		 "errno record: the kernel took errno, no errno(0)");
+	snprintf(want, sizeof(want), "decision: errno(EPERM) by %s/kinds.ini:6\n", dir);
+	explains(&c, REC("63", "0x50000"), want, NEVER, "errno record: the rule produces it");
+	explains(&c, REC("79", "0x30000"), ": the kernel took trap\n", NEVER,
+		 "trap(7) record: the rule produces it");
+	snprintf(want, sizeof(want), "rules that produce it: %s/kinds.ini:10\n", dir);
+	explains(&c, REC("41", "0x50000"), want, NEVER, "conditional errno: the rule is listed");
+	explains(&c, REC("63", "0x30000"), "never produces trap for this call", NULL,
+		 "another kind than the rule's: another filter");
+	explains(&c, REC("41", "0x30000"), "never produces trap for this call", "rules that",
+		 "conditional, another kind: another filter");
+	explains(&c, REC("83", "0x50000"), "never produces errno for this call", NULL,
+		 "errno record of a kill-process call: another filter");
+
+	compile_text("deny.ini", deny, &cd);
+	explains(&cd, REC("83", "0x50000"), "decision: errno(EPERM) by default-action\n", NEVER,
+		 "default-action = errno(EPERM): produces the errno record");
+	explains(&cd, REC("0", "0x50000"), NEVER " errno", NULL,
+		 "an errno record of an allowed call: another filter");
+	explains(&cd, "type=1326 pid=7 arch=40000003 syscall=5 code=0x50000", "bad-arch-action",
+		 NEVER, "bad-arch-action = errno(ENOSYS): produces the record");
+	compiled_free(&c);
+	compiled_free(&cd);
 }
 
 int main(void)
@@ -89,6 +218,11 @@ int main(void)
 		defined &= ret == 0 || ret == 1 || ret == -EINVAL;
 	}
 	tap_ok(defined, "prefixes and 20000 mutations: a defined result each");
+
+	if (!mkdtemp(dir))
+		abort();
+	test_action_kinds();
+	remove_dir();
 
 	return tap_done();
 }

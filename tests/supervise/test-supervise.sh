@@ -445,4 +445,64 @@ else
 	skip "dmesg is not readable here: no kernel records to explain"
 fi
 
+# records PROFILE NR COMMAND...: run COMMAND under PROFILE (log = yes), keep
+# the kernel's records of its call NR in $T/rec.log; $apid is its pid.
+records() {
+	_p=$1 _nr=$2
+	shift 2
+	rm -f "$T/pid"
+	sh -c 'echo $$ >"$0"; exec "$@"' "$T/pid" "$S" -p "$_p" "$@" >/dev/null 2>&1
+	apid=$(cat "$T/pid")
+	sleep 0.2
+	dmesg | grep "type=1326" | grep " pid=$apid " | grep " syscall=$_nr " | tail -1 >"$T/rec.log"
+}
+
+# explains WHAT PROFILE KIND TEXT...: --explain-audit of $T/rec.log under
+# PROFILE says the kernel took KIND (the kind alone, as logged), prints
+# every TEXT and never "never produces".
+explains() {
+	_what=$1 _p=$2 _kind=$3
+	shift 3
+	if [ ! -s "$T/rec.log" ]; then
+		skip "$_what: the kernel logged no record (audit rate limit or printk off)"
+		return
+	fi
+	run "$S" -p "$_p" --explain-audit "$T/rec.log"
+	status_is 0 "$_what: explained"
+	grep -qE "\] pid $apid \([a-z0-9]+\): the kernel took $_kind\$" "$OUT"
+	ok $? "$_what: the kernel took $_kind" || diag "$(cat "$OUT")"
+	for _t in "$@"; do
+		like "$OUT" "$_t" "$_what: $_t"
+	done
+	unlike "$OUT" "never produces" "$_what: the profile produces the record"
+}
+
+# The kernel logs errno, trap and trace records with the action alone
+# (code=0x50000 for any errno): each comes from a rule of the profile.
+L=$P/log-actions.ini
+D=$P/log-default.ini
+if dmesg >/dev/null 2>&1; then
+	records "$L" "$UNAME_NR" uname
+	explains "errno record" "$L" errno "decision: errno(EPERM) by $L:8"
+	records "$L" "$("$S" --resolve sync)" sync
+	explains "trap(7) record" "$L" trap "decision: trap(7) by $L:11"
+	if command -v python3 >/dev/null; then
+		records "$L" "$("$S" --resolve socket)" python3 -c \
+			'import socket; socket.socket(socket.AF_INET6, socket.SOCK_STREAM)'
+		explains "conditional errno record" "$L" errno "depends on the arguments" \
+			"rules that produce it: $L:14"
+	else
+		skip "python3 is not installed: no socket record"
+	fi
+	records "$D" "$("$S" --resolve chroot)" chroot / true
+	explains "default-action errno record" "$D" errno "decision: errno(EPERM) by default-action"
+	if [ -s "$T/rec.log" ]; then
+		run "$S" -p "$L" --explain-audit "$T/rec.log"
+		like "$OUT" "never produces errno for this call: the record comes from another filter" \
+			"an errno record the profile never gives: another filter"
+	fi
+else
+	skip "dmesg is not readable here: no kernel records to explain"
+fi
+
 done_testing

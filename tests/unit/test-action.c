@@ -143,6 +143,12 @@ static void test_format(void)
 	tap_ok(!strcmp(action_format_ret(SECCOMP_RET_USER_NOTIF, NULL, buf, 4), "not"),
 	       "format_ret truncates to the buffer");
 	tap_ok(!strcmp(action_kind_name(ACTION_KILL_THREAD), "kill-thread"), "kind names");
+	tap_ok(!strcmp(action_ret_kind_name(SECCOMP_RET_ERRNO), "errno") &&
+		       !strcmp(action_ret_kind_name(SECCOMP_RET_TRAP | 7), "trap") &&
+		       !strcmp(action_ret_kind_name(SECCOMP_RET_KILL_THREAD), "kill-thread"),
+	       "ret_kind_name: the kind without its data");
+	tap_ok(!strcmp(action_ret_kind_name(0x12340000u), "unknown action, kill-process"),
+	       "ret_kind_name of a value the kernel does not know");
 }
 
 int main(void)
