@@ -104,6 +104,22 @@ static bool parse_comm(const struct field *f, char *out)
 	return true;
 }
 
+/*
+ * The length of the record in line: up to its first '\n', or its first 0x1D
+ * (ASCII group separator). auditd with log_format = ENRICHED, Debian's
+ * default, writes its own reading of the fields after that byte
+ * (AUID="unset" UID="root" ARCH=x86_64 SYSCALL=mkdir): auditd's
+ * interpretation, not the kernel's record.
+ */
+static size_t record_len(const char *line, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && line[n] != '\n' && line[n] != 0x1d)
+		n++;
+	return n;
+}
+
 int audit_parse(const char *line, size_t len, struct audit_rec *ret)
 {
 	bool seccomp = false, seen_arch = false, seen_nr = false, seen_code = false,
@@ -111,6 +127,7 @@ int audit_parse(const char *line, size_t len, struct audit_rec *ret)
 	size_t i = 0;
 
 	memset(ret, 0, sizeof(*ret));
+	len = record_len(line, len);
 	if (len > AUDIT_LINE_MAX)
 		return 0;
 	while (i < len && line[i] != '\n') {

@@ -173,6 +173,24 @@ int main(void)
 	tap_ok(r.arch == 0x40000003 && r.nr == 5 && r.code == 0x50001, "auditd line: fields");
 	tap_ok(!strcmp(r.comm, "my cmd"), "auditd line: hex-encoded comm decoded");
 
+	/* auditd's default log_format = ENRICHED: its reading of the fields
+	 * after a 0x1D byte */
+	tap_is(parse("type=SECCOMP msg=audit(1796469721.036:9268): auid=4294967295 uid=0 gid=0 "
+		     "ses=4294967295 subj=unconfined pid=4629 comm=\"mkdir\" exe=\"/usr/bin/mkdir\" "
+		     "sig=31 arch=c000003e syscall=83 compat=0 ip=0x7f09b9639f37 code=0x80000000"
+		     "\x1d"
+		     "AUID=\"unset\" UID=\"root\" GID=\"root\" ARCH=x86_64 SYSCALL=mkdir",
+		     &r),
+	       1, "auditd ENRICHED line: a record");
+	tap_ok(r.arch == 0xc000003e && r.nr == 83 && r.code == 0x80000000u && r.pid == 4629 &&
+		       !strcmp(r.comm, "mkdir"),
+	       "auditd ENRICHED line: the kernel's fields");
+	tap_is(parse("type=SECCOMP arch=c000003e syscall=83 code=0x80000000\x1d"
+		     "comm=\"x syscall=1 code=zz",
+		     &r),
+	       1, "auditd ENRICHED line: nothing after 0x1D is read");
+	tap_is(parse("type=SECCOMP arch=c000003e\x1dsyscall=83 code=0x80000000", &r), -EINVAL,
+	       "a record cut short by 0x1D: malformed");
 	tap_is(parse("hello world", &r), 0, "plain text: no record");
 	tap_is(parse("", &r), 0, "empty line: no record");
 	tap_is(parse("type=1400 audit(1:2): apparmor=\"DENIED\"", &r), 0,
