@@ -60,6 +60,22 @@ static bool parse_num(const char *s, size_t n, unsigned base, uint64_t max, uint
 	return true;
 }
 
+/*
+ * syscall=: seccomp_data.nr is an int, and audit_seccomp() prints it signed
+ * ("syscall=%ld" in kernel/auditsc.c): -1 is "-1", never 4294967295. Kept
+ * as the 32-bit value the filter compared.
+ */
+static bool parse_nr(const char *s, size_t n, uint32_t *ret)
+{
+	bool neg = n && s[0] == '-';
+	uint64_t v;
+
+	if (!parse_num(s + neg, n - neg, 10, neg ? (uint64_t)INT32_MAX + 1 : INT32_MAX, &v))
+		return false;
+	*ret = (uint32_t)(neg ? 0 - v : v);
+	return true;
+}
+
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -189,9 +205,7 @@ int audit_parse(const char *line, size_t len, struct audit_rec *ret)
 			ret->arch = (uint32_t)v;
 			seen_arch = true;
 		} else if (KEY("syscall")) {
-			bad |= seen_nr || f.quoted ||
-			       !parse_num(f.val, f.val_len, 10, UINT32_MAX, &v);
-			ret->nr = (uint32_t)v;
+			bad |= seen_nr || f.quoted || !parse_nr(f.val, f.val_len, &ret->nr);
 			seen_nr = true;
 		} else if (KEY("code")) {
 			bad |= seen_code || f.quoted || f.val_len < 3 || f.val[0] != '0' ||
@@ -300,6 +314,35 @@ static bool explain_abi(const struct policy *p, const struct abi_policy *abi,
 	return same_action(s->rules[0].ret, rec->code);
 }
 
+/*
+ * A negative number is no syscall: a program asked for it, or, after
+ * trace, a tracer that skips the call set it, and __seccomp_filter()
+ * (kernel/seccomp.c) then logs that number rather than the call's. Returns
+ * true when the record may not name the call the filter decided.
+ */
+static bool note_negative(const struct audit_rec *rec, bool abi_in_filter, FILE *out)
+{
+	int32_t nr = (int32_t)rec->nr;
+
+	if (nr >= 0)
+		return false;
+	if ((rec->code & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRACE) {
+		fprintf(out,
+			"  note: a tracer that skips a call after trace sets its number to %" PRId32
+			", which the kernel then logs: the record may not name the traced call\n",
+			nr);
+		return true;
+	}
+	if (nr == -1 && abi_in_filter)
+		/* the number a tracer uses to skip a call: policy_abi_for() */
+		fputs("  note: -1 is no syscall; the filter gives it unknown-syscall-action, "
+		      "never bad-arch-action (scmp-run.ini(5) ARCHITECTURES)\n",
+		      out);
+	else
+		fprintf(out, "  note: %" PRId32 " is no syscall\n", nr);
+	return false;
+}
+
 void audit_explain(const struct policy *p, const struct audit_rec *rec, FILE *out)
 {
 	const struct abi_policy *abi = policy_abi_for(p, rec->arch, rec->nr);
@@ -308,8 +351,9 @@ void audit_explain(const struct policy *p, const struct audit_rec *rec, FILE *ou
 	char buf[64];
 	bool produced;
 
-	fprintf(out, "%s [%s %" PRIu32 "]", name ? name : "unknown",
-		abi ? abi->arch->name : "bad arch", rec->nr);
+	/* the number as the kernel printed it: signed (parse_nr()) */
+	fprintf(out, "%s [%s %" PRId32 "]", name ? name : "unknown",
+		abi ? abi->arch->name : "bad arch", (int32_t)rec->nr);
 	if (rec->has_pid)
 		fprintf(out, " pid %" PRIu32, rec->pid);
 	if (rec->comm[0])
@@ -325,6 +369,8 @@ void audit_explain(const struct policy *p, const struct audit_rec *rec, FILE *ou
 			action_format_ret(p->bad_arch_ret, NULL, buf, sizeof(buf)), rec->arch);
 		produced = same_action(p->bad_arch_ret, rec->code);
 	}
+	if (note_negative(rec, abi != NULL, out))
+		produced = true;
 	if (!produced)
 		fprintf(out,
 			"  this profile never produces %s for this call: the record comes "

@@ -153,6 +153,29 @@ static void test_action_kinds(void)
 	compiled_free(&cd);
 }
 
+/* Numbers the kernel prints negative: -1 is the unknown-syscall action's
+ * (scmp-run.ini(5) ARCHITECTURES); after trace, the tracer's. */
+static void test_negative(void)
+{
+	static const char profile[] = "[filter]\n"
+				      "default-action = allow\n"
+				      "unknown-syscall-action = kill-process\n";
+	struct compiled c = { 0 };
+
+	compile_text("unknown.ini", profile, &c);
+	explains(&c, REC("-1", "0x80000000"), "unknown [x86_64 -1] pid 7 (t)", NULL,
+		 "syscall=-1: shown as the kernel printed it");
+	explains(&c, REC("-1", "0x80000000"), "decision: kill-process by unknown-syscall-action",
+		 NEVER, "syscall=-1: the unknown-syscall action produces it");
+	explains(&c, REC("-1", "0x80000000"), "note: -1 is no syscall", NULL,
+		 "syscall=-1: said to be no syscall");
+	explains(&c, REC("-3", "0x80000000"), "note: -3 is no syscall", NULL,
+		 "syscall=-3: said to be no syscall");
+	explains(&c, REC("-1", "0x7ff00000"), "a tracer that skips a call after trace", NEVER,
+		 "trace record of -1: the number may be the tracer's");
+	compiled_free(&c);
+}
+
 int main(void)
 {
 	struct audit_rec r;
@@ -200,6 +223,25 @@ int main(void)
 	       "a field twice: malformed");
 	tap_is(parse("type=1326 arch=c000003e syscall=99999999999 code=0x0", &r), -EINVAL,
 	       "syscall out of range: malformed");
+	tap_is(parse("type=1326 arch=c000003e syscall=-1 code=0x80000000", &r), 1,
+	       "syscall=-1 (printed signed by the kernel): a record");
+	tap_ok(r.nr == 0xffffffffu, "syscall=-1: the number the filter saw, 0xffffffff");
+	tap_ok(parse("type=1326 arch=c000003e syscall=-2147483648 code=0x0", &r) == 1 &&
+		       r.nr == 0x80000000u,
+	       "syscall=-2147483648: the lowest int");
+	tap_ok(parse("type=1326 arch=c000003e syscall=2147483647 code=0x0", &r) == 1 &&
+		       r.nr == 0x7fffffffu,
+	       "syscall=2147483647: the highest int");
+	tap_is(parse("type=1326 arch=c000003e syscall=-2147483649 code=0x0", &r), -EINVAL,
+	       "syscall below an int: malformed");
+	tap_is(parse("type=1326 arch=c000003e syscall=4294967295 code=0x0", &r), -EINVAL,
+	       "syscall above an int (the kernel prints -1): malformed");
+	tap_is(parse("type=1326 arch=c000003e syscall=- code=0x0", &r), -EINVAL,
+	       "syscall=-: malformed");
+	tap_is(parse("type=1326 arch=c000003e syscall=--1 code=0x0", &r), -EINVAL,
+	       "syscall=--1: malformed");
+	tap_is(parse("type=1326 arch=c000003e syscall=+1 code=0x0", &r), -EINVAL,
+	       "syscall=+1: malformed");
 	tap_is(parse("type=1326 arch=zz syscall=1 code=0x0", &r), -EINVAL, "bad hex: malformed");
 	tap_is(parse("type=1326 comm=\"abc arch=c000003e syscall=1 code=0x0", &r), -EINVAL,
 	       "unterminated string: malformed");
@@ -240,6 +282,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		abort();
 	test_action_kinds();
+	test_negative();
 	remove_dir();
 
 	return tap_done();

@@ -501,6 +501,18 @@ if dmesg >/dev/null 2>&1; then
 		like "$OUT" "never produces errno for this call: the record comes from another filter" \
 			"an errno record the profile never gives: another filter"
 	fi
+	# The kernel prints the number signed: syscall=-1, syscall=-2.
+	if command -v python3 >/dev/null; then
+		K=$P/kill-unknown.ini
+		records "$K" -1 python3 -c 'import ctypes; ctypes.CDLL(None).syscall(-1)'
+		explains "syscall(-1) record" "$K" kill-process "unknown [$ABI -1] pid $apid" \
+			"decision: kill-process by unknown-syscall-action" "note: -1 is no syscall"
+		records "$K" -2 python3 -c 'import ctypes; ctypes.CDLL(None).syscall(-2)'
+		explains "syscall(-2) record" "$K" kill-process " -2] pid $apid" \
+			"note: -2 is no syscall"
+	else
+		skip "python3 is not installed: no syscall(-1) record"
+	fi
 else
 	skip "dmesg is not readable here: no kernel records to explain"
 fi
