@@ -145,7 +145,10 @@ int audit_parse(const char *line, size_t len, struct audit_rec *ret)
 	memset(ret, 0, sizeof(*ret));
 	len = record_len(line, len);
 	if (len > AUDIT_LINE_MAX)
-		return 0;
+		/* no kernel record is that long: one that is cut is reported */
+		return memmem(line, len, "type=1326", 9) || memmem(line, len, "type=SECCOMP", 12)
+			       ? -E2BIG
+			       : 0;
 	while (i < len && line[i] != '\n') {
 		struct field f = { 0 };
 		size_t k = i;
@@ -387,7 +390,11 @@ static void one_line(const struct policy *p, const char *line, size_t len, const
 	if (r < 0) {
 		struct src_loc loc = { .file = path, .line = lineno };
 
-		diag_warning(d, &loc, "malformed seccomp audit record: skipped");
+		if (r == -E2BIG)
+			diag_warning(d, &loc, "seccomp audit record longer than %d bytes: skipped",
+				     AUDIT_LINE_MAX);
+		else
+			diag_warning(d, &loc, "malformed seccomp audit record: skipped");
 	} else if (r > 0) {
 		if (*n)
 			fputc('\n', out);

@@ -14,8 +14,13 @@
 #include "diag.h"
 #include "policy.h"
 
-#define AUDIT_LINE_MAX 8192 /* longer lines are not records */
-#define AUDIT_COMM_MAX 64   /* bytes of comm kept (the kernel's is 16) */
+/* The longest line read as a record. auditd receives a record in a buffer
+ * of MAX_AUDIT_MESSAGE_LENGTH, 8970 bytes (its libaudit.h), sized for an
+ * exe= of PATH_MAX hex-encoded; printk keeps less of one in the kernel
+ * log. The rest leaves room for what dmesg, a journal or auditd put in
+ * front. */
+#define AUDIT_LINE_MAX 16384
+#define AUDIT_COMM_MAX 64 /* bytes of comm kept (the kernel's is 16) */
 
 struct audit_rec {
 	uint32_t arch; /* AUDIT_ARCH_* */
@@ -31,7 +36,8 @@ struct audit_rec {
  * fills *ret for a seccomp record (type=1326 or type=SECCOMP with arch,
  * syscall and code), 0 for a line that is no seccomp record, -EINVAL for a
  * seccomp record that is malformed (a field twice, a bad number, an
- * unterminated string). Never reads past len.
+ * unterminated string), -E2BIG for a line longer than AUDIT_LINE_MAX that
+ * names a seccomp record type. Never reads past len.
  */
 int audit_parse(const char *line, size_t len, struct audit_rec *ret);
 

@@ -88,6 +88,19 @@ static char *explain(const struct compiled *c, const char *line)
 	return text;
 }
 
+/* audit_explain_file() of path, its output dropped. */
+static int explain_file(const struct compiled *c, const char *path, struct diag *d)
+{
+	FILE *out = fopen("/dev/null", "we");
+	int n;
+
+	if (!out)
+		abort();
+	n = audit_explain_file(c->policy, path, out, d);
+	fclose(out);
+	return n;
+}
+
 /* Whether the explanation of line holds want (and, when not NULL, lacks
  * unwanted), with the text shown when it does not. */
 static void explains(const struct compiled *c, const char *line, const char *want,
@@ -174,6 +187,61 @@ static void test_negative(void)
 	explains(&c, REC("-1", "0x7ff00000"), "a tracer that skips a call after trace", NEVER,
 		 "trace record of -1: the number may be the tracer's");
 	compiled_free(&c);
+}
+
+/* A record with exe= hex-encoded at length n (the kernel's form of a path
+ * with a blank), malloc'ed. */
+static char *long_record(size_t n)
+{
+	static const char head[] = "type=SECCOMP msg=audit(1.2:3): pid=9 comm=\"x\" exe=",
+			  tail[] = " sig=31 arch=c000003e syscall=83 compat=0 code=0x80000000";
+	char *line = malloc(sizeof(head) + n + sizeof(tail));
+
+	if (!line)
+		abort();
+	strcpy(line, head);
+	for (size_t i = 0; i < n; i++)
+		line[sizeof(head) - 1 + i] = "2F61"[i % 4];
+	strcpy(line + sizeof(head) - 1 + n, tail);
+	return line;
+}
+
+/* Lines up to AUDIT_LINE_MAX are records; a longer one is reported, not
+ * dropped unsaid. */
+static void test_long_lines(void)
+{
+	char *fit = long_record(8400), *over = long_record(AUDIT_LINE_MAX);
+	struct compiled c = { 0 };
+	char *text = NULL;
+	size_t size = 0;
+	struct audit_rec r;
+	struct diag d;
+	FILE *f;
+	int n;
+
+	tap_is(parse(fit, &r), 1, "exe= of 8400 hex digits: a record");
+	tap_ok(r.nr == 83 && r.code == 0x80000000u, "exe= of 8400 hex digits: its fields");
+	tap_is(parse(over, &r), -E2BIG, "a record over AUDIT_LINE_MAX: too long");
+	memcpy(over, "type=1400", 9);
+	tap_is(parse(over, &r), 0, "another record type over AUDIT_LINE_MAX: no record");
+	memcpy(over, "type=SECC", 9);
+
+	f = open_memstream(&text, &size);
+	if (!f || fprintf(f, "%s\n%s\n", fit, over) < 0 || fclose(f))
+		abort();
+	compile_text("allow.ini", "[filter]\ndefault-action = allow\n", &c);
+	diag_init(&d);
+	n = explain_file(&c, write_file("long.log", text), &d);
+	tap_is(n, 1, "a file with a long record and one too long: one explained");
+	tap_ok(d.n_warnings == 1 && d.msgs[0].loc.line == 2 &&
+		       strstr(d.msgs[0].text,
+			      "seccomp audit record longer than 16384 bytes: skipped"),
+	       "the one too long: a warning at its line");
+	diag_clear(&d);
+	compiled_free(&c);
+	free(text);
+	free(fit);
+	free(over);
 }
 
 int main(void)
@@ -283,6 +351,7 @@ int main(void)
 		abort();
 	test_action_kinds();
 	test_negative();
+	test_long_lines();
 	remove_dir();
 
 	return tap_done();
