@@ -125,7 +125,9 @@ static bool parse_comm(const struct field *f, char *out)
  * (ASCII group separator). auditd with log_format = ENRICHED, Debian's
  * default, writes its own reading of the fields after that byte
  * (AUID="unset" UID="root" ARCH=x86_64 SYSCALL=mkdir): auditd's
- * interpretation, not the kernel's record.
+ * interpretation, not the kernel's record. A '\r' before the line's end
+ * is a CRLF line end (a log copied through another system), no part of
+ * the last value.
  */
 static size_t record_len(const char *line, size_t len)
 {
@@ -133,6 +135,8 @@ static size_t record_len(const char *line, size_t len)
 
 	while (n < len && line[n] != '\n' && line[n] != 0x1d)
 		n++;
+	if (n && line[n - 1] == '\r' && (n == len || line[n] == '\n'))
+		n--;
 	return n;
 }
 

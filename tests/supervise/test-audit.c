@@ -244,6 +244,24 @@ static void test_long_lines(void)
 	free(over);
 }
 
+/* A log with CRLF line ends: every record read, no warning. */
+static void test_crlf_file(void)
+{
+	struct compiled c = { 0 };
+	struct diag d;
+	int n;
+
+	compile_text("allow.ini", "[filter]\ndefault-action = allow\n", &c);
+	diag_init(&d);
+	n = explain_file(
+		&c,
+		write_file("crlf.log", REC("83", "0x80000000") "\r\n" REC("63", "0x50000") "\r\n"),
+		&d);
+	tap_ok(n == 2 && !d.n_warnings, "a CRLF file: both records, no warning");
+	diag_clear(&d);
+	compiled_free(&c);
+}
+
 int main(void)
 {
 	struct audit_rec r;
@@ -282,6 +300,14 @@ int main(void)
 	       1, "auditd ENRICHED line: nothing after 0x1D is read");
 	tap_is(parse("type=SECCOMP arch=c000003e\x1dsyscall=83 code=0x80000000", &r), -EINVAL,
 	       "a record cut short by 0x1D: malformed");
+	tap_ok(parse("type=1326 arch=c000003e syscall=83 code=0x80000000\r\n", &r) == 1 &&
+		       r.code == 0x80000000u,
+	       "CRLF line end: a record");
+	tap_ok(parse("type=1326 arch=c000003e syscall=83 code=0x80000000\r", &r) == 1 &&
+		       r.code == 0x80000000u,
+	       "CR at the end of the input: a record");
+	tap_is(parse("type=1326 arch=c000003e syscall=83\r code=0x80000000", &r), -EINVAL,
+	       "CR inside the line: malformed");
 	tap_is(parse("hello world", &r), 0, "plain text: no record");
 	tap_is(parse("", &r), 0, "empty line: no record");
 	tap_is(parse("type=1400 audit(1:2): apparmor=\"DENIED\"", &r), 0,
@@ -352,6 +378,7 @@ int main(void)
 	test_action_kinds();
 	test_negative();
 	test_long_lines();
+	test_crlf_file();
 	remove_dir();
 
 	return tap_done();
