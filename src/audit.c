@@ -322,6 +322,38 @@ static bool explain_abi(const struct policy *p, const struct abi_policy *abi,
 }
 
 /*
+ * A call of an ABI the filter does not list. x32 shares AUDIT_ARCH_X86_64
+ * with x86_64 and is told apart by the x32 bit of the number
+ * (scmp-run.ini(5) ARCHITECTURES): its arch can be in the filter while its
+ * ABI is not. call is the call's ABI (NULL: an arch no ABI has).
+ */
+static bool explain_bad_arch(const struct policy *p, const struct audit_rec *rec,
+			     const struct arch *call, FILE *out)
+{
+	/* policy_build() resolves the bad-arch errno name for the first ABI */
+	const struct arch *first = p->n_abis ? p->abis[0].arch : NULL;
+	const struct arch *sibling = NULL;
+	char buf[64];
+
+	for (size_t i = 0; i < p->n_abis; i++)
+		if (p->abis[i].arch->audit_arch == rec->arch)
+			sibling = p->abis[i].arch;
+	fprintf(out, "  decision: %s (bad-arch-action: ",
+		action_format_ret(p->bad_arch_ret, first, buf, sizeof(buf)));
+	if (call && sibling)
+		fprintf(out,
+			"the %s ABI is not in the filter; arch %#" PRIx32
+			" is, for %s, and bit %#x of the number tells them apart)\n",
+			call->name, rec->arch, sibling->name, ARCH_X32_SYSCALL_BIT);
+	else if (call)
+		fprintf(out, "the %s ABI, arch %#" PRIx32 ", is not in the filter)\n", call->name,
+			rec->arch);
+	else
+		fprintf(out, "arch %#" PRIx32 " is not in the filter)\n", rec->arch);
+	return same_action(p->bad_arch_ret, rec->code);
+}
+
+/*
  * A negative number is no syscall: a program asked for it, or, after
  * trace, a tracer that skips the call set it, and __seccomp_filter()
  * (kernel/seccomp.c) then logs that number rather than the call's. Returns
@@ -353,29 +385,22 @@ static bool note_negative(const struct audit_rec *rec, bool abi_in_filter, FILE 
 void audit_explain(const struct policy *p, const struct audit_rec *rec, FILE *out)
 {
 	const struct abi_policy *abi = policy_abi_for(p, rec->arch, rec->nr);
-	const char *name = abi ? syscalls_lookup_nr(abi->arch, rec->nr) : NULL;
+	/* the call's ABI, in the filter or not */
+	const struct arch *a = abi ? abi->arch : arch_of_call(rec->arch, rec->nr);
+	const char *name = a ? syscalls_lookup_nr(a, rec->nr) : NULL;
 	const char *took = action_ret_kind_name(rec->code);
-	char buf[64];
 	bool produced;
 
 	/* the number as the kernel printed it: signed (parse_nr()) */
-	fprintf(out, "%s [%s %" PRId32 "]", name ? name : "unknown",
-		abi ? abi->arch->name : "bad arch", (int32_t)rec->nr);
+	fprintf(out, "%s [%s %" PRId32 "]", name ? name : "unknown", a ? a->name : "bad arch",
+		(int32_t)rec->nr);
 	if (rec->has_pid)
 		fprintf(out, " pid %" PRIu32, rec->pid);
 	if (rec->comm[0])
 		fprintf(out, " (%s)", rec->comm);
 	fprintf(out, ": the kernel took %s\n", took);
 
-	if (abi) {
-		produced = explain_abi(p, abi, rec, out);
-	} else {
-		fprintf(out,
-			"  decision: %s (bad-arch-action: arch %#" PRIx32
-			" is not in the filter)\n",
-			action_format_ret(p->bad_arch_ret, NULL, buf, sizeof(buf)), rec->arch);
-		produced = same_action(p->bad_arch_ret, rec->code);
-	}
+	produced = abi ? explain_abi(p, abi, rec, out) : explain_bad_arch(p, rec, a, out);
 	if (note_negative(rec, abi != NULL, out))
 		produced = true;
 	if (!produced)
@@ -385,20 +410,19 @@ void audit_explain(const struct policy *p, const struct audit_rec *rec, FILE *ou
 			took);
 }
 
-static void one_line(const struct policy *p, const char *line, size_t len, const char *path,
-		     unsigned lineno, FILE *out, struct diag *d, int *n)
+/* One line at loc; where, after the message, says more of its place. */
+static void one_line(const struct policy *p, const char *line, size_t len,
+		     const struct src_loc *loc, const char *where, FILE *out, struct diag *d,
+		     int *n)
 {
 	struct audit_rec rec;
 	int r = audit_parse(line, len, &rec);
 
-	if (r < 0) {
-		struct src_loc loc = { .file = path, .line = lineno };
-
-		if (r == -E2BIG)
-			diag_warning(d, &loc, "seccomp audit record longer than %d bytes: skipped",
-				     AUDIT_LINE_MAX);
-		else
-			diag_warning(d, &loc, "malformed seccomp audit record: skipped");
+	if (r == -E2BIG) {
+		diag_warning(d, loc, "seccomp audit record%s longer than %d bytes: skipped", where,
+			     AUDIT_LINE_MAX);
+	} else if (r < 0) {
+		diag_warning(d, loc, "malformed seccomp audit record%s: skipped", where);
 	} else if (r > 0) {
 		if (*n)
 			fputc('\n', out);
@@ -407,53 +431,81 @@ static void one_line(const struct policy *p, const char *line, size_t len, const
 	}
 }
 
-int audit_explain_file(const struct policy *p, const char *path, FILE *out, struct diag *d)
+/*
+ * Where a /dev/kmsg record is, for a warning: a record has no line number,
+ * but its prefix "PRIO,SEQ,USEC,FLAGS;" (Documentation/ABI/testing/dev-kmsg)
+ * gives its sequence number and the time dmesg shows in front of it. index
+ * counts the records read, for a prefix that does not parse. rec is
+ * NUL-terminated.
+ */
+static void kmsg_where(const char *rec, unsigned index, char *buf, size_t size)
 {
-	const char *name = path ? (strcmp(path, "-") ? path : "standard input") : "/dev/kmsg";
-	char *line = NULL;
-	unsigned lineno = 0;
+	unsigned long long seq, usec;
+
+	if (sscanf(rec, "%*u,%llu,%llu,", &seq, &usec) == 2)
+		snprintf(buf, size, " (record %llu, [%5llu.%06llu] in dmesg)", seq, usec / 1000000,
+			 usec % 1000000);
+	else
+		snprintf(buf, size, " (record %u read)", index);
+}
+
+/* The kernel log, one record per read(); EAGAIN at the end of the buffer. */
+static int explain_kmsg(const struct policy *p, FILE *out, struct diag *d)
+{
+	static const struct src_loc loc = { .file = "/dev/kmsg" };
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char buf[AUDIT_LINE_MAX + 1], where[64];
+	unsigned index = 0;
 	int n = 0;
 
-	if (!path) {
-		/* one record per read(); EAGAIN at the end of the buffer */
-		int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		char buf[AUDIT_LINE_MAX + 1];
+	if (fd < 0) {
+		int err = errno;
 
-		if (fd < 0) {
-			int err = errno;
-
-			diag_error(d, NULL, "reading the kernel log (/dev/kmsg) failed: %s",
-				   strerror(err));
-			diag_hint(d, NULL, "pass the records as a file, or '-' with dmesg | ...");
-			return -err;
-		}
-		for (;;) {
-			ssize_t got = read(fd, buf, sizeof(buf) - 1);
-
-			if (got < 0 && errno == EPIPE)
-				continue; /* records were overwritten meanwhile */
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0)
-				break;
-			one_line(p, buf, (size_t)got, name, ++lineno, out, d, &n);
-		}
-		close(fd);
-		return n;
+		diag_error(d, NULL, "reading the kernel log (/dev/kmsg) failed: %s", strerror(err));
+		diag_hint(d, NULL, "pass the records as a file, or '-' with dmesg | ...");
+		return -err;
 	}
+	for (;;) {
+		ssize_t got = read(fd, buf, sizeof(buf) - 1);
 
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+		if (got < 0 && errno == EPIPE)
+			continue; /* records were overwritten meanwhile */
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		buf[got] = 0;
+		kmsg_where(buf, ++index, where, sizeof(where));
+		one_line(p, buf, (size_t)got, &loc, where, out, d, &n);
+	}
+	close(fd);
+	return n;
+}
+
+int audit_explain_file(const struct policy *p, const char *path, FILE *out, struct diag *d)
+{
+	const char *name;
+	struct src_loc loc = { 0 };
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t got;
-	int err;
+	FILE *f;
+	int err, n = 0;
 
+	if (!path)
+		return explain_kmsg(p, out, d);
+	name = strcmp(path, "-") ? path : "standard input";
+	f = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	if (!f) {
 		err = errno;
 		diag_error(d, NULL, "opening '%s' failed: %s", path, strerror(err));
 		return -err;
 	}
-	while ((got = getline(&line, &cap, f)) >= 0)
-		one_line(p, line, (size_t)got, name, ++lineno, out, d, &n);
+	loc.file = name;
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		loc.line++;
+		one_line(p, line, (size_t)got, &loc, "", out, d, &n);
+	}
 	err = errno; /* getline()'s, when it failed rather than ended */
 	free(line);
 	if (ferror(f)) {

@@ -189,6 +189,44 @@ static void test_negative(void)
 	compiled_free(&c);
 }
 
+/* A call of an ABI the filter does not list: x32 shares x86_64's arch,
+ * and the bad-arch errno is named. */
+static void test_bad_arch(void)
+{
+	static const char native[] = "[filter]\n"
+				     "default-action = allow\n"
+				     "bad-arch-action = errno(ENOSYS)\n";
+	static const char x32[] = "[filter]\n"
+				  "default-action = allow\n"
+				  "architectures = x32\n";
+	struct compiled c = { 0 }, cx = { 0 };
+
+	compile_text("native.ini", native, &c);
+	explains(&c, REC("1073741907", "0x50000"), "mkdir [x32 1073741907] pid 7 (t)", NULL,
+		 "x32 record: the call named for its ABI");
+	explains(&c, REC("1073741907", "0x50000"),
+		 "decision: errno(ENOSYS) (bad-arch-action: the x32 ABI is not in the filter; "
+		 "arch 0xc000003e is, for x86_64, and bit 0x40000000 of the number tells them "
+		 "apart)\n",
+		 NEVER, "x32 record: its ABI, not its arch, is missing; the errno named");
+	explains(&c, "type=1326 arch=40000003 syscall=5 code=0x50000",
+		 "open [x86 5]: the kernel took errno\n"
+		 "  decision: errno(ENOSYS) (bad-arch-action: the x86 ABI, arch 0x40000003, is "
+		 "not in the filter)\n",
+		 NEVER, "x86 record: the ABI named");
+	explains(&c, "type=1326 arch=12345 syscall=5 code=0x50000",
+		 "unknown [bad arch 5]: the kernel took errno\n"
+		 "  decision: errno(ENOSYS) (bad-arch-action: arch 0x12345 is not in the filter)\n",
+		 NEVER, "an arch no ABI has");
+	compile_text("x32.ini", x32, &cx);
+	explains(&cx, REC("83", "0x80000000"),
+		 "(bad-arch-action: the x86_64 ABI is not in the filter; arch 0xc000003e is, for "
+		 "x32,",
+		 NEVER, "x86_64 record, x32 filter: the x86_64 ABI is missing");
+	compiled_free(&c);
+	compiled_free(&cx);
+}
+
 /* A record with exe= hex-encoded at length n (the kernel's form of a path
  * with a blank), malloc'ed. */
 static char *long_record(size_t n)
@@ -379,6 +417,7 @@ int main(void)
 	test_negative();
 	test_long_lines();
 	test_crlf_file();
+	test_bad_arch();
 	remove_dir();
 
 	return tap_done();

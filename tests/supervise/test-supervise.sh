@@ -501,6 +501,16 @@ if dmesg >/dev/null 2>&1; then
 		like "$OUT" "never produces errno for this call: the record comes from another filter" \
 			"an errno record the profile never gives: another filter"
 	fi
+	# A warning about a record of /dev/kmsg names it as dmesg shows it.
+	M="scmp-run-test-$$"
+	echo "audit: type=1326 audit(1.2:3): pid=1 comm=\"$M arch=c000003e syscall=83 code=0x0" \
+		>/dev/kmsg
+	run "$S" -p "$L" --explain-audit
+	ts=$(dmesg | grep -F "comm=\"$M " | tail -1 | sed 's/\].*/]/')
+	like "$ERR" "scmp-run: /dev/kmsg: warning: malformed seccomp audit record (record " \
+		"/dev/kmsg warning: names a record, not a line"
+	[ -n "$ts" ] && like "$ERR" "$ts in dmesg): skipped" "/dev/kmsg warning: the time dmesg shows"
+	[ -n "$ts" ] || ok 1 "/dev/kmsg warning: the record written is in dmesg"
 	# The kernel prints the number signed: syscall=-1, syscall=-2.
 	if command -v python3 >/dev/null; then
 		K=$P/kill-unknown.ini
