@@ -287,23 +287,21 @@ static int open_status(struct diag *d)
 }
 
 /*
- * The filter count before loading, into rb->before. Read even when
- * PR_GET_SECCOMP says the process is unfiltered: an outer filter can
- * answer that call with errno(0), which reads as "no filter", and a count
- * of 0 taken from it would let a faked seccomp(2) pass the check after.
+ * The filter count before loading, into rb->before, read with pread() at
+ * offset 0 from the descriptor the read after loading uses: the offset
+ * stays 0, and /proc generates a text read from offset 0 anew, so the
+ * read after shows the count then. Read even when PR_GET_SECCOMP says the
+ * process is unfiltered: an outer filter can answer that call with
+ * errno(0), which reads as "no filter", and a count of 0 taken from it
+ * would let a faked seccomp(2) pass the check after.
  */
-static int count_before(struct kcheck_readback *rb, struct diag *d)
+static int count_before(struct kcheck_readback *rb, int fd, struct diag *d)
 {
-	ssize_t len = 0;
-	int fd, r;
+	ssize_t len = pread(fd, rb->buf, sizeof(rb->buf), 0);
+	int r;
 
-	fd = open_status(d);
-	if (fd < 0)
-		return fd;
-	r = read_status(fd, rb->buf, sizeof(rb->buf), &len);
-	close(fd);
-	if (r < 0)
-		return unreadable(d, r);
+	if (len < 0)
+		return unreadable(d, -errno);
 	r = kcheck_parse_status(rb->buf, (size_t)len, rb->pid, &rb->before);
 	return r < 0 ? no_count(d, r) : 0;
 }
@@ -316,15 +314,14 @@ int kcheck_readback_prepare(const struct bpf_prog *prog, struct kcheck_readback 
 	memset(rb, 0, sizeof(*rb));
 	rb->status_fd = -1;
 	rb->pid = getpid();
-	r = count_before(rb, d);
-	if (r < 0)
-		return r;
-
-	/* A fresh descriptor: /proc status text is generated at the first
-	 * read, so the read after loading shows the new count. */
 	fd = open_status(d);
 	if (fd < 0)
 		return fd;
+	r = count_before(rb, fd, d);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
 	rb->status_fd = fd;
 	args[1] = (uint64_t)(uintptr_t)rb->buf;
 	args[2] = sizeof(rb->buf);
