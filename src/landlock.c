@@ -1054,6 +1054,18 @@ out:
 	return r;
 }
 
+/*
+ * "FILE:LINE" of a rule. The file name may come from an include line and
+ * PATH from the command line: both are escaped (scmp-run(1) DIAGNOSTICS).
+ */
+static int loc_print(const struct src_loc *loc, FILE *f)
+{
+	if (diag_fputs_escaped(loc->file ? loc->file : "?", f) < 0 ||
+	    fprintf(f, ":%u", loc->line) < 0)
+		return -EIO;
+	return 0;
+}
+
 int landlock_explain_print(const struct landlock_config *c, const char *cwd, const char *path,
 			   enum landlock_access a, FILE *f)
 {
@@ -1061,22 +1073,24 @@ int landlock_explain_print(const struct landlock_config *c, const char *cwd, con
 	const char *an = landlock_access_name(a);
 	int r = landlock_explain(c, cwd, path, a, &pr), n = 0;
 
+	if (r < 0)
+		return r;
+	if (diag_fputs_escaped(path, f) < 0)
+		return -EIO;
 	switch (r) {
 	case LANDLOCK_ALLOWED:
-		n = fprintf(f, "%s: %s allowed by %s:%u%s\n", path, an,
-			    pr->loc.file ? pr->loc.file : "?", pr->loc.line,
-			    pr->optional ? " (an optional path: if it exists at launch)" : "");
+		n = fprintf(f, ": %s allowed by ", an) < 0 || loc_print(&pr->loc, f) < 0 ||
+		    fprintf(f, "%s\n",
+			    pr->optional ? " (an optional path: if it exists at launch)" : "") < 0;
 		break;
 	case LANDLOCK_DENIED:
-		n = fprintf(f, "%s: %s denied (no rule covers it)\n", path, an);
-		break;
-	case LANDLOCK_UNRESTRICTED:
-		n = fprintf(f, "%s: %s allowed (paths are not restricted: %s)\n", path, an,
-			    c->mode == LANDLOCK_MODE_OFF ? "[landlock] mode = off"
-							 : "no path key in [landlock]");
+		n = fprintf(f, ": %s denied (no rule covers it)\n", an) < 0;
 		break;
 	default:
-		return r;
+		n = fprintf(f, ": %s allowed (paths are not restricted: %s)\n", an,
+			    c->mode == LANDLOCK_MODE_OFF ? "[landlock] mode = off"
+							 : "no path key in [landlock]") < 0;
+		break;
 	}
-	return n < 0 ? -EIO : r;
+	return n ? -EIO : r;
 }

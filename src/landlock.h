@@ -211,7 +211,8 @@ int landlock_explain(const struct landlock_config *c, const char *cwd, const cha
 /*
  * landlock_explain() printed as "PATH: ACCESS allowed by FILE:LINE",
  * "PATH: ACCESS denied (no rule covers it)" or "PATH: ACCESS allowed
- * (paths are not restricted: REASON)". Returns the verdict, -EINVAL as
+ * (paths are not restricted: REASON)", with PATH and FILE escaped as by
+ * diag_fputs_escaped(). Returns the verdict, -EINVAL as
  * landlock_explain() (nothing printed) or -EIO.
  */
 int landlock_explain_print(const struct landlock_config *c, const char *cwd, const char *path,

@@ -138,6 +138,13 @@ status_is 0 "--explain-path: denied is exit 0"
 is "$(cat "$OUT")" "/etc/passwd: read denied (no rule covers it)" "--explain-path: denied"
 run "$S" -p "$P/dot.ini" --explain-path /usr/bin/true exec
 is "$(cat "$OUT")" "/usr/bin/true: exec allowed by $P/dot.ini:4" "--explain-path: exec"
+# scmp-run(1) DIAGNOSTICS: the profile's file name and PATH are escaped
+ESCINI=$(printf '%s/e\033[31mX.ini' "$P")
+cp "$P/dot.ini" "$ESCINI"
+run "$S" -p "$ESCINI" --explain-path "$(printf '/usr/bin/\033]0;t')" exec
+is "$(cat "$OUT")" "/usr/bin/\\x1b]0;t: exec allowed by $P/e\\x1b[31mX.ini:4" \
+	"--explain-path: the path and the file name are escaped"
+rm -f "$ESCINI"
 run "$S" -p "$P/dot.ini" --explain-path /etc append
 is "$RC" 2 "--explain-path: an unknown access is a usage error"
 run "$S" -p "$SRCDIR/tests/profiles/bad/unknown-section.ini" --explain-path /etc

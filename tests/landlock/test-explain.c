@@ -128,6 +128,27 @@ int main(void)
 				    "exists at launch)\n"),
 	       "printed: an optional path says so: %s", out);
 	free(out);
+	/* scmp-run(1) DIAGNOSTICS: the path (an argument) and the file name (an
+	 * include line) are escaped; a raw ESC would reach the terminal */
+	{
+		struct src_loc loc = { .file = "e\033[31mX.ini", .line = 12 };
+		struct diag d;
+
+		diag_init(&d);
+		landlock_parse_key_diag(&c, "read", "/srv/esc", &loc, &d);
+		tap_is((int)d.n_msgs, 0, "a rule from a file with ESC in its name");
+		diag_clear(&d);
+	}
+	out = printed(NULL, "/srv/esc/\033]0;t\a", LANDLOCK_ACCESS_READ, &r);
+	tap_ok(r == LANDLOCK_ALLOWED && !strcmp(out, "/srv/esc/\\x1b]0;t\\x07: read allowed by "
+						     "e\\x1b[31mX.ini:12\n"),
+	       "printed: the path and the file name are escaped: %s", out);
+	free(out);
+	out = printed(NULL, "/srv/x\033", LANDLOCK_ACCESS_WRITE, &r);
+	tap_ok(r == LANDLOCK_DENIED &&
+		       !strcmp(out, "/srv/x\\x1b: write denied (no rule covers it)\n"),
+	       "printed: a denied path is escaped: %s", out);
+	free(out);
 	out = printed(NULL, "x", LANDLOCK_ACCESS_READ, &r);
 	tap_ok(r == -EINVAL && !*out, "printed: nothing for a path that cannot be explained");
 	free(out);
