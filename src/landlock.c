@@ -970,17 +970,32 @@ const char *landlock_access_name(enum landlock_access a)
 	return "read";
 }
 
-static uint64_t access_right(enum landlock_access a)
+/*
+ * The rights access a to a path of kind needs (scmp-run.ini(5) LANDLOCK,
+ * "Explaining a path"). Writing where nothing is creates a regular file:
+ * make-reg on the directory, then write-file to open it. open(2) with
+ * O_TRUNC truncates only a regular file that it did not create, so only
+ * then is truncate checked too.
+ */
+static void needs_of(enum landlock_kind kind, enum landlock_access a,
+		     struct landlock_explanation *e)
 {
-	switch (a) {
-	case LANDLOCK_ACCESS_WRITE:
-		return LANDLOCK_ACCESS_FS_WRITE_FILE;
-	case LANDLOCK_ACCESS_EXEC:
-		return LANDLOCK_ACCESS_FS_EXECUTE;
-	case LANDLOCK_ACCESS_READ:
-		break;
+	*e = (struct landlock_explanation){ .n_needs = 1 };
+	if (a == LANDLOCK_ACCESS_EXEC) {
+		e->needs[0].right = LANDLOCK_ACCESS_FS_EXECUTE;
+	} else if (a == LANDLOCK_ACCESS_READ) {
+		e->needs[0].right = kind == LANDLOCK_KIND_DIR ? LANDLOCK_ACCESS_FS_READ_DIR
+							      : LANDLOCK_ACCESS_FS_READ_FILE;
+	} else if (kind == LANDLOCK_KIND_REG || kind == LANDLOCK_KIND_OTHER) {
+		e->needs[0].right = LANDLOCK_ACCESS_FS_WRITE_FILE;
+		if (kind == LANDLOCK_KIND_REG)
+			e->truncate.right = LANDLOCK_ACCESS_FS_TRUNCATE;
+	} else {
+		e->needs[0].right = LANDLOCK_ACCESS_FS_MAKE_REG;
+		e->needs[1].right = LANDLOCK_ACCESS_FS_WRITE_FILE;
+		e->n_needs = 2;
+		e->in_parent = kind == LANDLOCK_KIND_MISSING;
 	}
-	return LANDLOCK_ACCESS_FS_READ_FILE;
 }
 
 /* rule (normalised) covers path: the same path or an ancestor of it. */
@@ -995,62 +1010,96 @@ static size_t covers(const char *rule, const char *path)
 	return n;
 }
 
-int landlock_explain(const struct landlock_config *c, const char *cwd, const char *path,
-		     enum landlock_access a, const struct landlock_path_rule **ret_rule)
+/*
+ * The rule on target or on its nearest listed ancestor that grants right,
+ * the first line of several on one path; NULL when none does. dot is what
+ * '.' stands for (NULL: '.' matches nothing). *covered is set when any rule
+ * is on target or above it, whatever it grants.
+ */
+static const struct landlock_path_rule *decide(const struct landlock_config *c, const char *dot,
+					       const char *target, uint64_t right, bool *covered)
 {
-	char *q = NULL, *dot = NULL, *joined = NULL;
-	const char *reterr;
-	size_t best = 0;
-	int r = -ENOMEM;
+	const struct landlock_path_rule *best = NULL;
+	size_t best_len = 0;
 
-	*ret_rule = NULL;
-	q = malloc(LANDLOCK_PATH_MAX);
-	dot = malloc(LANDLOCK_PATH_MAX);
-	if (!q || !dot)
-		goto out;
-	if (path[0] != '/') {
-		r = -EINVAL;
-		if (!cwd)
-			goto out;
-		r = -ENOMEM;
-		if (asprintf(&joined, "%s/%s", cwd, path) < 0) {
-			joined = NULL;
-			goto out;
+	for (size_t i = 0; i < c->n_paths; i++) {
+		const struct landlock_path_rule *pr = &c->paths[i];
+		const char *rp = strcmp(pr->path, ".") ? pr->path : dot;
+		size_t n = rp ? covers(rp, target) : 0;
+
+		if (!n)
+			continue;
+		*covered = true;
+		if ((set_rights(pr->set) & right) && n > best_len) {
+			best_len = n;
+			best = pr;
 		}
+	}
+	return best;
+}
+
+/* The directory above a normalised path, in place ("/" stays "/"). */
+static void path_parent(char *q)
+{
+	char *slash = strrchr(q, '/');
+
+	if (slash)
+		slash[slash == q] = '\0';
+}
+
+/* cwd joined with a relative path, normalised into q (LANDLOCK_PATH_MAX). */
+static int explained_path(const char *cwd, const char *path, char *q)
+{
+	char *joined = NULL;
+	const char *reterr;
+	int r;
+
+	if (path[0] != '/') {
+		if (!cwd)
+			return -EINVAL;
+		if (asprintf(&joined, "%s/%s", cwd, path) < 0)
+			return -ENOMEM;
 		path = joined;
 	}
 	r = path_normalize(path, strlen(path), q, &reterr);
+	free(joined);
+	return r;
+}
+
+int landlock_explain(const struct landlock_config *c, const char *cwd, const char *path,
+		     enum landlock_kind kind, enum landlock_access a,
+		     struct landlock_explanation *ret)
+{
+	char *q = malloc(LANDLOCK_PATH_MAX), *dot = malloc(LANDLOCK_PATH_MAX);
+	const char *reterr;
+	int r = -ENOMEM;
+
+	needs_of(kind, a, ret);
+	if (!q || !dot)
+		goto out;
+	r = explained_path(cwd, path, q);
 	if (r < 0)
 		goto out;
-	if (cwd && path_normalize(cwd, strlen(cwd), dot, &reterr) < 0)
-		cwd = NULL;
+	if (!cwd || path_normalize(cwd, strlen(cwd), dot, &reterr) < 0) {
+		free(dot);
+		dot = NULL;
+	}
 	r = LANDLOCK_UNRESTRICTED;
 	if (c->mode == LANDLOCK_MODE_OFF || !c->n_paths)
 		goto out;
-	r = LANDLOCK_DENIED;
-	for (size_t i = 0; i < c->n_paths; i++) {
-		const struct landlock_path_rule *pr = &c->paths[i];
-		const char *rp = pr->path;
-		size_t n;
-
-		if (!(set_rights(pr->set) & access_right(a)))
-			continue;
-		if (!strcmp(rp, ".")) {
-			if (!cwd)
-				continue;
-			rp = dot;
-		}
-		n = covers(rp, q);
-		if (n > best) {
-			best = n;
-			*ret_rule = pr;
-			r = LANDLOCK_ALLOWED;
-		}
+	if (ret->in_parent)
+		path_parent(q);
+	r = LANDLOCK_ALLOWED;
+	for (size_t i = 0; i < ret->n_needs; i++) {
+		ret->needs[i].rule = decide(c, dot, q, ret->needs[i].right, &ret->covered);
+		if (!ret->needs[i].rule)
+			r = LANDLOCK_DENIED;
 	}
+	if (ret->truncate.right)
+		ret->truncate.rule = decide(c, dot, q, ret->truncate.right, &ret->covered);
 out:
 	free(q);
 	free(dot);
-	free(joined);
 	return r;
 }
 
@@ -1066,31 +1115,114 @@ static int loc_print(const struct src_loc *loc, FILE *f)
 	return 0;
 }
 
-int landlock_explain_print(const struct landlock_config *c, const char *cwd, const char *path,
-			   enum landlock_access a, FILE *f)
+/* " by FILE:LINE", and a note for an optional path, which may be skipped. */
+static int by_print(const struct landlock_path_rule *pr, FILE *f)
 {
-	const struct landlock_path_rule *pr;
-	const char *an = landlock_access_name(a);
-	int r = landlock_explain(c, cwd, path, a, &pr), n = 0;
+	if (fputs(" by ", f) == EOF || loc_print(&pr->loc, f) < 0 ||
+	    (pr->optional && fputs(" (an optional path: if it exists at launch)", f) == EOF))
+		return -EIO;
+	return 0;
+}
+
+static const char *right_name(uint64_t right)
+{
+	return fs_names[__builtin_ctzll(right)];
+}
+
+/* What the rights of a write are for: "creating it" or "creating a file in it". */
+static const char *write_context(const struct landlock_explanation *e)
+{
+	return e->in_parent ? "creating it" : "creating a file in it";
+}
+
+/* Where the rights of a write are checked, when not on PATH itself. */
+static const char *where(const struct landlock_explanation *e)
+{
+	return e->in_parent ? " on its directory" : "";
+}
+
+/* "allowed by F:L", with what a write that creates needed, by line when
+ * different rules grant its rights. */
+static int allowed_print(const struct landlock_explanation *e, FILE *f)
+{
+	int e1 = 0;
+
+	if (e->n_needs == 1 || e->needs[0].rule == e->needs[1].rule) {
+		e1 |= fputs("allowed", f) == EOF || by_print(e->needs[0].rule, f) < 0;
+		if (e->n_needs > 1)
+			e1 |= fprintf(f, " (%s: %s and %s%s)", write_context(e),
+				      right_name(e->needs[0].right), right_name(e->needs[1].right),
+				      where(e)) < 0;
+		return e1 ? -EIO : 0;
+	}
+	e1 |= fprintf(f, "allowed (%s: ", write_context(e)) < 0;
+	for (size_t i = 0; i < e->n_needs; i++)
+		e1 |= fprintf(f, "%s%s%s", i ? ", " : "", right_name(e->needs[i].right),
+			      i ? "" : where(e)) < 0 ||
+		      by_print(e->needs[i].rule, f) < 0;
+	e1 |= fputc(')', f) == EOF;
+	return e1 ? -EIO : 0;
+}
+
+/* "denied (...)": no rule at all, or the rights no rule grants. */
+static int denied_print(const struct landlock_explanation *e, FILE *f)
+{
+	const char *sep = "";
+	int e1 = 0;
+
+	e1 |= fputs("denied (", f) == EOF;
+	if (e->n_needs > 1)
+		e1 |= fprintf(f, "%s: ", write_context(e)) < 0;
+	if (!e->covered) {
+		e1 |= fprintf(f, "no rule covers %s)", e->in_parent ? "its directory" : "it") < 0;
+		return e1 ? -EIO : 0;
+	}
+	e1 |= fputs("no rule grants ", f) == EOF;
+	for (size_t i = 0; i < e->n_needs; i++) {
+		if (e->needs[i].rule)
+			continue;
+		e1 |= fprintf(f, "%s%s", sep, right_name(e->needs[i].right)) < 0;
+		sep = " or ";
+	}
+	e1 |= fprintf(f, "%s)", where(e)) < 0;
+	return e1 ? -EIO : 0;
+}
+
+/* "; truncating it allowed by F:L" or "; truncating it denied (...)". */
+static int truncate_print(const struct landlock_explanation *e, FILE *f)
+{
+	if (fputs("; truncating it ", f) == EOF)
+		return -EIO;
+	if (e->truncate.rule)
+		return fputs("allowed", f) == EOF ? -EIO : by_print(e->truncate.rule, f);
+	return fprintf(f, "denied (no rule grants %s)", right_name(e->truncate.right)) < 0 ? -EIO
+											   : 0;
+}
+
+int landlock_explain_print(const struct landlock_config *c, const char *cwd, const char *path,
+			   enum landlock_kind kind, enum landlock_access a, FILE *f)
+{
+	struct landlock_explanation e;
+	int r = landlock_explain(c, cwd, path, kind, a, &e), w;
 
 	if (r < 0)
 		return r;
-	if (diag_fputs_escaped(path, f) < 0)
+	if (diag_fputs_escaped(path, f) < 0 || fprintf(f, ": %s ", landlock_access_name(a)) < 0)
 		return -EIO;
-	switch (r) {
-	case LANDLOCK_ALLOWED:
-		n = fprintf(f, ": %s allowed by ", an) < 0 || loc_print(&pr->loc, f) < 0 ||
-		    fprintf(f, "%s\n",
-			    pr->optional ? " (an optional path: if it exists at launch)" : "") < 0;
-		break;
-	case LANDLOCK_DENIED:
-		n = fprintf(f, ": %s denied (no rule covers it)\n", an) < 0;
-		break;
-	default:
-		n = fprintf(f, ": %s allowed (paths are not restricted: %s)\n", an,
+	if (r == LANDLOCK_UNRESTRICTED)
+		w = fprintf(f, "allowed (paths are not restricted: %s)",
 			    c->mode == LANDLOCK_MODE_OFF ? "[landlock] mode = off"
-							 : "no path key in [landlock]") < 0;
-		break;
-	}
-	return n ? -EIO : r;
+							 : "no path key in [landlock]") < 0
+			    ? -EIO
+			    : 0;
+	else if (r == LANDLOCK_ALLOWED)
+		w = allowed_print(&e, f);
+	else
+		w = denied_print(&e, f);
+	/* A shell's '>' opens with O_TRUNC: truncate is checked as well. */
+	if (w == 0 && r == LANDLOCK_ALLOWED && e.truncate.right)
+		w = truncate_print(&e, f);
+	if (w == 0 && fputc('\n', f) == EOF)
+		w = -EIO;
+	return w < 0 ? w : r;
 }

@@ -188,32 +188,71 @@ int landlock_access_parse(const char *s, enum landlock_access *ret);
 const char *landlock_access_name(enum landlock_access a);
 
 enum landlock_verdict {
-	LANDLOCK_DENIED,       /* no rule covers it */
-	LANDLOCK_ALLOWED,      /* *ret_rule allows it */
+	LANDLOCK_DENIED,       /* a right the access needs is granted by no rule */
+	LANDLOCK_ALLOWED,      /* rules grant every right the access needs */
 	LANDLOCK_UNRESTRICTED, /* mode = off, or no path key: paths are not restricted */
 };
 
-/*
- * Which line of c allows access to path: the rule on path or on its nearest
- * listed ancestor whose right set grants the access (read: read-file,
- * write: write-file, exec: execute), the first such line if several name
- * the same path. Pure and lexical: path and cwd (the working directory '.'
- * stands for; may be NULL, then '.' rules match nothing) are compared as
- * written after removing '.' components and repeated '/', symbolic links
- * are not followed, and the kernel's ABI is not considered. A relative path
- * is taken relative to cwd. Returns a verdict (>= 0; *ret_rule set for
- * LANDLOCK_ALLOWED, else NULL) or -EINVAL for a path that cannot be
- * compared (relative without cwd, a '..' component, too long).
- */
-int landlock_explain(const struct landlock_config *c, const char *cwd, const char *path,
-		     enum landlock_access a, const struct landlock_path_rule **ret_rule);
+/* What PATH is now: the rights an access needs depend on it. */
+enum landlock_kind {
+	LANDLOCK_KIND_DIR,     /* a directory */
+	LANDLOCK_KIND_REG,     /* a regular file */
+	LANDLOCK_KIND_OTHER,   /* a device, FIFO or socket: O_TRUNC does not truncate it */
+	LANDLOCK_KIND_MISSING, /* nothing: writing creates it in its parent directory */
+};
+
+#define LANDLOCK_NEEDS_MAX 2
+
+/* One Landlock right and the rule that grants it. */
+struct landlock_need {
+	uint64_t right;			       /* one LANDLOCK_ACCESS_FS_* bit */
+	const struct landlock_path_rule *rule; /* the deciding rule; NULL: none grants it */
+};
 
 /*
- * landlock_explain() printed as "PATH: ACCESS allowed by FILE:LINE",
- * "PATH: ACCESS denied (no rule covers it)" or "PATH: ACCESS allowed
- * (paths are not restricted: REASON)", with PATH and FILE escaped as by
- * diag_fputs_escaped(). Returns the verdict, -EINVAL as
- * landlock_explain() (nothing printed) or -EIO.
+ * The rights an access to PATH needs, each with its deciding rule
+ * (scmp-run.ini(5) LANDLOCK, "Explaining a path"): read of a directory:
+ * read-dir; read of anything else: read-file; exec: execute; write of a
+ * file: write-file; write of a directory: make-reg and write-file (a new
+ * file in it); write of a missing path: make-reg and write-file, checked
+ * on its parent directory (creating it). For a write of a regular file,
+ * truncate tells whether truncating it too (O_TRUNC, a shell's '>') is
+ * allowed; its right is 0 otherwise.
+ */
+struct landlock_explanation {
+	struct landlock_need needs[LANDLOCK_NEEDS_MAX];
+	size_t n_needs;
+	struct landlock_need truncate;
+	bool in_parent; /* the rights are checked on PATH's parent: creating PATH */
+	bool covered;	/* a rule is on the checked path or above it, granting or not */
+};
+
+/*
+ * Explain access a to path, which is of the given kind. Each right the
+ * access needs is decided by the rule on the checked path or on its
+ * nearest listed ancestor whose right set grants it (the kernel takes the
+ * union of the rules on a path and above it), the first such line if
+ * several name the same path. Pure and lexical: path and cwd (the working
+ * directory '.' stands for; may be NULL, then '.' rules match nothing) are
+ * compared as written after removing '.' components and repeated '/',
+ * symbolic links are not followed, and the kernel's ABI is not considered.
+ * A relative path is taken relative to cwd. Returns a verdict (>= 0; *ret
+ * filled, its rules NULL for LANDLOCK_UNRESTRICTED) or -EINVAL for a path
+ * that cannot be compared (relative without cwd, a '..' component, too
+ * long), -ENOMEM.
+ */
+int landlock_explain(const struct landlock_config *c, const char *cwd, const char *path,
+		     enum landlock_kind kind, enum landlock_access a,
+		     struct landlock_explanation *ret);
+
+/*
+ * landlock_explain() printed as one line, "PATH: ACCESS allowed by
+ * FILE:LINE", "PATH: ACCESS denied (no rule grants RIGHT)", or "PATH:
+ * ACCESS allowed (paths are not restricted: REASON)", with the variants of
+ * scmp-run.ini(5) LANDLOCK, "Explaining a path", for rights granted by
+ * different rules, for creating a file and for truncating. PATH and FILE
+ * are escaped as by diag_fputs_escaped(). Returns the verdict, -EINVAL as
+ * landlock_explain() (nothing printed), -ENOMEM or -EIO.
  */
 int landlock_explain_print(const struct landlock_config *c, const char *cwd, const char *path,
-			   enum landlock_access a, FILE *f);
+			   enum landlock_kind kind, enum landlock_access a, FILE *f);

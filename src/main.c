@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -379,12 +380,33 @@ static enum outcome explain(const struct options *o, const struct compiled *c, i
 	return outcome_of(explain_call(c, o->target, &sd, stdout, d));
 }
 
+/* What PATH is now, as open() sees it: symbolic links followed. A path
+ * that does not exist (ENOENT, or ENOTDIR beneath a file) is missing: a
+ * write would try to create it. 0, or a negative errno. */
+static int path_kind(const char *path, enum landlock_kind *ret)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0) {
+		*ret = S_ISDIR(st.st_mode)   ? LANDLOCK_KIND_DIR
+		       : S_ISREG(st.st_mode) ? LANDLOCK_KIND_REG
+					     : LANDLOCK_KIND_OTHER;
+		return 0;
+	}
+	if (errno != ENOENT && errno != ENOTDIR)
+		return -errno;
+	*ret = LANDLOCK_KIND_MISSING;
+	return 0;
+}
+
 /* --explain-path PATH [read|write|exec]: '.' in the profile is the
- * working directory, as at launch (scmp-run.ini(5) LANDLOCK). */
+ * working directory, as at launch; the rights an access needs follow what
+ * PATH is (scmp-run.ini(5) LANDLOCK, "Explaining a path"). */
 static enum outcome explain_path(const struct compiled *c, int argc, char **argv, struct diag *d)
 {
 	enum landlock_access a = LANDLOCK_ACCESS_READ;
 	size_t errors = d->n_errors;
+	enum landlock_kind kind;
 	char *cwd;
 	int r;
 
@@ -394,12 +416,16 @@ static enum outcome explain_path(const struct compiled *c, int argc, char **argv
 		return usage_error(d, "unexpected argument '%s'", argv[2]);
 	if (argc == 2 && landlock_access_parse(argv[1], &a) < 0)
 		return usage_error(d, "unknown access '%s': use read, write or exec", argv[1]);
+	r = path_kind(argv[0], &kind);
+	if (r < 0)
+		return usage_error(d, "cannot tell what '%s' is: stat failed: %s", argv[0],
+				   strerror(-r));
 	/* without a working directory, '.' in the profile matches nothing:
 	 * only a directory that is gone may do that, not lack of memory */
 	cwd = getcwd(NULL, 0);
 	if (!cwd && errno == ENOMEM)
 		return outcome_of(diag_oom(d, errors, -ENOMEM));
-	r = landlock_explain_print(&c->profile->landlock, cwd, argv[0], a, stdout);
+	r = landlock_explain_print(&c->profile->landlock, cwd, argv[0], kind, a, stdout);
 	free(cwd);
 	if (r == -EINVAL)
 		return usage_error(d,

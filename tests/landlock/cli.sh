@@ -131,7 +131,7 @@ for who in root nobody; do
 	rm -f "$TAP_TMP/w/here"
 done
 (cd "$TAP_TMP/w" && "$S" -p "$P/dot.ini" --explain-path "$TAP_TMP/w/x" write >"$OUT")
-is "$(cat "$OUT")" "$TAP_TMP/w/x: write allowed by $P/dot.ini:6" \
+is "$(cat "$OUT")" "$TAP_TMP/w/x: write allowed by $P/dot.ini:6 (creating it: make-reg and write-file on its directory)" \
 	"--explain-path: '.' is the current directory, named by its line"
 run "$S" -p "$P/dot.ini" --explain-path /etc/passwd
 status_is 0 "--explain-path: denied is exit 0"
@@ -149,6 +149,79 @@ run "$S" -p "$P/dot.ini" --explain-path /etc append
 is "$RC" 2 "--explain-path: an unknown access is a usage error"
 run "$S" -p "$SRCDIR/tests/profiles/bad/unknown-section.ini" --explain-path /etc
 is "$RC" 1 "--explain-path: a profile error is exit 1"
+
+# ---- --explain-path and the kernel agree: the rights an access needs
+# follow what the path is (scmp-run.ini(5) LANDLOCK, "Explaining a path") ----
+
+# devices on a directory grants reading and writing its files, not listing
+# it (read-dir), creating in it (make-reg) or truncating (truncate); a
+# write key above a devices key grants make-reg where devices grants
+# write-file. Lines: 6 devices, 7 write, 8 devices.
+LL=$TAP_TMP/ll
+mkdir -p "$LL/d" "$LL/w/dev"
+echo x >"$LL/d/f"
+echo x >"$LL/w/f"
+printf '%s\ndevices = %s /dev/null\nwrite = %s\ndevices = %s\n' "$SYS" "$LL/d" "$LL/w" \
+	"$LL/w/dev" | prof kinds
+K=$P/kinds.ini
+
+# explained PATH ACCESS LINE: what --explain-path prints for PATH
+explained() {
+	run "$S" -p "$K" --explain-path "$1" "$2"
+	is "$(cat "$OUT")" "$1: $2 $3" "--explain-path ${1#"$LL"/} $2: $3"
+}
+
+# kernel WANT CMD...: CMD run under the profile as root gives status WANT,
+# and when WANT is not 0, EACCES from Landlock
+kernel() {
+	_want=$1
+	shift
+	launch root kinds "$@"
+	is "$RC" "$_want" "the kernel agrees: $*"
+	[ "$_want" = 0 ] || like "$ERR" "Permission denied" "... with EACCES"
+}
+
+explained "$LL/d" read "denied (no rule grants read-dir)"
+kernel 2 ls "$LL/d"
+explained "$LL/d/f" read "allowed by $K:6"
+kernel 0 cat "$LL/d/f"
+explained "$LL/d/new" write "denied (creating it: no rule grants make-reg on its directory)"
+kernel 1 touch "$LL/d/new"
+[ ! -e "$LL/d/new" ]
+ok $? "and nothing was created"
+explained "$LL/d" write "denied (creating a file in it: no rule grants make-reg)"
+kernel 2 sh -c "echo y >$LL/d/new"
+explained /dev/null write "allowed by $K:6"
+kernel 0 sh -c 'echo y >/dev/null'
+if [ "$ABI" -ge 3 ]; then
+	explained "$LL/d/f" write "allowed by $K:6; truncating it denied (no rule grants truncate)"
+	kernel 0 sh -c "echo y >>$LL/d/f"
+	kernel 2 sh -c "echo y >$LL/d/f"
+	is "$(cat "$LL/d/f")" "$(printf 'x\ny')" "appended, not truncated"
+	explained "$LL/w/f" write "allowed by $K:7; truncating it allowed by $K:7"
+	kernel 0 sh -c "echo y >$LL/w/f"
+else
+	skip "Landlock ABI $ABI has no truncate right"
+fi
+explained "$LL/w/dev/new" write \
+	"allowed (creating it: make-reg on its directory by $K:7, write-file by $K:8)"
+kernel 0 touch "$LL/w/dev/new"
+explained "$LL/w/dev" write \
+	"allowed (creating a file in it: make-reg by $K:7, write-file by $K:8)"
+kernel 0 sh -c "echo y >$LL/w/dev/other"
+explained "$LL/w/new" write \
+	"allowed by $K:7 (creating it: make-reg and write-file on its directory)"
+kernel 0 sh -c "echo y >$LL/w/new"
+explained "$LL/other" write "denied (creating it: no rule covers its directory)"
+kernel 2 sh -c "echo y >$LL/other"
+
+# what the path is cannot be told: a usage error, nothing printed
+ln -s loop "$LL/loop"
+run "$S" -p "$K" --explain-path "$LL/loop" write
+is "$RC" 2 "--explain-path: a path stat() cannot follow is a usage error"
+like "$ERR" "error: cannot tell what '$LL/loop' is: stat failed: Too many levels of symbolic links" \
+	"... which says why"
+is "$(cat "$OUT")" "" "... and prints no verdict"
 
 # a missing path: an error unless written with '?'
 printf '[landlock]\nread = /nonexistent/scmp-run\n' | prof missing
