@@ -908,12 +908,17 @@ int landlock_report(const struct landlock_config *c, const struct landlock_right
 			     "so that a domain exists)\n",
 			     prefix) < 0;
 	}
-	if (r->drop_fs) {
+	if (r->drop_fs & ~(uint64_t)LANDLOCK_ACCESS_FS_REFER) {
 		e |= fprintf(f, "%sfilesystem: dropped, the kernel lacks them: ", prefix) < 0;
-		e |= names_print(f, r->drop_fs, fs_names, 16) < 0;
+		e |= names_print(f, r->drop_fs & ~(uint64_t)LANDLOCK_ACCESS_FS_REFER, fs_names,
+				 16) < 0;
 		e |= fputc('\n', f) == EOF;
 	}
-	if (r->fs_keys && !(r->fs & LANDLOCK_ACCESS_FS_REFER))
+	/* Not "dropped", which means not restricted: before refer existed
+	 * (ABI 2), a domain that handles any filesystem right denies every
+	 * rename and link across directories (scmp-run.ini(5) LANDLOCK, Mode
+	 * and kernel versions), with or without a path key. */
+	if (r->fs && !(abi_fs(r->abi) & LANDLOCK_ACCESS_FS_REFER))
 		e |= fprintf(f,
 			     "%sfilesystem: refer is always denied on ABI 1 (no rename or link "
 			     "across directories)\n",

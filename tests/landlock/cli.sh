@@ -307,6 +307,13 @@ SCMP_RUN_TEST_LANDLOCK_ABI=3 run "$SEAM" -v -p "$P/besteffort-root.ini" true
 status_is 0 "best-effort: runs on ABI 3"
 like "$ERR" "landlock: kernel: Landlock ABI 3" "best-effort: -v names the simulated ABI"
 like "$ERR" "bind-tcp: dropped" "best-effort: -v says what is dropped"
+# ABI 1 has no refer right: renames across directories are always denied
+# there, which "dropped" (not restricted) would contradict
+SCMP_RUN_TEST_LANDLOCK_ABI=1 run "$SEAM" -p "$P/fs.ini" --check
+like "$OUT" "landlock: filesystem: dropped, the kernel lacks them: truncate ioctl-dev" \
+	"ABI 1: truncate and ioctl-dev are dropped"
+unlike "$OUT" "lacks them: refer" "ABI 1: refer is not called dropped"
+like "$OUT" "landlock: filesystem: refer is always denied on ABI 1" "ABI 1: refer is denied"
 SCMP_RUN_TEST_LANDLOCK_ABI=3 run "$S" -v -p "$P/besteffort-root.ini" true
 like "$ERR" "landlock: kernel: Landlock ABI $ABI" "the installed build ignores the seam"
 
