@@ -358,12 +358,22 @@ out:
 	return r;
 }
 
+/*
+ * 'none' and a scope contradict each other, also on different lines, since
+ * scope lines add up (scmp-run.ini(5) LANDLOCK, Scope). The last two are
+ * about an earlier line: landlock_parse_key_diag() adds a note there.
+ */
+static const char scope_none_with[] = "'none' cannot be combined with another scope:";
+static const char scope_none_after[] =
+	"'none' cannot follow a scope line that names a scope (scope lines add up):";
+static const char scope_after_none[] = "a scope cannot follow 'scope = none' (scope lines add up):";
+
 static int parse_scope(struct landlock_config *c, const char *value, const struct src_loc *loc,
 		       const char **reterr, const char **ret_word, int *ret_word_len)
 {
+	const char *all = value, *w;
 	uint64_t scoped = 0;
 	bool none = false;
-	const char *w;
 	int len;
 
 	while ((w = next_word(&value, true, &len))) {
@@ -379,10 +389,6 @@ static int parse_scope(struct landlock_config *c, const char *value, const struc
 			*reterr = "unknown scope (signal, abstract-unix, none)";
 			return -EINVAL;
 		}
-		if (none && (scoped || (c->has_scope && c->scoped))) {
-			*reterr = "'none' together with a scope";
-			return -EINVAL;
-		}
 	}
 	if (!none && !scoped) {
 		*reterr = "no scope given";
@@ -390,8 +396,18 @@ static int parse_scope(struct landlock_config *c, const char *value, const struc
 		*ret_word_len = 0;
 		return -EINVAL;
 	}
+	*ret_word = all;
+	*ret_word_len = (int)strlen(all);
+	if (none && scoped) {
+		*reterr = scope_none_with;
+		return -EINVAL;
+	}
+	if (none && c->has_scope && c->scoped) {
+		*reterr = scope_none_after;
+		return -EINVAL;
+	}
 	if (c->has_scope && !c->scoped && scoped) {
-		*reterr = "a scope after 'none'";
+		*reterr = scope_after_none;
 		return -EINVAL;
 	}
 	if (!c->has_scope)
@@ -481,8 +497,15 @@ int landlock_parse_key_diag(struct landlock_config *c, const char *key, const ch
 			suggest_offer(&sg, keys[i]);
 		if (suggest_result(&sg))
 			diag_hint(d, loc, "did you mean '%s'?", suggest_result(&sg));
-	} else if (r == -EINVAL)
+	} else if (r == -EINVAL) {
 		diag_error(d, loc, "%s: %s '%.*s'", key, err, len, word);
+		/* c is unchanged: scope_loc is its first scope line, which
+		 * named a scope, or 'none' */
+		if (err == scope_none_after)
+			diag_note(d, &c->scope_loc, "a scope is named here");
+		else if (err == scope_after_none)
+			diag_note(d, &c->scope_loc, "'scope = none' is here");
+	}
 	return r;
 }
 
