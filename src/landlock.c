@@ -717,6 +717,24 @@ static int held_open(struct held_fds *h, const char *path)
 	return fd;
 }
 
+/* A path whose open failed with err that run mode skips: an optional
+ * path that does not exist (scmp-run.ini(5) LANDLOCK, Paths). */
+static bool path_skipped(const struct landlock_path_rule *pr, int err)
+{
+	return pr->optional && (err == ENOENT || err == ENOTDIR);
+}
+
+int landlock_path_check(const struct landlock_path_rule *pr)
+{
+	int fd = open(pr->path, O_PATH | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return path_skipped(pr, errno) ? 0 : -errno;
+}
+
 /*
  * One path rule: open (O_PATH, held in h), add. A rule on a file may carry
  * only the file rights: the kernel refuses the directory rights on a
@@ -736,7 +754,7 @@ static int add_path(const struct landlock_path_rule *pr, int ruleset_fd, uint64_
 	fd = held_open(h, pr->path);
 	if (fd < 0) {
 		r = -fd;
-		if (pr->optional && (r == ENOENT || r == ENOTDIR)) {
+		if (path_skipped(pr, r)) {
 			plan->n_missing++;
 			return 0;
 		}

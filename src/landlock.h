@@ -158,6 +158,15 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		     struct landlock_plan *ret);
 
 /*
+ * Open pr->path as landlock_prepare() does (O_PATH, following symbolic
+ * links; '.' is the working directory now) and close it again: 0 when run
+ * mode would take the rule (an optional path that is missing included), or
+ * the negative errno with which it would refuse the profile. Changes
+ * nothing; for --check, which cannot know the paths at launch.
+ */
+int landlock_path_check(const struct landlock_path_rule *pr);
+
+/*
  * Enter the prepared domain (landlock_restrict_self) and close the ruleset
  * fd. Run it after no_new_privs is set (or with CAP_SYS_ADMIN), right
  * before the seccomp filter is installed. A plan without domain is a no-op.

@@ -26,7 +26,7 @@
 static const char *const lint_ids[] = {
 	"io-uring",    "ptrace",	   "proc-mem",	    "flag-equals",
 	"shadowed",    "unknown-optional", "unknown-allow", "cap-missing",
-	"cap-ambient", "run-as-root",	   "exit-denied",
+	"cap-ambient", "run-as-root",	   "exit-denied",   "path-missing",
 };
 
 /* True if id names a warning of the lint. */
@@ -673,6 +673,44 @@ static void check_root(struct lint *L)
 	     "and the profile does not say so");
 }
 
+/* ---- [landlock] paths ---- */
+
+/*
+ * A path without '?' that cannot be opened now: run mode opens every path
+ * before anything changes and refuses the profile when one fails
+ * (scmp-run.ini(5) LANDLOCK, Paths). Only a warning: the path may exist
+ * at launch, on the machine the profile is for. With mode = off nothing
+ * is opened.
+ */
+static void check_landlock_paths(struct lint *L)
+{
+	const struct landlock_config *ll = &L->c->profile->landlock;
+
+	if (ll->mode == LANDLOCK_MODE_OFF)
+		return;
+	for (size_t i = 0; i < ll->n_paths; i++) {
+		const struct landlock_path_rule *pr = &ll->paths[i];
+		int r = landlock_path_check(pr);
+		char hint[LANDLOCK_PATH_MAX + 64];
+
+		if (r == 0)
+			continue;
+		if (r == -ENOENT || r == -ENOTDIR) {
+			snprintf(hint, sizeof(hint), "write '%s?' for a path that may be missing",
+				 pr->path);
+			warn(L, "path-missing", &pr->loc, hint,
+			     "landlock: '%s' does not exist now (%s): run mode would refuse the "
+			     "profile",
+			     pr->path, strerror(-r));
+			continue;
+		}
+		warn(L, "path-missing", &pr->loc,
+		     "run mode opens the paths as the caller, before the credential switch",
+		     "landlock: opening '%s' fails now (%s): run mode would refuse the profile",
+		     pr->path, strerror(-r));
+	}
+}
+
 /* ---- the comments themselves ---- */
 
 /* An unknown ID in a lint comment: a warning at the comment, with "did you
@@ -713,6 +751,7 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	check_unknown_allow(&L);
 	check_caps(&L);
 	check_root(&L);
+	check_landlock_paths(&L);
 	free(L.last_text);
 	return L.oom ? L.oom : L.silenced;
 }

@@ -271,4 +271,56 @@ else
 	skip "cap-missing near miss: the caller has none of the capabilities tried"
 fi
 
+# path-missing: run mode refuses a [landlock] path without '?' that it
+# cannot open; --check can only say that it cannot open it now.
+T=$TAP_TMP
+mkdir "$T/here"
+ln -s loop "$T/loop"
+cat >"$T/paths.ini" <<EOF
+[filter]
+default-action = allow ; lint: allow io-uring
+[credentials]
+user = root
+[landlock]
+read = /etc $T/gone
+write = $T/here $T/also-gone? $T/here/file/x
+devices = $T/loop?
+EOF
+run "$SCMP_RUN" -p "$T/paths.ini" --check
+status_is 0 "path-missing: only a warning (the path may exist at launch)"
+like "$ERR" "scmp-run: $T/paths.ini:6: warning: landlock: '$T/gone' does not exist now (No such file or directory): run mode would refuse the profile [path-missing]" \
+	"path-missing: warned at the path's line"
+like "$ERR" "scmp-run: $T/paths.ini:6: hint: write '$T/gone?' for a path that may be missing" \
+	"path-missing: ... with the hint to make it optional"
+unlike "$ERR" "also-gone" "path-missing: near miss: an optional path"
+unlike "$ERR" "'/etc'" "path-missing: near miss: a path that exists"
+unlike "$ERR" "'$T/here'" "path-missing: near miss: a directory that exists"
+touch "$T/here/file"
+run "$SCMP_RUN" -p "$T/paths.ini" --check
+like "$ERR" "scmp-run: $T/paths.ini:7: warning: landlock: '$T/here/file/x' does not exist now (Not a directory)" \
+	"path-missing: beneath a file (ENOTDIR)"
+# an optional path is skipped only when missing: a loop stops run mode too
+like "$ERR" "scmp-run: $T/paths.ini:8: warning: landlock: opening '$T/loop' fails now (Too many levels of symbolic links): run mode would refuse the profile [path-missing]" \
+	"path-missing: another failure to open, even with '?'"
+like "$ERR" "scmp-run: $T/paths.ini:8: hint: run mode opens the paths as the caller, before the credential switch" \
+	"path-missing: ... with its hint"
+like "$OUT" "warnings: 3 (1 more silenced by lint comments)" "path-missing: counted"
+run "$SCMP_RUN" -p "$T/paths.ini" true
+is "$RC" 125 "path-missing: run mode refuses it indeed"
+like "$ERR" "$T/paths.ini:6: error: landlock: opening '$T/gone' failed" \
+	"path-missing: ... at that line"
+run "$SCMP_RUN" -p "$T/paths.ini" --check --strict
+status_is 1 "path-missing: --strict exits 1"
+rm -f "$T/loop"
+sed -i -e 's|/gone$|/gone ; lint: allow path-missing|' \
+	-e 's|/x$|/x ; lint: allow path-missing|' "$T/paths.ini"
+run "$SCMP_RUN" -p "$T/paths.ini" --check --strict
+status_is 0 "path-missing: a lint comment at the line silences it"
+like "$OUT" "warnings: 0 (3 more silenced by lint comments)" \
+	"path-missing: ... counted as silenced"
+sed -i 's| ; lint: allow path-missing||' "$T/paths.ini"
+printf '[landlock]\nmode = off\n' >>"$T/paths.ini"
+run "$SCMP_RUN" -p "$T/paths.ini" --check
+unlike "$ERR" "[path-missing]" "path-missing: near miss: mode = off opens nothing"
+
 done_testing
