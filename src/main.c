@@ -387,16 +387,14 @@ static int path_kind(const char *path, enum landlock_kind *ret)
 {
 	struct stat st;
 
+	*ret = LANDLOCK_KIND_MISSING;
 	if (stat(path, &st) == 0) {
 		*ret = S_ISDIR(st.st_mode)   ? LANDLOCK_KIND_DIR
 		       : S_ISREG(st.st_mode) ? LANDLOCK_KIND_REG
 					     : LANDLOCK_KIND_OTHER;
 		return 0;
 	}
-	if (errno != ENOENT && errno != ENOTDIR)
-		return -errno;
-	*ret = LANDLOCK_KIND_MISSING;
-	return 0;
+	return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 }
 
 /* --explain-path PATH [read|write|exec]: '.' in the profile is the
