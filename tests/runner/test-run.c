@@ -74,27 +74,31 @@ static struct sock_filter allow_all_insns[] = {
 static const struct bpf_prog allow_all = { .insns = allow_all_insns, .len = 1 };
 
 #ifdef NATIVE_AUDIT_ARCH
-/* getppid() -> EPERM on the native ABI, everything else allowed. */
-static struct sock_filter getppid_insns[] = {
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 3),
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 0, 1),
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-};
+/* One syscall call answered with ret on the native ABI, everything else
+ * allowed: six instructions. */
+/* clang-format off */
+#define ONE_CALL_INSNS(call, ret) {                                              \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 3),            \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),   \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (call), 0, 1),                       \
+	BPF_STMT(BPF_RET | BPF_K, (ret)),                                        \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),                            \
+}
+/* clang-format on */
+
+/* getppid() -> EPERM. */
+static struct sock_filter getppid_insns[] = ONE_CALL_INSNS(__NR_getppid, SECCOMP_RET_ERRNO | EPERM);
 static const struct bpf_prog getppid_eperm = { .insns = getppid_insns, .len = 6 };
 
-/* write() -> EPERM on the native ABI, everything else allowed. */
-static struct sock_filter write_insns[] = {
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 3),
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_write, 0, 1),
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-};
+/* write() -> EPERM. */
+static struct sock_filter write_insns[] = ONE_CALL_INSNS(__NR_write, SECCOMP_RET_ERRNO | EPERM);
 static const struct bpf_prog write_eperm = { .insns = write_insns, .len = 6 };
+
+/* prctl() -> kill-process: a profile under which the read-back cannot ask
+ * PR_GET_SECCOMP. */
+static struct sock_filter prctl_kill_insns[] = ONE_CALL_INSNS(__NR_prctl, SECCOMP_RET_KILL_PROCESS);
+static const struct bpf_prog prctl_kill = { .insns = prctl_kill_insns, .len = 6 };
 #endif
 
 /* An opcode seccomp_check_filter() does not know. */
@@ -401,18 +405,6 @@ static void install_seccomp_faker(void)
 }
 
 #ifdef NATIVE_AUDIT_ARCH
-/* prctl() -> kill-process on the native ABI, everything else allowed: a
- * profile under which the read-back cannot ask PR_GET_SECCOMP. */
-static struct sock_filter prctl_kill_insns[] = {
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 3),
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 1),
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-};
-static const struct bpf_prog prctl_kill = { .insns = prctl_kill_insns, .len = 6 };
-
 /* An outer filter that answers seccomp(2) and prctl(PR_GET_SECCOMP) with
  * "success" (errno 0): a 0 from PR_GET_SECCOMP reads as "no filter". */
 static void install_prctl_faker(void)

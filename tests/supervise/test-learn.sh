@@ -211,18 +211,26 @@ mkdir "$T/dir.ini"
 refused_learn "--learn into a directory" "--learn: '$T/dir.ini' is not a regular file" \
 	-- "$T/dir.ini" --user root
 
+# refused_for_nobody WHAT MESSAGE FILE: refused_learn, run as uid 65534,
+# into FILE, left by root (an earlier learned profile) in FILE's
+# directory, which the test set up.
+refused_for_nobody() {
+	if command -v setpriv >/dev/null && [ -s "$3" ]; then
+		RAN=$(dirname "$3")/ran refused_learn "$1" "$2" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups -- "$3"
+	else
+		skip "setpriv missing, or no learned file: no case '$1'"
+	fi
+}
+
 # another user's file in a sticky directory of a third: only its owner,
 # the directory's or root may replace it, so the rename at the end fails
 SD=$(mktemp -d /tmp/scmp-run-sticky.XXXXXX)
 chmod 1777 "$SD"
 "$S" --learn "$SD/owned.ini" --user root true 2>/dev/null
-if command -v setpriv >/dev/null && [ -s "$SD/owned.ini" ]; then
-	RAN=$SD/ran refused_learn "--learn into another user's file in a sticky directory" \
-		"--learn: '$SD/owned.ini' cannot be replaced: it is another user's, in a sticky directory" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$SD/owned.ini"
-else
-	skip "setpriv missing: no sticky-directory case"
-fi
+refused_for_nobody "--learn into another user's file in a sticky directory" \
+	"--learn: '$SD/owned.ini' cannot be replaced: it is another user's, in a sticky directory" \
+	"$SD/owned.ini"
 rm -rf "$SD"
 
 # an earlier learned file the caller cannot read: what it holds would be
@@ -232,13 +240,8 @@ chmod 755 "$UD"
 "$S" --learn "$UD/root.ini" --user root true 2>/dev/null
 chmod 600 "$UD/root.ini"
 chmod 777 "$UD"
-if command -v setpriv >/dev/null && [ -s "$UD/root.ini" ]; then
-	RAN=$UD/ran refused_learn "--learn into a file the caller cannot read" \
-		"--learn: cannot read '$UD/root.ini': Permission denied" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$UD/root.ini"
-else
-	skip "setpriv missing: no unreadable-file case"
-fi
+refused_for_nobody "--learn into a file the caller cannot read" \
+	"--learn: cannot read '$UD/root.ini': Permission denied" "$UD/root.ini"
 rm -rf "$UD"
 
 # a base the learned profile could not include
