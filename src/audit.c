@@ -449,7 +449,13 @@ static void kmsg_where(const char *rec, unsigned index, char *buf, size_t size)
 		snprintf(buf, size, " (record %u read)", index);
 }
 
-/* The kernel log, one record per read(); EAGAIN at the end of the buffer. */
+/*
+ * The kernel log, one record per read(); EAGAIN at the end of the buffer.
+ * Any other error ends the explanation with an error, not a short list:
+ * the records after it would be missing without a word (EINVAL, a record
+ * longer than the buffer, even repeats forever, as the kernel does not
+ * move past it; Documentation/ABI/testing/dev-kmsg).
+ */
 static int explain_kmsg(const struct policy *p, FILE *out, struct diag *d)
 {
 	static const struct src_loc loc = { .file = "/dev/kmsg" };
@@ -472,6 +478,13 @@ static int explain_kmsg(const struct policy *p, FILE *out, struct diag *d)
 			continue; /* records were overwritten meanwhile */
 		if (got < 0 && errno == EINTR)
 			continue;
+		if (got < 0 && errno != EAGAIN) {
+			n = -errno;
+			diag_error(d, NULL,
+				   "reading the kernel log (/dev/kmsg) failed after %u records: %s",
+				   index, strerror(-n));
+			break;
+		}
 		if (got <= 0)
 			break;
 		buf[got] = 0;

@@ -415,6 +415,23 @@ if command -v setpriv >/dev/null && ! $U sh -c 'exec 3</dev/kmsg' 2>/dev/null; t
 else
 	skip "uid 65534 may read /dev/kmsg here (kernel.dmesg_restrict = 0)"
 fi
+# A read error of /dev/kmsg is an error, not the end of the records: an
+# outer filter fails the reads of the record buffer (AUDIT_LINE_MAX bytes)
+# with EIO; the profile's own reads ask for less.
+cat >"$T/kmsg-eio.ini" <<EOF
+[filter]
+default-action = allow
+[errno(EIO)]
+read = count == 16384
+[credentials]
+user = root
+[capabilities]
+keep = CAP_SYSLOG
+EOF
+run "$S" -p "$T/kmsg-eio.ini" "$S" -p "$P/deny.ini" --explain-audit
+status_is 1 "--explain-audit, /dev/kmsg read fails: exit 1"
+like "$ERR" "scmp-run: error: reading the kernel log (/dev/kmsg) failed after 0 records: Input/output error" \
+	"--explain-audit, /dev/kmsg read fails: says so, not 'no record'"
 
 # real records, from the kernel: a kill-process profile with log = yes
 if dmesg >/dev/null 2>&1; then
