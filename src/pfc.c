@@ -165,7 +165,9 @@ int pfc_print(const struct policy *p, FILE *f)
 			print_rsys(f, abi, &abi->sys[k]);
 		print_rest(f, abi);
 	}
+	/* policy_build() resolves the bad-arch errno name on the first ABI */
 	fprintf(f, "# invalid arch action\naction %s;\n",
-		action_format_ret(p->bad_arch_ret, NULL, buf, sizeof(buf)));
+		action_format_ret(p->bad_arch_ret, p->n_abis ? p->abis[0].arch : NULL, buf,
+				  sizeof(buf)));
 	return ferror(f) ? -EIO : 0;
 }

@@ -159,6 +159,10 @@ like tests/cli/golden/multi-abi.x86_64.pfc \
 	"PFC: x32's block tests the x32 bit"
 like tests/cli/golden/builtins.x86_64.pfc "every other number, named by the table or not" \
 	"PFC: one catch-all line when the default and unknown actions agree"
+printf '[filter]\ndefault-action = allow\nbad-arch-action = errno(EPERM)\n' >"$X/bad-arch.ini"
+run "$SCMP_RUN" -p "$X/bad-arch.ini" --target-arch x86_64 --export-pfc -
+is "$(tail -n 1 "$OUT")" "action errno(EPERM);" \
+	"PFC: the bad-arch errno named, as the first ABI resolved it"
 
 # ---- --explain ----
 E="$SCMP_RUN -p $P/small.ini --target-arch x86_64 --explain"
