@@ -975,11 +975,10 @@ static void check_size(struct exporter *x, struct xname *names, size_t n_names)
 	}
 }
 
-static void warnings(struct exporter *x, const struct arch *native)
+static void warnings(struct exporter *x)
 {
 	const struct policy *p = x->p;
 	const struct ruleset *rs = x->rs;
-	bool mux = false;
 
 	if (p->abis[0].unknown_ret != p->abis[0].default_ret)
 		diag_warning(
@@ -993,28 +992,6 @@ static void warnings(struct exporter *x, const struct arch *native)
 		diag_warning(x->d, NULL,
 			     "--export-oci: bad-arch-action has no OCI form: runtimes kill the "
 			     "thread (libseccomp's SCMP_ACT_KILL)");
-	/* rules on a sub-call or on the multiplexer of an ABI that has one */
-	for (size_t i = 0; i < p->n_abis; i++)
-		for (int k = 0; k < MUX_COUNT; k++) {
-			const struct mux_subcall *subs;
-			size_t n_subs;
-
-			if (!p->abis[i].arch->mux_name[k])
-				continue;
-			subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
-			for (size_t j = 0; j < rs->n_rules; j++) {
-				const char *name = rs->rules[j].syscall;
-
-				mux |= !strcmp(name, p->abis[i].arch->mux_name[k]);
-				for (size_t m = 0; m < n_subs; m++)
-					mux |= !strcmp(name, subs[m].name);
-			}
-		}
-	if (mux)
-		diag_warning(x->d, NULL,
-			     "--export-oci: the multiplexer handling (socketcall, ipc) has no OCI "
-			     "form: libseccomp applies its own to rules on their sub-calls");
-	(void)native;
 }
 
 /* The JSON of x into f. 0, or -ENOMEM when an entry's text could not be
@@ -1186,7 +1163,7 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 	if (r >= 0 && d->n_errors == errs)
 		check_size(&x, names, n_names);
 	if (r >= 0 && d->n_errors == errs) {
-		warnings(&x, native);
+		warnings(&x);
 		r = write_json(&x, f);
 	}
 	if (r >= 0 && d->n_errors > errs)
