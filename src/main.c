@@ -790,6 +790,29 @@ static const struct {
 	{ OPT_LIST_PROFILES, MODE_LIST_PROFILES },
 };
 
+/*
+ * What getopt_long() refused (opt '?': an unknown or ambiguous option, ':'
+ * an option without its argument). A long option is named by its word,
+ * arg, which getopt_long() has always stepped past: optopt is then 0 or the
+ * option's value (0x100 up, or the short letter of --profile, --verbose,
+ * --help). A short one is named by optopt: its word may hold more options
+ * (-vZ), and arg is still the word before while getopt is inside it (-Zv).
+ */
+static void option_error(struct diag *d, int opt, const char *arg)
+{
+	char s[3] = { '-', (char)optopt, 0 };
+	bool long_word =
+		!strncmp(arg, "--", 2) && (optopt == 0 || optopt >= 0x100 || strchr("pvh", optopt));
+	const char *name = long_word ? arg : s;
+
+	if (opt == ':')
+		diag_error(d, NULL, "option '%s' needs an argument", name);
+	else if (long_word && optopt) /* known, but given "=VALUE" */
+		diag_error(d, NULL, "option '%.*s' takes no argument", (int)strcspn(arg, "="), arg);
+	else
+		diag_error(d, NULL, "unknown option '%s'", name);
+}
+
 /* One option of getopt_long(); false if it was not one of ours. */
 static bool take_option(struct options *o, int opt, const char **bad_arch, bool *conflict)
 {
@@ -888,9 +911,13 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 	int opt;
 
 	long_options(options);
+	opterr = 0; /* getopt's own messages would not start with "scmp-run: error:" */
 	while (!negative_number_next(o, *ret_argc, *ret_argv) &&
-	       (opt = getopt_long(*ret_argc, *ret_argv, "+p:vh", options, NULL)) != -1)
+	       (opt = getopt_long(*ret_argc, *ret_argv, "+:p:vh", options, NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			option_error(d, opt, (*ret_argv)[optind - 1]);
 		bad_option |= !take_option(o, opt, &bad_arch, &conflict);
+	}
 	*ret_argc -= optind;
 	*ret_argv += optind;
 

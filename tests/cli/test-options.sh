@@ -26,7 +26,16 @@ for opt in $opts; do
 		;;
 	esac
 	run "$SCMP_RUN" "$opt" --bogus-option
-	unlike "$ERR" "unrecognized option '$opt'" "getopt knows $opt"
+	unlike "$ERR" "unknown option '$opt'" "getopt knows $opt"
+done
+# getopt's refusals in the program's own words, the option named as written
+for c in "--bogus-option:unknown option '--bogus-option'" "-vZ:unknown option '-Z'" \
+	"-Zv:unknown option '-Z'" "--check=1:option '--check' takes no argument" \
+	"--user:option '--user' needs an argument" "--profile:option '--profile' needs an argument" \
+	"-vp:option '-p' needs an argument"; do
+	run "$SCMP_RUN" --check "${c%%:*}"
+	status_is 2 "${c%%:*}: a usage error"
+	is "$(head -n 1 "$ERR")" "scmp-run: error: ${c#*:}" "${c%%:*}: says so"
 done
 run "$SCMP_RUN" -h
 status_is 0 "-h exits 0"
@@ -240,7 +249,7 @@ run "$SCMP_RUN" --explain -v -p "$P/small.ini" --target-arch x86_64 -1
 like "$OUT" "unknown (x86_64 4294967295)" "--explain -v -p P -1: options before the number"
 run "$SCMP_RUN" -p "$P/small.ini" --explain -x
 status_is 2 "--explain -x: an unknown option, 2"
-like "$ERR" "invalid option -- 'x'" "--explain -x: says so"
+like "$ERR" "scmp-run: error: unknown option '-x'" "--explain -x: says so"
 run "$SCMP_RUN" -p "$P/small.ini" --explain 12abc
 status_is 1 "--explain with a malformed syscall number: 1"
 like "$ERR" "error: syscall number '12abc' is not a number" "--explain 12abc: not a number"

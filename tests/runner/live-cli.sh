@@ -318,7 +318,7 @@ fails_closed "the notify action" "notify" -p "$T/action-notify.ini"
 fails_closed "an unknown user" "unknown user 'no-such-user-scmp'" -p "$T/unknown-user.ini"
 fails_closed "no-new-privs = no without CAP_SYS_ADMIN" "CAP_SYS_ADMIN" -p "$T/nnp-off-nocap.ini"
 fails_closed "no profile" "no profile" --
-fails_closed "an unknown option" "unrecognized option" --no-such-option -p "$T/caps-none.ini"
+fails_closed "an unknown option" "unknown option '--no-such-option'" --no-such-option -p "$T/caps-none.ini"
 fails_closed "--target-arch in run mode" "target-arch" --target-arch x86_64 -p "$T/caps-none.ini"
 rm -f "$M"
 run timeout 10 "$S" -p "$T/caps-none.ini"
