@@ -152,23 +152,37 @@ int profile_parse_name(struct loader *l, const struct src_loc *loc, const char *
 /* ---- leaf parsers: 0, or -EINVAL (-ERANGE) with a static message in
  * *reterr; the caller adds the location and what was written ---- */
 
-/* action_parse() ignores every blank; only blanks inside "(...)" are
- * allowed, so "allow kill" is trailing garbage, not "allowkill". */
+/* Whether text[from..to) is one word with white space around it at most
+ * (isspace(), as action_parse() squeezes it out: a file holds only blanks,
+ * a --set value any white space). */
+static bool one_word(const char *text, size_t from, size_t to)
+{
+	while (from < to && isspace((unsigned char)text[from]))
+		from++;
+	while (from < to && !isspace((unsigned char)text[from]))
+		from++;
+	while (from < to && isspace((unsigned char)text[from]))
+		from++;
+	return from == to;
+}
+
+/* action_parse() ignores every blank inside "(...)"; blanks are allowed
+ * around the name and around the value in parentheses (scmp-run.ini(5)
+ * ACTIONS), not inside either: "allow kill" is trailing garbage, not
+ * "allowkill", and "errno(1 3)" is not errno(13). */
 static int parse_action(const char *text, const struct arch *native, struct action *ret,
 			const char **reterr)
 {
-	const char *paren = strchr(text, '(');
+	const char *paren = strchr(text, '('), *close;
 	size_t head = paren ? (size_t)(paren - text) : strlen(text);
-	size_t i = 0;
 
-	while (i < head && profile_is_blank(text[i]))
-		i++;
-	while (i < head && !profile_is_blank(text[i]))
-		i++;
-	while (i < head && profile_is_blank(text[i]))
-		i++;
-	if (i < head) {
+	if (!one_word(text, 0, head)) {
 		*reterr = "trailing garbage after the action";
+		return -EINVAL;
+	}
+	close = paren ? strchr(paren, ')') : NULL;
+	if (close && !one_word(text, head + 1, (size_t)(close - text))) {
+		*reterr = "a blank inside the value in parentheses";
 		return -EINVAL;
 	}
 	return action_parse(text, native, ret, reterr);
