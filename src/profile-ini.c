@@ -610,6 +610,32 @@ static void report_untrusted(struct loader *l, const struct trust_rec *t, const 
 		diag_error(l->d, &loc, "untrusted profile: %s", why);
 }
 
+/*
+ * The trust check of the record just added, at once when it applies from
+ * the start (scmp-run runs as root, or with --user or --group): a file is
+ * checked before anything is read from it, a directory before a NAME is
+ * looked up in it. An untrusted file is thus never read, so no line of it
+ * reaches a message and nothing it includes is opened with the privileges
+ * the check protects. When only the profile itself switches credentials,
+ * the check waits for the whole profile (profile_ini_check_trust()). 0, or
+ * -EINVAL (reported).
+ */
+static int trust_now(struct loader *l)
+{
+	struct trust_rec *t = &l->trust[l->n_trust - 1];
+	const char *why;
+	char buf[96];
+
+	if (!l->opts->trust)
+		return 0;
+	why = untrusted(l, t, buf, sizeof(buf));
+	if (!why)
+		return 0;
+	report_untrusted(l, t, why);
+	t->reported = true;
+	return -EINVAL;
+}
+
 void profile_ini_check_trust(struct loader *l)
 {
 	const struct profile *p = l->p;
@@ -628,10 +654,9 @@ void profile_ini_check_trust(struct loader *l)
 		else
 			l->trust_done.files++;
 
-		if (why) {
+		if (why && !l->trust[i].reported)
 			report_untrusted(l, &l->trust[i], why);
-			bad = true;
-		}
+		bad |= why != NULL;
 	}
 	if (bad)
 		diag_hint(l->d, NULL,
@@ -856,10 +881,14 @@ static int open_file(struct frame *fr, const char *written, const char *path,
 		return -EINVAL;
 	/* Standard input is the caller's own choice, like an argument; a
 	 * regular file behind it is checked like any profile file. */
-	if (S_ISREG(st.st_mode))
-		return add_trust(l, path, fr->parent ? written : NULL, false,
-				 fr->parent ? where : NULL, &st);
-	return 0;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	r = add_trust(l, path, fr->parent ? written : NULL, false, fr->parent ? where : NULL, &st);
+	if (r == 0)
+		r = trust_now(l);
+	if (r == -EINVAL)
+		l->cut_short = true; /* what it holds is not known */
+	return r;
 }
 
 /* Read one file with inih: the top one (parent NULL, inc_loc NULL) or an
@@ -917,29 +946,36 @@ struct visit_ctx {
 };
 
 /* A directory searched for a NAME: recorded for the trust check when it
- * exists (one that does not exist cannot give a file). */
-static void visit_dir(const char *dir, void *ctx)
+ * exists (one that does not exist cannot give a file); an untrusted one
+ * stops the search when the check applies at once (trust_now()). 0,
+ * -EACCES (reported) or -ENOMEM. */
+static int visit_dir(const char *dir, void *ctx)
 {
 	struct visit_ctx *v = ctx;
 	struct stat st;
 
-	if (stat(dir, &st) == 0)
-		add_trust(v->l, dir, v->name, true, v->where, &st);
+	if (stat(dir, &st) < 0)
+		return 0;
+	if (add_trust(v->l, dir, v->name, true, v->where, &st) < 0)
+		return -ENOMEM;
+	return trust_now(v->l) < 0 ? -EACCES : 0;
 }
 
-/* The path of the profile NAME, or NULL: reported (not found) or ENOMEM
- * (l->oom set). */
-static char *find_named(struct loader *l, const char *name, const struct src_loc *where)
+/* The path of the profile NAME, or NULL with *ret_err: -ENOENT (not
+ * found, reported), -EINVAL (a directory searched is untrusted, reported)
+ * or -ENOMEM (l->oom set). */
+static char *find_named(struct loader *l, const char *name, const struct src_loc *where,
+			int *ret_err)
 {
 	struct visit_ctx v = { .l = l, .name = name, .where = where };
 	const struct profile_opts *o = l->opts;
 	char *path = profile_find_visit(name, o->search_path, o->installed_dir, visit_dir, &v);
 
-	if (path || errno == ENOMEM) {
-		if (!path)
-			l->oom = -ENOMEM;
+	*ret_err = path ? 0 : errno == ENOMEM ? -ENOMEM : errno == EACCES ? -EINVAL : -ENOENT;
+	if (*ret_err == -ENOMEM)
+		l->oom = -ENOMEM;
+	if (path || *ret_err != -ENOENT)
 		return path;
-	}
 	if (where)
 		diag_error(l->d, where, "include '%s': no profile of that name", name);
 	else
@@ -961,9 +997,9 @@ int profile_ini_load_top(struct loader *l, const char *what)
 	case PROFILE_FROM_STDIN:
 		return load_file(l, NULL, PROFILE_STDIN_NAME, PROFILE_STDIN_NAME, NULL, true);
 	case PROFILE_FROM_NAME:
-		path = find_named(l, what, NULL);
+		path = find_named(l, what, NULL, &r);
 		if (!path)
-			return l->oom ? -ENOMEM : -ENOENT;
+			return r;
 		r = load_file(l, NULL, path, path, NULL, false);
 		free(path);
 		return r;
@@ -988,7 +1024,7 @@ int profile_ini_include(struct frame *fr, const char *value, const struct src_lo
 	int r;
 
 	if (!include_is_path(value)) {
-		path = find_named(l, value, loc);
+		path = find_named(l, value, loc, &r);
 	} else if (value[0] == '/') {
 		path = strdup(value);
 	} else if (fr->is_stdin || fr->is_cmdline) {
@@ -1023,9 +1059,18 @@ int profile_locate(const char *what, const struct profile_opts *opts, struct dia
 	int r = 0;
 
 	*ret_path = NULL;
-	path = opts->source == PROFILE_FROM_NAME ? find_named(&l, what, NULL) : strdup(what);
-	if (!path)
-		return l.oom || opts->source != PROFILE_FROM_NAME ? -ENOMEM : -ENOENT;
+	if (opts->source == PROFILE_FROM_NAME) {
+		path = find_named(&l, what, NULL, &r);
+	} else {
+		path = strdup(what);
+		r = path ? 0 : -ENOMEM;
+	}
+	if (!path) {
+		if (r == -EINVAL) /* an untrusted directory: the hint */
+			profile_ini_check_trust(&l);
+		profile_ini_free(&l);
+		return r;
+	}
 	at.file = path;
 	where = &at;
 	/* The OCI reader opens the file itself (O_NONBLOCK, and it refuses

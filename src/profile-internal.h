@@ -86,6 +86,7 @@ struct trust_rec {
 	struct src_loc loc; /* the include line; file NULL for the top file or -p NAME */
 	uid_t uid;
 	mode_t mode;
+	bool reported; /* refused already, before the file was read */
 };
 
 /* The state of one profile_load(), all files together. */
@@ -108,7 +109,7 @@ struct loader {
 	unsigned key_ids;
 	uint64_t required_seen; /* bit i: required row i of the key table was written */
 	bool abort;		/* stop reading everything (size limit) */
-	bool cut_short;		/* a file was not read to its end (binary data) */
+	bool cut_short;		/* a file was not read to its end (binary data, untrusted) */
 	size_t errors;		/* d->n_errors before this load */
 	int oom;
 };

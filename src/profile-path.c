@@ -82,11 +82,12 @@ bool profile_is_path(const char *s)
 }
 
 char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
-			 void (*visit)(const char *dir, void *ctx), void *ctx)
+			 int (*visit)(const char *dir, void *ctx), void *ctx)
 {
 	struct profile_dirs it;
 	const char *dir;
 	char *p;
+	int r;
 
 	if (!name || !*name || profile_is_path(name)) {
 		errno = ENOENT;
@@ -94,8 +95,11 @@ char *profile_find_visit(const char *name, const char *search_path, const char *
 	}
 	profile_dirs_init(&it, search_path, installed_dir);
 	while ((dir = profile_dirs_next(&it))) {
-		if (visit)
-			visit(dir, ctx);
+		r = visit ? visit(dir, ctx) : 0;
+		if (r < 0) {
+			errno = -r;
+			return NULL;
+		}
 		p = try_dir(dir, name);
 		if (p || errno == ENOMEM)
 			return p;

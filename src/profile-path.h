@@ -42,11 +42,13 @@ bool profile_is_path(const char *s);
  * NAME.ini, in each directory of the search path, in the order of
  * profile_dirs_next(); never in the current directory. visit (may be NULL)
  * is called with each directory before it is looked in, up to the one that
- * has the profile. Returns a malloc'ed path, or NULL with errno ENOENT (not
- * found, or a name with '/') or ENOMEM.
+ * has the profile; it returns 0 to go on, or a negative errno to stop the
+ * search before that directory is looked in. Returns a malloc'ed path, or
+ * NULL with errno ENOENT (not found, or a name with '/'), ENOMEM, or what
+ * visit returned.
  */
 char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
-			 void (*visit)(const char *dir, void *ctx), void *ctx);
+			 int (*visit)(const char *dir, void *ctx), void *ctx);
 
 /* profile_find_visit() without a visitor, except that a name with '/' is a
  * path and comes back as a copy. */

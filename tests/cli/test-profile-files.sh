@@ -316,6 +316,19 @@ prof "world-writable include" >"$T/ww.ini" && chmod 666 "$T/ww.ini"
 printf '[profile]\ninclude = ww.ini\n' >"$T/inc-ww.ini"
 refused "root: a world-writable include" "$T/inc-ww.ini" \
 	"$T/inc-ww.ini:2: error: untrusted include 'ww.ini' ($T/ww.ini): writable by group or others (mode 0666)"
+# Refused before it is read: what an untrusted file includes is never
+# opened, so a file only root may read cannot reach the messages.
+printf 'secret line\n' >"$T/secret" && chmod 600 "$T/secret"
+printf '[profile]\ninclude = %s/secret\n' "$T" >"$T/ww-inc.ini" && chmod 666 "$T/ww-inc.ini"
+printf '[profile]\ninclude = ww-inc.ini\n' >"$T/inc-ww-inc.ini"
+refused "root: a world-writable include of a root-only file" "$T/inc-ww-inc.ini" \
+	"$T/inc-ww-inc.ini:2: error: untrusted include 'ww-inc.ini'"
+unlike "$ERR" "secret line" "root: an untrusted include is not read"
+ln -s "$T/secret" "$T/open/planted.ini"
+refused "root: -p NAME, a link planted in a world-writable directory" planted \
+	"$T/open: error: untrusted directory searched for profile 'planted'" \
+	SCMP_RUN_PROFILE_PATH="$T/open"
+unlike "$ERR" "secret line" "root: nothing is read from an untrusted directory"
 cp "$T/lib/named.ini" "$T/open/named.ini"
 refused "root: -p NAME from a world-writable directory" named \
 	"$T/open: error: untrusted directory searched for profile 'named': writable by group or others (mode 0777)" \

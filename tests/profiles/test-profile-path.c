@@ -145,13 +145,21 @@ static void test_list(void)
 }
 
 /* profile_find_visit(): the directories looked in, joined with '|'. */
-static void collect(const char *dir, void *ctx)
+static int collect(const char *dir, void *ctx)
 {
 	char **s = ctx;
 	char *t = xasprintf("%s%s%s", *s, **s ? "|" : "", dir);
 
 	free(*s);
 	*s = t;
+	return 0;
+}
+
+/* A visitor that stops the search at the first directory. */
+static int refuse(const char *dir, void *ctx)
+{
+	(*(int *)ctx)++;
+	return -EACCES;
 }
 
 static void test_visit(void)
@@ -170,6 +178,15 @@ static void test_visit(void)
 	       "visit: every directory looked in, up to the one that has it ('%s')", seen);
 	free(p);
 	free(want);
+	{
+		int calls = 0;
+
+		errno = 0;
+		p = profile_find_visit("found", sp, NULL, refuse, &calls);
+		tap_ok(!p && errno == EACCES && calls == 1,
+		       "visit: a visitor's error stops the search before the directory is looked in");
+		free(p);
+	}
 	errno = 0;
 	tap_ok(!profile_find_visit("x/found", sp, NULL, NULL, NULL) && errno == ENOENT,
 	       "visit: a name with '/' is no NAME");

@@ -796,6 +796,97 @@ static void test_find(void)
 	free(b);
 }
 
+/* Whether a message of d is located in a file whose path ends in suffix. */
+static bool has_msg_in(const struct diag *d, const char *suffix)
+{
+	for (size_t i = 0; i < d->n_msgs; i++)
+		if (d->msgs[i].loc.file && ends_with(d->msgs[i].loc.file, suffix))
+			return true;
+	return false;
+}
+
+/* A load with the trust check on from the start (as root, or with --user),
+ * the caller's uid the one trusted besides root. */
+static struct profile *load_trusting(const char *what, enum profile_source source,
+				     const char *search_path, struct diag *d, int *ret_r)
+{
+	const struct profile_opts o = {
+		.source = source,
+		.search_path = search_path,
+		.trust = true,
+		.uid = getuid(),
+	};
+	struct profile *p = NULL;
+
+	diag_init(d);
+	*ret_r = profile_load(what, &o, native, d, &p);
+	return p;
+}
+
+/* scmp-run(1) TRUST: an untrusted file is refused before it is read, and a
+ * NAME is not looked up in an untrusted directory, so nothing they name
+ * is opened and none of its lines reach a message. */
+static void test_trust_before_read(void)
+{
+	static const char secret[] = "secret line one\nsecret line two\n";
+	char *ww = xasprintf("%s/ww", tmpdir), *top, *text, *inc;
+	struct diag d;
+	struct profile *p;
+	int r;
+
+	mkdir(ww, 0755);
+	chmod(ww, 0755);
+	inc = write_tmp("secret", secret, strlen(secret));
+	chmod(inc, 0600);
+	free(inc);
+	text = xasprintf("[profile]\ninclude = %s/secret\n", tmpdir);
+	inc = write_tmp("ww/writable.ini", text, strlen(text));
+	chmod(inc, 0666);
+	free(inc);
+	free(text);
+	/* no default-action: the include not read may have held it */
+	text = xasprintf("[profile]\ninclude = ww/writable.ini\n");
+	top = write_tmp("trust-top.ini", text, strlen(text));
+	chmod(top, 0644);
+	free(text);
+	p = load_trusting(top, PROFILE_FROM_PATH, NULL, &d, &r);
+	if (!tap_ok(r == -EINVAL && !p &&
+			    has_error(&d, "trust-top.ini", 2,
+				      "untrusted include 'ww/writable.ini'"),
+		    "trust: an untrusted include is refused at its include line"))
+		dump_diag(&d);
+	if (!tap_ok(!has_msg_in(&d, "secret"),
+		    "trust: an untrusted include is not read (nothing it includes is opened)"))
+		dump_diag(&d);
+	if (!tap_ok(!has_error(&d, "trust-top.ini", 0, "no default-action"),
+		    "trust: no 'no default-action' error: the include not read may hold it"))
+		dump_diag(&d);
+	profile_free(p);
+	diag_clear(&d);
+
+	/* A NAME in a directory others may write: a link planted there to a
+	 * file of the trusted owner is not followed. */
+	chmod(ww, 0777);
+	text = xasprintf("%s/secret", tmpdir);
+	inc = xasprintf("%s/named.ini", ww);
+	if (symlink(text, inc) < 0)
+		abort();
+	p = load_trusting("named", PROFILE_FROM_NAME, ww, &d, &r);
+	if (!tap_ok(r < 0 && !p && has_error(&d, "ww", 0, "untrusted directory searched"),
+		    "trust: an untrusted directory searched for a NAME is refused"))
+		dump_diag(&d);
+	if (!tap_ok(!has_msg_in(&d, "secret") && !has_msg_in(&d, "named.ini"),
+		    "trust: no file is read from an untrusted directory"))
+		dump_diag(&d);
+	profile_free(p);
+	diag_clear(&d);
+	chmod(ww, 0755);
+	free(text);
+	free(inc);
+	free(top);
+	free(ww);
+}
+
 static void cleanup(void)
 {
 	char *cmd;
@@ -825,6 +916,7 @@ int main(int argc, char **argv)
 	test_control_bytes();
 	test_refused_header();
 	test_find();
+	test_trust_before_read();
 	cleanup();
 	return tap_done();
 }
