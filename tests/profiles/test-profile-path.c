@@ -129,6 +129,16 @@ static void test_list(void)
 	tap_ok(p && !strncmp(p, b, strlen(b)), "find: the first directory of the list wins");
 	free(p);
 
+	/* A directory of the name is passed over (scmp-run(1) PROFILE LOOKUP):
+	 * the lookup goes on with NAME.ini, then the next directory. */
+	p = xasprintf("%s/zeta", b);
+	mkdir(p, 0755);
+	free(p);
+	p = profile_find("zeta", sp, NULL);
+	tap_ok(p && !strcmp(p + strlen(a), "/zeta.ini") && !strncmp(p, a, strlen(a)),
+	       "find: a directory NAME is passed over for a later NAME.ini ('%s')", p ? p : "");
+	free(p);
+
 	r = profile_names_list(NULL, a, &names, &n);
 	tap_ok(r == 0, "list: the installed directory is read");
 	{
