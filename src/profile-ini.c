@@ -694,10 +694,12 @@ static const char *file_type(mode_t m)
 	return "not a regular file";
 }
 
-/* "cannot open ..." for the top file or an include. */
+/* "cannot open ..." for the top file or an include. What the file holds is
+ * not known, so no required key is reported missing after it. */
 static void report_open(struct frame *fr, const char *written, const char *path,
 			const struct src_loc *where, const char *why)
 {
+	fr->l->cut_short = true;
 	if (fr->parent)
 		diag_error(fr->l->d, where, "cannot open include '%s' (%s): %s", written, path,
 			   why);

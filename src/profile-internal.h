@@ -109,7 +109,7 @@ struct loader {
 	unsigned key_ids;
 	uint64_t required_seen; /* bit i: required row i of the key table was written */
 	bool abort;		/* stop reading everything (size limit) */
-	bool cut_short;		/* a file was not read to its end (binary data, untrusted) */
+	bool cut_short;		/* a file was not read whole (binary data, untrusted, not opened) */
 	size_t errors;		/* d->n_errors before this load */
 	int oom;
 };

@@ -65,6 +65,12 @@ for f in tests/cli/bad/pointer-compare.ini tests/profiles/bad/unknown-syscall.in
 	status_is 125 "$f: run mode exits 125"
 done
 
+# An include that cannot be opened is the one error: what it would have
+# said is not known, so no required key is called missing after it.
+printf '[profile]\ninclude = %s\n' "$TAP_TMP/no-such.ini" >"$TAP_TMP/only-include.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/only-include.ini" --check
+is "$RC:$(grep -c 'error:' "$ERR")" "1:1" "a missing include: one error, no missing default-action"
+
 # Over 4096 instructions: many rules that each test two arguments for
 # values no other rule has, so no two share a test. The error names the
 # ABI and the largest rules.
