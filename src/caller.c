@@ -462,29 +462,49 @@ int caller_close_fds(const struct caller_settings *s, unsigned listen_n, struct 
 
 /* ---- signals ---- */
 
-/* The SigIgn mask of /proc/self/status (bit N-1: signal N ignored). */
+/* The SigIgn mask of /proc/self/status (bit N-1: signal N ignored). The
+ * file is read to its end, line by line: the lines before SigIgn have no
+ * fixed size (Groups: lists up to 65536 supplementary groups), so the line
+ * may lie beyond any buffer of one read. */
 static int read_sigign(uint64_t *ret)
 {
-	char buf[4096], *p;
-	ssize_t n;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	static const char key[] = "SigIgn:\t";
+	char buf[4096], line[64];
+	size_t len = 0;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC), r = -ENOENT;
 
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return (int)n;
+	while (r == -ENOENT) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			r = -errno;
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n && r == -ENOENT; i++) {
+			char *end;
+
+			if (buf[i] != '\n') {
+				/* A longer line is not SigIgn's: len says so. */
+				if (len < sizeof(line) - 1)
+					line[len] = buf[i];
+				len++;
+				continue;
+			}
+			if (len < sizeof(line) - 1 && !strncmp(line, key, sizeof(key) - 1)) {
+				line[len] = 0;
+				errno = 0;
+				*ret = strtoull(line + sizeof(key) - 1, &end, 16);
+				r = errno || end == line + sizeof(key) - 1 || *end ? -EINVAL : 0;
+			}
+			len = 0;
+		}
 	}
 	close(fd);
-	buf[n] = 0;
-	p = strstr(buf, "\nSigIgn:\t");
-	if (!p)
-		return -ENOENT;
-	errno = 0;
-	*ret = strtoull(p + 9, &p, 16);
-	return errno || *p != '\n' ? -EINVAL : 0;
+	return r;
 }
 
 int caller_reset_signals(struct diag *d)

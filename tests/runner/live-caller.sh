@@ -122,6 +122,19 @@ if [ "$(id -u)" = 0 ]; then
 		skip "unshare (util-linux) is not installed: no /proc case"
 	fi
 
+	# A caller with 2000 supplementary groups: the Groups line puts SigIgn
+	# beyond the first page of /proc/self/status.
+	if command -v python3 >/dev/null; then
+		run python3 -c 'import os, sys
+os.setgroups(range(1000000, 1002000))
+os.execv(sys.argv[1], sys.argv[1:])' /bin/sh -c 'trap "" INT QUIT; exec "$0" -p "$1" "$2"' \
+			"$S" "$D/root.ini" "$H"
+		status_is 0 "2000 supplementary groups: ran"
+		is "$(field SigIgn)" "0000000000000000" "2000 supplementary groups: ignored signals are reset"
+	else
+		skip "python3 missing: no case with many supplementary groups"
+	fi
+
 	# Executable as the target user: a file only root may execute.
 	install -m 0700 "$H" "$D/root-only"
 	run "$S" -p "$D/nobody.ini" "$D/root-only"

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -265,19 +266,25 @@ static int fds_all(void)
 
 /* ---- signals ---- */
 
+/* The hex value after key in /proc/self/status, read to its end (the
+ * Groups line before it can be longer than any one buffer). */
 static unsigned long long status_hex(const char *key)
 {
-	char buf[4096], *p;
-	int fd = open("/proc/self/status", O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long v = ~0ull;
+	char *line = NULL;
+	size_t size = 0;
 
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return ~0ull;
-	buf[n] = 0;
-	p = strstr(buf, key);
-	return p ? strtoull(p + strlen(key), NULL, 16) : ~0ull;
+	if (!f)
+		return v;
+	while (getline(&line, &size, f) > 0)
+		if (!strncmp(line, key, strlen(key))) {
+			v = strtoull(line + strlen(key), NULL, 16);
+			break;
+		}
+	free(line);
+	fclose(f);
+	return v;
 }
 
 static int signals_reset(void)
@@ -298,6 +305,29 @@ static int signals_reset(void)
 	if (caller_reset_signals(&d) < 0)
 		return 91;
 	return status_hex("SigIgn:\t") == 0 && status_hex("SigBlk:\t") == 0 ? 0 : 1;
+}
+
+/* As root: 2000 supplementary groups make the Groups line of
+ * /proc/self/status longer than a page; SigIgn comes after it. */
+static int signals_many_groups(void)
+{
+	static gid_t groups[2000];
+	struct diag d;
+
+	diag_init(&d);
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		groups[i] = (gid_t)(1000000 + i);
+	if (geteuid() != 0)
+		return 77;
+	if (setgroups(sizeof(groups) / sizeof(groups[0]), groups) < 0)
+		return 90;
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	if (status_hex("SigIgn:\t") != (1ull << (SIGINT - 1) | 1ull << (SIGQUIT - 1)))
+		return 91; /* the setup did not take */
+	if (caller_reset_signals(&d) < 0)
+		return 1;
+	return status_hex("SigIgn:\t") == 0 ? 0 : 2;
 }
 
 /* ---- session ---- */
@@ -434,6 +464,12 @@ static void test_live(void)
 	tap_ok(in_child(fds_all) == 0, "keep-fds = all keeps everything");
 	tap_ok(in_child(signals_reset) == 0,
 	       "ignored signals (also a real-time one) and the mask are reset");
+	st = in_child(signals_many_groups);
+	if (st == 77)
+		tap_skip("2000 supplementary groups need root");
+	else
+		tap_ok(st == 0,
+		       "ignored signals are reset with a status file longer than a page (%d)", st);
 	tap_ok(in_child(session_new) == 0, "new session: the process leads it");
 	tap_ok(in_child(session_leader) == 0,
 	       "a process group leader: setsid EPERM, with the setsid(1) hint");
