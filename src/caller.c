@@ -626,9 +626,17 @@ static int env_clear(const struct caller_settings *s, struct diag *d)
 	return 0;
 }
 
+/* name=value, or name removed (value NULL). environ may hold a name twice
+ * (execve(2) takes any array); setenv() replaces only the first entry, and
+ * a program that reads the last one (a shell) would see the caller's value.
+ * unsetenv() removes every entry of the name, so the one set is the only
+ * one. */
 static int env_set(const char *name, const char *value, struct diag *d)
 {
-	int r = value ? setenv(name, value, 1) : unsetenv(name);
+	int r = unsetenv(name);
+
+	if (r == 0 && value)
+		r = setenv(name, value, 1);
 
 	if (r < 0) {
 		r = errno;

@@ -390,6 +390,43 @@ static int env_user(void)
 	return 0;
 }
 
+/* How many entries of environ are name=...? */
+static size_t env_count(const char *name)
+{
+	size_t n = 0, len = strlen(name);
+
+	for (char **e = environ; e && *e; e++)
+		n += !strncmp(*e, name, len) && (*e)[len] == '=';
+	return n;
+}
+
+/* A caller's environment that names HOME and FOO twice (execve() passes
+ * any array): what the profile sets is the only entry, so a program that
+ * reads the last one (a shell does) gets it too. */
+static int env_duplicates(void)
+{
+	static char *dup[] = { "HOME=/first",  "FOO=caller1", "OTHER=x",
+			       "HOME=/second", "FOO=caller2", NULL };
+	struct caller_settings s = CALLER_SETTINGS_INIT;
+	struct caller_user u;
+	const char *err;
+	struct diag d;
+
+	diag_init(&d);
+	environ = dup;
+	u = (struct caller_user){ true, strdup("svc"), strdup("/srv/svc"), strdup("/bin/sh") };
+	if (caller_parse_env_set(&s, "FOO=profile", &err) < 0)
+		return 91;
+	if (caller_env_apply(&s, &u, &d) < 0)
+		return 92;
+	if (env_count("HOME") != 1 || env_count("FOO") != 1 || !env_is("HOME", "/srv/svc") ||
+	    !env_is("FOO", "profile") || !env_is("OTHER", "x"))
+		return 1;
+	caller_user_clear(&u);
+	caller_settings_clear(&s);
+	return 0;
+}
+
 static int env_no_entry(void)
 {
 	struct caller_settings s = CALLER_SETTINGS_INIT;
@@ -476,6 +513,8 @@ static void test_live(void)
 	tap_ok(in_child(env_user) == 0,
 	       "user change: HOME/USER/LOGNAME/SHELL from the entry, set last, "
 	       "SSH_AUTH_SOCK untouched");
+	tap_ok(in_child(env_duplicates) == 0,
+	       "a name twice in the caller's environment: the value set is the only one");
 	st = in_child(env_no_entry);
 	if (st == 77)
 		tap_skip("uid 4242 has a passwd entry here");
