@@ -178,12 +178,28 @@ static const char *format_value(rlim_t v, char *buf, size_t size)
 	return buf;
 }
 
+/* fs.nr_open, the ceiling of RLIMIT_NOFILE for every process, root with
+ * CAP_SYS_RESOURCE too (setrlimit(2): EPERM above it); 0 if unknown. */
+static unsigned long long read_nr_open(void)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen("/proc/sys/fs/nr_open", "re");
+
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
 int rlimits_apply(const struct rlimits_config *c, struct diag *d)
 {
 	for (size_t k = 0; k < RLIMITS_COUNT; k++) {
 		const struct rlimits_entry *e = &c->e[k];
 		struct rlimit now, want = { .rlim_cur = e->soft, .rlim_max = e->hard }, got;
 		char b1[32], b2[32];
+		unsigned long long nr_open;
 		int err;
 
 		if (!e->set)
@@ -200,14 +216,19 @@ int rlimits_apply(const struct rlimits_config *c, struct diag *d)
 				   keys[k].name, format_value(e->soft, b1, sizeof(b1)),
 				   format_value(e->hard, b2, sizeof(b2)), strerror(err),
 				   errno_name(err));
-			if (err == EPERM && e->hard > now.rlim_max)
+			/* The kernel checks nr_open first, whatever the
+			 * capabilities: then only a smaller value helps. */
+			nr_open = keys[k].resource == RLIMIT_NOFILE ? read_nr_open() : 0;
+			if (err == EPERM && nr_open && e->hard > nr_open)
+				diag_hint(d, &e->loc,
+					  "open-files cannot exceed fs.nr_open, %llu here "
+					  "(/proc/sys/fs/nr_open), even with CAP_SYS_RESOURCE",
+					  nr_open);
+			else if (err == EPERM && e->hard > now.rlim_max)
 				diag_hint(d, &e->loc,
 					  "the hard limit now is %s: raising it needs "
 					  "CAP_SYS_RESOURCE, which this process lacks",
 					  format_value(now.rlim_max, b1, sizeof(b1)));
-			else if (err == EINVAL && keys[k].resource == RLIMIT_NOFILE)
-				diag_hint(d, &e->loc,
-					  "open-files cannot exceed /proc/sys/fs/nr_open");
 			return -err;
 		}
 		if (getrlimit(keys[k].resource, &got) < 0 || got.rlim_cur != want.rlim_cur ||

@@ -113,6 +113,54 @@ static int apply_in_child(const struct rlimits_config *c, int resource, rlim_t s
 	return WEXITSTATUS(status);
 }
 
+/* In a child: apply c, which must fail with EPERM; exit 0 if a hint
+ * contains want. */
+static int hint_in_child(const struct rlimits_config *c, const char *want)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		struct diag d;
+
+		diag_init(&d);
+		if (rlimits_apply(c, &d) != -EPERM)
+			_exit(2);
+		for (size_t i = 0; i < d.n_msgs; i++)
+			if (d.msgs[i].severity == DIAG_HINT && strstr(d.msgs[i].text, want))
+				_exit(0);
+		for (size_t i = 0; i < d.n_msgs; i++)
+			fprintf(stderr, "# %s\n", d.msgs[i].text);
+		_exit(1);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Above fs.nr_open, setrlimit() says EPERM whatever the capabilities:
+ * the hint names nr_open, not CAP_SYS_RESOURCE. */
+static void test_nr_open(void)
+{
+	struct rlimits_config c = { 0 };
+	unsigned long long nr_open = 0;
+	const char *err;
+	char buf[64];
+	FILE *f = fopen("/proc/sys/fs/nr_open", "r");
+
+	if (!f || fscanf(f, "%llu", &nr_open) != 1 || nr_open >= RLIM_INFINITY - 1) {
+		if (f)
+			fclose(f);
+		tap_skip("/proc/sys/fs/nr_open cannot be read");
+		return;
+	}
+	fclose(f);
+	snprintf(buf, sizeof(buf), "%llu", nr_open + 1);
+	rlimits_parse_key(&c, "open-files", buf, &here, &err);
+	tap_ok(hint_in_child(&c, "cannot exceed fs.nr_open") == 0,
+	       "open-files above fs.nr_open: the hint names nr_open");
+}
+
 static void test_apply(void)
 {
 	struct rlimits_config c = { 0 };
@@ -159,5 +207,6 @@ int main(void)
 {
 	test_parse();
 	test_apply();
+	test_nr_open();
 	return tap_done();
 }
