@@ -382,7 +382,10 @@ static int cloexec_range_slow(unsigned lo, unsigned hi)
 		int self = dirfd(dir);
 		struct dirent *de;
 
-		while ((de = readdir(dir))) {
+		/* readdir() returns NULL at the end and on an error: only
+		 * errno tells them apart, and after an error the descriptors
+		 * not listed yet would stay open. */
+		for (errno = 0; (de = readdir(dir)); errno = 0) {
 			unsigned long fd;
 
 			if (parse_decimal(de->d_name, strlen(de->d_name), INT_MAX, &fd) < 0 ||
@@ -392,6 +395,8 @@ static int cloexec_range_slow(unsigned lo, unsigned hi)
 			if (r < 0)
 				break;
 		}
+		if (!de && errno)
+			r = -errno;
 		closedir(dir);
 		return r;
 	}
