@@ -272,6 +272,7 @@ enum key_parse {
 	PARSE_KEEP,
 	PARSE_USER,
 	PARSE_GROUP,
+	PARSE_SUPP_GROUPS,
 	PARSE_CALLER,
 	PARSE_LANDLOCK,
 	PARSE_LIMITS,
@@ -507,6 +508,55 @@ static int key_group(struct key_ctx *k, const struct key_row *row)
 	struct profile *p = k->l->p;
 
 	return key_word(k, &p->group, &p->group_loc, &p->has_group);
+}
+
+static void supp_groups_clear(struct profile *p)
+{
+	for (unsigned i = 0; i < p->n_supp_groups; i++)
+		free(p->supp_groups[i]);
+	p->n_supp_groups = 0;
+	p->supp_init = false;
+}
+
+/* [credentials] supplementary-groups (scmp-run.ini(5)): names or numbers,
+ * each once, or init alone. A later assignment replaces the list; whether
+ * a name exists is asked in run mode, as for group. */
+static int key_supp_groups(struct key_ctx *k, const struct key_row *row)
+{
+	struct profile *p = k->l->p;
+	char *rest = k->value, *w;
+
+	supp_groups_clear(p);
+	p->supp_loc = k->loc;
+	while ((w = profile_next_word(&rest))) {
+		if (!strcmp(w, "init") && !p->supp_init) {
+			p->supp_init = true;
+			continue;
+		}
+		if (!strcmp(w, "init")) {
+			key_error(k, "'init' is listed twice");
+			return -EINVAL;
+		}
+		for (unsigned i = 0; i < p->n_supp_groups; i++)
+			if (!strcmp(p->supp_groups[i], w)) {
+				key_error(k, "group '%s' is listed twice", w);
+				return -EINVAL;
+			}
+		if (p->n_supp_groups >= PROFILE_SUPP_GROUPS_MAX) {
+			key_error(k, "too many groups (at most %d)", PROFILE_SUPP_GROUPS_MAX);
+			return -EINVAL;
+		}
+		p->supp_groups[p->n_supp_groups] = strdup(w);
+		if (!p->supp_groups[p->n_supp_groups])
+			return -ENOMEM;
+		p->n_supp_groups++;
+	}
+	if (p->supp_init && p->n_supp_groups) {
+		key_error(k, "'init' stands alone: it takes the user's groups from the group "
+			     "database");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* A [hardening] key written twice is an error, across includes and --set
@@ -904,6 +954,7 @@ static key_parser *const key_parsers[PARSE_COUNT] = {
 	[PARSE_KEEP] = key_keep,
 	[PARSE_USER] = key_user,
 	[PARSE_GROUP] = key_group,
+	[PARSE_SUPP_GROUPS] = key_supp_groups,
 	[PARSE_CALLER] = key_caller,
 	[PARSE_LANDLOCK] = key_landlock,
 	[PARSE_LIMITS] = key_limits,
@@ -942,6 +993,7 @@ static const struct key_row key_rows[] = {
 	{ ROW("capabilities", "ambient", PARSE_BOOL), PROFILE_FIELD(ambient) },
 	{ ROW("credentials", "user", PARSE_USER) },
 	{ ROW("credentials", "group", PARSE_GROUP) },
+	{ ROW("credentials", "supplementary-groups", PARSE_SUPP_GROUPS) },
 	{ ROW("process", "keep-fds", PARSE_CALLER), CALLER_PARSER(CALLER_KEEP_FDS) },
 	{ ROW("process", "reset-signals", PARSE_BOOL), PROFILE_FIELD(caller.reset_signals) },
 	{ ROW("process", "new-session", PARSE_BOOL), PROFILE_FIELD(caller.new_session) },
@@ -1364,6 +1416,7 @@ void profile_free(struct profile *p)
 	ruleset_free(p->rs);
 	free(p->user);
 	free(p->group);
+	supp_groups_clear(p);
 	caller_settings_clear(&p->caller);
 	landlock_config_clear(&p->landlock);
 	for (size_t i = 0; i < p->n_groups; i++) {

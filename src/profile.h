@@ -24,6 +24,7 @@
 #define PROFILE_INCLUDE_DEPTH_MAX 8
 #define PROFILE_GROUP_DEPTH_MAX	  16 /* levels of user groups in user groups */
 #define PROFILE_KEEP_CAPS_MAX	  64
+#define PROFILE_SUPP_GROUPS_MAX	  64	     /* groups one supplementary-groups names */
 #define PROFILE_SIZE_MAX	  (1u << 20) /* bytes read for one profile, includes counted */
 
 /* A user group of [groups] as written, kept for --list-groups. */
@@ -61,6 +62,13 @@ struct profile {
 	bool has_user, has_group;
 	char *user, *group; /* as written (name or number) */
 	struct src_loc user_loc, group_loc;
+	/* supplementary-groups: names or numbers as written (owned), or init
+	 * (the user's groups of the group database); neither: the primary
+	 * group alone */
+	char *supp_groups[PROFILE_SUPP_GROUPS_MAX];
+	unsigned n_supp_groups;
+	bool supp_init;
+	struct src_loc supp_loc; /* the last supplementary-groups line; file NULL when none */
 	/* [process], [environment] */
 	struct caller_settings caller;
 	/* [landlock]: zeroed is the default domain (scmp-run.ini(5) LANDLOCK) */

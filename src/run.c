@@ -288,6 +288,9 @@ struct run_plan {
 	bool set_uid, set_gid;
 	uid_t uid;
 	gid_t gid;
+	gid_t *groups; /* supplementary groups, the primary first, each once (owned);
+			   * NULL: the primary group alone */
+	size_t n_groups;
 	uint64_t keep;	  /* capabilities kept: profile keep and permitted at start */
 	uint64_t ambient; /* raised as ambient (subset of keep) */
 	unsigned long seccomp_flags;
@@ -356,8 +359,9 @@ out:
 	return r;
 }
 
-/* A group: name or number (a number needs no group entry). */
-static int resolve_group(const struct profile *p, struct run_plan *plan, struct diag *d)
+/* A group id by name or number (a number needs no group entry); loc is
+ * where the group was written. 0 or a negative errno with a message in d. */
+static int lookup_group(const char *name, const struct src_loc *loc, gid_t *ret, struct diag *d)
 {
 	struct group gr, *res = NULL;
 	size_t size = 1024;
@@ -365,9 +369,8 @@ static int resolve_group(const struct profile *p, struct run_plan *plan, struct 
 	uint32_t num;
 	int r;
 
-	if (number_parse_id(p->group, &num)) {
-		plan->gid = num;
-		plan->set_gid = true;
+	if (number_parse_id(name, &num)) {
+		*ret = num;
 		return 0;
 	}
 	for (;;) {
@@ -375,29 +378,111 @@ static int resolve_group(const struct profile *p, struct run_plan *plan, struct 
 
 		if (!nbuf) {
 			free(buf);
-			diag_error(d, &p->group_loc, "out of memory");
+			diag_error(d, loc, "out of memory");
 			return -ENOMEM;
 		}
 		buf = nbuf;
-		r = getgrnam_r(p->group, &gr, buf, size, &res);
+		r = getgrnam_r(name, &gr, buf, size, &res);
 		if (r != ERANGE || size >= RUN_PWBUF_MAX)
 			break;
 		size *= 2;
 	}
 	if (res) {
-		plan->gid = res->gr_gid;
-		plan->set_gid = true;
+		*ret = res->gr_gid;
 		r = 0;
 	} else if (r != 0 && r != ENOENT && r != ESRCH && r != EBADF && r != EPERM) {
-		diag_error(d, &p->group_loc, "looking up group '%s' failed: %s (%s)", p->group,
-			   strerror(r), errno_name(r));
+		diag_error(d, loc, "looking up group '%s' failed: %s (%s)", name, strerror(r),
+			   errno_name(r));
 		r = -r;
 	} else {
-		diag_error(d, &p->group_loc, "unknown group '%s'", p->group);
+		diag_error(d, loc, "unknown group '%s'", name);
 		r = -ENOENT;
 	}
 	free(buf);
 	return r;
+}
+
+/* groups[0..n) with g appended unless it is there already. */
+static void groups_add(gid_t *groups, size_t *n, gid_t g)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (groups[i] == g)
+			return;
+	groups[(*n)++] = g;
+}
+
+/* The user's groups of the group database, as initgroups(3) would set
+ * them (the primary group included), into plan->groups. */
+static int init_groups(const struct profile *p, const struct caller_user *user,
+		       struct run_plan *plan, struct diag *d)
+{
+	int n = PROFILE_SUPP_GROUPS_MAX;
+	long max = sysconf(_SC_NGROUPS_MAX);
+
+	if (!user->found) {
+		diag_error(d, &p->supp_loc,
+			   "supplementary-groups = init needs a user with a passwd entry: the "
+			   "groups are looked up by the user's name");
+		return -EINVAL;
+	}
+	for (;;) {
+		gid_t *g = realloc(plan->groups, (size_t)n * sizeof(*g));
+		int want = n;
+
+		if (!g) {
+			diag_error(d, &p->supp_loc, "out of memory");
+			return -ENOMEM;
+		}
+		plan->groups = g;
+		if (getgrouplist(user->name, plan->gid, g, &want) >= 0) {
+			plan->n_groups = 0;
+			for (int i = 0; i < want; i++)
+				groups_add(g, &plan->n_groups, g[i]);
+			return 0;
+		}
+		if (want <= n || (max > 0 && want > max)) {
+			diag_error(d, &p->supp_loc,
+				   "looking up the groups of user '%s' failed: %d groups, the "
+				   "kernel takes at most %ld",
+				   user->name, want, max);
+			return -E2BIG;
+		}
+		n = want;
+	}
+}
+
+/* [credentials] supplementary-groups into plan->groups: the primary group
+ * first, then each group named (scmp-run.ini(5)). Without the key,
+ * plan->groups stays NULL: the primary group alone. */
+static int resolve_supp_groups(const struct profile *p, const struct caller_user *user,
+			       struct run_plan *plan, struct diag *d)
+{
+	if (!p->supp_init && !p->n_supp_groups)
+		return 0;
+	if (!plan->set_gid) {
+		diag_error(d, &p->supp_loc,
+			   "supplementary-groups needs [credentials] user or group: the groups "
+			   "are set when the credentials are switched");
+		return -EINVAL;
+	}
+	if (p->supp_init)
+		return init_groups(p, user, plan, d);
+	plan->groups = malloc((p->n_supp_groups + 1) * sizeof(*plan->groups));
+	if (!plan->groups) {
+		diag_error(d, &p->supp_loc, "out of memory");
+		return -ENOMEM;
+	}
+	plan->groups[0] = plan->gid;
+	plan->n_groups = 1;
+	for (unsigned i = 0; i < p->n_supp_groups; i++) {
+		gid_t g;
+		int r = lookup_group(p->supp_groups[i], &p->supp_loc, &g, d);
+
+		if (r < 0)
+			return r;
+		groups_add(plan->groups, &plan->n_groups, g);
+	}
+	return 0;
 }
 
 /* Everything that can be checked without changing the process. */
@@ -459,10 +544,14 @@ static int plan_build(const struct profile *p, const struct bpf_prog *prog, stru
 			return r;
 	}
 	if (p->has_group && p->group) {
-		r = resolve_group(p, plan, d);
+		r = lookup_group(p->group, &p->group_loc, &plan->gid, d);
 		if (r < 0)
 			return r;
+		plan->set_gid = true;
 	}
+	r = resolve_supp_groups(p, user, plan, d);
+	if (r < 0)
+		return r;
 	if ((plan->set_gid && !(now.eff & CAPBIT(CAP_SETGID))) ||
 	    (plan->set_uid && !(now.eff & CAPBIT(CAP_SETUID)))) {
 		diag_error(d, p->has_user ? &p->user_loc : &p->group_loc,
@@ -487,20 +576,49 @@ static int plan_build(const struct profile *p, const struct bpf_prog *prog, stru
 /* ---- (a) credentials ---- */
 
 /*
- * Supplementary groups are set to the new primary group only: the profile
- * names one user and one group, and inheriting the caller's groups (root's,
- * typically) or the user's from /etc/group (initgroups) would grant access
- * the profile does not state.
+ * The supplementary groups read back are exactly want[0..n), in any order
+ * (setgroups(2) sorts them). The list the kernel holds is read whole: one
+ * more slot than expected catches a longer one.
+ */
+static bool groups_read_back(const gid_t *want, size_t n)
+{
+	gid_t small[2], *got = n < 2 ? small : malloc((n + 1) * sizeof(*got));
+	bool same;
+	int k;
+
+	if (!got)
+		return false;
+	k = getgroups((int)n + 1, got);
+	same = k >= 0 && (size_t)k == n;
+	for (int i = 0; same && i < k; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < n && !found; j++)
+			found = got[i] == want[j];
+		same = found;
+	}
+	if (got != small)
+		free(got);
+	return same;
+}
+
+/*
+ * Supplementary groups are the primary group and what [credentials]
+ * supplementary-groups names, nothing else: inheriting the caller's groups
+ * (root's, typically), or taking the user's from /etc/group unasked
+ * (initgroups), would grant access the profile does not state.
  */
 static int switch_credentials(const struct run_plan *plan, struct diag *d)
 {
+	const gid_t *groups = plan->groups ? plan->groups : &plan->gid;
+	size_t n_groups = plan->groups ? plan->n_groups : 1;
 	uid_t ru, eu, su;
-	gid_t rg, eg, sg, groups[2];
-	int n, r = 0;
+	gid_t rg, eg, sg;
+	int r = 0;
 
 	if (!plan->set_gid && !plan->set_uid)
 		return 0;
-	if (setgroups(1, &plan->gid) < 0)
+	if (setgroups(n_groups, groups) < 0)
 		return step_failed(d, "setting supplementary groups", errno);
 	if (setresgid(plan->gid, plan->gid, plan->gid) < 0)
 		return step_failed(d, "setting the group id", errno);
@@ -524,9 +642,8 @@ static int switch_credentials(const struct run_plan *plan, struct diag *d)
 	/* Read back: fail closed on any difference. */
 	if (getresgid(&rg, &eg, &sg) < 0 || getresuid(&ru, &eu, &su) < 0)
 		return step_failed(d, "reading back the credentials", errno);
-	n = getgroups(2, groups);
-	if (rg != plan->gid || eg != plan->gid || sg != plan->gid || n != 1 ||
-	    groups[0] != plan->gid ||
+	if (rg != plan->gid || eg != plan->gid || sg != plan->gid ||
+	    !groups_read_back(groups, n_groups) ||
 	    (plan->set_uid && (ru != plan->uid || eu != plan->uid || su != plan->uid))) {
 		diag_error(d, NULL,
 			   "switching credentials failed: the ids read back differ "
@@ -811,7 +928,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	bool may_print;
 	char **paths = NULL, *path;
 	const char *failed;
-	struct run_plan plan;
+	struct run_plan plan = { 0 };
 	int abi, r;
 
 	*ret_fail = RUN_FAIL_SETUP;
@@ -858,6 +975,8 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 		goto out;
 
 	r = switch_credentials(&plan, d);
+	free(plan.groups);
+	plan.groups = NULL;
 	if (r < 0)
 		goto out;
 
@@ -947,6 +1066,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	return -r;
 
 out:
+	free(plan.groups);
 	landlock_plan_close(&ll);
 	kcheck_readback_close(&rb);
 	caller_user_clear(&user);

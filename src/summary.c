@@ -129,6 +129,18 @@ static int print_caller(const struct profile *p, FILE *f)
 		fputs("user: the caller's (default; run mode refuses to run a command as root)\n",
 		      f);
 	}
+	if (p->supp_init || p->n_supp_groups) {
+		fputs("supplementary groups: ", f);
+		if (p->supp_init)
+			fputs("the user's, from the group database (init;", f);
+		for (unsigned i = 0; i < p->n_supp_groups; i++) {
+			if (i)
+				fputc(' ', f);
+			diag_fputs_escaped(p->supp_groups[i], f);
+		}
+		fprintf(f, "%sset at %s)\n", p->supp_init ? " " : " (",
+			src_loc_format(&p->supp_loc, at, sizeof(at)));
+	}
 	/* The user's name is in the environment line: each line escaped. */
 	m = memstream_open(&text);
 	if (!m)

@@ -402,6 +402,16 @@ prof deny-unknown '[filter]' 'default-action = errno(EPERM)' '[allow]' 'syscalls
 run "$SCMP_RUN" -v -p "$C/deny-unknown.ini" -- true
 like "$ERR" "deny-unknown.ini: note: unknown-syscall action: errno(ENOSYS) (not written: the default action denies)" \
 	"-v: the unknown-syscall default"
+# [credentials] supplementary-groups in --check, as written, escaped
+R=$SRCDIR/tests/runner/profiles
+run "$SCMP_RUN" -p "$R/supp-groups.ini" --check
+like "$OUT" "supplementary groups: adm 4242 nogroup (set at $R/supp-groups.ini:10)" \
+	"--check: the supplementary groups, and where they are set"
+run "$SCMP_RUN" -p "$R/supp-init.ini" --check
+like "$OUT" "supplementary groups: the user's, from the group database (init; set at" \
+	"--check: supplementary-groups = init"
+run "$SCMP_RUN" -p "$C/clone.ini" --set "credentials.supplementary-groups=$(printf 'g\033x')" --check
+like "$OUT" 'supplementary groups: g\x1bx (set at' "--check: a group's name escaped"
 # a user name from the command line is escaped in --check, as in messages
 run "$SCMP_RUN" -p "$C/clone.ini" --user "$(printf 'r\033x')" --check
 like "$OUT" 'user: r\x1bx (set at --user)' "--check: the user's name escaped"

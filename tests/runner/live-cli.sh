@@ -87,6 +87,39 @@ status_is 0 "numeric-ids: ran"
 ids_are numeric-ids "4242 4242 4242 4242" "4343 4343 4343 4343" "4343"
 caps_are numeric-ids $Z $Z $Z $Z $Z
 
+# [credentials] supplementary-groups: named, numbered, the primary again
+# (set once); the kernel lists Groups sorted.
+ADM=$(getent group adm | cut -d: -f3)
+status "$T/supp-groups.ini"
+status_is 0 "supp-groups: ran"
+ids_are supp-groups "$NOBODY $NOBODY $NOBODY $NOBODY" "$NOGROUP $NOGROUP $NOGROUP $NOGROUP" \
+	"$(printf '%s\n' "$ADM" 4242 "$NOGROUP" | sort -n | tr '\n' ' ' | sed 's/ $//')"
+# init: the user's groups of the group database, against id(1) on the same
+# database: a copy of /etc/group that makes nobody a member of two groups,
+# mounted over it in a mount namespace of the test's own.
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	GF=$TAP_TMP/group
+	{
+		cat /etc/group
+		echo "scmp-test-a:x:4545:daemon,nobody"
+		echo "scmp-test-b:x:4546:nobody"
+		echo "scmp-test-c:x:4547:daemon"
+	} >"$GF"
+	chmod 644 "$GF"
+	BIND='mount --bind "$0" /etc/group && exec "$@"'
+	want=$(unshare -m sh -c "$BIND" "$GF" id -G nobody | tr ' ' '\n' | sort -n |
+		tr '\n' ' ' | sed 's/ $//')
+	status "$T/supp-init.ini" unshare -m sh -c "$BIND" "$GF"
+	status_is 0 "supp-init: ran"
+	ids_are supp-init "$NOBODY $NOBODY $NOBODY $NOBODY" "$NOGROUP $NOGROUP $NOGROUP $NOGROUP" \
+		"$want"
+	like "$OUT" "4545 4546" "supp-init: the memberships of the group database (id -G: $want)"
+else
+	skip "unshare -m is not available: no private /etc/group for supplementary-groups = init"
+	skip "unshare -m is not available"
+	skip "unshare -m is not available"
+fi
+
 status "$T/nnp-off.ini"
 status_is 0 "nnp-off: ran"
 sandbox_is nnp-off 0
@@ -316,6 +349,10 @@ fails_closed "a profile name that is not found" "not found" -p no-such-profile-s
 fails_closed "a filter that stops execve" "execve" -p "$T/no-execve.ini"
 fails_closed "the notify action" "notify" -p "$T/action-notify.ini"
 fails_closed "an unknown user" "unknown user 'no-such-user-scmp'" -p "$T/unknown-user.ini"
+fails_closed "an unknown supplementary group" "unknown group 'no-such-group-scmp'" \
+	-p "$T/supp-unknown.ini"
+fails_closed "supplementary-groups without a user" "supplementary-groups needs [credentials] user" \
+	-p "$T/supp-no-user.ini"
 fails_closed "no-new-privs = no without CAP_SYS_ADMIN" "CAP_SYS_ADMIN" -p "$T/nnp-off-nocap.ini"
 fails_closed "no profile" "no profile" --
 fails_closed "an unknown option" "unknown option '--no-such-option'" --no-such-option -p "$T/caps-none.ini"
