@@ -213,14 +213,62 @@ static bool made(uint32_t ret)
 	return passes(ret) || answers(ret);
 }
 
-static int read_status(int fd, char *buf, size_t size, ssize_t *ret_len)
+/*
+ * The status text comes in pieces: one read(2) may end before
+ * Seccomp_filters, since the lines before it have no fixed size (Groups:
+ * lists up to 65536 supplementary groups). Of each piece only the lines
+ * the read-back parses are kept; a line too long for rb->line is none of
+ * them.
+ */
+static void keep_lines(struct kcheck_readback *rb, const char *text, size_t len)
 {
-	ssize_t n = read(fd, buf, size);
+	static const char keys[][17] = { "Tgid:", "Seccomp_filters:" }; /* no relocations */
 
-	if (n < 0)
-		return -errno;
-	*ret_len = n;
-	return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] != '\n') {
+			if (rb->line_len < sizeof(rb->line))
+				rb->line[rb->line_len] = text[i];
+			rb->line_len++;
+			continue;
+		}
+		for (size_t k = 0; k < 2 && rb->line_len < sizeof(rb->line); k++)
+			if (!strncmp(rb->line, keys[k], strlen(keys[k])) &&
+			    rb->kept_len + rb->line_len < sizeof(rb->kept)) {
+				memcpy(rb->kept + rb->kept_len, rb->line, rb->line_len);
+				rb->kept_len += rb->line_len;
+				rb->kept[rb->kept_len++] = '\n';
+			}
+		rb->line_len = 0;
+	}
+}
+
+/*
+ * The whole status text into keep_lines(), with pread(2) from offset 0
+ * (before: the descriptor's offset stays 0) or read(2) from where the
+ * descriptor is (after). Each read(2) has the arguments the filter's
+ * answer was predicted for. 0 or a negative errno.
+ */
+static int read_status(struct kcheck_readback *rb, int fd, bool positioned)
+{
+	off_t at = 0;
+
+	rb->kept_len = rb->line_len = 0;
+	for (;;) {
+		ssize_t n = positioned ? pread(fd, rb->buf, sizeof(rb->buf), at)
+				       : read(fd, rb->buf, sizeof(rb->buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		keep_lines(rb, rb->buf, (size_t)n);
+		/* A short read is the end: /proc makes the status text whole at
+		 * the first read (seq_file). Were it not, a count would be
+		 * missing and the check would fail, never pass. */
+		if ((size_t)n < sizeof(rb->buf))
+			return 0;
+		at += n;
+	}
 }
 
 void kcheck_readback_close(struct kcheck_readback *rb)
@@ -297,12 +345,11 @@ static int open_status(struct diag *d)
  */
 static int count_before(struct kcheck_readback *rb, int fd, struct diag *d)
 {
-	ssize_t len = pread(fd, rb->buf, sizeof(rb->buf), 0);
-	int r;
+	int r = read_status(rb, fd, true);
 
-	if (len < 0)
-		return unreadable(d, -errno);
-	r = kcheck_parse_status(rb->buf, (size_t)len, rb->pid, &rb->before);
+	if (r < 0)
+		return unreadable(d, r);
+	r = kcheck_parse_status(rb->kept, rb->kept_len, rb->pid, &rb->before);
 	return r < 0 ? no_count(d, r) : 0;
 }
 
@@ -411,19 +458,22 @@ static bool got_errno(long r, int err, uint32_t ret)
 static int verify_count(struct kcheck_readback *rb, struct diag *d)
 {
 	unsigned after = 0;
-	ssize_t len = 0;
-	int r = read_status(rb->status_fd, rb->buf, sizeof(rb->buf), &len);
+	int r;
 
 	if (answers(rb->read_ret)) {
-		if (got_errno(r < 0 ? -1 : len, -r, rb->read_ret))
+		/* one call, its answer the filter's */
+		ssize_t len = read(rb->status_fd, rb->buf, sizeof(rb->buf));
+
+		if (got_errno(len, errno, rb->read_ret))
 			return 0;
 		diag_error(d, NULL,
 			   "the seccomp filter is not in place after loading: "
 			   "read(2) did not get the filter's errno");
 		return -EPERM;
 	}
+	r = read_status(rb, rb->status_fd, false);
 	if (r == 0) {
-		r = kcheck_parse_status(rb->buf, (size_t)len, rb->pid, &after);
+		r = kcheck_parse_status(rb->kept, rb->kept_len, rb->pid, &after);
 		if (r < 0)
 			return no_count(d, r == -ESRCH ? r : -EPERM);
 	}

@@ -72,7 +72,11 @@ struct kcheck_readback {
 	pid_t pid; /* whose status text it must be */
 	unsigned before;
 	uint32_t read_ret, prctl_ret; /* predicted SECCOMP_RET_* of the new filter */
-	char buf[4096];
+	char buf[4096];		      /* one read(2) of the status text */
+	/* The lines the read-back parses (Tgid, Seccomp_filters), kept from a
+	 * text read in pieces, and the line being read */
+	char kept[96], line[40];
+	size_t kept_len, line_len;
 };
 
 /*
