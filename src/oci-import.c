@@ -5,6 +5,7 @@
  * change of meaning said (scmp-run.ini(5), OCI AND DOCKER PROFILES).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,11 +25,19 @@ struct import {
 	const struct rule **restates; /* per rule: the built-in it restates, or NULL */
 };
 
-/* A comment, wrapped so that no line exceeds the profile line limit. */
-static void comment(FILE *f, const char *text)
+/*
+ * A comment, wrapped so that no line exceeds the profile line limit. The
+ * text can carry strings of the JSON (a syscall name skipped, a capability):
+ * escaped as in messages (diag_fputs_escaped()), so that a newline in one
+ * cannot end the comment and write a line of the profile. 0 or -ENOMEM.
+ */
+static int comment(FILE *f, const char *text)
 {
-	const char *s = text;
+	char *esc = diag_escape(text);
+	const char *s = esc;
 
+	if (!esc)
+		return -ENOMEM;
 	while (*s) {
 		size_t n = strlen(s), cut = n;
 
@@ -42,6 +51,8 @@ static void comment(FILE *f, const char *text)
 		while (*s == ' ')
 			s++;
 	}
+	free(esc);
+	return 0;
 }
 
 static const char *base_name(const char *path)
@@ -128,11 +139,13 @@ static int find_restated(const struct policy *p, const struct ruleset *rs,
 	return 0;
 }
 
-static void print_entry_notes(FILE *f, const struct oci_doc *doc, size_t entry)
+/* 0 or -ENOMEM. */
+static int print_entry_notes(FILE *f, const struct oci_doc *doc, size_t entry)
 {
 	for (size_t i = 0; i < doc->n_notes; i++)
-		if (doc->notes[i].entry == entry)
-			comment(f, doc->notes[i].text);
+		if (doc->notes[i].entry == entry && comment(f, doc->notes[i].text) < 0)
+			return -ENOMEM;
+	return 0;
 }
 
 /* The rules [from, to) of one entry: all have its action. 0 or -ENOMEM. */
@@ -184,8 +197,8 @@ static int print_rules(FILE *f, const struct import *im, size_t from, size_t to)
 
 		if (!r->conj.n_cmps || im->restates[i])
 			continue;
-		if (note && (!last_note || strcmp(note, last_note)))
-			comment(f, note);
+		if (note && (!last_note || strcmp(note, last_note)) && comment(f, note) < 0)
+			return -ENOMEM;
 		last_note = note;
 		m = memstream_open(&text);
 		if (!m)
@@ -223,22 +236,37 @@ static int print_profile(FILE *f, const struct import *im)
 	size_t next = 0;
 	int r = 0;
 
-	fprintf(f, "# Imported from %s by scmp-run --import-oci.\n", base_name(p->path));
-	comment(f, "Each rule follows the comment naming its entry of \"syscalls\" (counted from "
-		   "0) and the line the entry starts on. Meaning kept: libseccomp's decisions as "
-		   "runc drives it, except where a comment says otherwise; argument compares use "
-		   "the kernel's argument widths (see scmp-run.ini(5), OCI AND DOCKER PROFILES). "
-		   "The built-in rules are added when this profile is loaded, as when the JSON "
-		   "is: rules that only restate them are left out (see scmp-run.ini(5), "
-		   "BUILT-IN RULES). JSON names no user: as root, run mode needs [credentials] "
-		   "user or --user (see scmp-run(1), Caller state).");
-	print_entry_notes(f, doc, SIZE_MAX);
+	char *head;
+
+	/* the file name too is the caller's string: a comment, escaped */
+	if (asprintf(&head, "Imported from %s by scmp-run --import-oci.", base_name(p->path)) < 0)
+		return -ENOMEM;
+	r = comment(f, head);
+	free(head);
+	if (r >= 0)
+		r = comment(
+			f,
+			"Each rule follows the comment naming its entry of \"syscalls\" (counted from "
+			"0) and the line the entry starts on. Meaning kept: libseccomp's decisions as "
+			"runc drives it, except where a comment says otherwise; argument compares use "
+			"the kernel's argument widths (see scmp-run.ini(5), OCI AND DOCKER PROFILES). "
+			"The built-in rules are added when this profile is loaded, as when the JSON "
+			"is: rules that only restate them are left out (see scmp-run.ini(5), "
+			"BUILT-IN RULES). JSON names no user: as root, run mode needs [credentials] "
+			"user or --user (see scmp-run(1), Caller state).");
+	if (r >= 0)
+		r = print_entry_notes(f, doc, SIZE_MAX);
+	if (r < 0)
+		return r;
 	fputs("\n[profile]\ndescription = imported from an OCI seccomp profile\n\n[filter]\n", f);
 	fprintf(f, "default-action = %s\n", action_format(&at->default_action, buf, sizeof(buf)));
-	comment(f, "libseccomp gives syscall numbers it does not know the default action too");
+	if (comment(f, "libseccomp gives syscall numbers it does not know the default action too") <
+	    0)
+		return -ENOMEM;
 	fprintf(f, "unknown-syscall-action = %s\n",
 		action_format(&at->unknown_action, buf, sizeof(buf)));
-	comment(f, "libseccomp's bad-arch action: SCMP_ACT_KILL");
+	if (comment(f, "libseccomp's bad-arch action: SCMP_ACT_KILL") < 0)
+		return -ENOMEM;
 	fprintf(f, "bad-arch-action = %s\n", action_format(&at->bad_arch_action, buf, sizeof(buf)));
 	fprintf(f, "architectures = %s", native->name);
 	for (int id = 0; id < ARCH_COUNT; id++)
@@ -264,7 +292,8 @@ static int print_profile(FILE *f, const struct import *im)
 		while (to < rs->n_rules && doc->info[to].entry == e)
 			to++;
 		fprintf(f, "\n# entry %zu, line %u\n", e, doc->entry_loc[e].line);
-		print_entry_notes(f, doc, e);
+		if (r >= 0)
+			r = print_entry_notes(f, doc, e);
 		if (to > next && r >= 0)
 			r = print_rules(f, im, next, to);
 		next = to;

@@ -148,6 +148,24 @@ else
 	skip "archMap of x86_64: x86_64 hosts only"
 fi
 
+# Strings of the JSON reach the comments (a skipped name, a capability an
+# entry needs): a newline in one must not end the comment and write a rule.
+printf '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["x\\n[allow]\\nsyscalls = getppid"], "action": "SCMP_ACT_ALLOW"}, {"names": ["getpid"], "action": "SCMP_ACT_ALLOW", "includes": {"caps": ["X\\n[allow]\\nsyscalls = getuid"]}}, {"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}\n' \
+	>"$TAP_TMP/inject.json"
+run "$SCMP_RUN" --import-oci "$TAP_TMP/inject.json"
+cp "$OUT" "$TAP_TMP/inject.ini"
+like "$OUT" "# unknown syscall 'x\\n[allow]\\nsyscalls = getppid' skipped" \
+	"a newline in a skipped name: the comment shows it escaped"
+like "$OUT" "# left out: needs X\\n[allow]\\nsyscalls = getuid (not in --oci-caps)" \
+	"a newline in a capability: the comment shows it escaped"
+! grep -qE '^syscalls = (getppid|getuid)' "$TAP_TMP/inject.ini"
+ok $? "... and no line of the profile comes from the JSON's strings"
+for c in getppid getuid; do
+	run "$SCMP_RUN" -p "$TAP_TMP/inject.ini" --explain $c
+	like "$OUT" "$c (" "$c: explained"
+	like "$OUT" ": errno(EPERM)" "the imported profile denies $c, as the JSON does"
+done
+
 # --export-oci: what libseccomp refuses or reads otherwise is an error
 printf '[filter]\ndefault-action = allow\n[errno(4095)]\nsyscalls = mkdir\n' >"$TAP_TMP/e4095.ini"
 run "$SCMP_RUN" -p "$TAP_TMP/e4095.ini" --export-oci -
