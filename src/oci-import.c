@@ -45,6 +45,10 @@ static int comment(FILE *f, const char *text)
 			cut = IMPORT_WRAP;
 			while (cut > 20 && s[cut] != ' ')
 				cut--;
+			/* a word cut: never inside a UTF-8 sequence, which the
+			 * loader would refuse as a file that is not text */
+			while (cut > 1 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+				cut--;
 		}
 		fprintf(f, "# %.*s\n", (int)cut, s);
 		s += cut;

@@ -166,6 +166,19 @@ for c in getppid getuid; do
 	like "$OUT" ": errno(EPERM)" "the imported profile denies $c, as the JSON does"
 done
 
+# A long word of a comment is cut to wrap it, never inside a character
+# (the loader refuses a profile that is not UTF-8): a name of 4-byte
+# characters after 0 to 3 bytes of ASCII.
+long=$(printf '\360\237\230\200%.0s' $(seq 40))
+for pre in '' x xx xxx; do
+	printf '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["%s%s"], "action": "SCMP_ACT_ALLOW"}, {"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}\n' \
+		"$pre" "$long" >"$TAP_TMP/utf8.json"
+	"$SCMP_RUN" --import-oci "$TAP_TMP/utf8.json" >"$TAP_TMP/utf8.ini" 2>/dev/null
+	run "$SCMP_RUN" -p "$TAP_TMP/utf8.ini" --check
+	is "$RC" 0 "a long name of 4-byte characters after '$pre': the import loads"
+	[ "$RC" -eq 0 ] || diag "$(cat "$ERR")"
+done
+
 # --export-oci: what libseccomp refuses or reads otherwise is an error
 printf '[filter]\ndefault-action = allow\n[errno(4095)]\nsyscalls = mkdir\n' >"$TAP_TMP/e4095.ini"
 run "$SCMP_RUN" -p "$TAP_TMP/e4095.ini" --export-oci -
