@@ -320,6 +320,36 @@ static int parse_kernel(const char *s, unsigned *major, unsigned *minor)
 	return sscanf(s, "%u.%u%c", major, minor, &tail) == 2 ? 0 : -EINVAL;
 }
 
+/*
+ * A minKernel as moby reads it (profiles/seccomp, KernelVersion): two
+ * decimal numbers of at most 255 (Go's ParseUint(s, 10, 8): no sign, no
+ * space) that are not both 0. What moby refuses is refused, so that no
+ * entry is kept or left out by a number read otherwise.
+ */
+static int parse_min_kernel(const char *s, unsigned *major, unsigned *minor)
+{
+	unsigned v[2] = { 0, 0 };
+	const char *p = s;
+
+	for (int k = 0; k < 2; k++) {
+		const char *start = p;
+
+		for (; *p >= '0' && *p <= '9'; p++) {
+			v[k] = v[k] * 10 + (unsigned)(*p - '0');
+			if (v[k] > 255)
+				return -EINVAL;
+		}
+		if (p == start || *p != (k ? '\0' : '.'))
+			return -EINVAL;
+		p++;
+	}
+	if (!v[0] && !v[1])
+		return -EINVAL;
+	*major = v[0];
+	*minor = v[1];
+	return 0;
+}
+
 static bool has_cap(const struct oci_conv *cv, const char *cap)
 {
 	for (size_t i = 0; i < cv->doc->n_caps; i++)
@@ -354,7 +384,7 @@ static int decide_filter(struct oci_conv *cv, const char *path, json_t *obj, boo
 	json_t *caps, *arches, *v;
 	char p[OJSON_PATH_MAX];
 	size_t errs = cv->d->n_errors, i;
-	unsigned maj, min;
+	unsigned maj = 0, min = 0; /* set when mk is: parse_min_kernel() */
 	bool caps_hit = false, arch_hit, kernel_ge = false;
 
 	if (!obj || json_is_null(obj))
@@ -373,8 +403,11 @@ static int decide_filter(struct oci_conv *cv, const char *path, json_t *obj, boo
 	ojson_path_key(p, path, "arches");
 	string_list(cv, p, arches, "'arches'", NULL);
 	ojson_path_key(p, path, "minKernel");
-	if (mk && parse_kernel(mk, &maj, &min) < 0)
-		ojson_error(cv->j, p, "'minKernel' must be MAJOR.MINOR, not '%s'", mk);
+	if (mk && parse_min_kernel(mk, &maj, &min) < 0)
+		ojson_error(cv->j, p,
+			    "'minKernel' must be MAJOR.MINOR, numbers of at most 255 not both 0 "
+			    "(as moby reads it), not '%s'",
+			    mk);
 	if (cv->d->n_errors > errs)
 		return -EINVAL;
 	for (size_t k = 0; k < sizeof(oci_arches) / sizeof(oci_arches[0]); k++)

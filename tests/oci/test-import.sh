@@ -42,7 +42,7 @@ run "$SCMP_RUN" --import-oci ./json/includes.json
 like "$OUT" "# entry 1, line 11" "entries are announced with their line"
 like "$OUT" "# left out: needs CAP_SYS_ADMIN (not in --oci-caps)" "a left-out entry says why (caps)"
 like "$OUT" "# left out: only for other architectures (this is amd64)" "... (arches)"
-like "$OUT" "# left out: needs kernel >= 999.0" "... (minKernel)"
+like "$OUT" "# left out: needs kernel >= 255.0" "... (minKernel)"
 like "$OUT" "# left out: excluded: the kernel is" "... (excludes minKernel)"
 like "$OUT" "architectures = x86_64 x86 x32" "archMap: the host's entry"
 like "$OUT" "# unknown syscall 'bogus_syscall' skipped (as runc does)" "a skipped name is named"
