@@ -467,14 +467,14 @@ static int parse_entry(struct oci_conv *cv, size_t index, json_t *e)
 {
 	static const char *const fields[] = { "names", "name",	  "action",   "errnoRet", "errno",
 					      "args",  "comment", "includes", "excludes", NULL };
-	char path[OJSON_PATH_MAX], p[OJSON_PATH_MAX], why[160];
+	char path[OJSON_PATH_MAX], p[OJSON_PATH_MAX], why[160], why_in[160] = "";
 	size_t errs = cv->d->n_errors, i;
 	struct oci_jcond *conds = NULL;
 	size_t n_conds = 0;
 	struct action act;
 	const char *name;
 	json_t *names;
-	int r, ra, keep;
+	int r, ra, keep, keep_in;
 
 	ojson_path_index(path, "/syscalls", index);
 	ojson_loc(cv->j, path, false, &cv->doc->entry_loc[index]);
@@ -509,10 +509,15 @@ static int parse_entry(struct oci_conv *cv, size_t index, json_t *e)
 		r = cv->d->n_errors > before ? -EINVAL : r;
 	}
 	ojson_path_key(p, path, "excludes");
+	/* both are read whatever the first decides: moby decodes (and refuses)
+	 * a malformed includes of an entry its excludes leave out */
 	keep = decide_filter(cv, p, json_object_get(e, "excludes"), false, why, sizeof(why));
-	if (keep == 1) {
-		ojson_path_key(p, path, "includes");
-		keep = decide_filter(cv, p, json_object_get(e, "includes"), true, why, sizeof(why));
+	ojson_path_key(p, path, "includes");
+	keep_in =
+		decide_filter(cv, p, json_object_get(e, "includes"), true, why_in, sizeof(why_in));
+	if (keep == 1 || keep_in < 0) {
+		keep = keep_in;
+		memcpy(why, why_in, sizeof(why));
 	}
 	if (r < 0 || keep < 0 || cv->d->n_errors > errs) {
 		free(conds);
