@@ -520,43 +520,113 @@ static bool cmps_disjoint(const struct cmp *a, const struct cmp *b, unsigned w)
 	return false;
 }
 
-static bool rules_overlap(const struct oci_conv *cv, const struct rule *x, const struct rule *y)
+/* Can some call match both rules (of one syscall)? w[k]: the width of
+ * argument k of that syscall, 0 while not known. */
+static bool rules_overlap(const struct oci_conv *cv, const struct rule *x, const struct rule *y,
+			  unsigned w[SYSCALL_ARGS_MAX])
 {
-	for (size_t i = 0; i < x->conj.n_cmps; i++)
-		for (size_t j = 0; j < y->conj.n_cmps; j++) {
+	for (size_t i = 0; i < x->conj.n_cmps; i++) {
+		const struct cmp *m = &x->conj.cmps[i];
+
+		if (m->arg < 0 || m->arg >= SYSCALL_ARGS_MAX)
+			continue; /* a compare on no argument: decides nothing here */
+		if (!w[m->arg]) {
 			struct argtype t;
 
-			arg_type(cv, x->syscall, (unsigned)x->conj.cmps[i].arg, &t);
-			if (cmps_disjoint(&x->conj.cmps[i], &y->conj.cmps[j], t.wmin))
-				return false;
+			arg_type(cv, x->syscall, (unsigned)m->arg, &t);
+			w[m->arg] = t.wmin;
 		}
+		for (size_t j = 0; j < y->conj.n_cmps; j++)
+			if (cmps_disjoint(m, &y->conj.cmps[j], w[m->arg]))
+				return false;
+	}
 	return true;
 }
 
+struct by_name {
+	const char *name;
+	size_t rule;
+};
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	const struct by_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->rule > y->rule) - (x->rule < y->rule);
+}
+
+/*
+ * Warn about the first OCI_OVERLAPS_MAX pairs of entries that overlap, then
+ * once that there are more: a file of thousands of entries on one syscall
+ * would otherwise give a warning per pair (a quadratic number of them).
+ * Only rules of one syscall are paired (next[] chains them in file order).
+ */
 void oci_warn_overlaps(struct oci_conv *cv)
 {
 	const struct ruleset *rs = cv->rs;
 	struct oci_doc *doc = cv->doc;
-	size_t n = rs->n_rules;
-	bool *done = calloc(doc->n_entries * doc->n_entries + 1, sizeof(*done));
+	size_t n = rs->n_rules, n_warned = 0;
+	struct by_name *order = calloc(n + 1, sizeof(*order));
+	size_t *next = calloc(n + 1, sizeof(*next)), *skip = calloc(n + 1, sizeof(*skip));
+	size_t warned[OCI_OVERLAPS_MAX][2];
+	bool more = false;
 
-	if (!done) {
+	if (!order || !next || !skip) {
 		cv->oom = -ENOMEM;
-		return;
+		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++) {
-			const struct rule *x = &rs->rules[i], *y = &rs->rules[j];
-			size_t ex = doc->info[i].entry, ey = doc->info[j].entry;
-			const struct rule *win;
-			char bx[48], by[48], bw[48];
-			const struct src_loc *lx = &doc->entry_loc[ex], *ly = &doc->entry_loc[ey];
+		order[i] = (struct by_name){ .name = rs->rules[i].syscall, .rule = i };
+	qsort(order, n, sizeof(*order), cmp_by_name);
+	for (size_t k = 0; k < n; k++)
+		next[order[k].rule] = k + 1 < n && !strcmp(order[k].name, order[k + 1].name)
+					      ? order[k + 1].rule
+					      : SIZE_MAX;
+	/* skip[j]: the first rule from j on in its chain whose action is not
+	 * j's, so that a run of one action is passed in one step */
+	for (size_t k = n; k-- > 0;) {
+		size_t j = order[k].rule, nj = next[j];
 
-			if (ex == ey || done[ex * doc->n_entries + ey] ||
-			    oci_action_same(&x->action, &y->action) ||
-			    strcmp(x->syscall, y->syscall) || !rules_overlap(cv, x, y))
+		if (nj == SIZE_MAX)
+			skip[j] = SIZE_MAX;
+		else if (oci_action_same(&rs->rules[j].action, &rs->rules[nj].action))
+			skip[j] = skip[nj];
+		else
+			skip[j] = nj;
+	}
+	for (size_t i = 0; i < n && !more; i++) {
+		unsigned w[SYSCALL_ARGS_MAX] = { 0 };
+
+		for (size_t j = next[i]; j != SIZE_MAX; j = next[j]) {
+			const struct rule *x = &rs->rules[i], *y, *win;
+			const struct src_loc *lx, *ly;
+			char bx[48], by[48], bw[48];
+			size_t ex, ey, k;
+
+			if (oci_action_same(&x->action, &rs->rules[j].action)) {
+				j = skip[j];
+				if (j == SIZE_MAX)
+					break;
+			}
+			y = &rs->rules[j];
+			ex = doc->info[i].entry;
+			ey = doc->info[j].entry;
+			lx = &doc->entry_loc[ex];
+			ly = &doc->entry_loc[ey];
+			if (ex == ey)
 				continue;
-			done[ex * doc->n_entries + ey] = true;
+			for (k = 0; k < n_warned; k++)
+				if (warned[k][0] == ex && warned[k][1] == ey)
+					break;
+			if (k < n_warned || !rules_overlap(cv, x, y, w))
+				continue;
+			if (n_warned == OCI_OVERLAPS_MAX) {
+				more = true;
+				break;
+			}
+			warned[n_warned][0] = ex;
+			warned[n_warned++][1] = ey;
 			win = action_rank(x->action.kind) >= action_rank(y->action.kind) ? x : y;
 			action_format(&x->action, bx, sizeof(bx));
 			action_format(&y->action, by, sizeof(by));
@@ -577,5 +647,20 @@ void oci_warn_overlaps(struct oci_conv *cv)
 				x->action.kind == y->action.kind ? "the first written"
 								 : "the strictest");
 		}
-	free(done);
+	}
+	if (more) {
+		struct src_loc at = { .file = cv->j->file };
+
+		diag_warning(cv->d, &at,
+			     "more entries than the %d pairs named can match the same calls with "
+			     "other actions (decided as those are)",
+			     OCI_OVERLAPS_MAX);
+		oci_note(cv, SIZE_MAX,
+			 "more entries than the %d pairs named below overlap with other actions",
+			 OCI_OVERLAPS_MAX);
+	}
+out:
+	free(order);
+	free(next);
+	free(skip);
 }
