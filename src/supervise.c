@@ -552,10 +552,7 @@ static void read_comm(pid_t tid, char *buf, size_t size)
 	if (n <= 0)
 		return;
 	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	for (char *c = buf; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
+	buf[strcspn(buf, "\n")] = 0; /* as the kernel ends it; the rest is escaped when printed */
 }
 
 static pid_t read_tgid(pid_t tid)
@@ -839,9 +836,17 @@ static void handle(struct sup *s)
 		 * waiting: its pid cannot have been reused meanwhile */
 		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
 			return;
+		/* the name is the caller's own (prctl(PR_SET_NAME), the file
+		 * it executed): escaped as diagnostics are, so that it cannot
+		 * act on a terminal (scmp-run(1) FINDING WHAT WAS DENIED); one
+		 * write for the line, '?' when out of memory */
+		char *comm_esc = diag_escape(comm);
+
 		fprintf(s->report, PROG ": %s: %s -> %s [%s %d] pid %d (%s) by %s\n", verb, call,
 			action_format_ret(dec.ret, abi, act_text, sizeof(act_text)),
-			abi ? abi->name : "?", req.data.nr, (int)tid, comm, why);
+			abi ? abi->name : "?", req.data.nr, (int)tid, comm_esc ? comm_esc : "?",
+			why);
+		free(comm_esc);
 		report_flush(s);
 	}
 	if (kill_it) {

@@ -43,6 +43,18 @@ like "$ERR" "by $P/deny.ini:6" "report: the deciding rule as FILE:LINE"
 grep -qE "\] pid [0-9]+ \(uname\) by" "$ERR"
 ok $? "report: the pid and the command name"
 
+# The thread's name is the caller's (here the name of the file it runs):
+# a C1 control (CSI), a text-reordering character and a byte that is not
+# UTF-8 are escaped as diagnostics are, never written as they are.
+odd=$(printf 'u\302\233\342\200\256\377')
+cp "$(command -v uname)" "$T/$odd"
+run "$S" --report -p "$P/deny.ini" "$T/$odd"
+like "$ERR" "] pid " "report: the call of a command with an odd name is reported"
+like "$ERR" '(u\u009b\u202e\xff) by' "report: the command's name is escaped"
+# (the command's own message names itself as it is)
+grep "^scmp-run: denied: " "$ERR" | grep -qF "$odd"
+ok $((! $?)) "report: ... and not written as it is"
+
 run "$S" --report -p "$P/deny.ini" mkdir "$T/killed"
 status_is 159 "report: kill-process ends in status 159"
 like "$ERR" "denied: mkdir(\"$T/killed\", 0777) -> kill-process [$ABI $MKDIR_NR]" \
