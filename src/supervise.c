@@ -498,6 +498,7 @@ struct sup {
 	} base_denied[BASE_DENIED_MAX];
 	size_t n_base_denied;
 	int learn_err;
+	mode_t learn_mode;  /* of the file written (learn_start()) */
 	bool synced;	    /* sync_wake_up() done */
 	bool report_failed; /* a write of the report failed, and was said */
 };
@@ -1055,7 +1056,7 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 		r = learn_write(s->learn, &h, f);
 	if (f && fflush(f) != 0 && r == 0)
 		r = -errno;
-	if (f && fchmod(fd, 0644) < 0 && r == 0)
+	if (f && fchmod(fd, s->learn_mode) < 0 && r == 0)
 		r = -errno;
 	if (f && fclose(f) != 0 && r == 0)
 		r = -errno;
@@ -1150,9 +1151,9 @@ static bool sticky_other(const char *path, uid_t uid)
  * before the command runs: FILE, if it exists, is a regular file (opened
  * without blocking: a FIFO would wait for a writer), and is not another
  * user's in a sticky directory of a third, which only root may replace.
- * Returns FILE open for reading, -ENOENT if it does not exist, or -errno
- * with the error in d. */
-static int learn_old_open(const char *path, struct diag *d)
+ * Returns FILE open for reading (its mode in *ret_mode), -ENOENT if it
+ * does not exist, or -errno with the error in d. */
+static int learn_old_open(const char *path, mode_t *ret_mode, struct diag *d)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -1166,8 +1167,10 @@ static int learn_old_open(const char *path, struct diag *d)
 		r = -EINVAL;
 	else if (sticky_other(path, st.st_uid))
 		r = -EPERM;
-	if (r == 0)
+	if (r == 0) {
+		*ret_mode = st.st_mode;
 		return fd;
+	}
 	if (fd >= 0)
 		close(fd);
 	if (r == -EINVAL)
@@ -1189,6 +1192,7 @@ static int learn_start(struct sup *s, const struct profile *prof, int *ret_fd, c
 {
 	const char *path = s->o->learn_path;
 	int r = learn_base(s, prof, d), fd;
+	mode_t umask_was, old_mode = 0777;
 	FILE *old;
 
 	if (r < 0)
@@ -1198,9 +1202,16 @@ static int learn_start(struct sup *s, const struct profile *prof, int *ret_fd, c
 		diag_error(d, NULL, "out of memory");
 		return -ENOMEM;
 	}
-	fd = learn_old_open(path, d);
+	fd = learn_old_open(path, &old_mode, d);
 	if (fd < 0 && fd != -ENOENT)
 		return fd;
+	/* The file is written as a new one is (0644 less the umask), and
+	 * never more open than the one it replaces: the header holds the
+	 * command line, which a caller may have kept from others. umask()
+	 * only reads by setting: nothing else runs yet. */
+	umask_was = umask(0);
+	umask(umask_was);
+	s->learn_mode = 0644 & ~umask_was & old_mode;
 	if (fd >= 0) {
 		old = fdopen(fd, "re");
 		if (!old) {

@@ -125,6 +125,17 @@ ok $? "merge: the record grew ($n1 -> $n2)"
 run "$S" -p "$T/m.ini" sh -c "echo one; mkdir '$T/m2'"
 status_is 0 "merge: both runs' calls are allowed"
 
+# The learned file's mode: 0644 less the umask, and never more open
+# than the file it replaces (the header holds the command line).
+(umask 077 && "$S" --learn "$T/mode.ini" --user root true 2>/dev/null)
+is "$(stat -c %a "$T/mode.ini")" 600 "mode: a new learned file follows the umask"
+chmod 640 "$T/mode.ini"
+(umask 022 && "$S" --learn "$T/mode.ini" --user root true 2>/dev/null)
+is "$(stat -c %a "$T/mode.ini")" 640 "mode: a merge keeps a file closed to others closed"
+rm -f "$T/mode.ini"
+(umask 022 && "$S" --learn "$T/mode.ini" --user root true 2>/dev/null)
+is "$(stat -c %a "$T/mode.ini")" 644 "mode: a new learned file is 0644 under umask 022"
+
 # An x32 call (the x32 bit in the number: on x86_64 the kernel tells the
 # ABI by it) is learned as x32's, so the learned profile names the ABI
 # and the run again is not stopped as a foreign architecture. (The kernel
