@@ -249,37 +249,47 @@ static int parse_record(const char *line, struct rec *r)
 
 int learn_load(struct learn *l, FILE *f, const char *path, struct diag *d)
 {
-	char line[512];
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t len;
 	unsigned lineno = 0;
-	int n = 0, r;
+	int n = 0, r = 0;
 
-	while (fgets(line, sizeof(line), f)) {
+	/* whole lines, however long: a piece of one is not a line, and a
+	 * record cut short would be read as another record */
+	while ((len = getline(&line, &size, f)) >= 0) {
 		struct src_loc loc = { .file = path, .line = ++lineno };
 		struct rec rec;
 
 		if (strncmp(line, LEARN_TAG, strlen(LEARN_TAG)))
 			continue;
-		if (parse_record(line, &rec) < 0) {
+		if (strlen(line) != (size_t)len || parse_record(line, &rec) < 0) {
 			diag_error(d, &loc, "malformed record line of a learned profile");
-			return -EINVAL;
+			r = -EINVAL;
+			goto out;
 		}
 		r = rec_add(l, &rec);
 		if (r < 0)
-			return r;
+			goto out;
 		n++;
 	}
-	if (ferror(f)) {
-		diag_error(d, NULL, "reading '%s' failed", path);
-		return -EIO;
-	}
-	if (!n) {
+	/* getline() fails without an error on the stream when out of
+	 * memory: only the end of the file ends the record */
+	if (ferror(f) || !feof(f)) {
+		r = errno == ENOMEM && !ferror(f) ? -ENOMEM : -EIO;
+		diag_error(d, NULL, "reading '%s' failed: %s", path, strerror(-r));
+	} else if (!n) {
 		diag_error(d, NULL,
 			   "'%s' exists and is not a profile written by --learn (no '%s' "
 			   "lines): not overwritten",
 			   path, LEARN_TAG);
-		return -EINVAL;
+		r = -EINVAL;
+	} else {
+		r = n;
 	}
-	return n;
+out:
+	free(line);
+	return r;
 }
 
 /* ---- writing ---- */

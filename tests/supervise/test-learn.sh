@@ -194,6 +194,22 @@ run "$S" --learn "$T/broken.ini" true
 status_is 125 "--learn into a broken record: refused"
 like "$ERR" "broken.ini:1: error: malformed record" "--learn into a broken record: located"
 
+# A record line longer than any buffer is read whole: a piece of it is
+# neither that record nor another (here the value's leading zeros would
+# have left 0 in the first piece: ioctl cmd == 0, and 0x5413 dropped).
+if [ "$(uname -m)" = x86_64 ]; then
+	"$S" --learn "$T/longrec.ini" --user root true 2>/dev/null
+	printf ';@learned x86_64 16 1&0xffffffff=0x%0600d5413\n' 0 >>"$T/longrec.ini"
+	run "$S" --learn "$T/longrec.ini" --user root true
+	status_is 0 "a long record line: merged"
+	like "$T/longrec.ini" ";@learned x86_64 16 1&0xffffffff=0x5413" \
+		"a long record line: its record is kept"
+	unlike "$T/longrec.ini" ";@learned x86_64 16 1&0xffffffff=0x0" \
+		"a long record line: no record made of a piece of it"
+else
+	skip "a long record line: the record is x86_64's"
+fi
+
 # refused_learn WHAT MESSAGE [RUNNER...] -- ARG...: RUNNER scmp-run --learn
 # ARG... sh -c 'touch RAN': 125 at once, MESSAGE on stderr, and the
 # command did not run (RAN: $RAN, default $T/ran).
