@@ -1151,17 +1151,22 @@ static bool sticky_other(const char *path, uid_t uid)
  * before the command runs: FILE, if it exists, is a regular file (opened
  * without blocking: a FIFO would wait for a writer), and is not another
  * user's in a sticky directory of a third, which only root may replace.
- * Returns FILE open for reading (its mode in *ret_mode), -ENOENT if it
+ * Not a symbolic link either: the rename would replace the link, not the
+ * file read (whose owner the sticky check would see instead of the
+ * link's), and leave that file as it was. Returns FILE open for reading (its mode in *ret_mode), -ENOENT if it
  * does not exist, or -errno with the error in d. */
 static int learn_old_open(const char *path, mode_t *ret_mode, struct diag *d)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
 	struct stat st;
 	int r = 0;
 
-	if (fd < 0)
+	if (fd < 0) {
 		r = -errno;
-	else if (fstat(fd, &st) < 0)
+		/* O_NOFOLLOW says ELOOP for a link as the last component */
+		if (r == -ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			r = -EMLINK;
+	} else if (fstat(fd, &st) < 0)
 		r = -errno;
 	else if (!S_ISREG(st.st_mode))
 		r = -EINVAL;
@@ -1175,6 +1180,11 @@ static int learn_old_open(const char *path, mode_t *ret_mode, struct diag *d)
 		close(fd);
 	if (r == -EINVAL)
 		diag_error(d, NULL, "--learn: '%s' is not a regular file", path);
+	else if (r == -EMLINK)
+		diag_error(d, NULL,
+			   "--learn: '%s' is a symbolic link: the learned file would replace "
+			   "the link, not its target; name the file itself",
+			   path);
 	else if (r == -EPERM)
 		diag_error(d, NULL,
 			   "--learn: '%s' cannot be replaced: it is another user's, in a sticky "

@@ -260,6 +260,27 @@ refused_for_nobody "--learn into another user's file in a sticky directory" \
 	"$SD/owned.ini"
 rm -rf "$SD"
 
+# a symbolic link: the rename would replace the link (here root's, in a
+# sticky directory: only root could), not the caller's own file it names
+SD=$(mktemp -d /tmp/scmp-run-sticky.XXXXXX)
+OD=$(mktemp -d /tmp/scmp-run-own.XXXXXX)
+chmod 1777 "$SD"
+chmod 777 "$OD"
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		"$S" --learn "$OD/mine.ini" true 2>/dev/null
+	ln -s "$OD/mine.ini" "$SD/link.ini"
+	cp "$OD/mine.ini" "$T/mine.before"
+	RAN=$SD/ran refused_learn "--learn into a symbolic link" \
+		"--learn: '$SD/link.ini' is a symbolic link" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$SD/link.ini"
+	[ -L "$SD/link.ini" ] && cmp -s "$OD/mine.ini" "$T/mine.before"
+	ok $? "--learn into a symbolic link: the link and its target are left as they were"
+else
+	skip "setpriv missing: no case '--learn into a symbolic link'"
+fi
+rm -rf "$SD" "$OD"
+
 # an earlier learned file the caller cannot read: what it holds would be
 # lost, so the run is refused before it starts
 UD=$(mktemp -d /tmp/scmp-run-unreadable.XXXXXX)
