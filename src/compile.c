@@ -75,6 +75,7 @@ int compile_profile(const char *value, const struct profile_opts *opts, const st
 		/* JSON: found and checked like any profile file, then read by
 		 * the OCI module. */
 		struct profile_trust trust;
+		struct oci_options same = { 0 };
 		char *path;
 		int r = profile_locate(value, &o, d, &path, &trust);
 
@@ -82,7 +83,13 @@ int compile_profile(const char *value, const struct profile_opts *opts, const st
 			memset(ret, 0, sizeof(*ret));
 			return r;
 		}
-		r = compile_load(path, NULL, oci, native, d, ret);
+		/* what is read is the file checked, not one put in its place */
+		if (oci)
+			same = *oci;
+		same.same_file = true;
+		same.dev = trust.dev;
+		same.ino = trust.ino;
+		r = compile_load(path, NULL, &same, native, d, ret);
 		free(path);
 		if (r >= 0)
 			ret->profile->trust = trust;

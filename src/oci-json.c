@@ -230,8 +230,8 @@ static const struct ojson_pos *find_pos(const struct ojson *j, const char *path)
 
 /* ---- loading ---- */
 
-static int read_all(const char *path, size_t max, struct diag *d, const struct src_loc *where,
-		    char **ret, size_t *ret_len)
+static int read_all(const char *path, size_t max, const struct ojson_file_id *same, struct diag *d,
+		    const struct src_loc *where, char **ret, size_t *ret_len)
 {
 	/* Never block on a FIFO nor take a terminal (scmp-run(1) PROFILE LOOKUP). */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -252,6 +252,13 @@ static int read_all(const char *path, size_t max, struct diag *d, const struct s
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
 		diag_error(d, where, "cannot read '%s': %s", path,
 			   S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		goto out;
+	}
+	if (same && (st.st_dev != same->dev || st.st_ino != same->ino)) {
+		diag_error(d, where,
+			   "'%s' is another file than the one checked a moment before: it was "
+			   "replaced meanwhile",
+			   path);
 		goto out;
 	}
 	if ((unsigned long long)st.st_size > max) {
@@ -321,7 +328,8 @@ static int jansson_open(struct diag *d, const struct src_loc *where)
 }
 #endif
 
-int ojson_load(const char *path, const char *file, size_t max, struct diag *d, struct ojson *ret)
+int ojson_load(const char *path, const char *file, size_t max, const struct ojson_file_id *same,
+	       struct diag *d, struct ojson *ret)
 {
 	struct src_loc where = { .file = file };
 	struct scan sc = { .j = ret, .line = 1, .col = 1 };
@@ -336,7 +344,7 @@ int ojson_load(const char *path, const char *file, size_t max, struct diag *d, s
 	if (r < 0)
 		return r;
 #endif
-	r = read_all(path, max, d, &where, &ret->text, &ret->len);
+	r = read_all(path, max, same, d, &where, &ret->text, &ret->len);
 	if (r < 0)
 		return r;
 	/* Integers as reals: jansson's integers are signed 64-bit, OCI values

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "config.h"
 #include "diag.h"
@@ -77,14 +78,22 @@ struct ojson {
 	size_t n_pos;
 };
 
+/* A file by its device and inode, as stat(2) gives them. */
+struct ojson_file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 /*
- * Read and parse a JSON file (at most max bytes, regular files only). file
- * is the name put in locations (borrowed; must outlive j). Syntax errors
+ * Read and parse a JSON file (at most max bytes, regular files only; with
+ * same not NULL, only the file it names: another one now at path is an
+ * error). file is the name put in locations (borrowed; must outlive j). Syntax errors
  * (jansson's, with line and column), duplicate keys and a top level that
  * is not an object are reported to d, and so is every error of the
  * accessors below (d must outlive j). Returns 0 or a negative errno.
  */
-int ojson_load(const char *path, const char *file, size_t max, struct diag *d, struct ojson *ret);
+int ojson_load(const char *path, const char *file, size_t max, const struct ojson_file_id *same,
+	       struct diag *d, struct ojson *ret);
 void ojson_free(struct ojson *j);
 
 /* The location of the value at JSON pointer path (of its key when key is

@@ -731,7 +731,10 @@ int oci_doc_load(const char *path, const struct arch *native, const struct oci_o
 	r = parse_caps(&cv, opts ? opts->caps : NULL);
 	if (r < 0)
 		goto fail;
-	r = ojson_load(path, file, PROFILE_SIZE_MAX, d, &j);
+	r = ojson_load(path, file, PROFILE_SIZE_MAX,
+		       opts && opts->same_file ? &(struct ojson_file_id){ opts->dev, opts->ino }
+					       : NULL,
+		       d, &j);
 	if (r < 0)
 		goto fail;
 	cv.j = &j;

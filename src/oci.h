@@ -20,6 +20,11 @@
 struct oci_options {
 	const char *caps;	    /* --oci-caps "CAP_A,CAP_B": kept by the process; NULL: none */
 	const char *kernel_release; /* for minKernel; NULL: the running kernel's (uname) */
+	/* The file read must be this one (profile_locate() found and checked
+	 * it by its path): a file put in its place meanwhile is refused. */
+	bool same_file;
+	dev_t dev;
+	ino_t ino;
 };
 
 /* True if -p names an OCI profile: a name ending in ".json". */

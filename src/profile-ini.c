@@ -1096,5 +1096,7 @@ int profile_locate(const char *what, const struct profile_opts *opts, struct dia
 	}
 	*ret_path = path;
 	*ret_trust = l.trust_done;
+	ret_trust->dev = st.st_dev;
+	ret_trust->ino = st.st_ino;
 	return 0;
 }

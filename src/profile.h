@@ -40,6 +40,8 @@ struct profile_trust {
 	bool checked;	      /* owners and modes were checked */
 	uid_t uid;	      /* the one owner trusted besides root */
 	unsigned files, dirs; /* files read, directories searched for a NAME */
+	dev_t dev;	      /* profile_locate(): the file found, as it was checked */
+	ino_t ino;
 };
 
 /* "; lint: allow ID" at loc: a warning ID located there is not shown
