@@ -834,6 +834,10 @@ static bool rrule_overlap(const struct rrule *a, const struct rrule *b)
 }
 
 #define TIE_PAIRS_MAX 100000 /* pairs compared per syscall before assuming a tie */
+/* pairs of one result passed over per syscall: a bound on the time for
+ * any number of rules (a JSON entry may name one syscall 100,000 times);
+ * past it the search ends without a warning, which only informs */
+#define TIE_VISITS_MAX (100 * TIE_PAIRS_MAX)
 
 struct tagged_iv {
 	struct interval iv;
@@ -919,6 +923,8 @@ static void tie_warning(const struct rsys *s, const struct rrule *b, struct diag
  * so once per syscall. s->rules is sorted by action, then written order. */
 static void warn_ties(const struct rsys *s, size_t n_written, struct diag *d)
 {
+	size_t visits = 0;
+
 	for (size_t from = 0, to, end; from < s->n_rules; from = to) {
 		size_t pairs = 0;
 		ssize_t hit;
@@ -942,8 +948,11 @@ static void warn_ties(const struct rsys *s, size_t n_written, struct diag *d)
 			for (size_t j = i + 1; j < end; j++) {
 				const struct rrule *a = &s->rules[i], *b = &s->rules[j];
 
-				if (a->ret == b->ret)
-					continue;
+				if (a->ret == b->ret) {
+					if (++visits < TIE_VISITS_MAX)
+						continue;
+					return;
+				}
 				if (++pairs < TIE_PAIRS_MAX && !rrule_overlap(a, b))
 					continue;
 				tie_warning(s, b, d);
