@@ -633,6 +633,17 @@ static bool fold(struct sup *s, const struct arch *abi, const struct seccomp_dat
 	return true;
 }
 
+/* Take back the call fold() just counted as new: the fold it added (none
+ * when the table was full), and the count. */
+static void unfold(struct sup *s, size_t n_folds)
+{
+	if (s->n_folds > n_folds)
+		free(s->folds[--s->n_folds].text);
+	else
+		s->dropped_folds--;
+	s->reported--;
+}
+
 static void reply(struct sup *s, const struct seccomp_notif *req, int error, bool cont)
 {
 	struct seccomp_notif_resp resp = { .id = req->id };
@@ -821,6 +832,7 @@ static void handle(struct sup *s)
 
 	s->reported++;
 	char why[PATH_MAX + 64];
+	size_t n_folds = s->n_folds;
 
 	why_text(&dec, why, sizeof(why));
 	if (fold(s, abi, &req.data, &dec, name, why)) {
@@ -834,9 +846,13 @@ static void handle(struct sup *s)
 			snprintf(call, sizeof(call), "syscall_%d(...)", req.data.nr);
 		read_comm(tid, comm, sizeof(comm));
 		/* what was read belongs to the caller only if it is still
-		 * waiting: its pid cannot have been reused meanwhile */
-		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
+		 * waiting: its pid cannot have been reused meanwhile. If not,
+		 * the call was not made (a signal interrupted it; restarted,
+		 * it comes again): uncounted, so that its line is printed then */
+		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0) {
+			unfold(s, n_folds);
 			return;
+		}
 		/* the name is the caller's own (prctl(PR_SET_NAME), the file
 		 * it executed): escaped as diagnostics are, so that it cannot
 		 * act on a terminal (scmp-run(1) FINDING WHAT WAS DENIED); one

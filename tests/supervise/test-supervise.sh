@@ -240,6 +240,17 @@ like "$ERR" "the command was not run: its setup ended before the execve(), with 
 [ ! -e "$T/ran-shim" ]
 ok $? "setup ended with a status: the command did not run"
 
+# A notification whose caller went away before the check of its id (a
+# signal interrupted the call, which then comes again) is not counted:
+# stale-shim.so fails the first check, and the second uname has its line.
+run env LD_PRELOAD="$BUILDDIR/tests/supervise/stale-shim.so" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	"$S" --report -p "$P/deny.ini" sh -c 'uname 2>/dev/null; uname 2>/dev/null; true'
+status_is 0 "a call gone before its check: ran"
+is "$(grep -c 'denied: uname' "$ERR")" 1 "a call gone before its check: the next one has the line"
+grep -qE "^scmp-run: +1  uname -> errno\(EPERM\)" "$ERR"
+ok $? "a call gone before its check: not in the summary"
+
 run "$S" --report="$T/no/such/dir/report" -p "$P/deny.ini" sh -c ": >'$T/ran'"
 status_is 125 "--report=FILE unwritable: 125"
 like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwritable: says so"
