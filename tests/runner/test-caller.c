@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "caller.h"
+#include "filters.h"
 #include "tests/tap.h"
 
 extern char **environ;
@@ -273,24 +274,12 @@ static int fds_all(void)
 /* The fallbacks of close_range(CLOSE_RANGE_CLOEXEC) (Linux 5.11): an
  * outer filter answers it with ENOSYS, as an older kernel does, and, with
  * getdents_errno, getdents64 (readdir() of /proc/self/fd) with that errno. */
-#if defined(__x86_64__) || defined(__aarch64__)
-#if defined(__x86_64__)
-#define TEST_AUDIT_ARCH AUDIT_ARCH_X86_64
-#else
-#define TEST_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
+#ifdef NATIVE_AUDIT_ARCH
 static bool deny_close_range(int getdents_errno)
 {
-	struct sock_filter insns[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TEST_AUDIT_ARCH, 0, 5),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_close_range, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getdents64, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)getdents_errno),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
+	struct sock_filter insns[] =
+		TWO_CALLS_INSNS(__NR_close_range, SECCOMP_RET_ERRNO | ENOSYS, __NR_getdents64,
+				SECCOMP_RET_ERRNO | (unsigned)getdents_errno);
 	struct sock_fprog f = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
 
 	/* errno 0 would fake success: allow getdents64 instead. */
@@ -569,7 +558,7 @@ static void test_live(void)
 	       "descriptors >= 3 close-on-exec, still open; LISTEN_FDS=2 keeps 3 and 4");
 	tap_ok(in_child(fds_keep) == 0, "keep-fds = 9 7 7 keeps 7 and 9 only");
 	tap_ok(in_child(fds_all) == 0, "keep-fds = all keeps everything");
-#ifdef TEST_AUDIT_ARCH
+#ifdef NATIVE_AUDIT_ARCH
 	tap_ok(in_child(fds_no_close_range) == 0,
 	       "without close_range: descriptors found in /proc/self/fd close-on-exec");
 	st = in_child(fds_readdir_fails);

@@ -18,14 +18,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "filters.h"
 #include "kernel-check.h"
 #include "tests/tap.h"
-
-#if defined(__x86_64__)
-#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define NATIVE_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
 
 static void test_mapping(void)
 {
@@ -344,16 +339,8 @@ static void test_readback(void)
 #ifdef NATIVE_AUDIT_ARCH
 	{
 		/* read -> EACCES, prctl -> EPERM: verified by the errnos */
-		struct sock_filter insns[] = {
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 5),
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_read, 0, 1),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 1),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		};
+		struct sock_filter insns[] = TWO_CALLS_INSNS(__NR_read, SECCOMP_RET_ERRNO | EACCES,
+							     __NR_prctl, SECCOMP_RET_ERRNO | EPERM);
 		struct bpf_prog errs = { .insns = insns, .len = 8 };
 
 		tap_ok(child(&errs, PLAIN) == 0, "read and prctl answered by errnos: verified");

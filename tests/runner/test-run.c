@@ -23,15 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "filters.h"
 #include "profile.h"
 #include "run.h"
 #include "tests/tap.h"
-
-#if defined(__x86_64__)
-#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define NATIVE_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
 
 #define CAPBIT(c) ((uint64_t)1 << (c))
 
@@ -74,18 +69,6 @@ static struct sock_filter allow_all_insns[] = {
 static const struct bpf_prog allow_all = { .insns = allow_all_insns, .len = 1 };
 
 #ifdef NATIVE_AUDIT_ARCH
-/* One syscall call answered with ret on the native ABI, everything else
- * allowed: six instructions. */
-/* clang-format off */
-#define ONE_CALL_INSNS(call, ret) {                                              \
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)), \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 3),            \
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),   \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (call), 0, 1),                       \
-	BPF_STMT(BPF_RET | BPF_K, (ret)),                                        \
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),                            \
-}
-/* clang-format on */
 
 /* getppid() -> EPERM. */
 static struct sock_filter getppid_insns[] = ONE_CALL_INSNS(__NR_getppid, SECCOMP_RET_ERRNO | EPERM);
