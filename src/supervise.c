@@ -1169,8 +1169,9 @@ static bool sticky_other(const char *path, uid_t uid)
  * user's in a sticky directory of a third, which only root may replace.
  * Not a symbolic link either: the rename would replace the link, not the
  * file read (whose owner the sticky check would see instead of the
- * link's), and leave that file as it was. Returns FILE open for reading (its mode in *ret_mode), -ENOENT if it
- * does not exist, or -errno with the error in d. */
+ * link's), and leave that file as it was. Returns FILE open for reading
+ * (its mode in *ret_mode), -ENOENT if it does not exist, or -errno with
+ * the error in d. */
 static int learn_old_open(const char *path, mode_t *ret_mode, struct diag *d)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
