@@ -63,6 +63,8 @@ struct scan {
 	unsigned line, col;
 	size_t cap;
 	int err;
+	unsigned depth;		      /* containers open at sc->i */
+	unsigned deep_line, deep_col; /* where OJSON_DEPTH_MAX was passed (err -E2BIG) */
 };
 
 static void adv(struct scan *sc)
@@ -131,7 +133,10 @@ static struct ojson_pos *add_pos(struct scan *sc, const char *path, unsigned kl,
 }
 
 /* Index the value at sc->i. The text is valid JSON (jansson said so): any
- * surprise is an internal error, never a guess. */
+ * surprise is an internal error, never a guess. Each level of nesting is a
+ * frame of this recursion (with a path buffer): more than OJSON_DEPTH_MAX
+ * is refused, -E2BIG, rather than run out of stack (jansson itself takes
+ * 2048 levels). */
 static void scan_value(struct scan *sc, const char *path, unsigned kl, unsigned kc)
 {
 	char child[OJSON_PATH_MAX];
@@ -148,14 +153,22 @@ static void scan_value(struct scan *sc, const char *path, unsigned kl, unsigned 
 		return;
 	}
 	c = peek(sc);
+	if ((c == '{' || c == '[') && sc->depth == OJSON_DEPTH_MAX) {
+		sc->err = -E2BIG;
+		sc->deep_line = sc->line;
+		sc->deep_col = sc->col;
+		return;
+	}
 	if (c == '{' || c == '[') {
 		char close = c == '{' ? '}' : ']';
 		size_t index = 0;
 
+		sc->depth++;
 		adv(sc);
 		skip_ws(sc);
 		if (peek(sc) == close) {
 			adv(sc);
+			sc->depth--;
 			goto done;
 		}
 		for (;;) {
@@ -205,6 +218,7 @@ static void scan_value(struct scan *sc, const char *path, unsigned kl, unsigned 
 			adv(sc);
 			break;
 		}
+		sc->depth--;
 	} else if (c == '"') {
 		skip_string(sc);
 	} else {
@@ -366,6 +380,13 @@ int ojson_load(const char *path, const char *file, size_t max, const struct ojso
 		return -EINVAL;
 	}
 	scan_value(&sc, "", 0, 0);
+	if (sc.err == -E2BIG) {
+		where.line = sc.deep_line;
+		where.col = sc.deep_col;
+		diag_error(d, &where, "JSON nested deeper than %d levels (an OCI profile needs 5)",
+			   OJSON_DEPTH_MAX);
+		return -EINVAL;
+	}
 	if (sc.err) {
 		diag_error(d, &where, "internal error: cannot index the JSON text (%s)",
 			   strerror(-sc.err));

@@ -56,7 +56,8 @@ void ojson_decref(json_t *json);
 #define json_decref		ojson_decref
 #endif
 
-#define OJSON_PATH_MAX 256 /* bytes of a JSON pointer built by the OCI loader */
+#define OJSON_PATH_MAX	256 /* bytes of a JSON pointer built by the OCI loader */
+#define OJSON_DEPTH_MAX 32  /* nested objects and arrays; an OCI profile uses 5 */
 
 /* Where one value sits: byte range of its token and its line/column (the
  * column counts characters, as jansson's error column does); for an object

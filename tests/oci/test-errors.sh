@@ -226,6 +226,15 @@ else
 	skip "the trust check applies as root"
 	skip "the trust check applies as root"
 fi
+# 2000 levels of nesting (jansson takes 2048) on a 256 KiB stack: refused
+# at the 33rd, not a crash of the recursion that indexes the text.
+awk 'BEGIN { printf "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"x\":";
+	for (i = 0; i < 2000; i++) printf "["; for (i = 0; i < 2000; i++) printf "]"; print "}" }' \
+	>"$TAP_TMP/deep.json"
+run sh -c 'ulimit -s 256 && exec "$@"' sh "$SCMP_RUN" -p "$TAP_TMP/deep.json" --check
+is "$RC" 1 "2000 levels of nesting on a small stack: rejected, no crash"
+like "$ERR" "error: JSON nested deeper than 32 levels" "... saying why"
+
 # One syscall named 130,000 times by one entry (about the most 1 MiB holds),
 # next to an entry of another action: the search for ties between rules is
 # bounded. It took 15 s of CPU in the debug build; now under 1 s, 1 s with
