@@ -1066,6 +1066,11 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	return -r;
 
 out:
+	/* the limit applies to the launcher's own steps after it, too */
+	if (r == -EMFILE && p->limits.e[RLIMITS_OPEN_FILES].set)
+		diag_hint(d, &p->limits.e[RLIMITS_OPEN_FILES].loc,
+			  "open-files leaves scmp-run too few descriptors for its own steps "
+			  "before the command (the Landlock ruleset, /proc/self/status): raise it");
 	free(plan.groups);
 	landlock_plan_close(&ll);
 	kcheck_readback_close(&rb);

@@ -342,6 +342,15 @@ like "$ERR" "raise.ini:4: error: setting the limit 'open-files' to 100:200 faile
 like "$ERR" "CAP_SYS_RESOURCE" "raising a hard limit: the hint"
 [ ! -e "$TAP_TMP/w/ran" ]
 ok $? "raising a hard limit: nothing ran"
+# a limit below what the launcher's own steps need (the Landlock ruleset
+# and /proc/self/status beside 0, 1 and 2): the hint names the key
+printf '[limits]\nopen-files = 4\n' | prof few-fds
+run $NOBODY $S -p $P/few-fds.ini touch $TAP_TMP/w/ran
+is "$RC" 125 "open-files = 4: the launcher's steps fail, 125"
+like "$ERR" "few-fds.ini:4: hint: open-files leaves scmp-run too few descriptors" \
+	"open-files = 4: the hint names the key"
+[ ! -e "$TAP_TMP/w/ran" ]
+ok $? "open-files = 4: nothing ran"
 
 # ---- bad input: a located error, and nothing runs ----
 
