@@ -19,6 +19,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "proc-status.h"
+
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2) /* include/uapi/linux/close_range.h */
 #endif
@@ -467,49 +469,43 @@ int caller_close_fds(const struct caller_settings *s, unsigned listen_n, struct 
 
 /* ---- signals ---- */
 
-/* The SigIgn mask of /proc/self/status (bit N-1: signal N ignored). The
- * file is read to its end, line by line: the lines before SigIgn have no
- * fixed size (Groups: lists up to 65536 supplementary groups), so the line
- * may lie beyond any buffer of one read. */
-static int read_sigign(uint64_t *ret)
+/* proc_status_feed()'s fn for read_sigign(): 1 with *ctx set for the
+ * SigIgn line, -EINVAL for one that does not parse. */
+static int sigign_line(void *ctx, const char *line, size_t len)
 {
 	static const char key[] = "SigIgn:\t";
-	char buf[4096], line[64];
-	size_t len = 0;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC), r = -ENOENT;
+	char *end;
+
+	if (strncmp(line, key, sizeof(key) - 1))
+		return 0;
+	errno = 0;
+	*(uint64_t *)ctx = strtoull(line + sizeof(key) - 1, &end, 16);
+	return errno || end == line + sizeof(key) - 1 || *end ? -EINVAL : 1;
+}
+
+/* The SigIgn mask of /proc/self/status (bit N-1: signal N ignored), read
+ * until its line: it may lie beyond the first read (proc-status.h). */
+static int read_sigign(uint64_t *ret)
+{
+	struct proc_status_lines lines = { 0 };
+	char buf[4096];
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC), r = 0;
 
 	if (fd < 0)
 		return -errno;
-	while (r == -ENOENT) {
+	while (r == 0) {
 		ssize_t n = read(fd, buf, sizeof(buf));
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			r = -errno;
-		if (n <= 0)
+		if (n <= 0) {
+			r = n < 0 ? -errno : -ENOENT;
 			break;
-		for (ssize_t i = 0; i < n && r == -ENOENT; i++) {
-			char *end;
-
-			if (buf[i] != '\n') {
-				/* A longer line is not SigIgn's: len says so. */
-				if (len < sizeof(line) - 1)
-					line[len] = buf[i];
-				len++;
-				continue;
-			}
-			if (len < sizeof(line) - 1 && !strncmp(line, key, sizeof(key) - 1)) {
-				line[len] = 0;
-				errno = 0;
-				*ret = strtoull(line + sizeof(key) - 1, &end, 16);
-				r = errno || end == line + sizeof(key) - 1 || *end ? -EINVAL : 0;
-			}
-			len = 0;
 		}
+		r = proc_status_feed(&lines, buf, (size_t)n, sigign_line, ret);
 	}
 	close(fd);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 int caller_reset_signals(struct diag *d)

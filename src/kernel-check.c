@@ -213,37 +213,25 @@ static bool made(uint32_t ret)
 	return passes(ret) || answers(ret);
 }
 
-/*
- * The status text comes in pieces: one read(2) may end before
- * Seccomp_filters, since the lines before it have no fixed size (Groups:
- * lists up to 65536 supplementary groups). Of each piece only the lines
- * the read-back parses are kept; a line too long for rb->line is none of
- * them.
- */
-static void keep_lines(struct kcheck_readback *rb, const char *text, size_t len)
+/* proc_status_feed()'s fn for read_status(): the lines the read-back
+ * parses are kept (one read(2) may end before Seccomp_filters). */
+static int keep_line(void *ctx, const char *line, size_t len)
 {
 	static const char keys[][17] = { "Tgid:", "Seccomp_filters:" }; /* no relocations */
+	struct kcheck_readback *rb = ctx;
 
-	for (size_t i = 0; i < len; i++) {
-		if (text[i] != '\n') {
-			if (rb->line_len < sizeof(rb->line))
-				rb->line[rb->line_len] = text[i];
-			rb->line_len++;
-			continue;
+	for (size_t k = 0; k < 2; k++)
+		if (!strncmp(line, keys[k], strlen(keys[k])) &&
+		    rb->kept_len + len < sizeof(rb->kept)) {
+			memcpy(rb->kept + rb->kept_len, line, len);
+			rb->kept_len += len;
+			rb->kept[rb->kept_len++] = '\n';
 		}
-		for (size_t k = 0; k < 2 && rb->line_len < sizeof(rb->line); k++)
-			if (!strncmp(rb->line, keys[k], strlen(keys[k])) &&
-			    rb->kept_len + rb->line_len < sizeof(rb->kept)) {
-				memcpy(rb->kept + rb->kept_len, rb->line, rb->line_len);
-				rb->kept_len += rb->line_len;
-				rb->kept[rb->kept_len++] = '\n';
-			}
-		rb->line_len = 0;
-	}
+	return 0;
 }
 
 /*
- * The whole status text into keep_lines(), with pread(2) from offset 0
+ * The whole status text into keep_line(), with pread(2) from offset 0
  * (before: the descriptor's offset stays 0) or read(2) from where the
  * descriptor is (after). Each read(2) has the arguments the filter's
  * answer was predicted for. 0 or a negative errno.
@@ -252,7 +240,8 @@ static int read_status(struct kcheck_readback *rb, int fd, bool positioned)
 {
 	off_t at = 0;
 
-	rb->kept_len = rb->line_len = 0;
+	rb->kept_len = 0;
+	rb->lines = (struct proc_status_lines){ 0 };
 	for (;;) {
 		ssize_t n = positioned ? pread(fd, rb->buf, sizeof(rb->buf), at)
 				       : read(fd, rb->buf, sizeof(rb->buf));
@@ -261,7 +250,7 @@ static int read_status(struct kcheck_readback *rb, int fd, bool positioned)
 			continue;
 		if (n < 0)
 			return -errno;
-		keep_lines(rb, rb->buf, (size_t)n);
+		proc_status_feed(&rb->lines, rb->buf, (size_t)n, keep_line, rb);
 		/* A short read is the end: /proc makes the status text whole at
 		 * the first read (seq_file). Were it not, a count would be
 		 * missing and the check would fail, never pass. */

@@ -12,6 +12,7 @@
 
 #include "bpf.h"
 #include "diag.h"
+#include "proc-status.h"
 
 #define KCHECK_ACTIONS_MAX   8	/* distinct SECCOMP_RET_* actions the kernel defines */
 #define KCHECK_FD_SEARCH_MAX 64 /* descriptor numbers tried for the read-back */
@@ -75,8 +76,9 @@ struct kcheck_readback {
 	char buf[4096];		      /* one read(2) of the status text */
 	/* The lines the read-back parses (Tgid, Seccomp_filters), kept from a
 	 * text read in pieces, and the line being read */
-	char kept[96], line[40];
-	size_t kept_len, line_len;
+	char kept[96];
+	size_t kept_len;
+	struct proc_status_lines lines;
 };
 
 /*

@@ -790,19 +790,23 @@ static const struct {
 	{ OPT_LIST_PROFILES, MODE_LIST_PROFILES },
 };
 
+/* getopt's: stop at the command, ':' for a missing argument, -p -v -h */
+#define SHORT_OPTIONS "+:p:vh"
+
 /*
  * What getopt_long() refused (opt '?': an unknown or ambiguous option, ':'
  * an option without its argument). A long option is named by its word,
  * arg, which getopt_long() has always stepped past: optopt is then 0 or the
  * option's value (0x100 up, or the short letter of --profile, --verbose,
- * --help). A short one is named by optopt: its word may hold more options
- * (-vZ), and arg is still the word before while getopt is inside it (-Zv).
+ * --help: one of SHORT_OPTIONS). A short one is named by optopt: its word
+ * may hold more options (-vZ), and arg is still the word before while
+ * getopt is inside it (-Zv).
  */
 static void option_error(struct diag *d, int opt, const char *arg)
 {
 	char s[3] = { '-', (char)optopt, 0 };
-	bool long_word =
-		!strncmp(arg, "--", 2) && (optopt == 0 || optopt >= 0x100 || strchr("pvh", optopt));
+	bool long_word = !strncmp(arg, "--", 2) &&
+			 (optopt == 0 || optopt >= 0x100 || strchr(SHORT_OPTIONS, optopt));
 	const char *name = long_word ? arg : s;
 
 	if (opt == ':')
@@ -913,7 +917,7 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 	long_options(options);
 	opterr = 0; /* getopt's own messages would not start with "scmp-run: error:" */
 	while (!negative_number_next(o, *ret_argc, *ret_argv) &&
-	       (opt = getopt_long(*ret_argc, *ret_argv, "+:p:vh", options, NULL)) != -1) {
+	       (opt = getopt_long(*ret_argc, *ret_argv, SHORT_OPTIONS, options, NULL)) != -1) {
 		if (opt == '?' || opt == ':')
 			option_error(d, opt, (*ret_argv)[optind - 1]);
 		bad_option |= !take_option(o, opt, &bad_arch, &conflict);

@@ -353,6 +353,13 @@ fails_closed "an unknown supplementary group" "unknown group 'no-such-group-scmp
 	-p "$T/supp-unknown.ini"
 fails_closed "supplementary-groups without a user" "supplementary-groups needs [credentials] user" \
 	-p "$T/supp-no-user.ini"
+fails_closed "supplementary-groups = init for a uid without a passwd entry" \
+	"supplementary-groups = init needs a user with a passwd entry" -p "$T/supp-init-numeric.ini"
+# setgroups(2) faked by an outer filter: the groups read back differ
+fails_closed "supplementary groups not set, read back" "the ids read back differ" \
+	-p "$T/fake-setgroups.ini" "$S" -p "$T/supp-groups.ini"
+fails_closed "the primary group alone not set, read back" "the ids read back differ" \
+	-p "$T/fake-setgroups.ini" "$S" -p "$T/nobody-ambient.ini"
 fails_closed "no-new-privs = no without CAP_SYS_ADMIN" "CAP_SYS_ADMIN" -p "$T/nnp-off-nocap.ini"
 fails_closed "no profile" "no profile" --
 fails_closed "an unknown option" "unknown option '--no-such-option'" --no-such-option -p "$T/caps-none.ini"
