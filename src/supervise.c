@@ -89,6 +89,7 @@
 #include "caller.h"
 #include "kernel-check.h"
 #include "learn.h"
+#include "outfile.h"
 #include "run.h"
 #include "syscalls.h"
 
@@ -1091,6 +1092,22 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 	return r;
 }
 
+/* Why --report=FILE could not be opened: outfile_open()'s refusals in
+ * the words of scmp-run(1) TRUST, "Files written". */
+static void report_open_error(const char *path, int err, struct diag *d)
+{
+	const char *why = strerror(err);
+
+	if (err == EMLINK)
+		why = "it is a symbolic link in a directory other users may write";
+	else if (err == EPERM)
+		why = "in a directory other users may write, only a new file, or a FIFO or "
+		      "a regular file with one link of scmp-run's own user, is written";
+	else if (err == EAGAIN)
+		why = "it was replaced while it was opened";
+	diag_error(d, NULL, "--report: cannot write '%s': %s", path, why);
+}
+
 /* The report's stream: --report=FILE or stderr. Returns 0 or -errno. */
 static int report_open(struct sup *s, struct diag *d)
 {
@@ -1098,7 +1115,10 @@ static int report_open(struct sup *s, struct diag *d)
 
 	if (!s->o->report_path)
 		return 0;
-	fd = fd_high(open(s->o->report_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+	fd = outfile_open(s->o->report_path);
+	if (fd < 0)
+		errno = -fd;
+	fd = fd_high(fd);
 	s->report = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!s->report) {
 		int err = errno;
@@ -1106,8 +1126,7 @@ static int report_open(struct sup *s, struct diag *d)
 		if (fd >= 0)
 			close(fd);
 		s->report = stderr;
-		diag_error(d, NULL, "--report: cannot write '%s': %s", s->o->report_path,
-			   strerror(err));
+		report_open_error(s->o->report_path, err, d);
 		return -err;
 	}
 	return 0;

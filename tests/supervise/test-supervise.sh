@@ -257,6 +257,45 @@ like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwr
 [ ! -e "$T/ran" ]
 ok $? "--report=FILE unwritable: the command did not run"
 
+# --report=FILE where another user could plant a name (a directory of
+# nobody's; this machine need not protect links in sticky directories):
+# no link is followed and no file but the caller's own is written.
+sh_dir=$T/shared
+chmod 711 "$T"
+mkdir "$sh_dir"
+chown 65534 "$sh_dir"
+echo secret >"$T/victim"
+ln -s "$T/victim" "$sh_dir/link"
+ln "$T/victim" "$sh_dir/hard"
+setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo theirs >'$sh_dir/theirs'"
+for name in link hard theirs; do
+	rm -f "$T/ran"
+	run "$S" --report="$sh_dir/$name" -p "$P/deny.ini" sh -c "uname; : >'$T/ran'"
+	status_is 125 "--report=FILE, $name in another user's directory: 125"
+	[ ! -e "$T/ran" ]
+	ok $? "--report=FILE, $name in another user's directory: the command did not run"
+done
+like "$ERR" "cannot write '$sh_dir/theirs': in a directory other users may write, only" \
+	"--report=FILE, another user's file: says why"
+run "$S" --report="$sh_dir/link" -p "$P/deny.ini" true
+like "$ERR" "cannot write '$sh_dir/link': it is a symbolic link in a directory other users" \
+	"--report=FILE, a link in another user's directory: says why"
+is "$(cat "$T/victim")" secret "--report=FILE refused: the link's target is untouched"
+is "$(cat "$sh_dir/theirs")" theirs "--report=FILE refused: the other user's file is untouched"
+echo old >"$sh_dir/mine"
+for name in new mine; do
+	run "$S" --report="$sh_dir/$name" -p "$P/deny.ini" sh -c 'uname 2>/dev/null; true'
+	status_is 0 "--report=FILE, $name file in another user's directory: ran"
+	like "$sh_dir/$name" "denied: uname(" "--report=FILE, $name file there: has the line"
+	unlike "$sh_dir/$name" "old" "--report=FILE, $name file there: truncated"
+done
+# In a directory only root writes, a link is root's own choice: followed.
+ln -s "$T/followed" "$T/root-link"
+run "$S" --report="$T/root-link" -p "$P/deny.ini" sh -c 'uname 2>/dev/null; true'
+like "$T/followed" "denied: uname(" "--report=FILE, root's link in root's directory: followed"
+run "$S" --report=/dev/stderr -p "$P/deny.ini" sh -c 'uname 2>/dev/null; true'
+like "$ERR" "denied: uname(" "--report=/dev/stderr: the line is on stderr"
+
 # ---- as an unprivileged user ----
 
 if command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
