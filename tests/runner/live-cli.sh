@@ -114,10 +114,26 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	ids_are supp-init "$NOBODY $NOBODY $NOBODY $NOBODY" "$NOGROUP $NOGROUP $NOGROUP $NOGROUP" \
 		"$want"
 	like "$OUT" "4545 4546" "supp-init: the memberships of the group database (id -G: $want)"
+	# a member of more groups than the kernel takes: refused, not cut short
+	{
+		cat /etc/group
+		awk -v n="$(getconf NGROUPS_MAX)" 'BEGIN { for (i = 0; i <= n; i++)
+			printf "scmp-many-%d:x:%d:nobody\n", i, 100000 + i }'
+	} >"$GF.many"
+	chmod 644 "$GF.many"
+	rm -f "$TAP_TMP/ran-many"
+	run timeout 20 unshare -m sh -c "$BIND" "$GF.many" \
+		"$S" -p "$T/supp-init.ini" touch "$TAP_TMP/ran-many"
+	status_is 125 "supp-init, too many groups: 125"
+	max=$(getconf NGROUPS_MAX)
+	like "$ERR" "user 'nobody' failed: $((max + 2)) groups, the kernel takes at most $max" \
+		"supp-init, too many groups: says how many (NGROUPS_MAX and the primary group)"
+	[ ! -e "$TAP_TMP/ran-many" ]
+	ok $? "supp-init, too many groups: the command did not run"
 else
-	skip "unshare -m is not available: no private /etc/group for supplementary-groups = init"
-	skip "unshare -m is not available"
-	skip "unshare -m is not available"
+	for i in 1 2 3 4 5 6; do
+		skip "unshare -m is not available: no private /etc/group for supplementary-groups = init"
+	done
 fi
 
 status "$T/nnp-off.ini"
