@@ -242,6 +242,33 @@ int rlimits_apply(const struct rlimits_config *c, struct diag *d)
 	return 0;
 }
 
+unsigned long long rlimits_stack_need(char *const argv[], char *const envp[])
+{
+	unsigned long long need = RLIMITS_STACK_ROOM + 2 * sizeof(char *);
+
+	for (char *const *v = argv; v && *v; v++)
+		need += strlen(*v) + 1 + sizeof(char *);
+	for (char *const *v = envp; v && *v; v++)
+		need += strlen(*v) + 1 + sizeof(char *);
+	return need;
+}
+
+int rlimits_check_stack(const struct rlimits_config *c, char *const argv[], char *const envp[],
+			struct diag *d)
+{
+	const struct rlimits_entry *e = &c->e[RLIMITS_STACK];
+	unsigned long long need = rlimits_stack_need(argv, envp);
+	char b[32];
+
+	if (!e->set || e->soft == RLIM_INFINITY || e->soft >= need)
+		return 0;
+	diag_error(d, &e->loc,
+		   "stack = %s is too small to start the command: execve() needs %llu bytes "
+		   "here, for its arguments and environment and %u bytes of room",
+		   format_value(e->soft, b, sizeof(b)), need, RLIMITS_STACK_ROOM);
+	return -E2BIG;
+}
+
 int rlimits_print(const struct rlimits_config *c, const char *prefix, FILE *f)
 {
 	for (size_t k = 0; k < RLIMITS_COUNT; k++) {

@@ -62,5 +62,24 @@ int rlimits_resource(enum rlimits_key k);
  */
 int rlimits_apply(const struct rlimits_config *c, struct diag *d);
 
+/* What execve(2) needs of the stack beyond the arguments and environment:
+ * the kernel puts them up to 8 KiB lower at random, and the program's
+ * loader needs room before main() (scmp-run.ini(5) LIMITS, stack). */
+#define RLIMITS_STACK_ROOM (40 * 1024)
+
+/*
+ * The least soft stack limit a command started with argv and envp can
+ * start under: their strings and pointers, and RLIMITS_STACK_ROOM.
+ */
+unsigned long long rlimits_stack_need(char *const argv[], char *const envp[]);
+
+/*
+ * Refuse a stack limit of c below rlimits_stack_need(argv, envp): execve()
+ * would kill the command with SIGSEGV past its point of no return, with no
+ * word of why. Returns 0, or -E2BIG with the key and its line in d.
+ */
+int rlimits_check_stack(const struct rlimits_config *c, char *const argv[], char *const envp[],
+			struct diag *d);
+
 /* One line per limit set, "PREFIXNAME: SOFT:HARD" (--check, -v). Returns 0 or -EIO. */
 int rlimits_print(const struct rlimits_config *c, const char *prefix, FILE *f);

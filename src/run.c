@@ -973,6 +973,11 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	r = caller_apply(&p->caller, listen_n, plan.set_uid ? &user : NULL, d);
 	if (r < 0)
 		goto out;
+	/* The environment is the command's now: a stack limit execve() could
+	 * not start it under is refused while a message can be written. */
+	r = rlimits_check_stack(&p->limits, argv, environ, d);
+	if (r < 0)
+		goto out;
 
 	r = switch_credentials(&plan, d);
 	free(plan.groups);

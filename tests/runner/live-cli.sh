@@ -342,6 +342,17 @@ status_is 126 "the only PATH candidate refused by Landlock: 126"
 like "$ERR" "executing '$TAP_TMP/deny/tool' failed: Permission denied" \
 	"the only PATH candidate refused by Landlock: named"
 
+# A stack limit execve() could not start the command under: refused
+# before the exec (below), where the kernel would kill the command with
+# SIGSEGV and no message. One with room enough runs the command.
+for size in 4096 96K; do
+	printf '[filter]\ndefault-action = allow\n[credentials]\nuser = root\n[limits]\nstack = %s\n' \
+		"$size" >"$TAP_TMP/stack-$size.ini"
+done
+run timeout 10 "$S" -p "$TAP_TMP/stack-96K.ini" sh -c 'echo ran'
+status_is 0 "stack = 96K: the command runs"
+is "$(cat "$OUT")" ran "stack = 96K: and prints"
+
 # ---- nothing runs unsandboxed on any failure: 125, marker never made ----
 
 M=$TAP_TMP/ran
@@ -365,6 +376,9 @@ fails_closed "a profile name that is not found" "not found" -p no-such-profile-s
 fails_closed "a filter that stops execve" "execve" -p "$T/no-execve.ini"
 fails_closed "the notify action" "notify" -p "$T/action-notify.ini"
 fails_closed "an unknown user" "unknown user 'no-such-user-scmp'" -p "$T/unknown-user.ini"
+fails_closed "a stack limit too small to start the command" \
+	"stack-4096.ini:6: error: stack = 4096 is too small to start the command: execve() needs" \
+	-p "$TAP_TMP/stack-4096.ini"
 fails_closed "an unknown supplementary group" "unknown group 'no-such-group-scmp'" \
 	-p "$T/supp-unknown.ini"
 fails_closed "supplementary-groups without a user" "supplementary-groups needs [credentials] user" \

@@ -203,10 +203,39 @@ static void test_apply(void)
 	free(text);
 }
 
+/* The stack execve() needs: each string with its NUL and its pointer, the
+ * two NULL pointers, and the room; a limit below it is refused at its line,
+ * one at it, infinity and none pass. */
+static void test_stack(void)
+{
+	char *argv[] = { "sh", "-c", NULL }, *envp[] = { "A=1", NULL };
+	unsigned long long need = RLIMITS_STACK_ROOM + 3 + 3 + 4 + 5 * sizeof(char *);
+	struct rlimits_config c = { 0 };
+	struct diag d;
+	const char *err;
+	char buf[32];
+
+	diag_init(&d);
+	tap_is(rlimits_stack_need(argv, envp), need, "stack need: strings, pointers and room");
+	tap_is(rlimits_check_stack(&c, argv, envp, &d), 0, "stack need: no limit set passes");
+	snprintf(buf, sizeof(buf), "%llu:infinity", need - 1);
+	rlimits_parse_key(&c, "stack", buf, &here, &err);
+	tap_is(rlimits_check_stack(&c, argv, envp, &d), -E2BIG, "stack need: one byte less: E2BIG");
+	tap_ok(d.n_errors == 1 && strstr(d.msgs[0].text, "stack = ") && d.msgs[0].loc.line == 3,
+	       "stack need: ... one error, at the key's line");
+	snprintf(buf, sizeof(buf), "%llu", need);
+	rlimits_parse_key(&c, "stack", buf, &here, &err);
+	tap_is(rlimits_check_stack(&c, argv, envp, &d), 0, "stack need: exactly enough passes");
+	rlimits_parse_key(&c, "stack", "infinity", &here, &err);
+	tap_is(rlimits_check_stack(&c, argv, envp, &d), 0, "stack need: infinity passes");
+	diag_clear(&d);
+}
+
 int main(void)
 {
 	test_parse();
 	test_apply();
 	test_nr_open();
+	test_stack();
 	return tap_done();
 }
