@@ -947,7 +947,10 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	r = rlimits_apply(&p->limits, d);
 	if (r < 0)
 		goto out;
-	abi = landlock_abi_for(&p->landlock);
+	/* mode = off enters no domain and needs no Landlock: a probe that
+	 * an outer sandbox denies (EPERM) must not stop it (scmp-run.ini(5)
+	 * LANDLOCK, Mode and kernel versions). */
+	abi = p->landlock.mode == LANDLOCK_MODE_OFF ? 0 : landlock_abi_for(&p->landlock);
 	if (abi < 0) {
 		r = step_failed(d, "probing the Landlock ABI", -abi);
 		goto out;

@@ -285,6 +285,18 @@ for what in mem ptrace signal; do
 	[ $what = mem ] && like "$OUT" "buffer HACKED-buffr" "/proc/PPID/mem: written with mode = off"
 	[ $what = signal ] && like "$OUT" "signalled yes" "kill of the parent: arrives with mode = off"
 done
+# mode = off enters no domain and needs no Landlock: inside a sandbox that
+# denies landlock_create_ruleset (EPERM), the profile still runs, while
+# best-effort refuses to run unconfined (scmp-run.ini(5) LANDLOCK, Mode).
+printf '[errno(EPERM)]\nsyscalls = landlock_create_ruleset\n[landlock]\nmode = off\n' |
+	prof no-landlock
+run $NOBODY "$S" -p "$P/no-landlock.ini" "$S" -p "$P/off.ini" echo ran
+status_is 0 "mode = off: runs where probing Landlock fails with EPERM"
+is "$(cat "$OUT")" ran "mode = off: the command ran"
+run $NOBODY "$S" -p "$P/no-landlock.ini" "$S" -p "$P/plain.ini" echo ran
+is "$RC" 125 "best-effort: probing Landlock fails with EPERM: 125"
+like "$ERR" "probing the Landlock ABI failed" "best-effort: ... which says why"
+is "$(cat "$OUT")" "" "best-effort: and nothing ran"
 run $NOBODY "$PY" "$ESC" parent signal "$S" -p "$P/noscope.ini"
 like "$OUT" "signalled yes" "scope = none: signals reach the parent"
 run $NOBODY "$PY" "$ESC" parent mem "$S" -p "$P/noscope.ini"
