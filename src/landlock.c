@@ -724,15 +724,40 @@ static bool path_skipped(const struct landlock_path_rule *pr, int err)
 	return pr->optional && (err == ENOENT || err == ENOTDIR);
 }
 
+const char landlock_no_rule_hint[] =
+	"Landlock takes no rule on a pipe, a socket or a namespace file (an internal "
+	"filesystem); /dev/stdin, /dev/stdout and /dev/stderr lead to one when redirected";
+
+/*
+ * Whether the kernel takes a rule on fd: not on a pipe, socket or
+ * namespace file, which it refuses with EBADFD (landlock_add_rule(2)). Asked
+ * of a scratch ruleset; 0 when there is no Landlock to ask.
+ */
+static int rule_check(int fd)
+{
+	struct landlock_ruleset_attr attr = { .handled_access_fs = LANDLOCK_ACCESS_FS_READ_FILE };
+	struct landlock_path_beneath_attr pb = { .allowed_access = LANDLOCK_ACCESS_FS_READ_FILE,
+						 .parent_fd = fd };
+	long rs = syscall(SYS_landlock_create_ruleset, &attr,
+			  offsetof(struct landlock_ruleset_attr, handled_access_net), 0);
+	int err;
+
+	if (rs < 0)
+		return 0;
+	err = add_beneath((int)rs, &pb);
+	close((int)rs);
+	return err == EBADFD ? -EBADFD : 0;
+}
+
 int landlock_path_check(const struct landlock_path_rule *pr)
 {
-	int fd = open(pr->path, O_PATH | O_CLOEXEC);
+	int fd = open(pr->path, O_PATH | O_CLOEXEC), r;
 
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	return path_skipped(pr, errno) ? 0 : -errno;
+	if (fd < 0)
+		return path_skipped(pr, errno) ? 0 : -errno;
+	r = rule_check(fd);
+	close(fd);
+	return r;
 }
 
 /*
@@ -774,8 +799,12 @@ static int add_path(const struct landlock_path_rule *pr, int ruleset_fd, uint64_
 			return 0;
 		err = add_beneath(ruleset_fd, &attr);
 	}
-	if (err)
-		return step_failed(d, &pr->loc, "adding the rule for", pr->path, err);
+	if (err) {
+		r = step_failed(d, &pr->loc, "adding the rule for", pr->path, err);
+		if (err == EBADFD)
+			diag_hint(d, &pr->loc, "%s", landlock_no_rule_hint);
+		return r;
+	}
 	plan->n_path_rules++;
 	return 0;
 }

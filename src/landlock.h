@@ -159,12 +159,18 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 
 /*
  * Open pr->path as landlock_prepare() does (O_PATH, following symbolic
- * links; '.' is the working directory now) and close it again: 0 when run
- * mode would take the rule (an optional path that is missing included), or
- * the negative errno with which it would refuse the profile. Changes
- * nothing; for --check, which cannot know the paths at launch.
+ * links; '.' is the working directory now), ask a scratch ruleset whether
+ * the kernel takes a rule on it, and close both again: 0 when run mode
+ * would take the rule (an optional path that is missing included, and any
+ * path when there is no Landlock to ask), or the negative errno with which
+ * it would refuse the profile: open's, or -EBADFD for what Landlock takes
+ * no rule on (landlock_no_rule_hint). Changes nothing; for --check, which
+ * cannot know the paths at launch.
  */
 int landlock_path_check(const struct landlock_path_rule *pr);
+
+/* Why the kernel refused a rule with EBADFD, as a hint. */
+extern const char landlock_no_rule_hint[];
 
 /*
  * Enter the prepared domain (landlock_restrict_self) and close the ruleset

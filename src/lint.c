@@ -704,6 +704,13 @@ static void check_landlock_paths(struct lint *L)
 			     pr->path, strerror(-r));
 			continue;
 		}
+		if (r == -EBADFD) {
+			warn(L, "path-missing", &pr->loc, landlock_no_rule_hint,
+			     "landlock: Landlock takes no rule on '%s' now (%s): run mode would "
+			     "refuse the profile",
+			     pr->path, strerror(-r));
+			continue;
+		}
 		warn(L, "path-missing", &pr->loc,
 		     "run mode opens the paths as the caller, before the credential switch",
 		     "landlock: opening '%s' fails now (%s): run mode would refuse the profile",

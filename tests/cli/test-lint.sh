@@ -323,4 +323,36 @@ printf '[landlock]\nmode = off\n' >>"$T/paths.ini"
 run "$SCMP_RUN" -p "$T/paths.ini" --check
 unlike "$ERR" "[path-missing]" "path-missing: near miss: mode = off opens nothing"
 
+# A path that opens but that Landlock takes no rule on: a namespace file,
+# or a pipe behind /dev/stdout. Run mode fails adding its rule (EBADFD).
+cat >"$T/norule.ini" <<EOF
+[filter]
+default-action = allow ; lint: allow io-uring
+[credentials]
+user = root
+[landlock]
+read = /proc/self/ns/net /etc
+EOF
+if "$SCMP_RUN" -p "$T/norule.ini" --check | grep -q '^landlock: kernel: Landlock ABI'; then
+	run "$SCMP_RUN" -p "$T/norule.ini" --check
+	status_is 0 "path-missing: no rule on a namespace file: only a warning"
+	like "$ERR" "scmp-run: $T/norule.ini:6: warning: landlock: Landlock takes no rule on '/proc/self/ns/net' now (File descriptor in bad state): run mode would refuse the profile [path-missing]" \
+		"path-missing: no rule on a namespace file: warned at its line"
+	like "$ERR" "scmp-run: $T/norule.ini:6: hint: Landlock takes no rule on a pipe, a socket or a namespace file" \
+		"path-missing: no rule on a namespace file: the hint says why"
+	run "$SCMP_RUN" -p "$T/norule.ini" true
+	is "$RC" 125 "no rule on a namespace file: run mode refuses it indeed"
+	like "$ERR" "scmp-run: $T/norule.ini:6: hint: Landlock takes no rule on a pipe, a socket or a namespace file" \
+		"no rule on a namespace file: run mode's error has the hint too"
+	printf '[filter]\ndefault-action = allow\n[landlock]\ndevices = /dev/stdout\n' >"$T/stdout.ini"
+	"$SCMP_RUN" -p "$T/stdout.ini" --check 2>"$T/stdout.err" | cat >/dev/null
+	like "$T/stdout.err" "warning: landlock: Landlock takes no rule on '/dev/stdout' now" \
+		"path-missing: /dev/stdout to a pipe"
+	"$SCMP_RUN" -p "$T/stdout.ini" --check >"$T/stdout.out" 2>"$T/stdout.err"
+	unlike "$T/stdout.err" "no rule on '/dev/stdout'" \
+		"path-missing: near miss: /dev/stdout to a file"
+else
+	skip "no Landlock: --check cannot ask for a rule"
+fi
+
 done_testing
