@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "landlock.h"
 #include "memstream.h"
 #include "oci.h"
 #include "pfc.h"
@@ -86,6 +87,13 @@ int export_oci(const struct compiled *c, const struct arch *native, const char *
 			     "memory-deny-write-execute is enforced with PR_SET_MDWE on this "
 			     "kernel, which linux.seccomp cannot carry: the JSON has no rule for "
 			     "it (the runtime or the program must set it)");
+	/* scmp-run.ini(5) OCI AND DOCKER PROFILES: nor has a Landlock
+	 * domain; a runtime would run the command without it. */
+	if (c->profile && landlock_first_key(&c->profile->landlock))
+		diag_warning(d, landlock_first_key(&c->profile->landlock),
+			     "--export-oci: [landlock] has no OCI form: linux.seccomp cannot "
+			     "restrict paths, TCP ports or scopes, and a runtime runs the command "
+			     "without the Landlock domain");
 	r = oci_export(c->policy, c->rs, native, d, m);
 	if (memstream_close(m, &text) < 0 && r >= 0) {
 		diag_error(d, NULL, "out of memory");

@@ -509,6 +509,19 @@ int landlock_parse_key_diag(struct landlock_config *c, const char *key, const ch
 	return r;
 }
 
+const struct src_loc *landlock_first_key(const struct landlock_config *c)
+{
+	if (c->mode == LANDLOCK_MODE_OFF)
+		return NULL;
+	if (c->n_paths)
+		return &c->paths[0].loc;
+	if (c->has_bind)
+		return &c->bind_loc;
+	if (c->has_connect)
+		return &c->connect_loc;
+	return c->has_scope ? &c->scope_loc : NULL;
+}
+
 /* ---- rights for an ABI (pure) ---- */
 
 static int names_print(FILE *f, uint64_t bits, const char *const *names, size_t n_names)

@@ -96,6 +96,14 @@ int landlock_parse_key_diag(struct landlock_config *c, const char *key, const ch
 			    const struct src_loc *loc, struct diag *d);
 
 /*
+ * Where c asks for a restriction of its own: the line of its first path
+ * key, else of bind-tcp, connect-tcp, then scope. NULL with mode = off or
+ * without such a key (the default domain alone). For what cannot carry a
+ * Landlock domain (--export-oci). Pure.
+ */
+const struct src_loc *landlock_first_key(const struct landlock_config *c);
+
+/*
  * The Landlock ABI of the running kernel (LANDLOCK_CREATE_RULESET_VERSION):
  * >= 1, 0 when the kernel has no Landlock (ENOSYS, or EOPNOTSUPP: built in
  * but disabled at boot), or a negative errno. Changes nothing.

@@ -188,6 +188,30 @@ like "$ERR" "warning: --export-oci: bad-arch-action has no OCI form" "... bad-ar
 like "$ERR" "$TAP_TMP/warnings.ini:9: warning: --export-oci: priorities have no OCI form" "... priorities"
 like "$OUT" '"defaultErrnoRet": 1,' "... and the JSON is written"
 
+# [landlock] restricts what linux.seccomp cannot say: the runtime would run
+# the command without those paths, ports and scopes. A warning at the
+# first key; none for mode = off, which asks for nothing.
+cat >"$TAP_TMP/landlock.ini" <<'EOI'
+[filter]
+default-action = allow
+[landlock]
+bind-tcp = 8080
+write = /tmp
+EOI
+run "$SCMP_RUN" -p "$TAP_TMP/landlock.ini" --export-oci -
+is "$RC" 0 "--export-oci: [landlock] does not stop the export"
+like "$ERR" "$TAP_TMP/landlock.ini:5: warning: --export-oci: [landlock] has no OCI form" \
+	"... but is a warning, at its first path key"
+printf '[filter]\ndefault-action = allow\n[landlock]\nscope = abstract-unix\n' \
+	>"$TAP_TMP/landlock-scope.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/landlock-scope.ini" --export-oci -
+like "$ERR" "$TAP_TMP/landlock-scope.ini:4: warning: --export-oci: [landlock] has no OCI form" \
+	"... a scope too"
+printf '[filter]\ndefault-action = allow\n[landlock]\nmode = off\nwrite = /tmp\n' \
+	>"$TAP_TMP/landlock-off.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/landlock-off.ini" --export-oci -
+unlike "$ERR" "[landlock]" "--export-oci: near miss: mode = off asks for no domain"
+
 # A JSON profile in run mode and --explain: the errno of the entry. JSON
 # names no user: --user names the one the tests run as (the uid-0 guard).
 run "$SCMP_RUN" -p ./json/deny-mkdir.json --user "$me" -- mkdir "$TAP_TMP/made"
