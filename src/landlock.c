@@ -850,22 +850,27 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 
 	*ret = (struct landlock_plan){ .ruleset_fd = -1 };
 	r = landlock_rights_build(c, abi, d, &ret->rights);
-	if (r < 0 || !ret->rights.domain)
+	if (r < 0 || c->mode == LANDLOCK_MODE_OFF)
 		return r;
-	attr = (struct landlock_ruleset_attr){
-		.handled_access_fs = ret->rights.fs,
-		.handled_access_net = ret->rights.net,
-		.scoped = ret->rights.scoped,
-	};
-	/* The struct grew with ABI 4 (net) and 6 (scoped); older kernels
-	 * take the prefix they know. */
-	size = abi >= 6	  ? sizeof(attr)
-	       : abi >= 4 ? offsetof(struct landlock_ruleset_attr, scoped)
-			  : offsetof(struct landlock_ruleset_attr, handled_access_net);
-	fd = syscall(SYS_landlock_create_ruleset, &attr, size, 0);
-	if (fd < 0)
-		return step_failed(d, NULL, "creating the ruleset", NULL, errno);
-	ret->ruleset_fd = (int)fd;
+	/* Without a domain (best-effort, no Landlock) the paths are still
+	 * opened: a missing one is an error on every kernel (scmp-run.ini(5)
+	 * LANDLOCK, Paths). Nothing is handled, so no rule is added. */
+	if (ret->rights.domain) {
+		attr = (struct landlock_ruleset_attr){
+			.handled_access_fs = ret->rights.fs,
+			.handled_access_net = ret->rights.net,
+			.scoped = ret->rights.scoped,
+		};
+		/* The struct grew with ABI 4 (net) and 6 (scoped); older
+		 * kernels take the prefix they know. */
+		size = abi >= 6	  ? sizeof(attr)
+		       : abi >= 4 ? offsetof(struct landlock_ruleset_attr, scoped)
+				  : offsetof(struct landlock_ruleset_attr, handled_access_net);
+		fd = syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+		if (fd < 0)
+			return step_failed(d, NULL, "creating the ruleset", NULL, errno);
+		ret->ruleset_fd = (int)fd;
+	}
 	for (size_t i = 0; i < c->n_paths; i++) {
 		r = add_path(&c->paths[i], ret->ruleset_fd, ret->rights.fs, &held, d, ret);
 		if (r < 0)

@@ -160,7 +160,9 @@ struct landlock_plan {
  * closed again, up to 64 at a time once their rules are added (fewer when
  * the open-files limit is reached). Returns 0, or a negative errno with the
  * failed step (path and line) in d; on error nothing is left open and
- * ret->ruleset_fd is -1.
+ * ret->ruleset_fd is -1. Without a domain (mode best-effort on a kernel
+ * without Landlock) the paths are opened all the same, and ruleset_fd is
+ * -1; with mode = off nothing is opened.
  */
 int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		     struct landlock_plan *ret);

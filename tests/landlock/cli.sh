@@ -297,6 +297,20 @@ run $NOBODY "$S" -p "$P/no-landlock.ini" "$S" -p "$P/plain.ini" echo ran
 is "$RC" 125 "best-effort: probing Landlock fails with EPERM: 125"
 like "$ERR" "probing the Landlock ABI failed" "best-effort: ... which says why"
 is "$(cat "$OUT")" "" "best-effort: and nothing ran"
+# A kernel without Landlock (ENOSYS): best-effort enters no domain, but a
+# missing path is still an error, as --check says (scmp-run.ini(5)
+# LANDLOCK, Paths).
+printf '[errno(ENOSYS)]\nsyscalls = landlock_create_ruleset\n[landlock]\nmode = off\n' |
+	prof enosys
+run $NOBODY "$S" -p "$P/enosys.ini" "$S" -p "$P/missing.ini" touch "$TAP_TMP/w/ran"
+is "$RC" 125 "no Landlock: a missing path is still an error (125)"
+like "$ERR" "missing.ini:4: error: landlock: opening '/nonexistent/scmp-run' failed" \
+	"no Landlock: located at its line"
+[ ! -e "$TAP_TMP/w/ran" ]
+ok $? "no Landlock: and nothing ran"
+run $NOBODY "$S" -p "$P/enosys.ini" "$S" -p "$P/optional.ini" touch "$TAP_TMP/w/ran"
+status_is 0 "no Landlock: near miss: an optional missing path, the command runs"
+rm -f "$TAP_TMP/w/ran"
 run $NOBODY "$PY" "$ESC" parent signal "$S" -p "$P/noscope.ini"
 like "$OUT" "signalled yes" "scope = none: signals reach the parent"
 run $NOBODY "$PY" "$ESC" parent mem "$S" -p "$P/noscope.ini"
