@@ -35,11 +35,10 @@
 
 /* socketcall(2)/ipc(2) exist where the ABI's table has them: i386, ppc (32
  * and 64), s390 (31 and 64), mips o32; on arm they are OABI-only. */
-#define MUX_BOTH { "socketcall", "ipc" }
 /* clang-format on */
 
-/* Fields left out are 0, false or NULL: little-endian, no nr_base, no
- * pair alignment, no multiplexers. */
+/* Fields left out are 0 or false: little-endian, no nr_base, no pair
+ * alignment, no multiplexers. */
 static const struct arch arches[ARCH_COUNT] = {
 	[ARCH_X86_64] = {
 		.id = ARCH_X86_64,
@@ -56,7 +55,7 @@ static const struct arch arches[ARCH_COUNT] = {
 		.bits = 32,
 		.family = FAMILY_X86,
 		.table = "i386",
-		.mux_name = MUX_BOTH,
+		.has_mux = true,
 	},
 	/* x32 passes every argument in a 64-bit register */
 	[ARCH_X32] = {
@@ -101,7 +100,7 @@ static const struct arch arches[ARCH_COUNT] = {
 		.bits = 64,
 		.family = FAMILY_PPC_LE,
 		.table = "ppc64",
-		.mux_name = MUX_BOTH,
+		.has_mux = true,
 	},
 	[ARCH_PPC64] = {
 		.id = ARCH_PPC64,
@@ -111,7 +110,7 @@ static const struct arch arches[ARCH_COUNT] = {
 		.big_endian = true,
 		.family = FAMILY_PPC_BE,
 		.table = "ppc64",
-		.mux_name = MUX_BOTH,
+		.has_mux = true,
 	},
 	/* ppc32: 64-bit arguments start at r3, r5 or r7 */
 	[ARCH_PPC] = {
@@ -123,7 +122,7 @@ static const struct arch arches[ARCH_COUNT] = {
 		.family = FAMILY_PPC_BE,
 		.table = "ppc32",
 		.pair_aligned = true,
-		.mux_name = MUX_BOTH,
+		.has_mux = true,
 	},
 	[ARCH_S390X] = {
 		.id = ARCH_S390X,
@@ -133,7 +132,7 @@ static const struct arch arches[ARCH_COUNT] = {
 		.big_endian = true,
 		.family = FAMILY_S390,
 		.table = "s390x",
-		.mux_name = MUX_BOTH,
+		.has_mux = true,
 	},
 	/* 31-bit s390 passes 64-bit arguments in any two consecutive registers */
 	[ARCH_S390] = {
@@ -144,7 +143,7 @@ static const struct arch arches[ARCH_COUNT] = {
 		.big_endian = true,
 		.family = FAMILY_S390,
 		.table = "s390",
-		.mux_name = MUX_BOTH,
+		.has_mux = true,
 	},
 	/* o32: 64-bit arguments in an aligned register (or stack slot) pair */
 	[ARCH_MIPS] = {
@@ -157,7 +156,7 @@ static const struct arch arches[ARCH_COUNT] = {
 		.table = "mips-o32",
 		.nr_base = MIPS_O32_BASE,
 		.pair_aligned = true,
-		.mux_name = MUX_BOTH,
+		.has_mux = true,
 	},
 	[ARCH_MIPSEL] = {
 		.id = ARCH_MIPSEL,
@@ -168,7 +167,7 @@ static const struct arch arches[ARCH_COUNT] = {
 		.table = "mips-o32",
 		.nr_base = MIPS_O32_BASE,
 		.pair_aligned = true,
-		.mux_name = MUX_BOTH,
+		.has_mux = true,
 	},
 	[ARCH_MIPS64] = {
 		.id = ARCH_MIPS64,
@@ -248,6 +247,13 @@ static const struct mux_subcall ipc_subcalls[] = {
 	SUB("msgsnd", 11), SUB("msgrcv", 12), SUB("msgget", 13), SUB("msgctl", 14),
 	SUB("shmat", 21),  SUB("shmdt", 22),  SUB("shmget", 23), SUB("shmctl", 24),
 };
+
+const char *arch_mux_name(const struct arch *a, enum mux_kind k)
+{
+	if (!a->has_mux)
+		return NULL;
+	return k == MUX_SOCKETCALL ? "socketcall" : k == MUX_IPC ? "ipc" : NULL;
+}
 
 const struct arch *arch_get(enum arch_id id)
 {

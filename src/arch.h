@@ -64,16 +64,20 @@ struct mux_subcall {
 
 struct arch {
 	enum arch_id id;
-	const char *name;    /* the profile token, e.g. "x86_64" */
+	char name[12];	     /* the profile token, e.g. "x86_64" (arrays: no relocation) */
 	uint32_t audit_arch; /* AUDIT_ARCH_* as seen in seccomp_data.arch */
 	unsigned bits;	     /* width of a syscall argument register: 32 or 64 */
 	bool big_endian;
 	enum arch_family family;
-	const char *table; /* name of the syscall table, see syscalls.h */
+	char table[12];	  /* name of the syscall table, see syscalls.h */
 	uint32_t nr_base; /* added to table numbers: x32 ARCH_X32_SYSCALL_BIT, mips 4000/5000/6000 */
-	bool pair_aligned;		 /* 64-bit args in two registers start at an even slot */
-	const char *mux_name[MUX_COUNT]; /* multiplexer syscall names, NULL if none */
+	bool pair_aligned; /* 64-bit args in two registers start at an even slot */
+	bool has_mux;	   /* socketcall(2) and ipc(2): see arch_mux_name() */
 };
+
+/* The name of a's multiplexer syscall of kind k ("socketcall", "ipc"), or
+ * NULL if a has none. */
+const char *arch_mux_name(const struct arch *a, enum mux_kind k);
 
 /* The descriptor of an ABI; never NULL for a valid id. */
 const struct arch *arch_get(enum arch_id id);

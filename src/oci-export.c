@@ -823,7 +823,7 @@ static bool mux_sub(const struct arch *a, const char *name, enum mux_kind *ret_k
 		const struct mux_subcall *subs;
 		size_t n_subs;
 
-		if (!a->mux_name[k])
+		if (!arch_mux_name(a, k))
 			continue;
 		subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
 		for (size_t m = 0; m < n_subs; m++)
@@ -893,7 +893,7 @@ static void check_mux(struct exporter *x, const struct xname *names, size_t n_na
 				continue;
 			n = name_entries(x, xn->name, &args);
 			for (size_t m = 0; m < n_names; m++)
-				own |= !strcmp(names[m].name, a->mux_name[k]);
+				own |= !strcmp(names[m].name, arch_mux_name(a, k));
 			if (own)
 				mux_error(x, xn, a,
 					  "libseccomp adds its rules to the multiplexer, which has "

@@ -1172,7 +1172,7 @@ bool policy_reaches(const struct policy *p, const char *name)
 		for (size_t i = 0; i < n && !named; i++)
 			named = !strcmp(sub[i].name, name);
 		for (size_t a = 0; named && a < p->n_abis; a++)
-			if (p->abis[a].arch->mux_name[k])
+			if (arch_mux_name(p->abis[a].arch, k))
 				return true;
 	}
 	return false;

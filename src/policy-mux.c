@@ -303,7 +303,7 @@ int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enu
 	uint32_t mux_nr;
 	int r = 0;
 
-	if (!a->mux_name[kind] || syscalls_lookup_name(a, a->mux_name[kind], &mux_nr) < 0)
+	if (!arch_mux_name(a, kind) || syscalls_lookup_name(a, arch_mux_name(a, kind), &mux_nr) < 0)
 		return 0;
 	mux = policy_rsys_building(b, mux_nr);
 	if (mux) {
@@ -341,7 +341,7 @@ int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enu
 	if (r < 0 || !n)
 		goto out;
 	if (!mux) {
-		mux = policy_rsys_of(b, mux_nr, a->mux_name[kind], &r);
+		mux = policy_rsys_of(b, mux_nr, arch_mux_name(a, kind), &r);
 		if (!mux)
 			goto out;
 	}

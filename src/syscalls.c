@@ -41,7 +41,7 @@ const struct sct_table *syscalls_table(const struct arch *a)
 {
 	size_t mask = sct_table_slots_n - 1;
 
-	if (!a || !a->table)
+	if (!a || !a->table[0])
 		return NULL;
 	for (size_t i = sct_hash(a->table) & mask;; i = (i + 1) & mask) {
 		uint8_t k = sct_table_slots[i];
@@ -336,7 +336,7 @@ int syscalls_proto_args(const struct arch *a, const char *name,
 {
 	ssize_t k = name_index(name);
 
-	if (!a->table || k < 0)
+	if (!a->table[0] || k < 0)
 		return -ENOENT;
 	return proto_args(a, syscalls_table(a), k, ret, ret_known);
 }

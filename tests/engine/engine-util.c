@@ -282,7 +282,7 @@ int util_decide_written(const struct ruleset *rs, const struct arch *a,
 		return action_ret(def, a, ret);
 	}
 	for (int k = 0; k < MUX_COUNT; k++)
-		if (a->mux_name[k] && !strcmp(a->mux_name[k], name))
+		if (arch_mux_name(a, k) && !strcmp(arch_mux_name(a, k), name))
 			return -EOPNOTSUPP;
 	best = util_written_best(rs, a, name, sd);
 	best_action = best ? &best->action : NULL;

@@ -527,7 +527,7 @@ static bool agrees_extended(const struct compare *c, const struct arch *a, const
 static bool is_mux(const struct arch *a, const char *name)
 {
 	for (int k = 0; k < MUX_COUNT; k++)
-		if (a->mux_name[k] && name && !strcmp(a->mux_name[k], name))
+		if (arch_mux_name(a, k) && name && !strcmp(arch_mux_name(a, k), name))
 			return true;
 	return false;
 }

@@ -132,15 +132,16 @@ static void test_mux(void)
 	for (size_t i = 0; i < sizeof(with) / sizeof(with[0]); i++) {
 		const struct arch *a = arch_lookup(with[i]);
 
-		tap_ok(a->mux_name[MUX_SOCKETCALL] && a->mux_name[MUX_IPC] &&
-			       syscalls_lookup_name(a, a->mux_name[MUX_SOCKETCALL], &nr) == 0 &&
-			       syscalls_lookup_name(a, a->mux_name[MUX_IPC], &nr) == 0,
+		tap_ok(arch_mux_name(a, MUX_SOCKETCALL) && arch_mux_name(a, MUX_IPC) &&
+			       syscalls_lookup_name(a, arch_mux_name(a, MUX_SOCKETCALL), &nr) ==
+				       0 &&
+			       syscalls_lookup_name(a, arch_mux_name(a, MUX_IPC), &nr) == 0,
 		       "%s has socketcall and ipc, both in its table", with[i]);
 	}
 	for (size_t i = 0; i < sizeof(without) / sizeof(without[0]); i++) {
 		const struct arch *a = arch_lookup(without[i]);
 
-		tap_ok(!a->mux_name[MUX_SOCKETCALL] && !a->mux_name[MUX_IPC] &&
+		tap_ok(!arch_mux_name(a, MUX_SOCKETCALL) && !arch_mux_name(a, MUX_IPC) &&
 			       syscalls_lookup_name(a, "socketcall", &nr) == -ENOENT,
 		       "%s has no multiplexer", without[i]);
 	}
