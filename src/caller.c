@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Caller state that must not leak into the command: descriptors, signals,
- * environment, session, uid 0 (scmp-run(1), Caller state).
+ * environment, session, session keyring, uid 0 (scmp-run(1), Caller state).
  */
 #include "caller.h"
 
@@ -324,6 +324,9 @@ void caller_describe(const struct caller_settings *s, long listen_n, const char 
 	fputs(s->new_session ? "session: a new one (new-session = yes)\n"
 			     : "session: the caller's (default)\n",
 	      f);
+	fputs(s->new_session_keyring ? "session keyring: a new one (default)\n"
+				     : "session keyring: the caller's (new-session-keyring = no)\n",
+	      f);
 	describe_env(s, user, f);
 }
 
@@ -550,6 +553,35 @@ int caller_new_session(struct diag *d)
 			  "started it): start it through setsid(1), or from a service "
 			  "manager");
 	return r;
+}
+
+/* ---- session keyring ---- */
+
+/* keyctl(2) operations and the session keyring's id (linux/keyctl.h) */
+#define CALLER_KEYCTL_GET_KEYRING_ID	   0
+#define CALLER_KEYCTL_JOIN_SESSION_KEYRING 1
+#define CALLER_KEY_SPEC_SESSION_KEYRING	   (-3)
+
+int caller_new_session_keyring(struct diag *d)
+{
+	int err;
+
+	/* No name: a new anonymous keyring, never one of another process. */
+	if (syscall(SYS_keyctl, CALLER_KEYCTL_JOIN_SESSION_KEYRING, NULL, 0, 0, 0) >= 0)
+		return 0;
+	err = errno;
+	/* Nothing to leak only if the command cannot reach a keyring either:
+	 * the lookup it would start with fails the same way. */
+	if ((err == ENOSYS || err == EPERM) &&
+	    syscall(SYS_keyctl, CALLER_KEYCTL_GET_KEYRING_ID, CALLER_KEY_SPEC_SESSION_KEYRING, 0, 0,
+		    0) < 0 &&
+	    errno == err)
+		return 0;
+	err = step_failed(d, "joining a new session keyring", err);
+	diag_hint(d, NULL,
+		  "[process] new-session-keyring = no passes the caller's session keyring on, "
+		  "with the keys in it");
+	return err;
 }
 
 /* ---- environment ---- */

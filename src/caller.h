@@ -2,7 +2,7 @@
 /*
  * The caller's state that must not leak into the command (scmp-run(1),
  * Caller state): file descriptors, signal dispositions and mask,
- * environment, session, and the uid-0 guard.
+ * environment, session, session keyring, and the uid-0 guard.
  */
 #pragma once
 
@@ -26,20 +26,21 @@ struct caller_settings {
 	bool keep_all_fds; /* keep-fds = all */
 	int *keep_fds;	   /* keep-fds = 3 7: descriptors >= 3, owned */
 	size_t n_keep_fds;
-	bool reset_signals; /* default yes */
-	bool new_session;   /* default no */
-	bool env_clear;	    /* default no */
-	char **env_keep;    /* names kept by clear = yes, owned */
+	bool reset_signals;	  /* default yes */
+	bool new_session;	  /* default no */
+	bool new_session_keyring; /* default yes */
+	bool env_clear;		  /* default no */
+	char **env_keep;	  /* names kept by clear = yes, owned */
 	size_t n_env_keep;
 	char **env_set; /* "NAME=VALUE", applied last in order, owned */
 	size_t n_env_set;
 };
 
 /* The defaults of scmp-run.ini(5): close descriptors, reset signals, keep
- * the environment, no new session. */
-#define CALLER_SETTINGS_INIT          \
-	{                             \
-		.reset_signals = true \
+ * the environment, no new session, a new session keyring. */
+#define CALLER_SETTINGS_INIT                                       \
+	{                                                          \
+		.reset_signals = true, .new_session_keyring = true \
 	}
 
 /* Frees what s owns and sets it back to CALLER_SETTINGS_INIT. */
@@ -47,7 +48,8 @@ void caller_settings_clear(struct caller_settings *s);
 
 /*
  * Parsers for the list keys of [process] and [environment] (scmp-run.ini(5)
- * SECTIONS; the booleans reset-signals, new-session and clear are the
+ * SECTIONS; the booleans reset-signals, new-session, new-session-keyring
+ * and clear are the
  * loader's plain booleans). Each takes the value as written, returns 0, or
  * -EINVAL / -ERANGE with a static message in *reterr (s is then
  * unchanged), or -ENOMEM. Each assignment adds to what is there.
@@ -66,8 +68,9 @@ int caller_parse_env_set(struct caller_settings *s, const char *value, const cha
 bool caller_env_name_valid(const char *name);
 
 /*
- * What s does with the caller's state, for --check and -v: four lines,
- * "descriptors: ...", "signals: ...", "session: ...", "environment: ...",
+ * What s does with the caller's state, for --check and -v: five lines,
+ * "descriptors: ...", "signals: ...", "session: ...", "session keyring:
+ * ...", "environment: ...",
  * each ending in a newline, written to f; "(default)" marks a built-in
  * default. listen_n: the socket-activation descriptors run mode keeps
  * (caller_listen_fds()), or -1 where that is not known (--check). user: the
@@ -116,6 +119,18 @@ int caller_reset_signals(struct diag *d);
 /* setsid(). Returns 0 or a negative errno (EPERM: this process leads a
  * process group) with a message and a hint in d. */
 int caller_new_session(struct diag *d);
+
+/*
+ * Join a new, empty session keyring (keyctl(KEYCTL_JOIN_SESSION_KEYRING)
+ * with no name), owned by the current fsuid. The caller's session keyring
+ * survives execve() and a user switch, and whoever holds it as a session
+ * keyring "possesses" its keys: it may read them whatever its uid
+ * (keyrings(7)). A kernel without keys (ENOSYS), or an outer filter that
+ * answers keyctl() with ENOSYS or EPERM, is accepted only when looking up
+ * the session keyring fails with the same errno. Returns 0 or a negative
+ * errno with the failed step in d.
+ */
+int caller_new_session_keyring(struct diag *d);
 
 /* The target user's passwd entry, for the environment. found false: the
  * uid has no entry (the four variables are then removed). */

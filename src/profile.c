@@ -997,6 +997,8 @@ static const struct key_row key_rows[] = {
 	{ ROW("process", "keep-fds", PARSE_CALLER), CALLER_PARSER(CALLER_KEEP_FDS) },
 	{ ROW("process", "reset-signals", PARSE_BOOL), PROFILE_FIELD(caller.reset_signals) },
 	{ ROW("process", "new-session", PARSE_BOOL), PROFILE_FIELD(caller.new_session) },
+	{ ROW("process", "new-session-keyring", PARSE_BOOL),
+	  PROFILE_FIELD(caller.new_session_keyring) },
 	{ ROW("environment", "clear", PARSE_BOOL), PROFILE_FIELD(caller.env_clear) },
 	{ ROW("environment", "keep", PARSE_CALLER), CALLER_PARSER(CALLER_ENV_KEEP) },
 	{ ROW("environment", "set", PARSE_CALLER), CALLER_PARSER(CALLER_ENV_SET) },

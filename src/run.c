@@ -985,6 +985,10 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	r = switch_credentials(&plan, d);
 	free(plan.groups);
 	plan.groups = NULL;
+	/* After the switch: the new keyring is the target user's, and counts
+	 * against that user's key quota (scmp-run(1), Caller state). */
+	if (r == 0 && p->caller.new_session_keyring)
+		r = caller_new_session_keyring(d);
 	if (r < 0)
 		goto out;
 

@@ -356,7 +356,9 @@ like "$OUT" "descriptors: closed from 3 up, except those of socket activation (L
 	"--check: descriptors"
 like "$OUT" "signals: dispositions and mask reset (default)" "--check: signals"
 like "$OUT" "session: the caller's (default)" "--check: session"
+like "$OUT" "session keyring: a new one (default)" "--check: session keyring"
 prof all '[process]' 'keep-fds = 9 5' 'reset-signals = no' 'new-session = yes' \
+	'new-session-keyring = no' \
 	'[environment]' 'clear = yes' 'keep = TERM' 'set = A=1'
 run "$SCMP_RUN" -p "$C/all.ini" --check
 status_is 0 "--check with [process] and [environment]: 0"
@@ -364,6 +366,8 @@ like "$OUT" "descriptors: closed from 3 up, except those of socket activation (L
 	"--check: keep-fds"
 like "$OUT" "signals: passed on (reset-signals = no)" "--check: reset-signals = no"
 like "$OUT" "session: a new one (new-session = yes)" "--check: new-session"
+like "$OUT" "session keyring: the caller's (new-session-keyring = no)" \
+	"--check: new-session-keyring = no"
 if [ "$(id -u)" = 0 ]; then
 	like "$OUT" "environment: cleared except TERM; HOME USER LOGNAME SHELL of user 'root'; set A" \
 		"--check: environment"

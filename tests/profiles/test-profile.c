@@ -216,6 +216,7 @@ static void test_caller(void)
 	tap_ok(c->reset_signals,
 	       "caller: reset-signals = yes of the include overrides the no before");
 	tap_ok(c->new_session, "caller: new-session = on after the include wins");
+	tap_ok(!c->new_session_keyring, "caller: new-session-keyring = off");
 	tap_ok(c->env_clear, "caller: clear = true from the include");
 	tap_ok(c->n_env_keep == 3 && !strcmp(c->env_keep[0], "PATH") &&
 		       !strcmp(c->env_keep[1], "LANG") && !strcmp(c->env_keep[2], "TERM"),
@@ -230,8 +231,8 @@ static void test_caller(void)
 	if (!p)
 		goto out;
 	c = &p->caller;
-	tap_ok(c->reset_signals && !c->new_session && !c->env_clear && !c->keep_all_fds &&
-		       !c->n_keep_fds && !c->n_env_keep && !c->n_env_set,
+	tap_ok(c->reset_signals && !c->new_session && c->new_session_keyring && !c->env_clear &&
+		       !c->keep_all_fds && !c->n_keep_fds && !c->n_env_keep && !c->n_env_set,
 	       "caller: without the sections, the defaults");
 out:
 	profile_free(p);

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The caller's state through the command line (scmp-run(1), Caller state):
-# descriptors, socket activation, signals, environment on a user switch,
-# the uid-0 guard; as root and as an unprivileged user (uid 65534).
+# descriptors, socket activation, signals, the session keyring,
+# environment on a user switch, the uid-0 guard; as root and as an unprivileged user (uid 65534).
 # Usage: live-caller.sh STATE-HELPER (environment: SCMP_RUN, SRCDIR).
 . "$SRCDIR/tests/tap.sh"
 
@@ -27,6 +27,16 @@ H=$D/state-helper
 S=$D/scmp-run
 
 cp "$SRCDIR/tests/runner/sigblock.py" "$D/sigblock.py" && chmod 755 "$D/sigblock.py"
+cp "$SRCDIR/tests/runner/keyplant.py" "$D/keyplant.py" && chmod 755 "$D/keyplant.py"
+for p in plain root nobody; do
+	{ cat "$D/$p.ini"; printf '[process]\nnew-session-keyring = no\n'; } >"$D/$p-keyring.ini"
+done
+# keyplant.py: python3 and the x86_64 syscall numbers, a kernel with keys
+KEYS=
+if [ "$(uname -m)" = x86_64 ] && command -v python3 >/dev/null &&
+	"$D/keyplant.py" "$H" 2>/dev/null | grep -q '^session-key: planted$'; then
+	KEYS=yes
+fi
 if [ "$(id -u)" = 0 ]; then
 	P=$D/root.ini
 else
@@ -57,6 +67,21 @@ caller_state() {
 	is "$(field SigIgn)" "0000000000000000" "$WHO: ignored signals are reset"
 	run "$@" "$D/sigblock.py" "$S" -p "$P" "$H"
 	is "$(field SigBlk)" "0000000000000000" "$WHO: the blocked mask is emptied"
+
+	# the session keyring: a key the caller's holds (a login's secrets)
+	# does not reach the command; new-session-keyring = no passes it on
+	if [ -z "$KEYS" ]; then
+		skip "$WHO: no session keyring case (python3, x86_64 or kernel keys missing)"
+		skip "$WHO: no session keyring case"
+		skip "$WHO: no session keyring case"
+		return
+	fi
+	run "$@" "$D/keyplant.py" "$H"
+	is "$(field session-key)" "planted" "$WHO: control: the key is in the caller's session keyring"
+	run "$@" "$D/keyplant.py" "$S" -p "$P" "$H"
+	is "$(field session-key)" "none (ENOKEY)" "$WHO: the caller's session keyring is not the command's"
+	run "$@" "$D/keyplant.py" "$S" -p "${P%.ini}-keyring.ini" "$H"
+	is "$(field session-key)" "planted" "$WHO: new-session-keyring = no: the caller's is passed on"
 }
 
 WHO=root
@@ -99,6 +124,17 @@ if [ "$(id -u)" = 0 ]; then
 	is "$(field SSH_AUTH_SOCK)" "/tmp/agent" "user = nobody: other variables are left as they are"
 	run env HOME=/root USER=root "$S" -p "$D/root.ini" "$H" HOME USER
 	is "$(field HOME) $(field USER)" "/root root" "user = root: HOME and USER from root's entry"
+	# root's session keyring after a switch to nobody: a key is read by
+	# whoever possesses the keyring, whatever the uid (keyrings(7))
+	if [ -n "$KEYS" ]; then
+		run "$D/keyplant.py" "$S" -p "$D/nobody.ini" "$H"
+		is "$(field session-key)" "none (ENOKEY)" "user = nobody: root's session key is out of reach"
+		run "$D/keyplant.py" "$S" -p "$D/nobody-keyring.ini" "$H"
+		is "$(field session-key)" "planted" "user = nobody, new-session-keyring = no: root's key is read"
+	else
+		skip "no session keyring case (python3, x86_64 or kernel keys missing)"
+		skip "no session keyring case"
+	fi
 	# A user id: the entry that resolved it gives the four too.
 	printf '[filter]\ndefault-action = allow\n[credentials]\nuser = %s\n' "$(id -u nobody)" \
 		>"$D/nobody-id.ini"

@@ -40,9 +40,10 @@ static void test_parsers(void)
 	struct caller_settings s = CALLER_SETTINGS_INIT;
 	const char *err = NULL;
 
-	tap_ok(s.reset_signals && !s.new_session && !s.env_clear && !s.keep_all_fds &&
-		       s.n_keep_fds == 0,
-	       "defaults: reset signals, no session, environment kept, descriptors closed");
+	tap_ok(s.reset_signals && !s.new_session && s.new_session_keyring && !s.env_clear &&
+		       !s.keep_all_fds && s.n_keep_fds == 0,
+	       "defaults: reset signals, no session, a new session keyring, environment kept, "
+	       "descriptors closed");
 
 	tap_ok(caller_parse_keep_fds(&s, "3 7", &err) == 0 && s.n_keep_fds == 2 &&
 		       s.keep_fds[0] == 3 && s.keep_fds[1] == 7,
@@ -122,12 +123,14 @@ static void test_describe(void)
 		       "(LISTEN_FDS) (default)\n"
 		       "signals: dispositions and mask reset (default)\n"
 		       "session: the caller's (default)\n"
+		       "session keyring: a new one (default)\n"
 		       "environment: passed on (default)\n",
 		       "the defaults, as --check says them");
 	check_describe(&s, 0, NULL,
 		       "descriptors: closed from 3 up (default)\n"
 		       "signals: dispositions and mask reset (default)\n"
 		       "session: the caller's (default)\n"
+		       "session keyring: a new one (default)\n"
 		       "environment: passed on (default)\n",
 		       "the defaults without socket activation");
 	if (caller_parse_keep_fds(&s, "9 7 9", &err) < 0 ||
@@ -137,12 +140,14 @@ static void test_describe(void)
 		abort();
 	s.reset_signals = false;
 	s.new_session = true;
+	s.new_session_keyring = false;
 	s.env_clear = true;
 	check_describe(&s, 2, "nobody",
 		       "descriptors: closed from 3 up, except 3..4 (socket activation) and 7 9 "
 		       "(keep-fds)\n"
 		       "signals: passed on (reset-signals = no)\n"
 		       "session: a new one (new-session = yes)\n"
+		       "session keyring: the caller's (new-session-keyring = no)\n"
 		       "environment: cleared except PATH TERM; HOME USER LOGNAME SHELL of user "
 		       "'nobody'; set LANG A\n",
 		       "every setting changed, two socket-activation descriptors");
@@ -151,6 +156,7 @@ static void test_describe(void)
 		       "(keep-fds)\n"
 		       "signals: passed on (reset-signals = no)\n"
 		       "session: a new one (new-session = yes)\n"
+		       "session keyring: the caller's (new-session-keyring = no)\n"
 		       "environment: cleared except PATH TERM; set LANG A\n",
 		       "one socket-activation descriptor, no user change");
 	caller_settings_clear(&s);
@@ -160,6 +166,7 @@ static void test_describe(void)
 		       "descriptors: all passed on (keep-fds = all)\n"
 		       "signals: dispositions and mask reset (default)\n"
 		       "session: the caller's (default)\n"
+		       "session keyring: a new one (default)\n"
 		       "environment: passed on (default)\n",
 		       "keep-fds = all");
 	caller_settings_clear(&s);
@@ -170,6 +177,7 @@ static void test_describe(void)
 		       "descriptors: closed from 3 up, except 5 (keep-fds)\n"
 		       "signals: dispositions and mask reset (default)\n"
 		       "session: the caller's (default)\n"
+		       "session keyring: a new one (default)\n"
 		       "environment: cleared; HOME USER LOGNAME SHELL of user 'root'\n",
 		       "keep-fds only, clear without keep");
 	caller_settings_clear(&s);
