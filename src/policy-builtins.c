@@ -255,6 +255,42 @@ static int add_namespaces(struct builtins *bs, const struct hardening *h)
 	return r;
 }
 
+/* S_ISUID or S_ISGID in a mode argument. */
+#define SET_ID_MODE "mode & S_ISUID|S_ISGID != 0"
+
+/*
+ * restrict-suid-sgid: every call that gives a file S_ISUID or S_ISGID by its
+ * mode argument: chmod, and the calls that make a file (the umask holds
+ * permission bits only, so a new file keeps the bits it was made with).
+ * open and openat use the mode only with O_CREAT or O_TMPFILE; openat2
+ * passes it in memory (ENOSYS, as from an older kernel). mkdir is left
+ * alone: the kernel drops both bits from its mode (scmp-run.ini(5)
+ * HARDENING).
+ */
+static int add_suid_sgid(struct builtins *bs, const struct hardening *h)
+{
+	static const char calls[][10] = { "chmod", "fchmod", "fchmodat", "fchmodat2",
+					  "creat", "mknod",  "mknodat" }; /* no relocations */
+	static const char opens[][7] = { "open", "openat" };
+	const struct src_loc *loc = &h->suid_sgid_loc;
+	int r = 0;
+
+	if (!h->suid_sgid)
+		return 0;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && r >= 0; i++)
+		r = add_rule_at(bs, loc, calls[i], "EPERM", EPERM, SET_ID_MODE);
+	for (size_t i = 0; i < 2 && r >= 0; i++) {
+		r = add_rule_at(bs, loc, opens[i], "EPERM", EPERM,
+				"flags & O_CREAT != 0 && " SET_ID_MODE);
+		if (r >= 0)
+			r = add_rule_at(bs, loc, opens[i], "EPERM", EPERM,
+					"flags & O_TMPFILE == O_TMPFILE && " SET_ID_MODE);
+	}
+	if (r >= 0)
+		r = add_rule_at(bs, loc, "openat2", "ENOSYS", ENOSYS, NULL);
+	return r;
+}
+
 /* restrict-address-families: socket and socketpair with a denied family. */
 static int add_families(struct builtins *bs, const struct hardening *h)
 {
@@ -280,7 +316,6 @@ static int add_hardening(struct builtins *bs, const struct hardening *h,
 			 const struct arch *const *abis, size_t n_abis, struct diag *d)
 {
 	static const char *const rt[] = { "SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE" };
-	static const char *const chmods[] = { "chmod", "fchmod", "fchmodat", "fchmodat2" };
 	int r = 0;
 
 	if (h->mdwe && !h->mdwe_kernel)
@@ -298,9 +333,8 @@ static int add_hardening(struct builtins *bs, const struct hardening *h,
 				 "policy & " SCHED_POLICY_MASK " == %s", rt[i]);
 	if (r >= 0 && h->realtime)
 		r = add_rule_at(bs, &h->realtime_loc, "sched_setattr", "EPERM", EPERM, NULL);
-	for (size_t i = 0; i < 4 && r >= 0 && h->suid_sgid; i++)
-		r = add_rule_at(bs, &h->suid_sgid_loc, chmods[i], "EPERM", EPERM,
-				"mode & S_ISUID|S_ISGID != 0");
+	if (r >= 0)
+		r = add_suid_sgid(bs, h);
 	return r;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Makes one call that a [hardening] preset decides and prints its outcome:
- * "ok" or the errno name. Usage: hardening-helper CALL [ARG] (see calls[]).
+ * "ok" or the errno name. Usage: hardening-helper CALL [ARG...] (see
+ * main()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -130,6 +131,35 @@ static int setns_to(int nstype)
 	return outcome(syscall(SYS_setns, fd, nstype));
 }
 
+/* A file made with a mode (octal): open, openat, creat and mknod at path,
+ * an unnamed O_TMPFILE in the directory path, openat2 with O_CREAT; the
+ * descriptor made is left to exit. */
+static int create(const char *call, const char *mode_text, const char *path)
+{
+	mode_t mode = (mode_t)strtoul(mode_text, NULL, 8);
+	const int wr = O_WRONLY | O_CLOEXEC;
+
+	if (!strcmp(call, "open"))
+		return outcome(syscall(SYS_open, path, O_CREAT | wr, mode));
+	if (!strcmp(call, "openat"))
+		return outcome(syscall(SYS_openat, AT_FDCWD, path, O_CREAT | wr, mode));
+	if (!strcmp(call, "creat"))
+		return outcome(syscall(SYS_creat, path, mode));
+	if (!strcmp(call, "mknod"))
+		return outcome(syscall(SYS_mknod, path, S_IFREG | mode, 0));
+	if (!strcmp(call, "mknodat"))
+		return outcome(syscall(SYS_mknodat, AT_FDCWD, path, S_IFREG | mode, 0));
+	if (!strcmp(call, "tmpfile"))
+		return outcome(syscall(SYS_openat, AT_FDCWD, path, O_TMPFILE | wr, mode));
+	if (!strcmp(call, "openat2")) {
+		/* struct open_how (linux/openat2.h): flags, mode, resolve */
+		uint64_t how[3] = { (uint64_t)(O_CREAT | wr), mode, 0 };
+
+		return outcome(syscall(SYS_openat2, AT_FDCWD, path, how, sizeof(how)));
+	}
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
@@ -175,6 +205,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(c, "chmod"))
 		return outcome(chmod(argv[3], (mode_t)strtoul(a, NULL, 8)));
+	if (!strncmp(c, "create-", 7) && a && argc > 3)
+		return create(c + 7, a, argv[3]);
 	fprintf(stderr, "hardening-helper: unknown call '%s'\n", c);
 	return 2;
 }

@@ -213,6 +213,29 @@ expect suid EPERM chmod 4755 "$TAP_TMP/f"
 expect suid EPERM chmod 2755 "$TAP_TMP/f"
 expect suid ok chmod 644 "$TAP_TMP/f"
 expect suid ok chmod 1755 "$TAP_TMP/f"
+# A file made with the bits is the same door as chmod: every call that
+# takes a mode for a new file (the umask holds permission bits only)
+mkdir -m 755 "$TAP_TMP/made"
+for c in open openat creat mknod mknodat; do
+	for m in 4755 2755; do
+		expect suid EPERM "create-$c" "$m" "$TAP_TMP/made/$c-$m"
+		run test -e "$TAP_TMP/made/$c-$m"
+		status_is 1 "suid: create-$c $m: nothing made"
+	done
+	expect suid ok "create-$c" 1755 "$TAP_TMP/made/$c-1755"
+	is "$(stat -c %a "$TAP_TMP/made/$c-1755")" 1755 "suid: create-$c 1755: made, mode 1755"
+done
+expect suid EPERM create-tmpfile 4755 "$TAP_TMP/made"
+expect suid ok create-tmpfile 755 "$TAP_TMP/made"
+# openat2 passes its mode in memory
+expect suid ENOSYS create-openat2 644 "$TAP_TMP/made/openat2"
+# without the preset, each makes a set-id file
+mkdir -m 755 "$TAP_TMP/made-base"
+for c in open openat creat mknod mknodat; do
+	expect base ok "create-$c" 6755 "$TAP_TMP/made-base/$c"
+	is "$(stat -c %a "$TAP_TMP/made-base/$c")" 6755 "base: create-$c 6755: a set-id file"
+done
+expect base ok create-openat2 4755 "$TAP_TMP/made-base/openat2"
 
 # ---- as uid 65534 ----
 
@@ -228,5 +251,8 @@ run $NOBODY "$S" -p "$P/all-nobody.ini" "$H" chmod 4755 "$TAP_TMP/nb/f"
 is "$(cat "$OUT")" EPERM "uid 65534: chmod u+s of its own file -> EPERM"
 run $NOBODY "$S" -p "$P/all-nobody.ini" "$H" chmod 600 "$TAP_TMP/nb/f"
 is "$(cat "$OUT")" ok "uid 65534: chmod 600 of its own file -> ok"
+run $NOBODY "$S" -p "$P/all-nobody.ini" "$H" create-openat 4755 "$TAP_TMP/nb/made"
+is "$(cat "$OUT") $(test -e "$TAP_TMP/nb/made" || echo none)" "EPERM none" \
+	"uid 65534: a new set-id file of its own -> EPERM, nothing made"
 
 done_testing

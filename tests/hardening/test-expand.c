@@ -205,6 +205,19 @@ static void test_families_and_ties(void)
 	tap_is(decide(&c, "fchmod", 3, 0x10000 | 0644, 0), ALLOW,
 	       "suid: mode is 16-bit (umode_t), upper bits ignored");
 	tap_is(decide(&c, "chmod", 0, 01777, 0), ALLOW, "suid: the sticky bit");
+	/* x86_64 open(filename, flags, mode), creat(pathname, mode),
+	 * mknod(filename, mode, dev); O_CREAT 0100, O_TMPFILE 020200000 */
+	tap_is(decide(&c, "open", 0, 0101, 04755), ERR(EPERM), "suid: open O_CREAT 4755");
+	tap_is(decide(&c, "open", 0, 020200001, 02755), ERR(EPERM), "suid: open O_TMPFILE 2755");
+	tap_is(decide(&c, "open", 0, 020000001, 02755), ALLOW,
+	       "suid: open with __O_TMPFILE alone: the kernel's EINVAL");
+	tap_is(decide(&c, "open", 0, 1, 04755), ALLOW, "suid: open without O_CREAT: no mode used");
+	tap_is(decide(&c, "open", 0, 0101, 01755), ALLOW, "suid: open O_CREAT, the sticky bit");
+	tap_is(decide(&c, "creat", 0, 06755, 0), ERR(EPERM), "suid: creat 6755");
+	tap_is(decide(&c, "creat", 0, 0755, 0), ALLOW, "suid: creat 755");
+	tap_is(decide(&c, "mknod", 0, 0104755, 0), ERR(EPERM), "suid: mknod S_IFREG|4755");
+	tap_is(decide(&c, "mkdir", 0, 02755, 0), ALLOW, "suid: mkdir (the kernel drops both bits)");
+	tap_is(decide(&c, "openat2", 0, 0, 0), ERR(ENOSYS), "suid: openat2, its mode in memory");
 	tap_ok(d.n_warnings == 0, "families: no tie warning for a preset");
 	compiled_free(&c);
 	diag_clear(&d);

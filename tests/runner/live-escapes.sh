@@ -198,6 +198,27 @@ for p in no-network untrusted-tool; do
 	is "$(cat "$OUT") $(stat -c %a "$d-new/tool")" "ok 700" "$p: chmod without set-id bits works"
 done
 
+# ---- set-id files made, not chmod-ed (net-daemon, system-service) ----
+# Their restrict-suid-sgid saw chmod only: open(O_CREAT) with 06755 made a
+# set-id file all the same (the umask holds permission bits only).
+for p in net-daemon system-service; do
+	variant "$p" 's/^restrict-suid-sgid = yes$/restrict-suid-sgid = no/'
+	for v in old new; do
+		d=$TAP_TMP/files/$p-made-$v
+		mkdir -m 755 "$d"
+		RC=0
+		(cd "$d" && timeout 20 "$S" -p "$TAP_TMP/$v/$p.ini" python3 -c \
+			"$(pyerr 'os.close(os.open("made", os.O_CREAT | os.O_WRONLY, 0o6755))')") \
+			>"$OUT" 2>"$ERR" || RC=$?
+		cp "$OUT" "$d.out"
+	done
+	d=$TAP_TMP/files/$p-made
+	is "$(cat "$d-old.out") $(stat -c %a "$d-old/made")" "ok 6755" \
+		"$p without the preset: open(O_CREAT, 06755) made a set-id file"
+	is "$(cat "$d-new.out") $(test -e "$d-new/made" && echo made)" "EPERM " \
+		"$p: open(O_CREAT, 06755) fails with EPERM, nothing made"
+done
+
 # ---- a 1 MiB user-group chain in run mode: 125, not SIGSEGV ----
 awk 'BEGIN {
 	print "[filter]\ndefault-action = allow\n[credentials]\nuser = root\n[groups]"
