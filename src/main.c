@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -279,6 +280,28 @@ __attribute__((format(printf, 2, 3))) static enum outcome usage_error(struct dia
 static enum outcome outcome_of(int r)
 {
 	return r < 0 ? OUTCOME_REJECTED : OUTCOME_OK;
+}
+
+/*
+ * scmp-run(1) TRUST: every privilege scmp-run uses is its caller's. Started
+ * set-user-ID, set-group-ID or with file capabilities (the kernel then sets
+ * AT_SECURE) by a user who is not root, it would trust that user's profile
+ * (owned by the real uid), switch to any --user and write any --export-*
+ * FILE with privileges the user does not have. A caller whose real uid is 0
+ * gains nothing from it. True if it must stop.
+ */
+static bool privileges_not_callers(struct diag *d)
+{
+	if (!getauxval(AT_SECURE) || getuid() == 0)
+		return false;
+	diag_error(d, NULL,
+		   "started set-user-ID, set-group-ID or with file capabilities (uid %u, "
+		   "effective uid %u): scmp-run runs with its caller's privileges only",
+		   (unsigned)getuid(), (unsigned)geteuid());
+	diag_hint(d, NULL,
+		  "remove the set-user-ID or set-group-ID bit (chmod u-s,g-s) or the file "
+		  "capabilities (setcap -r), and start scmp-run as root (sudo, a systemd unit)");
+	return true;
 }
 
 /* ---- modes that need no profile ---- */
@@ -997,6 +1020,8 @@ int main(int argc, char **argv)
 		return exit_status(MODE_RUN, OUTCOME_REJECTED, 0);
 	}
 	ret = parse_options(&o, &argc, &argv, &d);
+	if (ret == OUTCOME_OK && privileges_not_callers(&d))
+		ret = OUTCOME_REJECTED;
 	if (ret == OUTCOME_OK && !dispatch_tables(&o, argc, argv, &d, &ret))
 		ret = dispatch_profile(&o, argc, argv, &d, &command_status);
 	/* Output to standard output counts: a full disk is not a success. */

@@ -17,8 +17,10 @@ enum unit {
 	UNIT_NICE,    /* 0..40, or a signed nice level */
 };
 
+/* The names live in the rows, not behind pointers: a table of pointers
+ * is relocated at every start (docs/performance.md, Launch). */
 static const struct {
-	const char *name;
+	char name[16];
 	int resource;
 	enum unit unit;
 } keys[RLIMITS_COUNT] = {

@@ -178,6 +178,34 @@ else
 	like "$ERR" "CAP_SYS_ADMIN" "unprivileged with no-new-privs = no: says why"
 	run test -e "$U/w/ran"
 	status_is 1 "unprivileged with no-new-privs = no: the command did not run"
+
+	# Installed set-user-ID root, scmp-run would run anything as root for
+	# anyone (--user root, a profile of the caller's own) and write any
+	# file (--export-bpf): it refuses to run at all (scmp-run(1) TRUST).
+	cp "$S" "$U/scmp-run-suid" && chmod 4755 "$U/scmp-run-suid"
+	printf '[filter]\ndefault-action = allow\n' >"$U/w/own.ini"
+	chown nobody "$U/w/own.ini"
+	chmod 644 "$U/w/own.ini"
+	if findmnt -n -o OPTIONS -T "$U" 2>/dev/null | grep -q nosuid; then
+		skip "$U is on a nosuid mount: no set-user-ID case"
+		skip "$U is on a nosuid mount: no set-user-ID case"
+		skip "$U is on a nosuid mount: no set-user-ID case"
+		skip "$U is on a nosuid mount: no set-user-ID case"
+		skip "$U is on a nosuid mount: no set-user-ID case"
+	else
+		run timeout 10 $AS_NOBODY "$U/scmp-run-suid" -p "$U/w/own.ini" --user root \
+			touch "$U/suid-ran"
+		status_is 125 "installed set-user-ID: run mode refused, 125"
+		like "$ERR" "set-user-ID" "installed set-user-ID: says why"
+		run test -e "$U/suid-ran"
+		status_is 1 "installed set-user-ID: the command did not run as root"
+		run timeout 10 $AS_NOBODY "$U/scmp-run-suid" -p "$U/w/own.ini" \
+			--export-bpf "$U/suid-bpf"
+		status_is 1 "installed set-user-ID: --export-bpf refused, 1"
+		run test -e "$U/suid-bpf"
+		status_is 1 "installed set-user-ID: no file written as root"
+	fi
+	rm -f "$U/scmp-run-suid"
 	S=$S0
 fi
 
