@@ -89,6 +89,8 @@ struct options {
 	bool strict;		   /* --strict: warnings of --check are errors */
 	struct supervise_opts sup; /* --report, --permissive, --learn */
 	bool sup_conflict;	   /* --learn with --report or --permissive */
+	uint64_t given;		   /* the value options seen, by row of option_names[] */
+	const char *twice;	   /* a value option given twice (its long name) */
 };
 
 enum {
@@ -163,6 +165,7 @@ static const struct {
 };
 
 #define N_LONG_OPTIONS (sizeof(option_names) / sizeof(option_names[0]))
+_Static_assert(N_LONG_OPTIONS <= 64, "struct options.given has a bit per long option");
 
 static void long_options(struct option out[N_LONG_OPTIONS + 1])
 {
@@ -840,11 +843,32 @@ static void option_error(struct diag *d, int opt, const char *arg)
 		diag_error(d, NULL, "unknown option '%s'", name);
 }
 
+/*
+ * A value option given twice is refused, --set aside (repeatable, OVERRIDES
+ * in scmp-run(1)): keeping the last silently drops the first, and of two
+ * profiles or users which one was meant is not for the launcher to guess.
+ * --report counts when it has a FILE.
+ */
+static void note_given(struct options *o, int opt)
+{
+	for (size_t i = 0; i < N_LONG_OPTIONS; i++) {
+		uint64_t bit = UINT64_C(1) << i;
+
+		if (option_names[i].val != opt || option_names[i].has_arg == no_argument ||
+		    opt == OPT_SET || !optarg)
+			continue;
+		if ((o->given & bit) && !o->twice)
+			o->twice = option_names[i].name;
+		o->given |= bit;
+	}
+}
+
 /* One option of getopt_long(); false if it was not one of ours. */
 static bool take_option(struct options *o, int opt, const char **bad_arch, bool *conflict)
 {
 	bool is_mode = false;
 
+	note_given(o, opt);
 	for (size_t i = 0; i < sizeof(mode_options) / sizeof(mode_options[0]); i++) {
 		if (mode_options[i].opt == opt) {
 			*conflict |= set_mode(o, mode_options[i].mode) < 0;
@@ -952,6 +976,8 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 		diag_hint(d, NULL, "try '" PROG " --help' for more information");
 		return OUTCOME_USAGE;
 	}
+	if (o->twice)
+		return usage_error(d, "option '--%s' given twice: give it once", o->twice);
 	if (conflict) {
 		return usage_error(d, "%s",
 				   "conflicting modes: give one of --check, --export-bpf, "

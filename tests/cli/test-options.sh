@@ -53,6 +53,22 @@ like "$ERR" "--help" "unknown option points at --help"
 run "$SCMP_RUN" -p "$P/small.ini" --check --export-pfc -
 status_is 2 "two modes: 2"
 like "$ERR" "conflicting modes" "two modes: message"
+# An option with a value given twice: the first would be dropped unsaid.
+for c in "--check -p $P/small.ini:--profile" "--export-bpf $TAP_TMP/a.bpf:--export-bpf" \
+	"--export-pfc -:--export-pfc" "--check --target-arch x86:--target-arch" \
+	"--check --user root:--user" "--check --group root:--group" \
+	"--explain-audit=-:--explain-audit"; do
+	twice=${c%:*}
+	# shellcheck disable=SC2086 # split on purpose
+	run "$SCMP_RUN" -p "$P/small.ini" $twice ${twice#--check }
+	status_is 2 "twice $twice: 2"
+	is "$(head -n 1 "$ERR")" "scmp-run: error: option '${c##*:}' given twice: give it once" \
+		"twice $twice: says so"
+done
+run "$SCMP_RUN" --resolve read --resolve write
+status_is 2 "--resolve twice: 2"
+run "$SCMP_RUN" -p "$P/small.ini" --set filter.log=yes --set filter.log=no --check
+status_is 0 "--set twice: repeatable"
 run "$SCMP_RUN" --check
 status_is 2 "--check without -p: 2"
 like "$ERR" "no profile" "--check without -p: message"

@@ -56,6 +56,15 @@ run "$SCMP_RUN" --target-arch x86 -p no-network -- sh -c "touch $marker"
 status_is 125 "--target-arch in run mode: 125"
 run "$SCMP_RUN" -p no-such-profile-name -- sh -c "touch $marker"
 status_is 125 "unknown profile in run mode: 125"
+# Two profiles, users or groups: which one was meant is not the launcher's
+# to guess (a unit's -p and one a wrapper adds), so neither runs.
+for twice in "-p no-network --profile $P/small.ini" "--user root --user nobody" \
+	"--group root --group nogroup"; do
+	# shellcheck disable=SC2086 # split on purpose
+	run "$SCMP_RUN" -p no-network $twice -- sh -c "touch $marker"
+	status_is 125 "$twice: 125"
+	like "$ERR" "given twice" "$twice: says so"
+done
 run "$SCMP_RUN" -p tests/profiles/bad/unknown-syscall.ini -- sh -c "touch $marker"
 status_is 125 "bad profile in run mode: 125"
 like "$ERR" "unknown-syscall.ini:6: error: unknown syscall 'opn'" "bad profile: FILE:LINE"
