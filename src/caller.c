@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <pwd.h>
 #include <signal.h>
@@ -607,6 +608,11 @@ int caller_user_set(const struct passwd *pw, struct caller_user *u)
 	}
 	u->found = true;
 	return 0;
+}
+
+bool caller_group_known(const char *name)
+{
+	return getgrnam(name) != NULL;
 }
 
 static bool keeps(const struct caller_settings *s, const char *entry)

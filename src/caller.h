@@ -143,6 +143,10 @@ struct caller_user {
  * held before is freed). Returns 0 or -ENOMEM (u then empty). */
 int caller_user_set(const struct passwd *pw, struct caller_user *u);
 
+/* Whether the group database has a group called name (getgrnam(3)); a
+ * caller that takes numbers checks them first. */
+bool caller_group_known(const char *name);
+
 void caller_user_clear(struct caller_user *u);
 
 /*

@@ -24,9 +24,9 @@
 
 /* The warnings, by ID (scmp-run.ini(5) LINT lists each). */
 static const char *const lint_ids[] = {
-	"io-uring",    "ptrace",	   "proc-mem",	    "flag-equals",
-	"shadowed",    "unknown-optional", "unknown-allow", "cap-missing",
-	"cap-ambient", "run-as-root",	   "exit-denied",   "path-missing",
+	"io-uring",	    "ptrace",	     "proc-mem",    "flag-equals", "shadowed",
+	"unknown-optional", "unknown-allow", "cap-missing", "cap-ambient", "run-as-root",
+	"exit-denied",	    "path-missing",  "credentials",
 };
 
 /* True if id names a warning of the lint. */
@@ -673,6 +673,41 @@ static void check_root(struct lint *L)
 	     "and the profile does not say so");
 }
 
+/* [credentials] as this machine would apply them: run mode looks the
+ * names up (scmp-run(1), Run mode) and refuses the profile when one is
+ * not found. */
+static void check_credentials(struct lint *L)
+{
+	const struct lint_env *env = L->env;
+	const char *name = env->cred_name;
+
+	switch (env->cred) {
+	case LINT_CRED_OK:
+		return;
+	case LINT_CRED_NO_USER:
+	case LINT_CRED_NO_GROUP:
+		warn(L, "credentials", &env->cred_loc,
+		     "names are looked up on the machine that runs the command: add it there, "
+		     "or name another",
+		     "run mode would refuse this profile here: unknown %s '%s'",
+		     env->cred == LINT_CRED_NO_USER ? "user" : "group", name);
+		return;
+	case LINT_CRED_NO_PRIMARY:
+		warn(L, "credentials", &env->cred_loc, "set 'group' as well",
+		     "run mode would refuse this profile here: user id %s has no passwd entry, "
+		     "so it has no primary group",
+		     name);
+		return;
+	case LINT_CRED_SUPP_ALONE:
+		warn(L, "credentials", &env->cred_loc,
+		     "set [credentials] user or group: the groups are set when the credentials "
+		     "are switched",
+		     "run mode would refuse this profile here: supplementary-groups needs "
+		     "[credentials] user or group");
+		return;
+	}
+}
+
 /* ---- [landlock] paths ---- */
 
 /*
@@ -758,16 +793,62 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	check_unknown_allow(&L);
 	check_caps(&L);
 	check_root(&L);
+	check_credentials(&L);
 	check_landlock_paths(&L);
 	free(L.last_text);
 	return L.oom ? L.oom : L.silenced;
 }
 
+/* Would run mode find the group name (or number)? */
+static bool group_known(const char *name)
+{
+	uint32_t id;
+
+	return number_parse_id(name, &id) || caller_group_known(name);
+}
+
+/* Records what run mode would refuse; true, for the caller to stop. */
+static bool set_cred(struct lint_env *ret, enum lint_cred cred, const char *name,
+		     const struct src_loc *loc)
+{
+	ret->cred = cred;
+	ret->cred_name = name;
+	ret->cred_loc = *loc;
+	return true;
+}
+
+/* The lookups of run mode's credential switch, in its order (run.c,
+ * plan_build()): the first it would refuse. True if there is one. */
+static bool probe_credentials(const struct profile *p, struct lint_env *ret)
+{
+	bool set_uid = p->has_user && p->user, set_gid = p->has_group && p->group;
+	uint32_t id;
+
+	if (set_uid) {
+		bool num = number_parse_id(p->user, &id);
+		const struct passwd *pw = num ? getpwuid(id) : getpwnam(p->user);
+
+		/* as run mode reads it: digits are a uid */
+		ret->target_known = pw || num;
+		ret->target_root = ret->target_known && (pw ? pw->pw_uid : id) == 0;
+		if (!pw && !num)
+			return set_cred(ret, LINT_CRED_NO_USER, p->user, &p->user_loc);
+		if (!pw && !set_gid)
+			return set_cred(ret, LINT_CRED_NO_PRIMARY, p->user, &p->user_loc);
+	}
+	if (set_gid && !group_known(p->group))
+		return set_cred(ret, LINT_CRED_NO_GROUP, p->group, &p->group_loc);
+	for (unsigned i = 0; i < p->n_supp_groups; i++)
+		if (!group_known(p->supp_groups[i]))
+			return set_cred(ret, LINT_CRED_NO_GROUP, p->supp_groups[i], &p->supp_loc);
+	if ((p->supp_init || p->n_supp_groups) && !set_uid && !set_gid)
+		return set_cred(ret, LINT_CRED_SUPP_ALONE, NULL, &p->supp_loc);
+	return false;
+}
+
 void lint_env_probe(const struct profile *p, struct lint_env *ret)
 {
-	const char *u = p->user;
-	struct caps_sets now;
-	uint32_t id;
+	struct caps_sets now = { 0 };
 
 	*ret = (struct lint_env){
 		.caller_root = getuid() == 0 || geteuid() == 0,
@@ -778,16 +859,6 @@ void lint_env_probe(const struct profile *p, struct lint_env *ret)
 	if (!p->has_user) {
 		ret->target_known = true;
 		ret->target_root = getuid() == 0;
-	} else if (number_parse_id(u, &id)) {
-		/* as run mode reads it: digits are a uid */
-		ret->target_known = true;
-		ret->target_root = id == 0;
-	} else {
-		struct passwd *pw = getpwnam(u);
-
-		if (pw) {
-			ret->target_known = true;
-			ret->target_root = pw->pw_uid == 0;
-		}
 	}
+	(void)probe_credentials(p, ret);
 }

@@ -12,6 +12,18 @@
 #include "compile.h"
 #include "diag.h"
 
+/* What run mode would refuse about [credentials] on this machine
+ * (scmp-run(1), Run mode): the first of these, in the order run mode checks
+ * them. (Whether this caller may switch at all is left out: --check of a
+ * service's profile runs unprivileged, the service as root.) */
+enum lint_cred {
+	LINT_CRED_OK,
+	LINT_CRED_NO_USER,    /* a user name not in the user database */
+	LINT_CRED_NO_PRIMARY, /* a user id without a passwd entry, and no group */
+	LINT_CRED_NO_GROUP,   /* a group name not in the group database */
+	LINT_CRED_SUPP_ALONE, /* supplementary-groups without user or group */
+};
+
 /* What the lint knows about the process that would run the profile. */
 struct lint_env {
 	bool caller_root;     /* uid or euid 0 */
@@ -22,6 +34,9 @@ struct lint_env {
 	 * user cannot be resolved here. */
 	bool target_known;
 	bool target_root;
+	enum lint_cred cred;
+	const char *cred_name;	 /* the user or group at fault (the profile's) */
+	struct src_loc cred_loc; /* where it was written */
 };
 
 /*

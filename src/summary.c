@@ -129,6 +129,11 @@ static int print_caller(const struct profile *p, FILE *f)
 		fputs("user: the caller's (default; run mode refuses to run a command as root)\n",
 		      f);
 	}
+	if (p->has_group && p->group) {
+		fputs("group: ", f);
+		diag_fputs_escaped(p->group, f);
+		fprintf(f, " (set at %s)\n", src_loc_format(&p->group_loc, at, sizeof(at)));
+	}
 	if (p->supp_init || p->n_supp_groups) {
 		fputs("supplementary groups: ", f);
 		if (p->supp_init)

@@ -492,6 +492,35 @@ if [ "$(id -u)" = 0 ]; then
 		skip "no setpriv: --check unprivileged"
 	fi
 
+	# What run mode refuses about [credentials] on this machine, --check
+	# says as a warning [credentials] (--strict: status 1), at the line.
+	uid=54321
+	while getent passwd "$uid" >/dev/null; do uid=$((uid + 1)); done
+	for c in "--user no-such-user-scmp|--user: |unknown user 'no-such-user-scmp'" \
+		"--user $uid|--user: |user id $uid has no passwd entry, so it has no primary group" \
+		"--user root --group no-such-group-scmp|--group: |unknown group 'no-such-group-scmp'" \
+		"--user root --set credentials.supplementary-groups=no-such-group-scmp|command line:1: |unknown group 'no-such-group-scmp'"; do
+		opts=${c%%|*}
+		rest=${c#*|}
+		at=${rest%%|*}
+		what=${rest#*|}
+		# shellcheck disable=SC2086 # split on purpose
+		run "$SCMP_RUN" -p "$C/nouser.ini" $opts -- sh -c "touch $marker"
+		status_is 125 "$opts: run mode refuses, 125"
+		like "$ERR" "$what" "$opts: run mode says why"
+		# shellcheck disable=SC2086
+		run "$SCMP_RUN" -p "$C/nouser.ini" $opts --check
+		status_is 0 "$opts: --check, 0"
+		like "$ERR" "scmp-run: ${at}warning: run mode would refuse this profile here: $what" \
+			"$opts: --check warns at the line"
+		like "$ERR" "[credentials]" "$opts: ... with its ID"
+		# shellcheck disable=SC2086
+		run "$SCMP_RUN" -p "$C/nouser.ini" $opts --check --strict
+		status_is 1 "$opts: --check --strict, 1"
+	done
+	run "$SCMP_RUN" -p "$C/nouser.ini" --user root --group nogroup --check
+	like "$OUT" "group: nogroup (set at --group)" "--check --group: the group, from the option"
+
 	# --user and --group override [credentials]; --user root counts as
 	# user = root.
 	run "$SCMP_RUN" -p "$C/nouser.ini" -- sh -c "touch $marker"
