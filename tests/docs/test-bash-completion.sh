@@ -102,6 +102,14 @@ has "scmp-run --user root -p alpha-test --chec" --check
 # the command word: commands on PATH, and after it the command's own completion
 has "scmp-run -p alpha-test scmp-" scmp-run
 has "scmp-run -p alpha-test -- scmp-" scmp-run
+# --report takes its FILE only after '=': without one, the next word is
+# the command; with one, bash splits '=' and FILE off as words of their
+# own (COMP_WORDBREAKS), and the words after FILE are still scmp-run's
+has "scmp-run -p alpha-test --report scmp-" scmp-run
+has "scmp-run -p alpha-test --report=profile-fi" profile-file.ini
+has "scmp-run -p alpha-test --report = r.txt scmp-" scmp-run
+has "scmp-run -p alpha-test --report = r.txt --user roo" root
+has "scmp-run -p alpha-test --explain-audit=profile-fi" profile-file.ini
 has "scmp-run --import-oci " docker.json
 lacks "scmp-run --import-oci " profile-file.ini
 exactly "scmp-run --oci-caps CAP_SYS_AD" CAP_SYS_ADMIN
