@@ -334,9 +334,12 @@ static enum outcome version(void)
 static bool dispatch_tables(const struct options *o, int argc, char **argv, struct diag *d,
 			    enum outcome *ret)
 {
+	/* --help and --version too: a command after them would not run,
+	 * and exit status 0 would say it did */
 	bool no_operands = o->mode == MODE_RESOLVE || o->mode == MODE_LIST_SYSCALLS ||
 			   o->mode == MODE_LIST_ARCHES || o->mode == MODE_LIST_PROFILES ||
-			   o->mode == MODE_IMPORT_OCI;
+			   o->mode == MODE_IMPORT_OCI || o->mode == MODE_HELP ||
+			   o->mode == MODE_VERSION;
 
 	if (no_operands && argc) {
 		*ret = usage_error(d, "unexpected argument '%s'", argv[0]);

@@ -37,6 +37,13 @@ for c in "--bogus-option:unknown option '--bogus-option'" "-vZ:unknown option '-
 	status_is 2 "${c%%:*}: a usage error"
 	is "$(head -n 1 "$ERR")" "scmp-run: error: ${c#*:}" "${c%%:*}: says so"
 done
+# A command after --help or --version is not run, and exit status 0 would
+# say it was: refused like any operand of a mode that takes none.
+for m in --help -h --version; do
+	run "$SCMP_RUN" -p "$P/small.ini" "$m" -- true
+	status_is 2 "$m with a command: 2"
+	like "$ERR" "unexpected argument 'true'" "$m with a command: says so"
+done
 run "$SCMP_RUN" -h
 status_is 0 "-h exits 0"
 like "$OUT" "Usage:" "-h prints the usage"
