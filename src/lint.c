@@ -7,6 +7,7 @@
 #include "lint.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@
 static const char *const lint_ids[] = {
 	"io-uring",	    "ptrace",	     "proc-mem",    "flag-equals", "shadowed",
 	"unknown-optional", "unknown-allow", "cap-missing", "cap-ambient", "run-as-root",
-	"exit-denied",	    "path-missing",  "credentials",
+	"exit-denied",	    "path-missing",  "credentials", "limits",
 };
 
 /* True if id names a warning of the lint. */
@@ -708,6 +709,33 @@ static void check_credentials(struct lint *L)
 	}
 }
 
+/* A limit of [limits] that setrlimit(2) refuses in this process: run mode
+ * sets the limits first and refuses the profile (scmp-run.ini(5) LIMITS). */
+static void check_limits(struct lint *L)
+{
+	const struct lint_env *env = L->env;
+	const struct rlimits_entry *e = &L->c->profile->limits.e[env->limit_key];
+	char want[32], max[32];
+
+	if (!env->limit_bad)
+		return;
+	snprintf(want, sizeof(want), "%llu", (unsigned long long)e->hard);
+	if (e->hard == RLIM_INFINITY)
+		snprintf(want, sizeof(want), "infinity");
+	snprintf(max, sizeof(max), "%llu", (unsigned long long)env->limit_max);
+	if (env->limit_max == RLIM_INFINITY)
+		snprintf(max, sizeof(max), "infinity");
+	warn(L, "limits", &e->loc,
+	     env->limit_nr_open
+		     ? "open-files cannot exceed fs.nr_open (/proc/sys/fs/nr_open), even with "
+		       "CAP_SYS_RESOURCE"
+		     : "raising a hard limit needs CAP_SYS_RESOURCE, which this process lacks: "
+		       "lower it, or start scmp-run with it",
+	     "run mode would refuse this profile here: the hard limit of %s, %s, is above %s, "
+	     "the most this process may set",
+	     rlimits_key_name(env->limit_key), want, max);
+}
+
 /* ---- [landlock] paths ---- */
 
 /*
@@ -794,6 +822,7 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	check_caps(&L);
 	check_root(&L);
 	check_credentials(&L);
+	check_limits(&L);
 	check_landlock_paths(&L);
 	free(L.last_text);
 	return L.oom ? L.oom : L.silenced;
@@ -861,4 +890,7 @@ void lint_env_probe(const struct profile *p, struct lint_env *ret)
 		ret->target_root = getuid() == 0;
 	}
 	(void)probe_credentials(p, ret);
+	/* setrlimit(2): raising a hard limit needs CAP_SYS_RESOURCE, effective */
+	ret->limit_bad = rlimits_check(&p->limits, now.eff & (UINT64_C(1) << CAP_SYS_RESOURCE),
+				       &ret->limit_key, &ret->limit_max, &ret->limit_nr_open);
 }

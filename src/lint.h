@@ -11,6 +11,7 @@
 
 #include "compile.h"
 #include "diag.h"
+#include "rlimits.h"
 
 /* What run mode would refuse about [credentials] on this machine
  * (scmp-run(1), Run mode): the first of these, in the order run mode checks
@@ -37,6 +38,11 @@ struct lint_env {
 	enum lint_cred cred;
 	const char *cred_name;	 /* the user or group at fault (the profile's) */
 	struct src_loc cred_loc; /* where it was written */
+	/* A [limits] key this process cannot set (rlimits_check()). */
+	bool limit_bad;
+	enum rlimits_key limit_key;
+	rlim_t limit_max;
+	bool limit_nr_open; /* limit_max is fs.nr_open */
 };
 
 /*

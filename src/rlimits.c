@@ -271,6 +271,32 @@ int rlimits_check_stack(const struct rlimits_config *c, char *const argv[], char
 	return -E2BIG;
 }
 
+bool rlimits_check(const struct rlimits_config *c, bool can_raise, enum rlimits_key *ret_key,
+		   rlim_t *ret_max, bool *ret_nr_open)
+{
+	for (size_t k = 0; k < RLIMITS_COUNT; k++) {
+		const struct rlimits_entry *e = &c->e[k];
+		unsigned long long nr_open;
+		struct rlimit now;
+
+		if (!e->set || getrlimit(keys[k].resource, &now) < 0)
+			continue;
+		/* as in rlimits_apply(): the kernel checks nr_open first */
+		nr_open = keys[k].resource == RLIMIT_NOFILE ? read_nr_open() : 0;
+		*ret_key = (enum rlimits_key)k;
+		*ret_nr_open = nr_open && e->hard > nr_open;
+		if (*ret_nr_open) {
+			*ret_max = (rlim_t)nr_open;
+			return true;
+		}
+		if (!can_raise && e->hard > now.rlim_max) {
+			*ret_max = now.rlim_max;
+			return true;
+		}
+	}
+	return false;
+}
+
 int rlimits_print(const struct rlimits_config *c, const char *prefix, FILE *f)
 {
 	for (size_t k = 0; k < RLIMITS_COUNT; k++) {

@@ -81,5 +81,16 @@ unsigned long long rlimits_stack_need(char *const argv[], char *const envp[]);
 int rlimits_check_stack(const struct rlimits_config *c, char *const argv[], char *const envp[],
 			struct diag *d);
 
+/*
+ * The first limit of c that rlimits_apply() would fail to set in this
+ * process, for --check: a hard limit above the current one when can_raise
+ * is false (no CAP_SYS_RESOURCE), or open-files above fs.nr_open. Its key
+ * in *ret_key, the most that may be set in *ret_max, and in *ret_nr_open
+ * whether fs.nr_open is that ceiling. Reads, changes nothing. True if
+ * there is one.
+ */
+bool rlimits_check(const struct rlimits_config *c, bool can_raise, enum rlimits_key *ret_key,
+		   rlim_t *ret_max, bool *ret_nr_open);
+
 /* One line per limit set, "PREFIXNAME: SOFT:HARD" (--check, -v). Returns 0 or -EIO. */
 int rlimits_print(const struct rlimits_config *c, const char *prefix, FILE *f);

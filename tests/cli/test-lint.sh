@@ -355,4 +355,45 @@ else
 	skip "no Landlock: --check cannot ask for a rule"
 fi
 
+# limits: a limit run mode cannot set here. open-files above fs.nr_open
+# is refused whatever the capabilities.
+nr_open=$(cat /proc/sys/fs/nr_open)
+cat >"$T/limits.ini" <<EOF
+[filter]
+default-action = allow ; lint: allow io-uring
+[credentials]
+user = root
+[limits]
+open-files = 64:$((nr_open + 1))
+EOF
+run "$SCMP_RUN" -p "$T/limits.ini" true
+is "$RC" 125 "limits: run mode refuses open-files above fs.nr_open"
+run "$SCMP_RUN" -p "$T/limits.ini" --check
+status_is 0 "limits: only a warning"
+like "$ERR" "scmp-run: $T/limits.ini:6: warning: run mode would refuse this profile here: the hard limit of open-files, $((nr_open + 1)), is above $nr_open, the most this process may set [limits]" \
+	"limits: above fs.nr_open, warned at the line"
+like "$ERR" "scmp-run: $T/limits.ini:6: hint: open-files cannot exceed fs.nr_open (/proc/sys/fs/nr_open), even with CAP_SYS_RESOURCE" \
+	"limits: ... with its hint"
+run "$SCMP_RUN" -p "$T/limits.ini" --check --strict
+status_is 1 "limits: --strict exits 1"
+# A hard limit above the current one, without CAP_SYS_RESOURCE: as uid
+# 65534 under a hard limit lowered first.
+sed -i "s/^open-files = .*/open-files = 64:200/" "$T/limits.ini"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 755 "$T" && chmod 644 "$T/limits.ini"
+	run sh -c 'ulimit -n 100 && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"' \
+		sh "$SCMP_RUN" -p "$T/limits.ini" --user 65534 --check
+	like "$ERR" "scmp-run: $T/limits.ini:6: warning: run mode would refuse this profile here: the hard limit of open-files, 200, is above 100, the most this process may set [limits]" \
+		"limits: above the hard limit, without CAP_SYS_RESOURCE"
+	like "$ERR" "scmp-run: $T/limits.ini:6: hint: raising a hard limit needs CAP_SYS_RESOURCE, which this process lacks: lower it, or start scmp-run with it" \
+		"limits: ... with its hint"
+	run sh -c 'ulimit -n 300 && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"' \
+		sh "$SCMP_RUN" -p "$T/limits.ini" --user 65534 --check
+	unlike "$ERR" "[limits]" "limits: near miss: below the hard limit"
+else
+	skip "limits: needs root and setpriv"
+	skip "limits: needs root and setpriv"
+	skip "limits: needs root and setpriv"
+fi
+
 done_testing
