@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <linux/capability.h>
+#include <linux/seccomp.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,9 +26,10 @@
 
 /* The warnings, by ID (scmp-run.ini(5) LINT lists each). */
 static const char *const lint_ids[] = {
-	"io-uring",	    "ptrace",	     "proc-mem",    "flag-equals", "shadowed",
-	"unknown-optional", "unknown-allow", "cap-missing", "cap-ambient", "run-as-root",
-	"exit-denied",	    "path-missing",  "credentials", "limits",
+	"io-uring",    "ptrace",	   "proc-mem",	    "flag-equals",
+	"shadowed",    "unknown-optional", "unknown-allow", "cap-missing",
+	"cap-ambient", "run-as-root",	   "exit-denied",   "path-missing",
+	"credentials", "limits",	   "execve-denied", "notify-action",
 };
 
 /* True if id names a warning of the lint. */
@@ -736,6 +738,73 @@ static void check_limits(struct lint *L)
 	     rlimits_key_name(env->limit_key), want, max);
 }
 
+/* ---- what run mode refuses for every command ---- */
+
+/*
+ * Run mode asks the filter about its own execve() of the command, with the
+ * pointers execve() gets, and refuses a filter that stops it (scmp-run(1),
+ * Run mode): decided here the same way, on the ABI run mode would use.
+ */
+static void check_execve(struct lint *L)
+{
+	const struct arch *a = L->env->arch;
+	char *const argv[] = { "COMMAND", NULL };
+	struct seccomp_data sd = { .arch = a ? a->audit_arch : 0 };
+	const struct src_loc *loc;
+	struct decision dec;
+	uint32_t nr, action;
+	char buf[64];
+
+	if (!a || syscalls_lookup_name(a, "execve", &nr) < 0)
+		return;
+	sd.nr = (int)nr;
+	sd.args[0] = (uintptr_t)argv[0];
+	sd.args[1] = (uintptr_t)argv;
+	sd.args[2] = (uintptr_t)argv + sizeof(argv);
+	policy_decide(L->c->policy, &sd, &dec);
+	action = dec.ret & SECCOMP_RET_ACTION_FULL;
+	if (action == SECCOMP_RET_ALLOW || action == SECCOMP_RET_LOG)
+		return;
+	loc = &L->file_loc;
+	if (dec.why == DECIDE_RULE)
+		loc = &dec.rule->src->loc;
+	else if (L->c->rs->attrs.default_loc.file)
+		loc = &L->c->rs->attrs.default_loc;
+	warn(L, "execve-denied", loc,
+	     "allow 'execve' in the profile, unless it is for a launcher that installs the "
+	     "filter after its execve()",
+	     "run mode would refuse this profile: the filter stops the execve() of the command "
+	     "itself (%s)",
+	     action_format_ret(dec.ret, a, buf, sizeof(buf)));
+}
+
+/* The notify action hands a call to a supervising process: run mode has
+ * none, and the supervised modes keep the listener for themselves
+ * (scmp-run(1), Run mode and FINDING WHAT WAS DENIED). */
+static void check_notify(struct lint *L)
+{
+	const struct ruleset *rs = L->c->rs;
+	const struct src_loc *loc = NULL;
+
+	if (rs->attrs.default_action.kind == ACTION_NOTIFY)
+		loc = rs->attrs.default_loc.file ? &rs->attrs.default_loc : &L->file_loc;
+	else if (rs->attrs.has_unknown_action && rs->attrs.unknown_action.kind == ACTION_NOTIFY)
+		loc = &rs->attrs.unknown_loc;
+	else if (rs->attrs.bad_arch_action.kind == ACTION_NOTIFY)
+		loc = &L->file_loc;
+	for (size_t i = 0; i < rs->n_rules && !loc; i++)
+		if (rs->rules[i].action.kind == ACTION_NOTIFY)
+			loc = &rs->rules[i].loc;
+	if (!loc)
+		return;
+	warn(L, "notify-action", loc,
+	     "use the profile through --export-bpf or --export-oci with a launcher that "
+	     "supervises the command",
+	     "scmp-run would refuse to run this profile: the notify action needs a supervisor; "
+	     "run mode has none, and --report, --permissive and --learn keep the listener for "
+	     "themselves");
+}
+
 /* ---- [landlock] paths ---- */
 
 /*
@@ -823,6 +892,8 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	check_root(&L);
 	check_credentials(&L);
 	check_limits(&L);
+	check_execve(&L);
+	check_notify(&L);
 	check_landlock_paths(&L);
 	free(L.last_text);
 	return L.oom ? L.oom : L.silenced;

@@ -38,6 +38,8 @@ struct lint_env {
 	enum lint_cred cred;
 	const char *cred_name;	 /* the user or group at fault (the profile's) */
 	struct src_loc cred_loc; /* where it was written */
+	/* The ABI run mode would use: this machine's, or --target-arch's. */
+	const struct arch *arch;
 	/* A [limits] key this process cannot set (rlimits_check()). */
 	bool limit_bad;
 	enum rlimits_key limit_key;

@@ -634,6 +634,7 @@ static enum outcome check(const struct options *o, const struct compiled *c, str
 	if (r < 0)
 		return OUTCOME_REJECTED;
 	lint_env_probe(c->profile, &env);
+	env.arch = o->target;
 	r = lint_check(c, &env, d);
 	if (r < 0) {
 		diag_error(d, NULL, "out of memory");

@@ -83,7 +83,8 @@ done
 ok $? "every lint fixture was run ($n)"
 
 # Every warning ID has a fixture that triggers it, and a near miss.
-for id in io-uring ptrace proc-mem flag-equals shadowed unknown-optional unknown-allow exit-denied; do
+for id in io-uring ptrace proc-mem flag-equals shadowed unknown-optional unknown-allow exit-denied \
+	execve-denied notify-action; do
 	grep -lF "[$id]" tests/cli/lint/*.ini | grep -qv near
 	ok $? "$id: a fixture triggers it"
 	grep -lxF "; nowarn: $id" tests/cli/lint/*-near*.ini >/dev/null
@@ -155,7 +156,7 @@ default-action = errno(EPERM)
 [credentials]
 user = nobody
 [allow]
-syscalls = exit exit_group ; lint: allow io_uring
+syscalls = exit exit_group execve ; lint: allow io_uring
 syscalls = getpid ; lint: allow zzzz-qqqq
 EOF
 run "$SCMP_RUN" -p "$TAP_TMP/unknown-id.ini" --check
@@ -193,7 +194,7 @@ cat >"$TAP_TMP/no-user.ini" <<'EOF'
 [filter]
 default-action = errno(EPERM)
 [allow]
-syscalls = exit exit_group
+syscalls = exit exit_group execve
 EOF
 run "$SCMP_RUN" -p "$TAP_TMP/no-user.ini" --check
 if [ "$(id -u)" = 0 ]; then
