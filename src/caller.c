@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "number.h"
 #include "proc-status.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -296,6 +297,15 @@ static void describe_fds(const struct caller_settings *s, long listen_n, FILE *f
 	fputs(any ? " (keep-fds)\n" : " (default)\n", f);
 }
 
+/* As run mode reads a user (digits are a uid): one without a passwd entry
+ * has none of the four variables, caller_env_apply() removes them. */
+static bool user_id_without_entry(const char *user)
+{
+	uint32_t id;
+
+	return number_parse_id(user, &id) && !getpwuid(id);
+}
+
 static void describe_env(const struct caller_settings *s, const char *user, FILE *f)
 {
 	bool dflt = !s->env_clear && !user && !s->n_env_set;
@@ -308,7 +318,10 @@ static void describe_env(const struct caller_settings *s, const char *user, FILE
 	} else {
 		fputs("passed on", f);
 	}
-	if (user)
+	if (user && user_id_without_entry(user))
+		fprintf(f, "; HOME USER LOGNAME SHELL removed (user id %s has no passwd entry)",
+			user);
+	else if (user)
 		fprintf(f, "; HOME USER LOGNAME SHELL of user '%s'", user);
 	for (size_t i = 0; i < s->n_env_set; i++)
 		fprintf(f, "%s%.*s", i ? " " : "; set ", (int)strcspn(s->env_set[i], "="),

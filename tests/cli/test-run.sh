@@ -520,6 +520,17 @@ if [ "$(id -u)" = 0 ]; then
 	done
 	run "$SCMP_RUN" -p "$C/nouser.ini" --user root --group nogroup --check
 	like "$OUT" "group: nogroup (set at --group)" "--check --group: the group, from the option"
+	# A user id without a passwd entry: the four variables are removed,
+	# and --check and -v say so.
+	run env HOME=/root USER=root "$SCMP_RUN" -p "$C/nouser.ini" --user "$uid" --group "$uid" \
+		-- sh -c 'echo "${HOME-unset} ${USER-unset} ${LOGNAME-unset} ${SHELL-unset}"'
+	is "$(cat "$OUT")" "unset unset unset unset" "--user $uid without an entry: HOME USER LOGNAME SHELL removed"
+	run "$SCMP_RUN" -p "$C/nouser.ini" --user "$uid" --group "$uid" --check
+	like "$OUT" "environment: passed on; HOME USER LOGNAME SHELL removed (user id $uid has no passwd entry)" \
+		"--check --user $uid without an entry: says they are removed"
+	run "$SCMP_RUN" -v -p "$C/nouser.ini" --user "$uid" --group "$uid" -- true
+	like "$ERR" "note: environment: passed on; HOME USER LOGNAME SHELL removed (user id $uid has no passwd entry)" \
+		"-v --user $uid without an entry: says they are removed"
 
 	# --user and --group override [credentials]; --user root counts as
 	# user = root.
