@@ -7,8 +7,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum unit {
 	UNIT_COUNT,   /* a plain number */
@@ -181,17 +184,27 @@ static const char *format_value(rlim_t v, char *buf, size_t size)
 }
 
 /* fs.nr_open, the ceiling of RLIMIT_NOFILE for every process, root with
- * CAP_SYS_RESOURCE too (setrlimit(2): EPERM above it); 0 if unknown. */
+ * CAP_SYS_RESOURCE too (setrlimit(2): EPERM above it); 0 if unknown. Read
+ * without stdio: nothing is allocated, so lack of memory cannot turn it
+ * into another number. */
 static unsigned long long read_nr_open(void)
 {
-	unsigned long long v = 0;
-	FILE *f = fopen("/proc/sys/fs/nr_open", "re");
+	char buf[32], *end;
+	unsigned long long v;
+	ssize_t n;
+	int fd = open("/proc/sys/fs/nr_open", O_RDONLY | O_CLOEXEC);
 
-	if (f) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return 0;
 	return v;
 }
 
