@@ -36,6 +36,8 @@ static int armed, in_nss;
 static int (*real_getpwnam_r)(const char *, struct passwd *, char *, size_t, struct passwd **);
 static int (*real_getpwuid_r)(uid_t, struct passwd *, char *, size_t, struct passwd **);
 static struct passwd *(*real_getpwnam)(const char *);
+static struct passwd *(*real_getpwuid)(uid_t);
+static struct group *(*real_getgrnam)(const char *);
 static int (*real_getgrnam_r)(const char *, struct group *, char *, size_t, struct group **);
 
 __attribute__((constructor)) static void failmalloc_init(void)
@@ -49,6 +51,8 @@ __attribute__((constructor)) static void failmalloc_init(void)
 	*(void **)&real_getpwnam_r = dlsym(RTLD_NEXT, "getpwnam_r");
 	*(void **)&real_getpwuid_r = dlsym(RTLD_NEXT, "getpwuid_r");
 	*(void **)&real_getpwnam = dlsym(RTLD_NEXT, "getpwnam");
+	*(void **)&real_getpwuid = dlsym(RTLD_NEXT, "getpwuid");
+	*(void **)&real_getgrnam = dlsym(RTLD_NEXT, "getgrnam");
 	*(void **)&real_getgrnam_r = dlsym(RTLD_NEXT, "getgrnam_r");
 	armed = 1;
 }
@@ -166,6 +170,8 @@ NSS_GUARDED(int, getpwuid_r,
 	    (uid_t uid, struct passwd *pw, char *buf, size_t size, struct passwd **res),
 	    (uid, pw, buf, size, res))
 NSS_GUARDED(struct passwd *, getpwnam, (const char *name), (name))
+NSS_GUARDED(struct passwd *, getpwuid, (uid_t uid), (uid))
+NSS_GUARDED(struct group *, getgrnam, (const char *name), (name))
 NSS_GUARDED(int, getgrnam_r,
 	    (const char *name, struct group *gr, char *buf, size_t size, struct group **res),
 	    (name, gr, buf, size, res))
