@@ -993,6 +993,12 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 				   "--learn cannot be combined with --report or --permissive");
 	if (o->sup.mode != SUPERVISE_NONE && o->mode != MODE_RUN)
 		return usage_error(d, "%s", "--report, --permissive and --learn are for run mode");
+	/* Written when the command ends: a name that cannot be a file must
+	 * stop the run before the command starts (scmp-run(1), --learn). */
+	if (o->sup.learn_path && !*o->sup.learn_path)
+		return usage_error(d, "%s", "option '--learn' needs a FILE, not an empty name");
+	if (o->sup.report_path && !*o->sup.report_path)
+		return usage_error(d, "%s", "option '--report' needs a FILE, not an empty name");
 	o->sup.has_base = o->profile != NULL;
 	o->sup.verbose = o->verbose;
 	if (bad_arch)

@@ -81,6 +81,13 @@ run "$SCMP_RUN" -p "$P/kill-execve.ini" -- sh -c "touch $marker"
 status_is 125 "filter that kills a conditional execve: 125"
 like "$ERR" "would stop the execve() of the command itself (kill-process)" \
 	"conditional kill of execve: says why"
+# An empty FILE of --learn or --report cannot be written: refused before
+# the command runs (125 says it did not).
+for opt in "--learn=" "--report="; do
+	run "$SCMP_RUN" "$opt" -p no-network -- sh -c "touch $marker"
+	status_is 125 "$opt with an empty FILE: 125"
+	like "$ERR" "option '${opt%=}' needs a FILE, not an empty name" "$opt with an empty FILE: says so"
+done
 [ -e "$marker" ]
 ok $((! $?)) "no refused command ran"
 
