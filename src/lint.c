@@ -26,10 +26,9 @@
 
 /* The warnings, by ID (scmp-run.ini(5) LINT lists each). */
 static const char *const lint_ids[] = {
-	"io-uring",    "ptrace",	   "proc-mem",	    "flag-equals",
-	"shadowed",    "unknown-optional", "unknown-allow", "cap-missing",
-	"cap-ambient", "run-as-root",	   "exit-denied",   "path-missing",
-	"credentials", "limits",	   "execve-denied", "notify-action",
+	"io-uring",	    "ptrace",	     "proc-mem",    "flag-equals", "shadowed",
+	"unknown-optional", "unknown-allow", "cap-missing", "cap-ambient", "run-as-root",
+	"exit-denied",	    "path-missing",  "credentials", "limits",
 };
 
 /* True if id names a warning of the lint. */
@@ -738,12 +737,13 @@ static void check_limits(struct lint *L)
 	     rlimits_key_name(env->limit_key), want, max);
 }
 
-/* ---- what run mode refuses for every command ---- */
+/* ---- what run mode refuses for every command: errors ---- */
 
 /*
  * Run mode asks the filter about its own execve() of the command, with the
  * pointers execve() gets, and refuses a filter that stops it (scmp-run(1),
- * Run mode): decided here the same way, on the ABI run mode would use.
+ * Run mode): decided here the same way, on the ABI run mode would use. A
+ * profile problem, not a fact of this machine: an error of --check.
  */
 static void check_execve(struct lint *L)
 {
@@ -770,17 +770,19 @@ static void check_execve(struct lint *L)
 		loc = &dec.rule->src->loc;
 	else if (L->c->rs->attrs.default_loc.file)
 		loc = &L->c->rs->attrs.default_loc;
-	warn(L, "execve-denied", loc,
-	     "allow 'execve' in the profile, unless it is for a launcher that installs the "
-	     "filter after its execve()",
-	     "run mode would refuse this profile: the filter stops the execve() of the command "
-	     "itself (%s)",
-	     action_format_ret(dec.ret, a, buf, sizeof(buf)));
+	diag_error(L->d, loc,
+		   "run mode refuses this profile: the filter stops the execve() of the command "
+		   "itself (%s)",
+		   action_format_ret(dec.ret, a, buf, sizeof(buf)));
+	diag_hint(L->d, loc,
+		  "allow 'execve'; a profile for a launcher that installs the filter after its "
+		  "own execve() is for --export-bpf or --export-oci");
 }
 
 /* The notify action hands a call to a supervising process: run mode has
  * none, and the supervised modes keep the listener for themselves
- * (scmp-run(1), Run mode and FINDING WHAT WAS DENIED). */
+ * (scmp-run(1), Run mode and FINDING WHAT WAS DENIED). An error of
+ * --check, as check_execve()'s. */
 static void check_notify(struct lint *L)
 {
 	const struct ruleset *rs = L->c->rs;
@@ -797,12 +799,13 @@ static void check_notify(struct lint *L)
 			loc = &rs->rules[i].loc;
 	if (!loc)
 		return;
-	warn(L, "notify-action", loc,
-	     "use the profile through --export-bpf or --export-oci with a launcher that "
-	     "supervises the command",
-	     "scmp-run would refuse to run this profile: the notify action needs a supervisor; "
-	     "run mode has none, and --report, --permissive and --learn keep the listener for "
-	     "themselves");
+	diag_error(L->d, loc,
+		   "scmp-run refuses to run this profile: the notify action needs a supervisor; "
+		   "run mode has none, and --report, --permissive and --learn keep the listener "
+		   "for themselves");
+	diag_hint(L->d, loc,
+		  "use the profile through --export-bpf or --export-oci with a launcher that "
+		  "supervises the command");
 }
 
 /* ---- [landlock] paths ---- */

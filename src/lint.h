@@ -58,6 +58,9 @@ void lint_env_probe(const struct profile *p, struct lint_env *ret);
  * Check the compiled profile c (c->profile set) in the environment env and
  * add each warning that no "; lint: allow ID" comment silences to d as a
  * warning at its location, ending in "[ID]", followed by a hint that says
- * what to do. Returns the number of warnings silenced (>= 0) or -ENOMEM.
+ * what to do. What run mode refuses whatever the command (a filter that
+ * stops the command's execve(), the notify action) is added as an error,
+ * which no comment silences. Returns the number of warnings silenced (>= 0)
+ * or -ENOMEM.
  */
 int lint_check(const struct compiled *c, const struct lint_env *env, struct diag *d);

@@ -622,10 +622,12 @@ static enum outcome explain_audit(const struct options *o, const struct compiled
 	return r > 0 ? OUTCOME_OK : OUTCOME_REJECTED;
 }
 
-/* --check: the summary, then the lint (scmp-run.ini(5) LINT); with
- * --strict, any warning left rejects the profile. */
+/* --check: the summary, then the lint (scmp-run.ini(5) LINT); an error of
+ * the lint (what run mode refuses for every command) rejects the profile,
+ * and with --strict, so does any warning left. */
 static enum outcome check(const struct options *o, const struct compiled *c, struct diag *d)
 {
+	size_t errors = d->n_errors;
 	struct lint_env env;
 	int r = summary_print(c, stdout, d);
 
@@ -643,6 +645,8 @@ static enum outcome check(const struct options *o, const struct compiled *c, str
 	printf("warnings: %zu%s", d->n_warnings, r ? "" : "\n");
 	if (r)
 		printf(" (%d more silenced by lint comments)\n", r);
+	if (d->n_errors > errors)
+		return OUTCOME_REJECTED;
 	if (o->strict && d->n_warnings) {
 		diag_error(d, NULL, "--strict: %zu warning%s", d->n_warnings,
 			   d->n_warnings == 1 ? "" : "s");

@@ -122,7 +122,7 @@ scmp-run: hint: did you mean '@file-system'?" "--list-groups: did you mean"
 
 # ---- --set ----
 
-profile base '[allow]' 'syscalls = read'
+profile base '[allow]' 'syscalls = read execve'
 run "$SCMP_RUN" -p ./base.ini --set filter.default-action=kill-process --check
 status_is 0 "--set: a scalar key"
 like "$OUT" "default action: kill-process" "--set: a scalar key replaces the profile's"
@@ -195,7 +195,7 @@ bad_set 1 "scmp-run: command line:1: error: include 'x.ini': a relative path has
 # A [hardening] key is written once (scmp-run.ini(5) HARDENING): --set of
 # one the profile sets is the duplicate it would be in the file, for
 # every key alike; one the profile leaves out is set.
-profile hard '[allow]' 'syscalls = read' '[hardening]' 'tty-injection = deny' \
+profile hard '[allow]' 'syscalls = read execve' '[hardening]' 'tty-injection = deny' \
 	'lock-personality = yes'
 for kv in tty-injection=allow lock-personality=no; do
 	run "$SCMP_RUN" -p ./hard.ini --set "hardening.$kv" --check

@@ -71,8 +71,22 @@ like "$ERR" "unknown-syscall.ini:6: error: unknown syscall 'opn'" "bad profile: 
 run "$SCMP_RUN" -p "$P/notify.ini" -- sh -c "touch $marker"
 status_is 125 "notify profile in run mode: 125"
 like "$ERR" "'notify' action needs a supervisor" "notify: says why"
+# --check rejects what run mode refuses whatever the command, at the line.
 run "$SCMP_RUN" -p "$P/notify.ini" --check
-status_is 0 "notify profile is valid for --check"
+status_is 1 "notify profile: --check rejects it"
+like "$ERR" "notify.ini:6: error: scmp-run refuses to run this profile: the notify action needs a supervisor" \
+	"notify profile: --check says why, at the rule"
+run "$SCMP_RUN" -p "$P/notify.ini" --export-bpf /dev/null
+status_is 0 "notify profile: --export-bpf takes it"
+for f in no-execve:7:"errno(EACCES)" kill-execve:6:kill-process; do
+	name=${f%%:*}
+	line=${f#*:}
+	line=${line%%:*}
+	run "$SCMP_RUN" -p "$P/$name.ini" --check
+	status_is 1 "$name: --check rejects it"
+	like "$ERR" "$name.ini:$line: error: run mode refuses this profile: the filter stops the execve() of the command itself (${f##*:})" \
+		"$name: --check says why, at the rule that decides"
+done
 run "$SCMP_RUN" -p "$P/no-execve.ini" -- sh -c "touch $marker"
 status_is 125 "filter that blocks execve: 125"
 like "$ERR" "would stop the execve() of the command itself (errno(EACCES))" \

@@ -15,10 +15,11 @@ same_program() {
 	run "$SCMP_RUN" "$@" --import-oci "$f"
 	cp "$OUT" "$TAP_TMP/imported.ini"
 	is "$RC" 0 "$f $*: --import-oci succeeds"
-	run "$SCMP_RUN" -p "$TAP_TMP/imported.ini" --check
-	is "$RC" 0 "$f $*: the imported profile passes --check"
+	# (--check would reject a profile that denies execve or uses notify,
+	# which run mode refuses: the fixtures do both)
+	run "$SCMP_RUN" -p "$TAP_TMP/imported.ini" --export-bpf "$TAP_TMP/ini.bpf"
+	is "$RC" 0 "$f $*: the imported profile loads"
 	[ "$RC" -eq 0 ] || diag "$(cat "$ERR")"
-	"$SCMP_RUN" -p "$TAP_TMP/imported.ini" --export-bpf "$TAP_TMP/ini.bpf" 2>/dev/null
 	"$SCMP_RUN" "$@" -p "$f" --export-bpf "$TAP_TMP/json.bpf" 2>/dev/null
 	cmp -s "$TAP_TMP/ini.bpf" "$TAP_TMP/json.bpf" && [ -s "$TAP_TMP/json.bpf" ]
 	ok $? "$f $*: the imported profile compiles to the same program"
@@ -174,7 +175,7 @@ for pre in '' x xx xxx; do
 	printf '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["%s%s"], "action": "SCMP_ACT_ALLOW"}, {"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}\n' \
 		"$pre" "$long" >"$TAP_TMP/utf8.json"
 	"$SCMP_RUN" --import-oci "$TAP_TMP/utf8.json" >"$TAP_TMP/utf8.ini" 2>/dev/null
-	run "$SCMP_RUN" -p "$TAP_TMP/utf8.ini" --check
+	run "$SCMP_RUN" -p "$TAP_TMP/utf8.ini" --export-bpf /dev/null
 	is "$RC" 0 "a long name of 4-byte characters after '$pre': the import loads"
 	[ "$RC" -eq 0 ] || diag "$(cat "$ERR")"
 done
@@ -186,7 +187,7 @@ awk 'BEGIN {
 	printf "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [";
 	for (i = 0; i < 400; i++)
 		printf "%s{\"names\": [\"read\"], \"action\": \"SCMP_ACT_%s\"}", i ? ", " : "", i % 2 ? "LOG" : "ALLOW";
-	print "]}" }' >"$TAP_TMP/overlaps.json"
+	print ", {\"names\": [\"execve\"], \"action\": \"SCMP_ACT_ALLOW\"}]}" }' >"$TAP_TMP/overlaps.json"
 run "$SCMP_RUN" -p "$TAP_TMP/overlaps.json" --check
 is "$RC:$(grep -c "can both match 'read' calls" "$ERR")" "0:32" "many overlaps: 32 pairs are named"
 like "$ERR" "warning: more entries than the 32 pairs named can match the same calls with other actions" \
