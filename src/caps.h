@@ -26,3 +26,12 @@ struct caps_sets {
 /* Read this process's sets with capget(2) directly (independent of
  * libcap-ng's cached state). Returns 0 or -errno. */
 int caps_read(struct caps_sets *c);
+
+/* no-new-privs = no with CAP_SYS_ADMIN not in [capabilities] keep: run
+ * mode's refusal and --check's error (scmp-run.ini(5) no-new-privs). */
+#define CAPS_NNP_NEEDS_SYS_ADMIN                                                               \
+	"no-new-privs = no needs CAP_SYS_ADMIN in [capabilities] keep: the kernel installs a " \
+	"seccomp filter without no_new_privs only for a process that has CAP_SYS_ADMIN"
+#define CAPS_NNP_HINT                                                                         \
+	"set no-new-privs = yes unless the command must gain privileges through set-user-ID " \
+	"programs or file capabilities"

@@ -808,6 +808,25 @@ static void check_notify(struct lint *L)
 		  "supervises the command");
 }
 
+/* no-new-privs = no: the filter can then be installed only by a process
+ * with CAP_SYS_ADMIN, which run mode keeps only if [capabilities] keep
+ * names it (scmp-run.ini(5) no-new-privs). An error, as check_execve()'s;
+ * a kept capability the caller lacks is cap-missing's. */
+static void check_nnp(struct lint *L)
+{
+	const struct filter_attrs *at = &L->c->rs->attrs;
+	const struct profile *p = L->c->profile;
+	const struct src_loc *loc = at->nnp_loc.file ? &at->nnp_loc : &L->file_loc;
+
+	if (at->no_new_privs)
+		return;
+	for (unsigned i = 0; i < p->n_keep_caps; i++)
+		if (p->keep_caps[i] == CAP_SYS_ADMIN)
+			return;
+	diag_error(L->d, loc, "run mode refuses this profile: %s", CAPS_NNP_NEEDS_SYS_ADMIN);
+	diag_hint(L->d, loc, "%s", CAPS_NNP_HINT);
+}
+
 /* ---- [landlock] paths ---- */
 
 /*
@@ -897,6 +916,7 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	check_limits(&L);
 	check_execve(&L);
 	check_notify(&L);
+	check_nnp(&L);
 	check_landlock_paths(&L);
 	free(L.last_text);
 	return L.oom ? L.oom : L.silenced;

@@ -335,6 +335,13 @@ static void *key_field(const struct key_ctx *k, const struct key_row *row, size_
 	return base + offset;
 }
 
+/* Where the row's key was written, for a row that keeps it (FILTER_AT). */
+static void key_mark(struct key_ctx *k, const struct key_row *row)
+{
+	if (row->at)
+		*(struct src_loc *)key_field(k, row, row->at) = k->loc;
+}
+
 static int key_bool(struct key_ctx *k, const struct key_row *row)
 {
 	const char *err;
@@ -343,6 +350,7 @@ static int key_bool(struct key_ctx *k, const struct key_row *row)
 		key_error(k, "invalid boolean '%s' for '%s': %s", k->value, k->key, err);
 		return -EINVAL;
 	}
+	key_mark(k, row);
 	return 0;
 }
 
@@ -358,8 +366,7 @@ static int key_action(struct key_ctx *k, const struct key_row *row)
 	*(struct action *)key_field(k, row, row->field) = a;
 	if (row->has)
 		*(bool *)key_field(k, row, row->has) = true;
-	if (row->at)
-		*(struct src_loc *)key_field(k, row, row->at) = k->loc;
+	key_mark(k, row);
 	return 0;
 }
 
@@ -983,7 +990,8 @@ static const struct key_row key_rows[] = {
 	{ ROW("filter", "unknown-syscall-action", PARSE_ACTION), FILTER_FIELD(unknown_action),
 	  FILTER_HAS(has_unknown_action), FILTER_AT(unknown_loc) },
 	{ ROW("filter", "architectures", PARSE_ARCHITECTURES) },
-	{ ROW("filter", "no-new-privs", PARSE_BOOL), FILTER_FIELD(no_new_privs) },
+	{ ROW("filter", "no-new-privs", PARSE_BOOL), FILTER_FIELD(no_new_privs),
+	  FILTER_AT(nnp_loc) },
 	{ ROW("filter", "tsync", PARSE_BOOL), FILTER_FIELD(tsync) },
 	{ ROW("filter", "log", PARSE_BOOL), FILTER_FIELD(log) },
 	{ ROW("filter", "spec-allow", PARSE_BOOL), FILTER_FIELD(spec_allow) },

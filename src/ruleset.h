@@ -27,6 +27,7 @@ struct filter_attrs {
 	struct src_loc default_loc, unknown_loc; /* where each action was written last */
 	uint32_t arches; /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
 	bool no_new_privs;
+	struct src_loc nnp_loc; /* where no-new-privs was written last */
 	bool tsync;
 	bool log;
 	bool spec_allow;

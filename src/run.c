@@ -523,18 +523,15 @@ static int plan_build(const struct profile *p, const struct bpf_prog *prog, stru
 	 * (in its user namespace) when the filter is installed, i.e. after
 	 * the drop: it must be kept, and held. */
 	if (!attrs->no_new_privs && !(plan->keep & CAPBIT(CAP_SYS_ADMIN))) {
+		const struct src_loc *at = attrs->nnp_loc.file ? &attrs->nnp_loc : NULL;
+
 		if (!(want & CAPBIT(CAP_SYS_ADMIN)))
-			diag_error(d, NULL,
-				   "no-new-privs = no needs CAP_SYS_ADMIN in [capabilities] keep: "
-				   "the kernel installs a seccomp filter without no_new_privs "
-				   "only for a process that has CAP_SYS_ADMIN");
+			diag_error(d, at, "%s", CAPS_NNP_NEEDS_SYS_ADMIN);
 		else
-			diag_error(d, NULL,
+			diag_error(d, at,
 				   "no-new-privs = no needs CAP_SYS_ADMIN, and this process does "
 				   "not have it: the kernel would refuse the seccomp filter");
-		diag_hint(d, NULL,
-			  "set no-new-privs = yes unless the command must gain "
-			  "privileges through set-user-ID programs or file capabilities");
+		diag_hint(d, at, "%s", CAPS_NNP_HINT);
 		return -EACCES;
 	}
 

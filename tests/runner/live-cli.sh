@@ -418,7 +418,16 @@ fails_closed "supplementary groups not set, read back" "the ids read back differ
 	-p "$T/fake-setgroups.ini" "$S" -p "$T/supp-groups.ini"
 fails_closed "the primary group alone not set, read back" "the ids read back differ" \
 	-p "$T/fake-setgroups.ini" "$S" -p "$T/nobody-ambient.ini"
-fails_closed "no-new-privs = no without CAP_SYS_ADMIN" "CAP_SYS_ADMIN" -p "$T/nnp-off-nocap.ini"
+fails_closed "no-new-privs = no without CAP_SYS_ADMIN" \
+	"nnp-off-nocap.ini:6: error: no-new-privs = no needs CAP_SYS_ADMIN in [capabilities] keep" \
+	-p "$T/nnp-off-nocap.ini"
+# --check rejects it too: the profile, not this machine, decides it.
+run "$S" -p "$T/nnp-off-nocap.ini" --check
+status_is 1 "no-new-privs = no without CAP_SYS_ADMIN: --check rejects it"
+like "$ERR" "nnp-off-nocap.ini:6: error: run mode refuses this profile: no-new-privs = no needs CAP_SYS_ADMIN" \
+	"no-new-privs = no without CAP_SYS_ADMIN: --check says why, at the key"
+run "$S" -p "$T/nnp-off.ini" --check
+status_is 0 "no-new-privs = no with CAP_SYS_ADMIN kept: --check takes it"
 fails_closed "no profile" "no profile" --
 fails_closed "an unknown option" "unknown option '--no-such-option'" --no-such-option -p "$T/caps-none.ini"
 fails_closed "--target-arch in run mode" "target-arch" --target-arch x86_64 -p "$T/caps-none.ini"
