@@ -166,6 +166,13 @@ void diag_vadd(struct diag *d, enum diag_severity sev, const struct src_loc *loc
 	} else {
 		text = NULL;
 	}
+	/* A message lost for memory is printed as "out of memory", an error
+	 * whatever it was: fail closed, as below, not a warning and status 0. */
+	if (!text && sev != DIAG_ERROR) {
+		d->n_warnings -= sev == DIAG_WARNING;
+		d->n_errors++;
+		sev = DIAG_ERROR;
+	}
 	/* Own the file name: messages outlive the profile that named it. */
 	if (loc && loc->file)
 		file = diag_escape(loc->file);

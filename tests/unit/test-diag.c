@@ -4,12 +4,37 @@
  * on kept errors, and the exact printed form.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/diag.h"
 #include "tests/tap.h"
+
+/* A sanitizer owns vasprintf(): no failing it there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+
+#ifndef SANITIZED
+static bool fail_vasprintf;
+
+extern int __vasprintf_chk(char **p, int flag, const char *fmt, va_list ap);
+
+/* diag_vadd() formats with vasprintf(): this one fails on demand. */
+int vasprintf(char **p, const char *fmt, va_list ap)
+{
+	if (fail_vasprintf)
+		return -1;
+	return __vasprintf_chk(p, 0, fmt, ap);
+}
+#endif
 
 /* What diag_print() writes (malloc'ed). */
 static char *printed(const struct diag *d)
@@ -206,6 +231,31 @@ static void test_oom(void)
 	diag_clear(&d);
 }
 
+/* A warning whose text cannot be made is an error: printed as "out of
+ * memory", and counted so that the mode fails. */
+static void test_lost_text(void)
+{
+#ifdef SANITIZED
+	tap_skip("a sanitizer build: vasprintf() cannot be failed");
+	tap_skip("a sanitizer build: vasprintf() cannot be failed");
+#else
+	struct diag d;
+	char *out;
+
+	diag_init(&d);
+	fail_vasprintf = true;
+	diag_warning(&d, NULL, "a warning of %d words", 5);
+	fail_vasprintf = false;
+	tap_ok(d.n_errors == 1 && d.n_warnings == 0,
+	       "a warning lost for memory: counted as an error, not a warning");
+	out = printed(&d);
+	tap_ok(out && !strcmp(out, "prog: error: out of memory\n"),
+	       "... and printed as an error: 'out of memory'");
+	free(out);
+	diag_clear(&d);
+#endif
+}
+
 int main(void)
 {
 	test_forms();
@@ -214,5 +264,6 @@ int main(void)
 	test_cap();
 	test_escape();
 	test_located();
+	test_lost_text();
 	return tap_done();
 }
