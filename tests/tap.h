@@ -10,6 +10,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* TAP_SANITIZED: built with AddressSanitizer, whose runtime owns malloc()
+ * and the functions around it, so a test cannot replace them. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TAP_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TAP_SANITIZED 1
+#endif
+#endif
+
 static unsigned tap_n, tap_failed;
 
 __attribute__((format(printf, 2, 3))) static inline bool tap_ok(bool ok, const char *fmt, ...)

@@ -13,16 +13,9 @@
 #include "src/diag.h"
 #include "tests/tap.h"
 
-/* A sanitizer owns vasprintf(): no failing it there. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
+/* A sanitizer owns vasprintf(): no failing it there (TAP_SANITIZED). */
 
-#ifndef SANITIZED
+#ifndef TAP_SANITIZED
 static bool fail_vasprintf;
 
 extern int __vasprintf_chk(char **p, int flag, const char *fmt, va_list ap);
@@ -235,7 +228,7 @@ static void test_oom(void)
  * memory", and counted so that the mode fails. */
 static void test_lost_text(void)
 {
-#ifdef SANITIZED
+#ifdef TAP_SANITIZED
 	tap_skip("a sanitizer build: vasprintf() cannot be failed");
 	tap_skip("a sanitizer build: vasprintf() cannot be failed");
 #else

@@ -13,18 +13,11 @@
 #include "src/memstream.h"
 #include "tests/tap.h"
 
-/* A sanitizer owns realloc(): no failing it there. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
+/* A sanitizer owns realloc(): no failing it there (TAP_SANITIZED). */
 
 static bool fail_realloc;
 
-#ifndef SANITIZED
+#ifndef TAP_SANITIZED
 extern void *__libc_realloc(void *p, size_t n);
 
 /* The stream grows its buffer with realloc(): this one fails on demand. */
@@ -64,7 +57,7 @@ int main(void)
 	tap_ok(text && !*text, "... with \"\", not NULL");
 	free(text);
 
-#ifdef SANITIZED
+#ifdef TAP_SANITIZED
 	tap_skip("failing realloc() under a sanitizer (the oom suite does it without)");
 	return tap_done();
 #endif
