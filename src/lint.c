@@ -785,18 +785,8 @@ static void check_execve(struct lint *L)
  * --check, as check_execve()'s. */
 static void check_notify(struct lint *L)
 {
-	const struct ruleset *rs = L->c->rs;
-	const struct src_loc *loc = NULL;
+	const struct src_loc *loc = ruleset_notify_at(L->c->rs, &L->file_loc);
 
-	if (rs->attrs.default_action.kind == ACTION_NOTIFY)
-		loc = rs->attrs.default_loc.file ? &rs->attrs.default_loc : &L->file_loc;
-	else if (rs->attrs.has_unknown_action && rs->attrs.unknown_action.kind == ACTION_NOTIFY)
-		loc = &rs->attrs.unknown_loc;
-	else if (rs->attrs.bad_arch_action.kind == ACTION_NOTIFY)
-		loc = &L->file_loc;
-	for (size_t i = 0; i < rs->n_rules && !loc; i++)
-		if (rs->rules[i].action.kind == ACTION_NOTIFY)
-			loc = &rs->rules[i].loc;
 	if (!loc)
 		return;
 	diag_error(L->d, loc,

@@ -111,6 +111,22 @@ int ruleset_add_shared(struct ruleset *rs, const char *syscall, bool optional,
 	return add(rs, syscall, optional, act, conj, loc, true);
 }
 
+const struct src_loc *ruleset_notify_at(const struct ruleset *rs, const struct src_loc *fallback)
+{
+	const struct filter_attrs *at = &rs->attrs;
+
+	if (at->default_action.kind == ACTION_NOTIFY)
+		return at->default_loc.file ? &at->default_loc : fallback;
+	if (at->has_unknown_action && at->unknown_action.kind == ACTION_NOTIFY)
+		return &at->unknown_loc;
+	if (at->bad_arch_action.kind == ACTION_NOTIFY)
+		return fallback;
+	for (size_t i = 0; i < rs->n_rules; i++)
+		if (rs->rules[i].action.kind == ACTION_NOTIFY)
+			return &rs->rules[i].loc;
+	return NULL;
+}
+
 int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
 			 const struct src_loc *loc)
 {

@@ -131,6 +131,12 @@ int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared);
  * the array step by step). 0 or -ENOMEM. */
 int ruleset_reserve(struct ruleset *rs, size_t more);
 
+/* Where rs first uses the notify action (which hands a call to a
+ * supervisor): the default action's line, the unknown-syscall action's,
+ * a rule's, or fallback (never NULL) for an action written nowhere (the
+ * bad-arch action, a default set in code). NULL if rs never notifies. */
+const struct src_loc *ruleset_notify_at(const struct ruleset *rs, const struct src_loc *fallback);
+
 /* Set the dispatch priority hint of a syscall (0..RULESET_PRIORITY_MAX). The
  * last one written wins. Returns 0, -ERANGE or -ENOMEM. */
 int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,

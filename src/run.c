@@ -187,20 +187,6 @@ char **run_resolve_candidates(const char *cmd, struct diag *d, enum run_failure 
 
 /* ---- checks of the command line against the profile ---- */
 
-/* The notify action hands a call to a supervisor; run mode has none, so a
- * notified call would fail with ENOSYS (seccomp(2), SECCOMP_RET_USER_NOTIF). */
-static bool uses_notify(const struct ruleset *rs)
-{
-	if (rs->attrs.default_action.kind == ACTION_NOTIFY ||
-	    rs->attrs.bad_arch_action.kind == ACTION_NOTIFY ||
-	    (rs->attrs.has_unknown_action && rs->attrs.unknown_action.kind == ACTION_NOTIFY))
-		return true;
-	for (size_t i = 0; i < rs->n_rules; i++)
-		if (rs->rules[i].action.kind == ACTION_NOTIFY)
-			return true;
-	return false;
-}
-
 /* The filter must let our own execve() of the command through: simulated
  * on this machine's ABI with the arguments execve() will get. */
 static int check_self_exec(const struct profile *p, const struct bpf_prog *prog, const char *path,
@@ -235,7 +221,12 @@ static int check_self_exec(const struct profile *p, const struct bpf_prog *prog,
 int run_prepare(const struct profile *p, const struct bpf_prog *prog, char *const argv[],
 		struct diag *d)
 {
-	if (uses_notify(p->rs)) {
+	static const struct src_loc nowhere;
+
+	/* The notify action hands a call to a supervisor; run mode has none,
+	 * so a notified call would fail with ENOSYS (seccomp(2),
+	 * SECCOMP_RET_USER_NOTIF). */
+	if (ruleset_notify_at(p->rs, &nowhere)) {
 		diag_error(d, NULL, "%s: the 'notify' action needs a supervisor; run mode has none",
 			   p->path);
 		return -EINVAL;

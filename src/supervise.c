@@ -173,25 +173,15 @@ void supervise_transform(struct policy *p, enum supervise_mode mode)
 
 int supervise_check(const struct profile *prof, struct diag *d)
 {
-	const struct ruleset *rs = prof->rs;
+	const struct src_loc file = { .file = prof->path };
+	const struct src_loc *at = ruleset_notify_at(prof->rs, &file);
 
-	if (rs->attrs.default_action.kind == ACTION_NOTIFY ||
-	    rs->attrs.bad_arch_action.kind == ACTION_NOTIFY ||
-	    (rs->attrs.has_unknown_action && rs->attrs.unknown_action.kind == ACTION_NOTIFY)) {
-		diag_error(d, NULL,
-			   "%s: the profile's notify action cannot be used with --report, "
-			   "--permissive or --learn: the listener is scmp-run's own",
-			   prof->path);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < rs->n_rules; i++)
-		if (rs->rules[i].action.kind == ACTION_NOTIFY) {
-			diag_error(d, &rs->rules[i].loc,
-				   "the notify action cannot be used with --report, "
-				   "--permissive or --learn: the listener is scmp-run's own");
-			return -EINVAL;
-		}
-	return 0;
+	if (!at)
+		return 0;
+	diag_error(d, at,
+		   "the notify action cannot be used with --report, --permissive or --learn: "
+		   "the listener is scmp-run's own");
+	return -EINVAL;
 }
 
 int supervise_program(const struct compiled *c, enum supervise_mode mode, struct diag *d,
