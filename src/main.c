@@ -957,6 +957,21 @@ static bool negative_number_next(const struct options *o, int argc, char **argv)
 	       argv[optind][1] >= '0' && argv[optind][1] <= '9';
 }
 
+/* The modes that never read a profile. -p with one of them would be
+ * ignored, and whoever gave it expected it to count (scmp-run(1), -p).
+ * --help shows the help whatever else is given. */
+static bool mode_reads_profile(enum mode m)
+{
+	return m != MODE_RESOLVE && m != MODE_LIST_SYSCALLS && m != MODE_LIST_ARCHES &&
+	       m != MODE_LIST_PROFILES && m != MODE_IMPORT_OCI && m != MODE_VERSION;
+}
+
+/* The same for --target-arch; run mode has its own message. */
+static bool mode_reads_target(enum mode m)
+{
+	return m != MODE_LIST_ARCHES && m != MODE_LIST_PROFILES && m != MODE_VERSION;
+}
+
 /* Parse the options; *ret_argc/argv are left at the operands. The mode is
  * known before anything is reported: it decides the exit code. Not
  * inlined: its option table (about 900 bytes) would stay in main()'s
@@ -1012,6 +1027,14 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 				   "--target-arch is for --check, --export-*, --explain and "
 				   "--explain-path; "
 				   "run mode always uses this machine's ABI");
+	if (o->profile && !mode_reads_profile(o->mode))
+		return usage_error(d, "%s",
+				   "-p is not used by --resolve, --list-syscalls, --list-arches, "
+				   "--list-profiles, --import-oci or --version");
+	if (o->target && !mode_reads_target(o->mode))
+		return usage_error(d, "%s",
+				   "--target-arch is not used by --list-arches, --list-profiles "
+				   "or --version");
 	if (o->strict && o->mode != MODE_CHECK)
 		return usage_error(d, "%s", "--strict is for --check");
 	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))

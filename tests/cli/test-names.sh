@@ -334,6 +334,21 @@ run "$SCMP_RUN" --unlisted --list-syscalls
 status_is 2 "--unlisted without --list-groups is a usage error"
 like "$ERR" "error: --unlisted is for --list-groups" "... saying so"
 
+# an option the mode would ignore is refused, not dropped in silence
+for mode in "--resolve 1" --list-syscalls --list-arches --list-profiles \
+	"--import-oci ./none.json" --version; do
+	run "$SCMP_RUN" -p ./nosuch.ini $mode
+	status_is 2 "-p with $mode is a usage error"
+	like "$ERR" "error: -p is not used by --resolve, " "... saying where -p is not used"
+done
+for mode in --list-arches --list-profiles --version; do
+	run "$SCMP_RUN" --target-arch x86 $mode
+	status_is 2 "--target-arch with $mode is a usage error"
+	like "$ERR" "error: --target-arch is not used by " "... saying so"
+done
+run "$SCMP_RUN" -p ./nosuch.ini --help
+status_is 0 "-p with --help shows the help"
+
 profile mine '[groups]' '@mine = read write?' '  @basic-io' '@other = @mine close' \
 	'[allow]' 'syscalls = @other'
 run "$SCMP_RUN" -p ./mine.ini --list-groups

@@ -40,7 +40,7 @@ done
 # A command after --help or --version is not run, and exit status 0 would
 # say it was: refused like any operand of a mode that takes none.
 for m in --help -h --version; do
-	run "$SCMP_RUN" -p "$P/small.ini" "$m" -- true
+	run "$SCMP_RUN" "$m" -- true
 	status_is 2 "$m with a command: 2"
 	like "$ERR" "unexpected argument 'true'" "$m with a command: says so"
 done
