@@ -652,6 +652,15 @@ int landlock_abi_for(const struct landlock_config *c)
 	return c->abi_max > 0 && abi > c->abi_max ? c->abi_max : abi;
 }
 
+int landlock_rights_probed(const struct landlock_config *c, int abi, struct diag *d,
+			   struct landlock_rights *ret)
+{
+	int r = landlock_rights_build(c, abi < 0 ? 0 : abi, d, ret);
+
+	ret->probe_err = abi < 0 ? -abi : 0;
+	return r;
+}
+
 static const char *errno_name(int err)
 {
 	const char *n = strerrorname_np(err);
@@ -976,6 +985,9 @@ int landlock_report(const struct landlock_config *c, const struct landlock_right
 
 	if (r->abi)
 		e |= fprintf(f, "%skernel: Landlock ABI %d\n", prefix, r->abi) < 0;
+	else if (r->probe_err)
+		e |= fprintf(f, "%skernel: asking for the Landlock ABI failed: %s\n", prefix,
+			     strerror(r->probe_err)) < 0;
 	else
 		e |= fprintf(f, "%skernel: no Landlock\n", prefix) < 0;
 	e |= fprintf(f, "%smode: %s\n", prefix, mode_name(c->mode)) < 0;

@@ -119,6 +119,7 @@ int landlock_abi_for(const struct landlock_config *c);
 /* What a config means on a given ABI. */
 struct landlock_rights {
 	int abi;	   /* the ABI decided for (0: no Landlock) */
+	int probe_err;	   /* landlock_rights_probed(): the probe's errno, else 0 */
 	bool domain;	   /* a domain will be entered */
 	bool fs_keys;	   /* a path key is present */
 	uint64_t fs, net;  /* handled rights */
@@ -138,6 +139,15 @@ struct landlock_rights {
  */
 int landlock_rights_build(const struct landlock_config *c, int abi, struct diag *d,
 			  struct landlock_rights *ret);
+
+/*
+ * landlock_rights_build() for what landlock_abi_for() returned, to
+ * describe it (-v, --check): a failed probe (abi < 0) is described as no
+ * Landlock, with its errno in probe_err, which landlock_report() names.
+ * Run mode does not describe: it refuses to start on a failed probe.
+ */
+int landlock_rights_probed(const struct landlock_config *c, int abi, struct diag *d,
+			   struct landlock_rights *ret);
 
 /* The ruleset prepared before the credential switch. */
 struct landlock_plan {

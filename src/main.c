@@ -473,8 +473,7 @@ static void note_landlock(const struct compiled *c)
 
 	/* A right that require cannot have is reported by run mode itself. */
 	diag_init(&scratch);
-	if (landlock_rights_build(&c->profile->landlock, abi < 0 ? 0 : abi, &scratch, &rights) ==
-	    0) {
+	if (landlock_rights_probed(&c->profile->landlock, abi, &scratch, &rights) == 0) {
 		landlock_report(&c->profile->landlock, &rights, NULL, PROG ": landlock: ", stderr);
 		rlimits_print(&c->profile->limits, PROG ": limit: ", stderr);
 		hardening_print(&c->profile->rs->hardening, PROG ": hardening: ", stderr);

@@ -213,7 +213,7 @@ int summary_print_confine(const struct compiled *c, int abi, struct diag *d, FIL
 
 	/* Errors that only this kernel causes are warnings here. */
 	diag_init(&kernel);
-	landlock_rights_build(&p->landlock, abi < 0 ? 0 : abi, &kernel, &rights);
+	landlock_rights_probed(&p->landlock, abi, &kernel, &rights);
 	for (size_t i = 0; i < kernel.n_msgs; i++) {
 		const struct diag_msg *m = &kernel.msgs[i];
 		bool err = m->severity == DIAG_ERROR;
@@ -222,9 +222,6 @@ int summary_print_confine(const struct compiled *c, int abi, struct diag *d, FIL
 			 m->text, err ? " (run mode fails on this kernel)" : "");
 	}
 	diag_clear(&kernel);
-	if (abi < 0 &&
-	    fprintf(f, "landlock: probing the kernel's ABI failed: %s\n", strerror(-abi)) < 0)
-		return -EIO;
 	r = landlock_report(&p->landlock, &rights, NULL, "landlock: ", f);
 	if (r == 0)
 		r = rlimits_print(&p->limits, "limit: ", f);

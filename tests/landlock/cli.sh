@@ -297,6 +297,14 @@ run $NOBODY "$S" -p "$P/no-landlock.ini" "$S" -p "$P/plain.ini" echo ran
 is "$RC" 125 "best-effort: probing Landlock fails with EPERM: 125"
 like "$ERR" "probing the Landlock ABI failed" "best-effort: ... which says why"
 is "$(cat "$OUT")" "" "best-effort: and nothing ran"
+run $NOBODY "$S" -p "$P/no-landlock.ini" "$S" -v -p "$P/plain.ini" echo ran
+like "$ERR" "landlock: kernel: asking for the Landlock ABI failed: Operation not permitted" \
+	"-v: names the failed probe"
+unlike "$ERR" "no Landlock" "-v: ... and does not call it a kernel without Landlock"
+run $NOBODY "$S" -p "$P/no-landlock.ini" "$S" -p "$P/plain.ini" --check
+like "$OUT" "landlock: kernel: asking for the Landlock ABI failed: Operation not permitted" \
+	"--check: names the failed probe"
+unlike "$OUT" "no Landlock" "--check: ... and does not call it a kernel without Landlock"
 # A kernel without Landlock (ENOSYS): best-effort enters no domain, but a
 # missing path is still an error, as --check says (scmp-run.ini(5)
 # LANDLOCK, Paths).
