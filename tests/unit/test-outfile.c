@@ -4,7 +4,7 @@
  * file is created or truncated and a link followed; in one others may
  * write, no link is followed, no file with another link or of another user
  * is written, and an entry replaced between the look and the open is
- * refused.
+ * refused. A failed fstat() or strdup() fails closed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +34,45 @@ int fstatat(int dfd, const char *name, struct stat *st, int flags)
 	}
 	return r;
 }
+
+static int fstat_calls, fstat_fail_at; /* > 0: that call from now fails with EIO */
+
+/* outfile_open() judges the directory, then the opened file, with fstat() */
+int fstat(int fd, struct stat *st)
+{
+	if (fstat_fail_at && ++fstat_calls == fstat_fail_at) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_fstat, fd, st);
+}
+
+/* A sanitizer owns strdup() and strndup(): no failing them there
+ * (TAP_SANITIZED). */
+static bool fail_dup;
+
+#ifndef TAP_SANITIZED
+extern char *__strdup(const char *s);
+extern char *__strndup(const char *s, size_t n);
+
+char *strdup(const char *s)
+{
+	if (fail_dup) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __strdup(s);
+}
+
+char *strndup(const char *s, size_t n)
+{
+	if (fail_dup) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __strndup(s, n);
+}
+#endif
 
 static char dir[64], paths[2][128], *path;
 
@@ -98,6 +137,49 @@ static void private_dir(void)
 	tap_is(outfile_open("/nonexistent-dir/x"), -ENOENT, "no such directory: ENOENT");
 }
 
+/* outfile_open(dir/name) with the nth fstat() from now failing */
+static int open_failing_fstat(const char *name, int nth)
+{
+	int r;
+
+	fstat_calls = 0;
+	fstat_fail_at = nth;
+	r = try_open(name);
+	fstat_fail_at = 0;
+	return r;
+}
+
+/* The own directory, whose mode cannot be read: judged shared. */
+static void private_dir_unknown(void)
+{
+	put("target", "target text");
+	tap_is(open_failing_fstat("link", 1), -EMLINK,
+	       "own directory, fstat() failing: judged shared, the link is refused");
+	tap_ok(holds("target", "target text"), "... its target untouched");
+}
+
+/* A file of the caller's in a shared directory, opened but not checked */
+static void shared_file_unknown(void)
+{
+	put("old", "old text");
+	tap_is(open_failing_fstat("old", 2), -EIO,
+	       "shared directory, fstat() of the opened file failing: its errno");
+	tap_ok(holds("old", "old text"), "... not truncated");
+}
+
+static void no_memory(void)
+{
+#ifdef TAP_SANITIZED
+	tap_skip("failing strdup() under a sanitizer");
+	tap_skip("failing strndup() under a sanitizer");
+	return;
+#endif
+	fail_dup = true;
+	tap_is(outfile_open("bare-name"), -ENOMEM, "a name without a directory, no memory: ENOMEM");
+	tap_is(outfile_open(at("created")), -ENOMEM, "a path, no memory: ENOMEM");
+	fail_dup = false;
+}
+
 static void shared_dir(void)
 {
 	if (chmod(dir, 0777) < 0)
@@ -160,8 +242,11 @@ int main(void)
 		return 99;
 	}
 	private_dir();
+	private_dir_unknown();
 	shared_dir();
+	shared_file_unknown();
 	shared_fifo_and_swap();
+	no_memory();
 	if (tap_fork() == 0) {
 		execlp("rm", "rm", "-rf", dir, (char *)NULL);
 		_exit(127);
