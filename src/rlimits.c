@@ -208,13 +208,65 @@ static unsigned long long read_nr_open(void)
 	return v;
 }
 
+/* Why the kernel would refuse entry k of c with EPERM: above fs.nr_open
+ * for open-files (checked first, whatever the capabilities: then only a
+ * smaller value helps), or a hard limit above now_max without
+ * CAP_SYS_RESOURCE (!can_raise). The most that may be set in *ret_max. */
+enum blocked {
+	NOT_BLOCKED,
+	BLOCKED_NR_OPEN,
+	BLOCKED_HARD
+};
+
+static enum blocked limit_blocked(size_t k, const struct rlimits_entry *e, rlim_t now_max,
+				  bool can_raise, rlim_t *ret_max)
+{
+	unsigned long long nr_open = keys[k].resource == RLIMIT_NOFILE ? read_nr_open() : 0;
+
+	if (nr_open && e->hard > nr_open) {
+		*ret_max = (rlim_t)nr_open;
+		return BLOCKED_NR_OPEN;
+	}
+	if (!can_raise && e->hard > now_max) {
+		*ret_max = now_max;
+		return BLOCKED_HARD;
+	}
+	return NOT_BLOCKED;
+}
+
+/* The hint for entry k of c, refused with err by setrlimit(). */
+static void hint_refused(size_t k, const struct rlimits_entry *e, rlim_t now_max, int err,
+			 struct diag *d)
+{
+	rlim_t max;
+	char b[32];
+
+	if (err != EPERM)
+		return;
+	switch (limit_blocked(k, e, now_max, false, &max)) {
+	case BLOCKED_NR_OPEN:
+		diag_hint(d, &e->loc,
+			  "open-files cannot exceed fs.nr_open, %s here "
+			  "(/proc/sys/fs/nr_open), even with CAP_SYS_RESOURCE",
+			  format_value(max, b, sizeof(b)));
+		break;
+	case BLOCKED_HARD:
+		diag_hint(d, &e->loc,
+			  "the hard limit now is %s: raising it needs "
+			  "CAP_SYS_RESOURCE, which this process lacks",
+			  format_value(max, b, sizeof(b)));
+		break;
+	case NOT_BLOCKED:
+		break;
+	}
+}
+
 int rlimits_apply(const struct rlimits_config *c, struct diag *d)
 {
 	for (size_t k = 0; k < RLIMITS_COUNT; k++) {
 		const struct rlimits_entry *e = &c->e[k];
 		struct rlimit now, want = { .rlim_cur = e->soft, .rlim_max = e->hard }, got;
 		char b1[32], b2[32];
-		unsigned long long nr_open;
 		int err;
 
 		if (!e->set)
@@ -231,19 +283,7 @@ int rlimits_apply(const struct rlimits_config *c, struct diag *d)
 				   keys[k].name, format_value(e->soft, b1, sizeof(b1)),
 				   format_value(e->hard, b2, sizeof(b2)), strerror(err),
 				   errno_name(err));
-			/* The kernel checks nr_open first, whatever the
-			 * capabilities: then only a smaller value helps. */
-			nr_open = keys[k].resource == RLIMIT_NOFILE ? read_nr_open() : 0;
-			if (err == EPERM && nr_open && e->hard > nr_open)
-				diag_hint(d, &e->loc,
-					  "open-files cannot exceed fs.nr_open, %llu here "
-					  "(/proc/sys/fs/nr_open), even with CAP_SYS_RESOURCE",
-					  nr_open);
-			else if (err == EPERM && e->hard > now.rlim_max)
-				diag_hint(d, &e->loc,
-					  "the hard limit now is %s: raising it needs "
-					  "CAP_SYS_RESOURCE, which this process lacks",
-					  format_value(now.rlim_max, b1, sizeof(b1)));
+			hint_refused(k, e, now.rlim_max, err, d);
 			return -err;
 		}
 		if (getrlimit(keys[k].resource, &got) < 0 || got.rlim_cur != want.rlim_cur ||
@@ -289,21 +329,15 @@ bool rlimits_check(const struct rlimits_config *c, bool can_raise, enum rlimits_
 {
 	for (size_t k = 0; k < RLIMITS_COUNT; k++) {
 		const struct rlimits_entry *e = &c->e[k];
-		unsigned long long nr_open;
 		struct rlimit now;
+		enum blocked b;
 
 		if (!e->set || getrlimit(keys[k].resource, &now) < 0)
 			continue;
-		/* as in rlimits_apply(): the kernel checks nr_open first */
-		nr_open = keys[k].resource == RLIMIT_NOFILE ? read_nr_open() : 0;
-		*ret_key = (enum rlimits_key)k;
-		*ret_nr_open = nr_open && e->hard > nr_open;
-		if (*ret_nr_open) {
-			*ret_max = (rlim_t)nr_open;
-			return true;
-		}
-		if (!can_raise && e->hard > now.rlim_max) {
-			*ret_max = now.rlim_max;
+		b = limit_blocked(k, e, now.rlim_max, can_raise, ret_max);
+		if (b != NOT_BLOCKED) {
+			*ret_key = (enum rlimits_key)k;
+			*ret_nr_open = b == BLOCKED_NR_OPEN;
 			return true;
 		}
 	}
