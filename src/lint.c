@@ -810,9 +810,8 @@ static void check_nnp(struct lint *L)
 
 	if (at->no_new_privs)
 		return;
-	for (unsigned i = 0; i < p->n_keep_caps; i++)
-		if (p->keep_caps[i] == CAP_SYS_ADMIN)
-			return;
+	if (profile_keeps_cap(p, CAP_SYS_ADMIN))
+		return;
 	diag_error(L->d, loc, "run mode refuses this profile: %s", CAPS_NNP_NEEDS_SYS_ADMIN);
 	diag_hint(L->d, loc, "%s", CAPS_NNP_HINT);
 }

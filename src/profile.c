@@ -459,8 +459,6 @@ static int key_keep(struct key_ctx *k, const struct key_row *row)
 	p->keep_loc = k->loc;
 	while ((w = profile_next_word(&rest))) {
 		int cap = capname_parse(w, &err);
-		bool dup = false;
-
 		if (cap == -ENOENT) { /* libcap-ng cannot be opened: said once */
 			key_error(k, "%s", err);
 			return -EINVAL;
@@ -470,9 +468,7 @@ static int key_keep(struct key_ctx *k, const struct key_row *row)
 			r = -EINVAL;
 			continue;
 		}
-		for (unsigned i = 0; i < p->n_keep_caps; i++)
-			dup |= p->keep_caps[i] == cap;
-		if (dup)
+		if (profile_keeps_cap(p, cap))
 			continue;
 		if (p->n_keep_caps >= PROFILE_KEEP_CAPS_MAX) {
 			key_error(k, "too many capabilities (at most %d)", PROFILE_KEEP_CAPS_MAX);
@@ -1460,6 +1456,14 @@ static int set_credential(const char *option, const char *value, char **dst,
 	*dst_loc = (struct src_loc){ .file = option };
 	*has = true;
 	return 0;
+}
+
+bool profile_keeps_cap(const struct profile *p, int cap)
+{
+	for (unsigned i = 0; i < p->n_keep_caps; i++)
+		if (p->keep_caps[i] == cap)
+			return true;
+	return false;
 }
 
 int profile_set_credentials(struct profile *p, const char *user, const char *group, struct diag *d)

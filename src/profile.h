@@ -164,3 +164,6 @@ int profile_locate(const char *what, const struct profile_opts *opts, struct dia
  * blanks (reported in d), or -ENOMEM.
  */
 int profile_set_credentials(struct profile *p, const char *user, const char *group, struct diag *d);
+
+/* Whether [capabilities] keep names cap (a CAP_* number). */
+bool profile_keeps_cap(const struct profile *p, int cap);
