@@ -1002,6 +1002,11 @@ int landlock_report(const struct landlock_config *c, const struct landlock_right
 			     c->n_paths) < 0;
 		e |= names_print(f, r->fs, fs_names, 16) < 0;
 		e |= fputc('\n', f) == EOF;
+		/* connect(2) resolves the path but asks for no Landlock right */
+		e |= fprintf(f,
+			     "%sfilesystem: connecting to a Unix socket by its path is not "
+			     "restricted (no Landlock right covers it)\n",
+			     prefix) < 0;
 	} else {
 		e |= fprintf(f,
 			     "%sfilesystem: not restricted (no path key; make-block is handled "

@@ -87,6 +87,7 @@ run "$S" -p "$P/fs.ini" --check
 status_is 0 "--check of a [landlock] profile"
 like "$OUT" "landlock: mode: best-effort" "--check: the mode"
 like "$OUT" "landlock: filesystem: only the listed paths" "--check: the filesystem is restricted"
+cp "$OUT" "$TAP_TMP/check-fs"
 like "$OUT" "landlock: ptrace and /proc/PID/mem of processes outside the domain: denied" \
 	"--check: ptrace and /proc/PID/mem"
 
@@ -117,6 +118,40 @@ for who in root nobody; do
 	like "$ERR" "Permission denied" "$who: with EACCES"
 	rm -f "$w/ok"
 done
+
+# connect(2) to a Unix socket by its path asks Landlock for no right: it
+# is reached outside the paths, as scmp-run.ini(5) LANDLOCK, Paths says,
+# and --check says so
+like "$TAP_TMP/check-fs" \
+	"landlock: filesystem: connecting to a Unix socket by its path is not restricted" \
+	"--check: a Unix socket by its path is not restricted"
+"$PY" -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(1)
+print("ready", flush=True)
+s.settimeout(20)
+c, _ = s.accept()
+print(c.recv(16).decode(), flush=True)
+' "$TAP_TMP/secret/sock" >"$TAP_TMP/sock.out" &
+srv=$!
+i=0
+while ! grep -q ready "$TAP_TMP/sock.out" && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+chmod 666 "$TAP_TMP/secret/sock"
+launch nobody fs "$PY" -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.send(b"reached")
+' "$TAP_TMP/secret/sock"
+status_is 0 "nobody: connecting to a Unix socket in an unlisted directory works"
+wait $srv
+like "$TAP_TMP/sock.out" reached "... and the server got the message"
+rm -f "$TAP_TMP/secret/sock"
 
 # '.' is the directory at launch
 printf '%s\nwrite = .\n' "$SYS" | prof dot
