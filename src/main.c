@@ -367,8 +367,8 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 						   SCMP_RUN_PROFILEDIR, stdout, d));
 		return true;
 	case MODE_LIST_GROUPS:
-		/* with the profile's user groups; --unlisted does not use them */
-		if (o->profile && !o->unlisted)
+		/* with the profile's user groups */
+		if (o->profile)
 			return false;
 		*ret = list_groups(o, NULL, argc, argv, d);
 		return true;
@@ -1040,6 +1040,9 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 		return usage_error(d, "%s", "--user and --group are for run mode and --check");
 	if (o->unlisted && o->mode != MODE_LIST_GROUPS)
 		return usage_error(d, "%s", "--unlisted is for --list-groups");
+	/* its list is the built-in groups': a profile's would be ignored */
+	if (o->unlisted && o->profile)
+		return usage_error(d, "%s", "-p is not used by --list-groups --unlisted");
 	if (o->n_sets && !o->profile)
 		return usage_error(d, "%s", "--set needs a profile: use -p PROFILE");
 	if (o->n_sets && strcmp(o->profile, "-") && oci_is_json(o->profile))

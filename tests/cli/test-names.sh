@@ -325,8 +325,8 @@ map_shadow_stack futex_wake futex_wait futex_requeue lsm_set_self_attr listns " 
 	"--unlisted: x86_64's syscalls in no built-in group, in number order"
 unlike "$OUT" "@" "--unlisted: no group names"
 run "$SCMP_RUN" -p ./nosuch.ini --list-groups --unlisted --target-arch x86_64
-status_is 0 "-p P --list-groups --unlisted: the profile is not read"
-like "$OUT" "memfd_secret" "-p P --list-groups --unlisted: the same list"
+status_is 2 "-p P --list-groups --unlisted: a usage error, the profile would not be read"
+like "$ERR" "error: -p is not used by --list-groups --unlisted" "... saying so"
 run "$SCMP_RUN" --list-groups --unlisted @default
 status_is 2 "--unlisted with @GROUP is a usage error"
 like "$ERR" "error: unexpected argument '@default'" "... naming the argument"
