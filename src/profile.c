@@ -459,6 +459,7 @@ static int key_keep(struct key_ctx *k, const struct key_row *row)
 	p->keep_loc = k->loc;
 	while ((w = profile_next_word(&rest))) {
 		int cap = capname_parse(w, &err);
+
 		if (cap == -ENOENT) { /* libcap-ng cannot be opened: said once */
 			key_error(k, "%s", err);
 			return -EINVAL;

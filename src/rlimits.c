@@ -234,7 +234,7 @@ static enum blocked limit_blocked(size_t k, const struct rlimits_entry *e, rlim_
 	return NOT_BLOCKED;
 }
 
-/* The hint for entry k of c, refused with err by setrlimit(). */
+/* The hint for entry k, e, which setrlimit() refused with err. */
 static void hint_refused(size_t k, const struct rlimits_entry *e, rlim_t now_max, int err,
 			 struct diag *d)
 {
