@@ -875,6 +875,7 @@ static int open_file(struct frame *fr, const char *written, const char *path,
 	if (S_ISREG(st.st_mode) && st.st_size > (off_t)PROFILE_SIZE_MAX) {
 		diag_error(l->d, where, "'%s' is too large (%lld bytes, at most %u)", path,
 			   (long long)st.st_size, PROFILE_SIZE_MAX);
+		l->cut_short = true; /* not read: what it holds is not known */
 		return -EINVAL;
 	}
 	fr->dev = st.st_dev;
@@ -918,6 +919,7 @@ static int load_file(struct loader *l, const struct frame *parent, const char *w
 	if (fr.depth > PROFILE_INCLUDE_DEPTH_MAX) {
 		diag_error(l->d, where, "include '%s' nested too deep (at most %d levels)", written,
 			   PROFILE_INCLUDE_DEPTH_MAX);
+		l->cut_short = true; /* not read: what it holds is not known */
 		return -EINVAL;
 	}
 	r = open_file(&fr, written, path, where, from_stdin);
@@ -1030,6 +1032,7 @@ int profile_ini_include(struct frame *fr, const char *value, const struct src_lo
 	} else if (value[0] == '/') {
 		path = strdup(value);
 	} else if (fr->is_stdin || fr->is_cmdline) {
+		l->cut_short = true; /* not read: what it holds is not known */
 		diag_error(l->d, loc,
 			   "include '%s': a relative path has no directory to start from %s; "
 			   "use a NAME or an absolute path",
@@ -1040,8 +1043,10 @@ int profile_ini_include(struct frame *fr, const char *value, const struct src_lo
 		path = join_path(fr->inc_dir, value);
 	}
 	if (!path) {
+		/* not found, or an untrusted directory: reported, and not read */
+		l->cut_short = true;
 		if (!include_is_path(value))
-			return l->oom ? -ENOMEM : 0; /* not found: reported */
+			return l->oom ? -ENOMEM : 0;
 		l->oom = -ENOMEM;
 		return -ENOMEM;
 	}

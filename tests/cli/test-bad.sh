@@ -70,6 +70,26 @@ done
 printf '[profile]\ninclude = %s\n' "$TAP_TMP/no-such.ini" >"$TAP_TMP/only-include.ini"
 run "$SCMP_RUN" -p "$TAP_TMP/only-include.ini" --check
 is "$RC:$(grep -c 'error:' "$ERR")" "1:1" "a missing include: one error, no missing default-action"
+# The same for every other include that is not read: a NAME not found, a
+# file over the size limit, one nested too deep, a relative path with no
+# directory to start from.
+printf '[profile]\ninclude = no-such-profile-name\n' >"$TAP_TMP/only-name.ini"
+run env SCMP_RUN_PROFILE_PATH="$TAP_TMP" "$SCMP_RUN" -p "$TAP_TMP/only-name.ini" --check
+is "$RC:$(grep -c 'error:' "$ERR")" "1:1" "an include NAME not found: one error"
+head -c 1100000 /dev/zero | tr '\0' ';' >"$TAP_TMP/huge.ini"
+printf '[profile]\ninclude = huge.ini\n' >"$TAP_TMP/only-huge.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/only-huge.ini" --check
+is "$RC:$(grep -c 'error:' "$ERR")" "1:1" "an include over the size limit: one error"
+i=1
+while [ $i -le 9 ]; do
+	printf '[profile]\ninclude = deep%d.ini\n' $((i + 1)) >"$TAP_TMP/deep$i.ini"
+	i=$((i + 1))
+done
+printf '[filter]\ndefault-action = allow\n' >"$TAP_TMP/deep10.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/deep1.ini" --check
+is "$RC:$(grep -c 'error:' "$ERR")" "1:1" "an include nested too deep: one error"
+run_in '[profile]' "$SCMP_RUN" -p - --set profile.include=base.ini --check
+is "$RC:$(grep -c 'error:' "$ERR")" "1:1" "a relative include in --set: one error"
 
 # Over 4096 instructions: many rules that each test two arguments for
 # values no other rule has, so no two share a test. The error names the
