@@ -809,13 +809,15 @@ static int open_stdin(struct frame *fr, const struct src_loc *where, struct stat
  * before it is opened when stat() says it is anything else, so that no
  * device is ever opened, and again after (the file may have been replaced
  * in between); O_NONBLOCK and O_NOCTTY so that the open itself can never
- * block or take a terminal. A file that is no symbolic link (lstat(), and
- * the same file opened) lies in the directory its path names: that is
- * where its includes start, with nothing to resolve. 0, -EINVAL
- * (reported), -ENOMEM.
+ * block or take a terminal. found (NULL unless path was found by NAME) is
+ * the file found in a checked directory: the one opened must be that file,
+ * not one of a directory put in that one's place since. A file that is no
+ * symbolic link (lstat(), and the same file opened) lies in the directory
+ * its path names: that is where its includes start, with nothing to
+ * resolve. 0, -EINVAL (reported), -ENOMEM.
  */
 static int open_regular(struct frame *fr, const char *written, const char *path,
-			const struct src_loc *where, struct stat *st)
+			const struct src_loc *where, const struct stat *found, struct stat *st)
 {
 	struct stat lst = { .st_mode = S_IFLNK };
 	char why[64];
@@ -835,6 +837,12 @@ static int open_regular(struct frame *fr, const char *written, const char *path,
 	}
 	if (!S_ISREG(st->st_mode))
 		goto not_regular;
+	if (found && (found->st_dev != st->st_dev || found->st_ino != st->st_ino)) {
+		close(fd);
+		report_open(fr, written, path, where,
+			    "the file was replaced after its directory was checked");
+		return -EINVAL;
+	}
 	if (S_ISREG(lst.st_mode) && lst.st_dev == st->st_dev && lst.st_ino == st->st_ino)
 		r = (fr->inc_dir = dir_part(path)) ? 0 : -ENOMEM;
 	else
@@ -859,17 +867,18 @@ not_regular:
 }
 
 /* Open the file of fr (path, or standard input for the top file of a
- * profile read from it): a regular file, not too large, not on the include
- * chain; its owner and mode recorded for the trust check. 0, -EINVAL
- * (reported), -ENOMEM. */
+ * profile read from it): a regular file (found: see open_regular()), not
+ * too large, not on the include chain; its owner and mode recorded for the
+ * trust check. 0, -EINVAL (reported), -ENOMEM. */
 static int open_file(struct frame *fr, const char *written, const char *path,
-		     const struct src_loc *where, bool from_stdin)
+		     const struct src_loc *where, const struct stat *found, bool from_stdin)
 {
 	struct loader *l = fr->l;
 	struct stat st;
 	int r;
 
-	r = from_stdin ? open_stdin(fr, where, &st) : open_regular(fr, written, path, where, &st);
+	r = from_stdin ? open_stdin(fr, where, &st)
+		       : open_regular(fr, written, path, where, found, &st);
 	if (r < 0)
 		return r;
 	if (S_ISREG(st.st_mode) && st.st_size > (off_t)PROFILE_SIZE_MAX) {
@@ -895,11 +904,13 @@ static int open_file(struct frame *fr, const char *written, const char *path,
 }
 
 /* Read one file with inih: the top one (parent NULL, inc_loc NULL) or an
- * include written as "written" at inc_loc, opened as path. 0 when the file
- * was read (its errors are in l->d), -EINVAL when it could not be opened or
- * read (reported), -ENOMEM. */
+ * include written as "written" at inc_loc, opened as path (found: the file
+ * find_named() found there, or NULL). 0 when the file was read (its errors
+ * are in l->d), -EINVAL when it could not be opened or read (reported),
+ * -ENOMEM. */
 static int load_file(struct loader *l, const struct frame *parent, const char *written,
-		     const char *path, const struct src_loc *inc_loc, bool from_stdin)
+		     const char *path, const struct src_loc *inc_loc, const struct stat *found,
+		     bool from_stdin)
 {
 	struct frame fr = { .l = l, .parent = parent, .fd = -1, .sect = { .kind = SECTION_NONE } };
 	struct src_loc top = { 0 };
@@ -922,7 +933,7 @@ static int load_file(struct loader *l, const struct frame *parent, const char *w
 		l->cut_short = true; /* not read: what it holds is not known */
 		return -EINVAL;
 	}
-	r = open_file(&fr, written, path, where, from_stdin);
+	r = open_file(&fr, written, path, where, found, from_stdin);
 	if (r == 0) {
 		r = ini_parse_stream(reader, &fr, handler, &fr);
 		flush_pending(&fr);
@@ -949,31 +960,36 @@ struct visit_ctx {
 	const struct src_loc *where; /* the include line; NULL for -p NAME */
 };
 
-/* A directory searched for a NAME: recorded for the trust check when it
- * exists (one that does not exist cannot give a file); an untrusted one
- * stops the search when the check applies at once (trust_now()). 0,
+/* A directory searched for a NAME, open at dfd (one that does not exist
+ * is not visited: it cannot give a file): recorded for the trust check as
+ * that descriptor shows it, the one the NAME is looked up in; an untrusted
+ * one stops the search when the check applies at once (trust_now()). 0,
  * -EACCES (reported) or -ENOMEM. */
-static int visit_dir(const char *dir, void *ctx)
+static int visit_dir(const char *dir, int dfd, void *ctx)
 {
 	struct visit_ctx *v = ctx;
 	struct stat st;
 
-	if (stat(dir, &st) < 0)
-		return 0;
+	if (fstat(dfd, &st) < 0) {
+		diag_error(v->l->d, v->where, "cannot look in directory '%s' for '%s': %s", dir,
+			   v->name, strerror(errno));
+		return -EACCES;
+	}
 	if (add_trust(v->l, dir, v->name, true, v->where, &st) < 0)
 		return -ENOMEM;
 	return trust_now(v->l) < 0 ? -EACCES : 0;
 }
 
-/* The path of the profile NAME, or NULL with *ret_err: -ENOENT (not
- * found, reported), -EINVAL (a directory searched is untrusted, reported)
- * or -ENOMEM (l->oom set). */
+/* The path of the profile NAME and in *ret_st the file found there, or
+ * NULL with *ret_err: -ENOENT (not found, reported), -EINVAL (a directory
+ * searched is untrusted, reported) or -ENOMEM (l->oom set). */
 static char *find_named(struct loader *l, const char *name, const struct src_loc *where,
-			int *ret_err)
+			int *ret_err, struct stat *ret_st)
 {
 	struct visit_ctx v = { .l = l, .name = name, .where = where };
 	const struct profile_opts *o = l->opts;
-	char *path = profile_find_visit(name, o->search_path, o->installed_dir, visit_dir, &v);
+	char *path =
+		profile_find_visit(name, o->search_path, o->installed_dir, visit_dir, &v, ret_st);
 
 	*ret_err = path ? 0 : errno == ENOMEM ? -ENOMEM : errno == EACCES ? -EINVAL : -ENOENT;
 	if (*ret_err == -ENOMEM)
@@ -994,21 +1010,22 @@ static char *find_named(struct loader *l, const char *name, const struct src_loc
 
 int profile_ini_load_top(struct loader *l, const char *what)
 {
+	struct stat found;
 	char *path;
 	int r;
 
 	switch (l->opts->source) {
 	case PROFILE_FROM_STDIN:
-		return load_file(l, NULL, PROFILE_STDIN_NAME, PROFILE_STDIN_NAME, NULL, true);
+		return load_file(l, NULL, PROFILE_STDIN_NAME, PROFILE_STDIN_NAME, NULL, NULL, true);
 	case PROFILE_FROM_NAME:
-		path = find_named(l, what, NULL, &r);
+		path = find_named(l, what, NULL, &r, &found);
 		if (!path)
 			return r;
-		r = load_file(l, NULL, path, path, NULL, false);
+		r = load_file(l, NULL, path, path, NULL, &found, false);
 		free(path);
 		return r;
 	default:
-		return load_file(l, NULL, what, what, NULL, false);
+		return load_file(l, NULL, what, what, NULL, NULL, false);
 	}
 }
 
@@ -1024,11 +1041,13 @@ static bool include_is_path(const char *value)
 int profile_ini_include(struct frame *fr, const char *value, const struct src_loc *loc)
 {
 	struct loader *l = fr->l;
+	struct stat st, *found = NULL;
 	char *path;
 	int r;
 
 	if (!include_is_path(value)) {
-		path = find_named(l, value, loc, &r);
+		path = find_named(l, value, loc, &r, &st);
+		found = &st;
 	} else if (value[0] == '/') {
 		path = strdup(value);
 	} else if (fr->is_stdin || fr->is_cmdline) {
@@ -1050,7 +1069,7 @@ int profile_ini_include(struct frame *fr, const char *value, const struct src_lo
 		l->oom = -ENOMEM;
 		return -ENOMEM;
 	}
-	r = load_file(l, fr, value, path, loc, false);
+	r = load_file(l, fr, value, path, loc, found, false);
 	free(path);
 	return r == -ENOMEM ? r : 0; /* its errors are reported */
 }
@@ -1067,7 +1086,9 @@ int profile_locate(const char *what, const struct profile_opts *opts, struct dia
 
 	*ret_path = NULL;
 	if (opts->source == PROFILE_FROM_NAME) {
-		path = find_named(&l, what, NULL, &r);
+		/* st: the file as found in the checked directory; the OCI
+		 * reader refuses another one put at path since */
+		path = find_named(&l, what, NULL, &r, &st);
 	} else {
 		path = strdup(what);
 		r = path ? 0 : -ENOMEM;
@@ -1082,7 +1103,7 @@ int profile_locate(const char *what, const struct profile_opts *opts, struct dia
 	where = &at;
 	/* The OCI reader opens the file itself (O_NONBLOCK, and it refuses
 	 * anything but a regular file again after the open). */
-	if (stat(path, &st) < 0) {
+	if (opts->source != PROFILE_FROM_NAME && stat(path, &st) < 0) {
 		diag_error(d, where, "cannot open profile: %s", strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
 		diag_error(d, where, "cannot open profile: %s, not a regular file",

@@ -7,11 +7,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void profile_dirs_init(struct profile_dirs *it, const char *search_path, const char *installed_dir)
 {
@@ -48,28 +50,29 @@ const char *profile_dirs_next(struct profile_dirs *it)
 	return NULL;
 }
 
-/* An existing non-directory. */
-static bool is_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
-}
-
-/* dir/name or dir/name.ini if one exists; NULL otherwise (errno set). */
-static char *try_dir(const char *dir, const char *name)
+/*
+ * dir/name or dir/name.ini if one exists (anything but a directory) in the
+ * directory open at dfd, that is dir; *ret_st (may be NULL) is that file.
+ * NULL otherwise (errno set).
+ */
+static char *try_dir(int dfd, const char *dir, const char *name, struct stat *ret_st)
 {
 	static const char *const suffixes[] = { "", ".ini" };
 
 	for (size_t i = 0; i < 2; i++) {
+		struct stat st;
 		char *p;
 
 		if (asprintf(&p, "%s/%s%s", dir, name, suffixes[i]) < 0) {
 			errno = ENOMEM;
 			return NULL;
 		}
-		if (is_file(p))
+		/* the part after "dir/": looked up below dfd, not by the path */
+		if (fstatat(dfd, p + strlen(dir) + 1, &st, 0) == 0 && !S_ISDIR(st.st_mode)) {
+			if (ret_st)
+				*ret_st = st;
 			return p;
+		}
 		free(p);
 	}
 	errno = ENOENT;
@@ -82,12 +85,13 @@ bool profile_is_path(const char *s)
 }
 
 char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
-			 int (*visit)(const char *dir, void *ctx), void *ctx)
+			 int (*visit)(const char *dir, int dfd, void *ctx), void *ctx,
+			 struct stat *ret_st)
 {
 	struct profile_dirs it;
 	const char *dir;
 	char *p;
-	int r;
+	int r, err;
 
 	if (!name || !*name || profile_is_path(name)) {
 		errno = ENOENT;
@@ -95,13 +99,28 @@ char *profile_find_visit(const char *name, const char *search_path, const char *
 	}
 	profile_dirs_init(&it, search_path, installed_dir);
 	while ((dir = profile_dirs_next(&it))) {
-		r = visit ? visit(dir, ctx) : 0;
+		/* One descriptor for the visitor's check (scmp-run(1) TRUST)
+		 * and for the lookup: a directory missing now is not looked
+		 * in, and one put in its place after the check is not the one
+		 * searched. O_PATH: searching needs no read permission. */
+		int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd < 0) {
+			if (errno == ENOMEM)
+				return NULL;
+			continue; /* no directory there: no file can come from it */
+		}
+		r = visit ? visit(dir, dfd, ctx) : 0;
 		if (r < 0) {
+			close(dfd);
 			errno = -r;
 			return NULL;
 		}
-		p = try_dir(dir, name);
-		if (p || errno == ENOMEM)
+		p = try_dir(dfd, dir, name, ret_st);
+		err = errno;
+		close(dfd);
+		errno = err;
+		if (p || err == ENOMEM)
 			return p;
 	}
 	errno = ENOENT;
@@ -118,7 +137,7 @@ char *profile_find(const char *name, const char *search_path, const char *instal
 			errno = ENOMEM;
 		return p;
 	}
-	return profile_find_visit(name, search_path, installed_dir, NULL, NULL);
+	return profile_find_visit(name, search_path, installed_dir, NULL, NULL, NULL);
 }
 
 struct names {

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct stat;
+
 #define PROFILE_SYSCONF_DIR "/etc/scmp-run/profiles"
 
 /* An iterator over the search path; no allocation, nothing to free. */
@@ -40,15 +42,20 @@ bool profile_is_path(const char *s);
 /*
  * Find a profile by NAME (no '/'; scmp-run(1) PROFILE LOOKUP): NAME, then
  * NAME.ini, in each directory of the search path, in the order of
- * profile_dirs_next(); never in the current directory. visit (may be NULL)
- * is called with each directory before it is looked in, up to the one that
- * has the profile; it returns 0 to go on, or a negative errno to stop the
- * search before that directory is looked in. Returns a malloc'ed path, or
- * NULL with errno ENOENT (not found, or a name with '/'), ENOMEM, or what
- * visit returned.
+ * profile_dirs_next(); never in the current directory. Each directory is
+ * opened once: visit (may be NULL) is called with it and that descriptor
+ * before it is looked in, up to the one that has the profile, and the
+ * lookup goes through the same descriptor, so a directory that does not
+ * exist when it is opened is never looked in. visit returns 0 to go on, or
+ * a negative errno to stop the search before that directory is looked in.
+ * *ret_st (may be NULL) is the file found, as seen in that directory: a
+ * caller that opens the returned path can tell whether it got that file.
+ * Returns a malloc'ed path, or NULL with errno ENOENT (not found, or a
+ * name with '/'), ENOMEM, or what visit returned.
  */
 char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
-			 int (*visit)(const char *dir, void *ctx), void *ctx);
+			 int (*visit)(const char *dir, int dfd, void *ctx), void *ctx,
+			 struct stat *ret_st);
 
 /* profile_find_visit() without a visitor, except that a name with '/' is a
  * path and comes back as a copy. */

@@ -155,7 +155,7 @@ static void test_list(void)
 }
 
 /* profile_find_visit(): the directories looked in, joined with '|'. */
-static int collect(const char *dir, void *ctx)
+static int collect(const char *dir, int dfd, void *ctx)
 {
 	char **s = ctx;
 	char *t = xasprintf("%s%s%s", *s, **s ? "|" : "", dir);
@@ -166,7 +166,7 @@ static int collect(const char *dir, void *ctx)
 }
 
 /* A visitor that stops the search at the first directory. */
-static int refuse(const char *dir, void *ctx)
+static int refuse(const char *dir, int dfd, void *ctx)
 {
 	(*(int *)ctx)++;
 	return -EACCES;
@@ -182,7 +182,7 @@ static void test_visit(void)
 	mkdir(b, 0755);
 	touch("vb/found.ini");
 	touch("here");
-	p = profile_find_visit("found", sp, NULL, collect, &seen);
+	p = profile_find_visit("found", sp, NULL, collect, &seen, NULL);
 	want = xasprintf("%s|%s", a, b);
 	tap_ok(p && seen && !strcmp(seen, want),
 	       "visit: every directory looked in, up to the one that has it ('%s')", seen);
@@ -192,13 +192,13 @@ static void test_visit(void)
 		int calls = 0;
 
 		errno = 0;
-		p = profile_find_visit("found", sp, NULL, refuse, &calls);
+		p = profile_find_visit("found", sp, NULL, refuse, &calls, NULL);
 		tap_ok(!p && errno == EACCES && calls == 1,
 		       "visit: a visitor's error stops the search before the directory is looked in");
 		free(p);
 	}
 	errno = 0;
-	tap_ok(!profile_find_visit("x/found", sp, NULL, NULL, NULL) && errno == ENOENT,
+	tap_ok(!profile_find_visit("x/found", sp, NULL, NULL, NULL, NULL) && errno == ENOENT,
 	       "visit: a name with '/' is no NAME");
 	/* A file in the current directory is never found by NAME. */
 	if (getcwd(old_cwd, sizeof(old_cwd)) && chdir(tmpdir) == 0) {
