@@ -93,6 +93,26 @@ int capname_parse(const char *word, const char **reterr)
 	return lookup(lower, reterr);
 }
 
+int capname_describe_keep(const int *keep, unsigned n, bool ambient, FILE *f)
+{
+	char name[64];
+	int e = 0;
+
+	if (!n)
+		return fputs("capabilities: none kept (default)\n", f) == EOF ? -EIO : 0;
+	e |= fputs("capabilities: kept", f) == EOF;
+	for (unsigned i = 0; i < n; i++) {
+		capname_format(keep[i], name, sizeof(name));
+		e |= fprintf(f, " %s", name) < 0;
+	}
+	/* capabilities(7): without ambient, execve() of a program with no
+	 * file capabilities clears the permitted set of a non-root user */
+	e |= fputs(ambient ? "; ambient: passed on through execve\n"
+			   : "; not ambient: the command keeps them only if it runs as root\n",
+		   f) == EOF;
+	return e ? -EIO : 0;
+}
+
 void capname_format(int cap, char *buf, size_t size)
 {
 	const char *name = capname_of(cap);

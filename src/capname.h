@@ -8,7 +8,9 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* The number of a capability written "CAP_NET_ADMIN" or "net_admin", in
  * any case; never a number. -EINVAL if there is no such capability;
@@ -22,3 +24,8 @@ const char *capname_of(int cap);
 
 /* "CAP_NET_ADMIN" for cap into buf, or "capability N" when it has no name. */
 void capname_format(int cap, char *buf, size_t size);
+
+/* The "capabilities:" line of --check and -v: what [capabilities] keep
+ * (n numbers in keep) and ambient leave the command (scmp-run(1), Run
+ * mode). Returns 0 or -EIO. */
+int capname_describe_keep(const int *keep, unsigned n, bool ambient, FILE *f);

@@ -255,6 +255,7 @@ int run_describe(const struct profile *p, struct diag *d)
 	if (!f)
 		return -ENOMEM;
 	caller_describe(&p->caller, listen_n, p->has_user ? p->user : NULL, f);
+	capname_describe_keep(p->keep_caps, p->n_keep_caps, p->ambient, f);
 	if (memstream_close(f, &text) < 0)
 		return -ENOMEM;
 	diag_note_lines(d, &loc, text);

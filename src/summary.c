@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capname.h"
 #include "hardening.h"
 #include "memstream.h"
 #include "sim.h"
@@ -146,6 +147,7 @@ static int print_caller(const struct profile *p, FILE *f)
 		fprintf(f, "%sset at %s)\n", p->supp_init ? " " : " (",
 			src_loc_format(&p->supp_loc, at, sizeof(at)));
 	}
+	capname_describe_keep(p->keep_caps, p->n_keep_caps, p->ambient, f);
 	/* The user's name is in the environment line: each line escaped. */
 	m = memstream_open(&text);
 	if (!m)

@@ -387,6 +387,15 @@ like "$OUT" "descriptors: closed from 3 up, except those of socket activation (L
 like "$OUT" "signals: dispositions and mask reset (default)" "--check: signals"
 like "$OUT" "session: the caller's (default)" "--check: session"
 like "$OUT" "session keyring: a new one (default)" "--check: session keyring"
+like "$OUT" "capabilities: none kept (default)" "--check: capabilities"
+prof caps '[capabilities]' 'keep = net_bind_service cap_chown'
+run "$SCMP_RUN" -p "$C/caps.ini" --check
+like "$OUT" "capabilities: kept CAP_NET_BIND_SERVICE CAP_CHOWN; not ambient: the command keeps them only if it runs as root" \
+	"--check: capabilities kept, not ambient"
+printf 'ambient = yes\n' >>"$C/caps.ini"
+run "$SCMP_RUN" -p "$C/caps.ini" --check
+like "$OUT" "capabilities: kept CAP_NET_BIND_SERVICE CAP_CHOWN; ambient: passed on through execve" \
+	"--check: capabilities kept, ambient"
 prof all '[process]' 'keep-fds = 9 5' 'reset-signals = no' 'new-session = yes' \
 	'new-session-keyring = no' \
 	'[environment]' 'clear = yes' 'keep = TERM' 'set = A=1'
@@ -409,6 +418,7 @@ status_is 0 "-v: ran"
 like "$ERR" "keep5.ini: note: descriptors: closed from 3 up, except 3..4 (socket activation) and 5 (keep-fds)" \
 	"-v: the descriptors kept, socket activation's counted"
 like "$ERR" "keep5.ini: note: environment: " "-v: environment"
+like "$ERR" "keep5.ini: note: capabilities: none kept (default)" "-v: capabilities"
 run "$SCMP_RUN" -p "$C/keep5.ini" -- true
 is "$(cat "$ERR")" "" "without -v: nothing said"
 
