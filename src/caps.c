@@ -65,3 +65,10 @@ int caps_read(struct caps_sets *c)
 	c->inh = data[0].inheritable | (uint64_t)data[1].inheritable << 32;
 	return 0;
 }
+
+bool caps_held(void)
+{
+	struct caps_sets now;
+
+	return caps_read(&now) < 0 || now.prm || now.eff;
+}

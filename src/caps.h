@@ -27,6 +27,11 @@ struct caps_sets {
  * libcap-ng's cached state). Returns 0 or -errno. */
 int caps_read(struct caps_sets *c);
 
+/* Whether this process holds a capability (permitted or effective, which
+ * ambient ones are too): privileges a profile hands on, as root's are
+ * (scmp-run(1) TRUST). True when the sets cannot be read. */
+bool caps_held(void);
+
 /* no-new-privs = no with CAP_SYS_ADMIN not in [capabilities] keep: run
  * mode's refusal and --check's error (scmp-run.ini(5) no-new-privs). */
 #define CAPS_NNP_NEEDS_SYS_ADMIN                                                               \

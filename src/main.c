@@ -19,6 +19,7 @@
 
 #include "array.h"
 #include "audit.h"
+#include "caps.h"
 #include "compile.h"
 #include "config.h"
 #include "explain.h"
@@ -709,12 +710,12 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		return usage_error(d, "%s",
 				   "--oci-caps is for JSON profiles (-p FILE.json, --import-oci)");
 
-	/* scmp-run(1) TRUST: as root, or switching credentials, files another
-	 * user could write are refused. */
+	/* scmp-run(1) TRUST: as root, holding capabilities, or switching
+	 * credentials, files another user could write are refused. */
 	popts = (struct profile_opts){
 		.search_path = getenv("SCMP_RUN_PROFILE_PATH"),
 		.installed_dir = SCMP_RUN_PROFILEDIR,
-		.trust = geteuid() == 0 || o->user || o->group,
+		.trust = geteuid() == 0 || o->user || o->group || caps_held(),
 		.uid = getuid(),
 		.sets = o->sets,
 		.n_sets = o->n_sets,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "capname.h"
+#include "caps.h"
 #include "hardening.h"
 #include "memstream.h"
 #include "sim.h"
@@ -75,8 +76,8 @@ static void print_builtins(const struct compiled *c, FILE *f)
 static void print_trust(const struct profile_trust *t, FILE *f)
 {
 	if (!t->checked) {
-		fputs("trust: not checked (scmp-run does not run as root and switches no "
-		      "credentials)\n",
+		fputs("trust: not checked (scmp-run does not run as root, holds no capability "
+		      "and switches no credentials)\n",
 		      f);
 		return;
 	}
@@ -89,7 +90,9 @@ static void print_trust(const struct profile_trust *t, FILE *f)
 		"not writable by group or others (%s)\n",
 		t->files, t->files == 1 ? "" : "s", t->dirs, t->dirs == 1 ? "y" : "ies",
 		(unsigned)t->uid,
-		geteuid() == 0 ? "scmp-run runs as root" : "the credentials change");
+		geteuid() == 0 ? "scmp-run runs as root"
+		: caps_held()  ? "scmp-run holds capabilities"
+			       : "the credentials change");
 }
 
 void summary_defaults(const struct compiled *c, FILE *f)

@@ -375,6 +375,22 @@ else
 	# shellcheck disable=SC2086
 	run $AS_NOBODY "$SCMP_RUN" -p "$T/inc-ww.ini" --check
 	status_is 0 "unprivileged, no credentials: files are not checked"
+	like "$OUT" "trust: not checked (scmp-run does not run as root, holds no capability and switches no credentials)" \
+		"unprivileged, no credentials: --check says why"
+	# a capability is a privilege the profile decides over, as root's
+	# (a systemd unit's AmbientCapabilities=)
+	# shellcheck disable=SC2086
+	run $AS_NOBODY --inh-caps +net_bind_service --ambient-caps +net_bind_service \
+		"$SCMP_RUN" -p "$T/inc-ww.ini" --check
+	status_is 1 "unprivileged with a capability: a world-writable include refused"
+	like "$ERR" "untrusted include 'ww.ini'" "unprivileged with a capability: says which"
+	chmod 644 "$T/ww.ini"
+	# shellcheck disable=SC2086
+	run $AS_NOBODY --inh-caps +net_bind_service --ambient-caps +net_bind_service \
+		"$SCMP_RUN" -p "$T/inc-ww.ini" --check
+	status_is 0 "unprivileged with a capability: trusted files accepted"
+	like "$OUT" "(scmp-run holds capabilities)" "... and --check says why they were checked"
+	chmod 666 "$T/ww.ini"
 	# shellcheck disable=SC2086
 	run $AS_NOBODY "$SCMP_RUN" -p "$T/inc-ww-creds.ini" --check
 	status_is 1 "unprivileged, [credentials]: a world-writable include refused"

@@ -487,7 +487,7 @@ if [ "$(id -u)" = 0 ]; then
 		printf '[filter]\ndefault-action = allow\n' >"$C/plain-nouser.ini"
 		run setpriv --reuid=65534 --regid=65534 --clear-groups \
 			"$SCMP_RUN" -p "$C/plain-nouser.ini" --check
-		like "$OUT" "trust: not checked (scmp-run does not run as root and switches no credentials)" \
+		like "$OUT" "trust: not checked (scmp-run does not run as root, holds no capability and switches no credentials)" \
 			"--check as uid 65534: trust not checked"
 		like "$OUT" "user: the caller's (default; run mode refuses to run a command as root)" \
 			"--check without a user: the caller's"
@@ -498,7 +498,7 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 else
 	run "$SCMP_RUN" -p "$C/clone.ini" --check
-	like "$OUT" "trust: not checked (scmp-run does not run as root and switches no credentials)" \
+	like "$OUT" "trust: not checked (scmp-run does not run as root, holds no capability and switches no credentials)" \
 		"--check unprivileged: trust not checked"
 fi
 
