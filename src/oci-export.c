@@ -994,6 +994,28 @@ static void warnings(struct exporter *x)
 			     "thread (libseccomp's SCMP_ACT_KILL)");
 }
 
+/* The "flags" list, always: runc and crun read a JSON without one as
+ * SECCOMP_FILTER_FLAG_SPEC_ALLOW, which would turn off the speculative store
+ * bypass mitigation that the program of run mode keeps unless spec-allow =
+ * yes (scmp-run.ini(5), --export-oci). "flags": [] means no flag to both. */
+static void write_flags(const struct filter_attrs *at, FILE *f)
+{
+	const char *sep = " ";
+
+	fputs("  \"flags\": [", f);
+	if (at->tsync) {
+		fprintf(f, "%s\"SECCOMP_FILTER_FLAG_TSYNC\"", sep);
+		sep = ", ";
+	}
+	if (at->log) {
+		fprintf(f, "%s\"SECCOMP_FILTER_FLAG_LOG\"", sep);
+		sep = ", ";
+	}
+	if (at->spec_allow)
+		fprintf(f, "%s\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"", sep);
+	fputs(" ],\n", f);
+}
+
 /* The JSON of x into f. 0, or -ENOMEM when an entry's text could not be
  * made (nothing is written cut short silently). */
 static int write_json(const struct exporter *x, FILE *f)
@@ -1009,22 +1031,7 @@ static int write_json(const struct exporter *x, FILE *f)
 	for (size_t i = 0; i < p->n_abis; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : " ", scmp_arch_name(p->abis[i].arch));
 	fputs(" ],\n", f);
-	if (at->log || at->spec_allow || at->tsync) {
-		const char *sep = " ";
-
-		fputs("  \"flags\": [", f);
-		if (at->tsync) {
-			fprintf(f, "%s\"SECCOMP_FILTER_FLAG_TSYNC\"", sep);
-			sep = ", ";
-		}
-		if (at->log) {
-			fprintf(f, "%s\"SECCOMP_FILTER_FLAG_LOG\"", sep);
-			sep = ", ";
-		}
-		if (at->spec_allow)
-			fprintf(f, "%s\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"", sep);
-		fputs(" ],\n", f);
-	}
+	write_flags(at, f);
 	fputs("  \"syscalls\": [", f);
 	for (size_t i = 0; i < x->n_entries; i++) {
 		const struct xentry *e = &x->entries[i];

@@ -44,10 +44,13 @@ c["process"]["args"] = ["/bin/busybox", "sh", "-c", cmd]
 c["linux"]["seccomp"] = json.load(open(profile))
 json.dump(c, open(path, "w"), indent=1)
 PY
+	# shellcheck disable=SC2086 # $wrap is a command and its arguments
 	run unshare -m sh -c 'mount -t cgroup2 none /sys/fs/cgroup &&
-		exec crun --cgroup-manager=disabled --root "$1" run -b "$2" "$3"' \
-		sh "$TAP_TMP/state" "$bundle" "scmp-run-test-$$-$n"
+		root=$1 bundle=$2 id=$3 && shift 3 &&
+		exec "$@" crun --cgroup-manager=disabled --root "$root" run -b "$bundle" "$id"' \
+		sh "$TAP_TMP/state" "$bundle" "scmp-run-test-$$-$n" $wrap
 }
+wrap=
 
 # check PROFILE CMD TEXT: CMD fails with TEXT (the errno's message) inside
 # the container and under scmp-run alike.
@@ -74,6 +77,21 @@ like "$OUT" "errno(EPERM)" "no-network: --explain says EPERM for socket(AF_INET)
 check net-daemon.ini "arping -c1 -I lo 127.0.0.1" "socket: Address family not supported by protocol"
 run "$SCMP_RUN" -p "$SRCDIR/profiles/net-daemon.ini" --explain socket AF_PACKET
 like "$OUT" "errno(EAFNOSUPPORT)" "net-daemon: --explain says EAFNOSUPPORT for socket(AF_PACKET)"
+
+# The flags the runtime installs the filter with: crun and runc read a
+# JSON without "flags" as SECCOMP_FILTER_FLAG_SPEC_ALLOW (the speculative
+# store bypass mitigation off), which scmp-run sets only for spec-allow = yes.
+if command -v strace >/dev/null 2>&1; then
+	wrap="strace -f -qq -e trace=seccomp -o $TAP_TMP/strace"
+	in_container "$TAP_TMP/no-network.ini.json" "true"
+	wrap=
+	grep -E 'SECCOMP_SET_MODE_FILTER, [^,]*, \{len=' "$TAP_TMP/strace" >"$TAP_TMP/installs"
+	is "$RC:$(wc -l <"$TAP_TMP/installs")" "0:1" "flags: crun installs the exported filter once"
+	unlike "$TAP_TMP/installs" "SPEC_ALLOW" "flags: ... without SECCOMP_FILTER_FLAG_SPEC_ALLOW"
+	[ -s "$TAP_TMP/installs" ] || diag "$(cat "$TAP_TMP/strace")"
+else
+	skip "no strace: the flags crun installs the filter with are not checked"
+fi
 
 # The built-in rule tty-injection is part of the exported program: the
 # runtime refuses TIOCSTI and TIOCLINUX as scmp-run does (without a filter

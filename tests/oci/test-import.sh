@@ -197,6 +197,20 @@ like "$ERR" "entries 0 (allow, line 1) and 1 (log, line 1) can both match 'read'
 run "$SCMP_RUN" --import-oci "$TAP_TMP/overlaps.json"
 is "$RC:$(grep -c "^# overlaps entry" "$OUT")" "0:32" "many overlaps: --import-oci names 32 pairs too"
 
+# "flags": runc and crun read a missing list as SECCOMP_FILTER_FLAG_SPEC_ALLOW
+# (the speculative store bypass mitigation off); "flags": [] is no flag.
+# An export says the flags the profile has, the empty list too.
+printf '[filter]\ndefault-action = allow\n[errno(EPERM)]\nsyscalls = mkdir\n' \
+	>"$TAP_TMP/noflags.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/noflags.ini" --export-oci "$TAP_TMP/noflags.json"
+is "$RC" 0 "--export-oci without flags: written"
+like "$TAP_TMP/noflags.json" '"flags": [ ],' "--export-oci without flags: an empty list, not none"
+printf '[filter]\ndefault-action = allow\nspec-allow = yes\n[errno(EPERM)]\nsyscalls = mkdir\n' \
+	>"$TAP_TMP/specallow.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/specallow.ini" --export-oci "$TAP_TMP/specallow.json"
+like "$TAP_TMP/specallow.json" '"flags": [ "SECCOMP_FILTER_FLAG_SPEC_ALLOW" ],' \
+	"--export-oci with spec-allow = yes: the flag"
+
 # --export-oci: what libseccomp refuses or reads otherwise is an error
 printf '[filter]\ndefault-action = allow\n[errno(4095)]\nsyscalls = mkdir\n' >"$TAP_TMP/e4095.ini"
 run "$SCMP_RUN" -p "$TAP_TMP/e4095.ini" --export-oci -
