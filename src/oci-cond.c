@@ -557,10 +557,13 @@ static int cmp_by_name(const void *a, const void *b)
 }
 
 /*
- * Warn about the first OCI_OVERLAPS_MAX pairs of entries that overlap, then
- * once that there are more: a file of thousands of entries on one syscall
- * would otherwise give a warning per pair (a quadratic number of them).
- * Only rules of one syscall are paired (next[] chains them in file order).
+ * Warn about the first OCI_OVERLAPS_MAX overlaps, each a pair of entries on
+ * one syscall, then once that there are more: a file of thousands of
+ * entries on one syscall would otherwise give a warning per pair (a
+ * quadratic number of them). A pair that overlaps on several syscalls is
+ * named for each: every syscall named is one that may be decided otherwise
+ * than under runc. Only rules of one syscall are paired (next[] chains them
+ * in file order).
  */
 void oci_warn_overlaps(struct oci_conv *cv)
 {
@@ -569,7 +572,10 @@ void oci_warn_overlaps(struct oci_conv *cv)
 	size_t n = rs->n_rules, n_warned = 0;
 	struct by_name *order = calloc(n + 1, sizeof(*order));
 	size_t *next = calloc(n + 1, sizeof(*next)), *skip = calloc(n + 1, sizeof(*skip));
-	size_t warned[OCI_OVERLAPS_MAX][2];
+	struct {
+		size_t ex, ey;
+		const char *name;
+	} warned[OCI_OVERLAPS_MAX];
 	bool more = false;
 
 	if (!order || !next || !skip) {
@@ -617,7 +623,8 @@ void oci_warn_overlaps(struct oci_conv *cv)
 			if (ex == ey)
 				continue;
 			for (k = 0; k < n_warned; k++)
-				if (warned[k][0] == ex && warned[k][1] == ey)
+				if (warned[k].ex == ex && warned[k].ey == ey &&
+				    !strcmp(warned[k].name, x->syscall))
 					break;
 			if (k < n_warned || !rules_overlap(cv, x, y, w))
 				continue;
@@ -625,8 +632,9 @@ void oci_warn_overlaps(struct oci_conv *cv)
 				more = true;
 				break;
 			}
-			warned[n_warned][0] = ex;
-			warned[n_warned++][1] = ey;
+			warned[n_warned].ex = ex;
+			warned[n_warned].ey = ey;
+			warned[n_warned++].name = x->syscall;
 			win = action_rank(x->action.kind) >= action_rank(y->action.kind) ? x : y;
 			action_format(&x->action, bx, sizeof(bx));
 			action_format(&y->action, by, sizeof(by));

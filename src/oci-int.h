@@ -95,8 +95,8 @@ int oci_add_name(struct oci_conv *cv, const char *name, const struct src_loc *lo
 
 /* Warn (and note) where entries with other actions can match one call:
  * the strictest wins here, libseccomp's rule order decides for runc. At
- * most OCI_OVERLAPS_MAX pairs of entries are named, then one warning says
- * there are more. */
+ * most OCI_OVERLAPS_MAX overlaps (a pair of entries on one syscall) are
+ * named, then one warning says there are more. */
 #define OCI_OVERLAPS_MAX 32
 void oci_warn_overlaps(struct oci_conv *cv);
 

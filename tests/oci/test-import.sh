@@ -211,6 +211,14 @@ run "$SCMP_RUN" -p "$TAP_TMP/specallow.ini" --export-oci "$TAP_TMP/specallow.jso
 like "$TAP_TMP/specallow.json" '"flags": [ "SECCOMP_FILTER_FLAG_SPEC_ALLOW" ],' \
 	"--export-oci with spec-allow = yes: the flag"
 
+# A pair of entries that overlaps on two syscalls is named for each: both
+# are decided otherwise than runc may decide them.
+run "$SCMP_RUN" -p ./json/overlap-names.json --check
+for c in lseek kill; do
+	like "$ERR" "entries 0 (kill-process, line 4) and 1 (trap(0), line 6) can both match '$c' calls" \
+		"overlap on two syscalls: '$c' is named"
+done
+
 # --export-oci: what libseccomp refuses or reads otherwise is an error
 printf '[filter]\ndefault-action = allow\n[errno(4095)]\nsyscalls = mkdir\n' >"$TAP_TMP/e4095.ini"
 run "$SCMP_RUN" -p "$TAP_TMP/e4095.ini" --export-oci -
