@@ -80,13 +80,6 @@ int export_oci(const struct compiled *c, const struct arch *native, const char *
 		diag_error(d, NULL, "out of memory");
 		return -ENOMEM;
 	}
-	/* scmp-run.ini(5) HARDENING: what the kernel enforces instead of a
-	 * rule has no place in linux.seccomp. */
-	if (c->rs->hardening.mdwe && c->rs->hardening.mdwe_kernel)
-		diag_warning(d, &c->rs->hardening.mdwe_loc,
-			     "memory-deny-write-execute is enforced with PR_SET_MDWE on this "
-			     "kernel, which linux.seccomp cannot carry: the JSON has no rule for "
-			     "it (the runtime or the program must set it)");
 	/* scmp-run.ini(5) OCI AND DOCKER PROFILES: nor has a Landlock
 	 * domain; a runtime would run the command without it. */
 	if (c->profile && landlock_first_key(&c->profile->landlock))

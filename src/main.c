@@ -689,6 +689,20 @@ static void heap_prefault(void)
 	free(probe);
 }
 
+/* memory-deny-write-execute as seccomp rules, where c had it set with
+ * PR_SET_MDWE: c rebuilt. 0, or -1 with c freed (the reason in d). */
+static int mdwe_as_rules(struct compiled *c, const struct arch *target, struct diag *d)
+{
+	if (!c->profile->rs->hardening.mdwe_kernel)
+		return 0;
+	c->profile->rs->hardening.mdwe_kernel = false;
+	if (compile_rebuild(c, target, d) < 0) {
+		compiled_free(c);
+		return -1;
+	}
+	return 0;
+}
+
 static enum outcome dispatch_profile(const struct options *o, int argc, char **argv, struct diag *d,
 				     int *ret_status)
 {
@@ -729,19 +743,18 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		r = compile_profile(o->profile, &popts, o->target, &o->oci, d, &c);
 	if (diag_oom(d, errors, r) < 0)
 		return OUTCOME_REJECTED;
+	/* A runtime sets no PR_SET_MDWE: the JSON carries the rules
+	 * (scmp-run.ini(5) memory-deny-write-execute), whatever this kernel. */
+	if (o->mode == MODE_EXPORT_OCI && mdwe_as_rules(&c, o->target, d) < 0)
+		return OUTCOME_REJECTED;
 #ifdef SCMP_RUN_TEST_SEAM
 	/* Only in the test build of tests/landlock (never installed): act as
 	 * if the kernel had an older Landlock ABI. */
 	if (getenv("SCMP_RUN_TEST_LANDLOCK_ABI"))
 		c.profile->landlock.abi_max = atoi(getenv("SCMP_RUN_TEST_LANDLOCK_ABI"));
 	/* ... and as if it had no PR_SET_MDWE: the rules instead. */
-	if (getenv("SCMP_RUN_TEST_NO_MDWE") && c.profile->rs->hardening.mdwe_kernel) {
-		c.profile->rs->hardening.mdwe_kernel = false;
-		if (compile_rebuild(&c, o->target, d) < 0) {
-			compiled_free(&c);
-			return OUTCOME_REJECTED;
-		}
-	}
+	if (getenv("SCMP_RUN_TEST_NO_MDWE") && mdwe_as_rules(&c, o->target, d) < 0)
+		return OUTCOME_REJECTED;
 #endif
 	r = profile_set_credentials(c.profile, o->user, o->group, d);
 	if (r < 0) {

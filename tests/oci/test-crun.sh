@@ -5,7 +5,8 @@
 # linux.seccomp is the export of a sample profile. A call the profile denies
 # fails inside with the same errno as under scmp-run itself; an allowed
 # program runs; the built-in rule against terminal injection holds inside.
-# Usage: test-crun.sh [TTY-IOCTL]   (the static helper tests/oci/tty-ioctl.c)
+# Usage: test-crun.sh [TTY-IOCTL HARDENING-HELPER]   (the static helpers
+# tests/oci/tty-ioctl.c and tests/hardening/helper.c)
 . "$(dirname "$0")/../tap.sh"
 
 busybox=$(command -v busybox || true)
@@ -112,6 +113,25 @@ TIOCLINUX: Operation not permitted"
 	unlike "$OUT" "not permitted" "tty-injection: without a filter the calls fail otherwise"
 else
 	skip "no static tty-ioctl helper (no static libc)"
+fi
+
+# memory-deny-write-execute, which run mode sets with PR_SET_MDWE where the
+# kernel has it, is exported as rules: the runtime enforces it too.
+helper=${2:-}
+if [ -n "$helper" ]; then
+	cp "$helper" "$bundle/rootfs/bin/hardening-helper" || exit 99
+	printf '[filter]\ndefault-action = allow\n[hardening]\nmemory-deny-write-execute = yes\n' \
+		>"$TAP_TMP/mdwe.ini"
+	run "$SCMP_RUN" -p "$TAP_TMP/mdwe.ini" --export-oci "$TAP_TMP/mdwe.json"
+	is "$RC" 0 "mdwe: --export-oci succeeds"
+	for c in mprotect-rx mmap-wx mprotect-r; do
+		want=EPERM
+		[ $c = mprotect-r ] && want=ok
+		in_container "$TAP_TMP/mdwe.json" "/bin/hardening-helper $c"
+		is "$RC:$(cat "$OUT")" "0:$want" "mdwe: $c in the container: $want"
+	done
+else
+	skip "no static hardening helper (no static libc)"
 fi
 
 done_testing
