@@ -410,12 +410,14 @@ static void wrap_end(struct wrap *w)
 	w->open = false;
 }
 
+/* A number without a name is written as ABI/NUMBER, the number seccomp
+ * sees (x32's with its bit; scmp-run.ini(5) SYSCALL NAMES). */
 static void name_of(const struct rec *r, char *buf, size_t size)
 {
 	if (r->name)
 		snprintf(buf, size, "%s", r->name);
 	else
-		snprintf(buf, size, "%s/%" PRIu32, r->abi->name, r->nr - r->abi->nr_base);
+		snprintf(buf, size, "%s/%" PRIu32, r->abi->name, r->nr);
 }
 
 static void write_value(FILE *f, const struct rec *r, unsigned t)

@@ -152,6 +152,22 @@ else
 	skip "x32 calls are learned as x32's: x86_64 only"
 fi
 
+# A number without a name is written as ABI/NUMBER with the number seccomp
+# sees: x32's with the x32 bit, or the rule would name another number.
+# (rawcall: calls by number, and nothing but a static start-up besides.)
+if [ "$(uname -m)" = x86_64 ]; then
+	RAW=$BUILDDIR/tests/supervise/rawcall
+	run "$S" --learn "$T/abi.ini" --user root "$RAW" 0x40000258
+	status_is 0 "an x32 number without a name: learned"
+	run "$S" -p "$T/abi.ini" --check
+	status_is 0 "an x32 number without a name: --check passes on the learned profile"
+	run "$S" -p "$T/abi.ini" --target-arch x32 --explain 0x40000258
+	like "$OUT" "(x32 1073742424): allow" "an x32 number without a name: allowed"
+	like "$T/abi.ini" "x32/1073742424" "an x32 number without a name: written as seccomp sees it"
+else
+	skip "an x32 number without a name: x86_64 only"
+fi
+
 # A call a rule of the base denies is learned, but the learned profile
 # includes that rule, which still wins: said at the rule, once per rule.
 printf '[filter]\ndefault-action = allow\n\n[errno(EACCES)]\nsyscalls = mkdir\n' >"$T/denying-base.ini"
