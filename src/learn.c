@@ -310,38 +310,88 @@ static int cmp_rec(const void *a, const void *b)
 	return (int)x->n - (int)y->n;
 }
 
-/* True if name is recorded unconditionally (any ABI). */
-static bool used_plain(const struct rec *recs, size_t n, const char *name)
+/* The ABIs of the written profile (its architectures line): the native
+ * one first, then every other one a record has. */
+struct abis {
+	const struct arch *a[ARCH_COUNT];
+	size_t n;
+};
+
+static void profile_abis(const struct rec *recs, size_t n, const struct arch *native,
+			 struct abis *ret)
+{
+	ret->n = 0;
+	ret->a[ret->n++] = native;
+	for (int id = 0; id < ARCH_COUNT; id++) {
+		const struct arch *a = arch_get((enum arch_id)id);
+		bool seen = false;
+
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = recs[i].abi == a;
+		if (seen && a != native)
+			ret->a[ret->n++] = a;
+	}
+}
+
+/* True if name is recorded unconditionally on ABI a. */
+static bool used_plain(const struct rec *recs, size_t n, const struct arch *a, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
-		if (recs[i].n == 0 && recs[i].name && !strcmp(recs[i].name, name))
+		if (recs[i].abi == a && recs[i].n == 0 && recs[i].name &&
+		    !strcmp(recs[i].name, name))
 			return true;
 	return false;
 }
 
-/* Is every member of g (recursively) that exists on a recorded? *ret_count
- * counts the members that exist on a. */
+/* A name in a rule is that call on every ABI of the profile that has it
+ * (scmp-run.ini(5) SYSCALL NAMES): it may stand for what was recorded only
+ * if the call was seen, unconditionally, on each of them. */
+static bool plain_everywhere(const struct rec *recs, size_t n, const struct abis *abis,
+			     const char *name)
+{
+	for (size_t k = 0; k < abis->n; k++) {
+		uint32_t nr;
+
+		if (syscalls_lookup_name(abis->a[k], name, &nr) == 0 &&
+		    !used_plain(recs, n, abis->a[k], name))
+			return false;
+	}
+	return true;
+}
+
+/* On how many ABIs of the profile a call has this name. */
+static size_t abis_with(const struct abis *abis, const char *name)
+{
+	size_t count = 0;
+
+	for (size_t k = 0; k < abis->n; k++) {
+		uint32_t nr;
+
+		count += syscalls_lookup_name(abis->a[k], name, &nr) == 0;
+	}
+	return count;
+}
+
+/* Is every member of g (recursively) recorded on every ABI of the profile
+ * that has it (a group allows its members on each)? *ret_count counts the
+ * members on each ABI. */
 static bool group_complete(const struct group *g, const struct rec *recs, size_t n,
-			   const struct arch *a, unsigned depth, size_t *ret_count)
+			   const struct abis *abis, unsigned depth, size_t *ret_count)
 {
 	bool all = true;
 
 	if (!g->members || depth > 4)
 		return false;
 	for (const char *m = g->members; *m; m = groups_next(m)) {
-		uint32_t nr;
-
 		if (*m == '@') {
 			const struct group *sub = groups_lookup(m);
 
-			if (!sub || !group_complete(sub, recs, n, a, depth + 1, ret_count))
+			if (!sub || !group_complete(sub, recs, n, abis, depth + 1, ret_count))
 				all = false;
 			continue;
 		}
-		if (syscalls_lookup_name(a, m, &nr) < 0)
-			continue;
-		(*ret_count)++;
-		if (!used_plain(recs, n, m))
+		*ret_count += abis_with(abis, m);
+		if (!plain_everywhere(recs, n, abis, m))
 			all = false;
 	}
 	return all;
@@ -369,6 +419,14 @@ static void mark_group(const struct group *g, bool *done, const struct rec *recs
 {
 	for (size_t i = 0; i < n; i++)
 		if (recs[i].n == 0 && recs[i].name && group_has(g, recs[i].name, depth))
+			done[i] = true;
+}
+
+/* The plain records of name, on every ABI: one word of a list allows them. */
+static void mark_name(const char *name, bool *done, const struct rec *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].n == 0 && recs[i].name && !strcmp(recs[i].name, name))
 			done[i] = true;
 }
 
@@ -410,14 +468,11 @@ static void wrap_end(struct wrap *w)
 	w->open = false;
 }
 
-/* A number without a name is written as ABI/NUMBER, the number seccomp
- * sees (x32's with its bit; scmp-run.ini(5) SYSCALL NAMES). */
-static void name_of(const struct rec *r, char *buf, size_t size)
+/* The call on its ABI alone: ABI/NUMBER, the number seccomp sees (x32's
+ * with its bit; scmp-run.ini(5) SYSCALL NAMES). */
+static void number_of(const struct rec *r, char *buf, size_t size)
 {
-	if (r->name)
-		snprintf(buf, size, "%s", r->name);
-	else
-		snprintf(buf, size, "%s/%" PRIu32, r->abi->name, r->nr);
+	snprintf(buf, size, "%s/%" PRIu32, r->abi->name, r->nr);
 }
 
 static void write_value(FILE *f, const struct rec *r, unsigned t)
@@ -452,14 +507,18 @@ static void write_value(FILE *f, const struct rec *r, unsigned t)
 		fprintf(f, "%#" PRIx64, v);
 }
 
-static void write_cond(FILE *f, const struct rec *r)
+/* One conditional rule; by_number: keyed by ABI/NUMBER, for r's ABI alone. */
+static void write_cond(FILE *f, const struct rec *r, bool by_number)
 {
 	struct syscall_arg types[SYSCALL_ARGS_MAX];
 	bool known = false;
+	char key[64];
 
 	if (syscalls_args(r->abi, r->name, types, &known) < 0)
 		known = false;
-	fprintf(f, "%s = ", r->name);
+	if (by_number)
+		number_of(r, key, sizeof(key));
+	fprintf(f, "%s = ", by_number ? key : r->name);
 	for (unsigned t = 0; t < r->n; t++) {
 		unsigned i = r->arg[t];
 		bool full = r->mask[t] == width_of(known ? types[i].cls : ARG_UNKNOWN, r->abi);
@@ -510,7 +569,7 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 	struct rec *recs = n ? malloc(n * sizeof(*recs)) : NULL;
 	bool *done = n ? calloc(n, sizeof(*done)) : NULL;
 	const struct group *groups = groups_list(&ngroups);
-	bool other_abi = false;
+	struct abis abis;
 	struct wrap w = { .f = f };
 	char name[64];
 
@@ -539,19 +598,11 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 	fputs("\n[filter]\ndefault-action = errno(EPERM)\n"
 	      "unknown-syscall-action = errno(ENOSYS)\n",
 	      f);
-	for (size_t i = 0; i < n; i++)
-		other_abi |= recs[i].abi != h->native;
-	if (other_abi) {
+	profile_abis(recs, n, h->native, &abis);
+	if (abis.n > 1) {
 		fputs("architectures = native", f);
-		for (int id = 0; id < ARCH_COUNT; id++) {
-			const struct arch *a = arch_get((enum arch_id)id);
-			bool seen = false;
-
-			for (size_t i = 0; i < n && !seen; i++)
-				seen = recs[i].abi == a;
-			if (seen && a != h->native)
-				fprintf(f, " %s", a->name);
-		}
+		for (size_t k = 1; k < abis.n; k++)
+			fprintf(f, " %s", abis.a[k]->name);
 		fputc('\n', f);
 	}
 	if (h->user || h->group) {
@@ -573,7 +624,7 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 			bool fresh = false;
 
 			if (!strcmp(groups[g].name, "@known") ||
-			    !group_complete(&groups[g], recs, n, h->native, 0, &count) || !count)
+			    !group_complete(&groups[g], recs, n, &abis, 0, &count) || !count)
 				continue;
 			for (size_t i = 0; i < n && !fresh; i++)
 				fresh = !done[i] && recs[i].n == 0 && recs[i].name &&
@@ -611,8 +662,13 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 				fprintf(f, grp ? "# from %s\n" : "# in no group\n",
 					grp ? grp->name : "");
 			any = true;
-			name_of(&recs[i], name, sizeof(name));
-			wrap_word(&w, name);
+			if (recs[i].name && plain_everywhere(recs, n, &abis, recs[i].name)) {
+				wrap_word(&w, recs[i].name);
+				mark_name(recs[i].name, done, recs, n);
+			} else {
+				number_of(&recs[i], name, sizeof(name));
+				wrap_word(&w, name);
+			}
 			done[i] = true;
 		}
 		wrap_end(&w);
@@ -621,9 +677,9 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 	for (size_t i = 0; i < n; i++) {
 		if (done[i] || !recs[i].n)
 			continue;
-		if (used_plain(recs, n, recs[i].name))
+		if (used_plain(recs, n, recs[i].abi, recs[i].name))
 			continue; /* allowed whatever the arguments */
-		write_cond(f, &recs[i]);
+		write_cond(f, &recs[i], abis_with(&abis, recs[i].name) > 1);
 	}
 
 	fputs("\n# The record of the runs: one line a distinct call.\n", f);

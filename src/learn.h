@@ -66,7 +66,8 @@ struct learn_header {
  * credentials and allows exit and exit_group (a program ends through them,
  * recorded or not) and exactly the records: complete built-in groups by
  * name, other names with their group in a comment, conditions on the
- * recorded arguments; then the records as LEARN_TAG lines for the next
- * merge. Returns 0 or -EIO (the stream's error).
+ * recorded arguments, ABI/NUMBER for a call seen on some of the ABIs that
+ * have its name; then the records as LEARN_TAG lines for the next merge.
+ * Returns 0 or -EIO (the stream's error).
  */
 int learn_write(const struct learn *l, const struct learn_header *h, FILE *f);

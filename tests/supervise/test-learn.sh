@@ -168,6 +168,28 @@ else
 	skip "an x32 number without a name: x86_64 only"
 fi
 
+# A name allows the call on every ABI of the profile: calls seen on x32
+# alone are allowed on x32 alone, by number, conditions and all.
+if [ "$(uname -m)" = x86_64 ]; then
+	run "$S" --learn "$T/x32only.ini" --user root "$RAW" 0x40000027 0x40000029,2,1
+	status_is 0 "x32 calls alone: learned"
+	run "$S" -p "$T/x32only.ini" --check
+	status_is 0 "x32 calls alone: --check passes on the learned profile"
+	like "$OUT" "warnings: 0" "x32 calls alone: ... and the lint says nothing"
+	run "$S" -p "$T/x32only.ini" --explain getpid
+	like "$OUT" "getpid (x86_64 39): errno(EPERM)" "x32 calls alone: x86_64's getpid is denied"
+	run "$S" -p "$T/x32only.ini" --explain socket AF_INET SOCK_STREAM 0
+	like "$OUT" "errno(EPERM)" "x32 calls alone: x86_64's socket(AF_INET) is denied"
+	run "$S" -p "$T/x32only.ini" --target-arch x32 --explain 0x40000027
+	like "$OUT" "getpid (x32 1073741863): allow" "x32 calls alone: x32's getpid is allowed"
+	run "$S" -p "$T/x32only.ini" --target-arch x32 --explain 0x40000029 AF_INET SOCK_STREAM 0
+	like "$OUT" "socket (x32 1073741865): allow" "x32 calls alone: x32's socket(AF_INET) is allowed"
+	run "$S" -p "$T/x32only.ini" "$RAW" 0x40000027 0x40000029,2,1
+	status_is 0 "x32 calls alone: the command runs again under the learned profile"
+else
+	skip "calls seen on x32 alone are allowed there alone: x86_64 only"
+fi
+
 # A call a rule of the base denies is learned, but the learned profile
 # includes that rule, which still wins: said at the rule, once per rule.
 printf '[filter]\ndefault-action = allow\n\n[errno(EACCES)]\nsyscalls = mkdir\n' >"$T/denying-base.ini"

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The profile --learn writes (learn_write()) allows what was recorded and
+ * nothing more: compiled again, every call of every ABI of the profile
+ * with the recorded argument values is allowed only if a record covers
+ * it (exit and exit_group aside, scmp-run(1) WRITING A PROFILE FOR A
+ * PROGRAM), and every record is allowed. Calls seen on one ABI of several
+ * are the cases where a name, which means the call on every ABI, is wider.
+ */
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "learn.h"
+#include "tap.h"
+
+struct call {
+	enum arch_id abi;
+	uint32_t nr;
+	uint64_t args[SYSCALL_ARGS_MAX];
+};
+
+/* Does a recorded call cover sd: the same ABI and number, and the same
+ * decisive arguments (the learned rule's conditions)? Judged by learning
+ * sd into a set of its own: known (0) if a record equals it. */
+static bool covered(const struct call *calls, size_t n, const struct arch *a,
+		    const struct seccomp_data *sd)
+{
+	struct learn *l = learn_new();
+	uint64_t args[SYSCALL_ARGS_MAX];
+	bool r = false;
+
+	for (size_t i = 0; i < n; i++)
+		learn_record(l, arch_get(calls[i].abi), calls[i].nr, calls[i].args);
+	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+		args[i] = sd->args[i];
+	r = learn_record(l, a, (uint32_t)sd->nr, args) == 0;
+	learn_free(l);
+	return r;
+}
+
+static bool is_exit(const struct arch *a, uint32_t nr)
+{
+	const char *name = syscalls_lookup_nr(a, nr);
+
+	return name && (!strcmp(name, "exit") || !strcmp(name, "exit_group"));
+}
+
+/* Learn calls, write the profile, compile it: 0, or -1 (said). */
+static int learned(const struct call *calls, size_t n, struct compiled *c)
+{
+	char path[] = "/tmp/test-learn-write-XXXXXX";
+	struct learn_header h = { .user = "root", .native = arch_get(ARCH_X86_64) };
+	struct learn *l = learn_new();
+	struct diag d;
+	int fd = mkstemp(path), r = -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	for (size_t i = 0; i < n; i++)
+		learn_record(l, arch_get(calls[i].abi), calls[i].nr, calls[i].args);
+	if (f && learn_write(l, &h, f) == 0 && fclose(f) == 0) {
+		f = NULL;
+		diag_init(&d);
+		r = compile_file(path, arch_get(ARCH_X86_64), NULL, &d, c);
+		if (r < 0)
+			diag_print(&d, "test-learn-write", stdout);
+		diag_clear(&d);
+	}
+	if (f)
+		fclose(f);
+	learn_free(l);
+	unlink(path);
+	return r < 0 ? -1 : 0;
+}
+
+/* Every known call of every ABI of the profile, with each argument
+ * vector the records hold and zeros: allowed only if covered. */
+static void check(const char *what, const struct call *calls, size_t n)
+{
+	struct compiled c;
+	size_t wide = 0, narrow = 0;
+
+	if (learned(calls, n, &c) < 0) {
+		tap_ok(false, "%s: the learned profile compiles", what);
+		return;
+	}
+	for (size_t a = 0; a < c.policy->n_abis; a++) {
+		const struct abi_policy *abi = &c.policy->abis[a];
+
+		for (size_t k = 0; k < abi->n_known; k++) {
+			for (size_t v = 0; v <= n; v++) {
+				struct seccomp_data sd = { .arch = abi->arch->audit_arch,
+							   .nr = (int)abi->known[k].nr };
+				struct decision dec;
+
+				if (v < n)
+					memcpy(sd.args, calls[v].args, sizeof(sd.args));
+				policy_decide(c.policy, &sd, &dec);
+				if ((dec.ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_ALLOW ||
+				    is_exit(abi->arch, (uint32_t)sd.nr) ||
+				    covered(calls, n, abi->arch, &sd))
+					continue;
+				if (wide++ < 3)
+					tap_diag("%s: allowed, never seen: %s %s", what,
+						 abi->arch->name,
+						 syscalls_lookup_nr(abi->arch, (uint32_t)sd.nr));
+				break; /* counted once a call */
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct arch *a = arch_get(calls[i].abi);
+		struct seccomp_data sd = { .arch = a->audit_arch, .nr = (int)calls[i].nr };
+		struct decision dec;
+
+		memcpy(sd.args, calls[i].args, sizeof(sd.args));
+		policy_decide(c.policy, &sd, &dec);
+		if ((dec.ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_ALLOW && narrow++ < 3)
+			tap_diag("%s: seen, not allowed: %s %#x", what, a->name, calls[i].nr);
+	}
+	tap_ok(!wide, "%s: nothing allowed that was not seen (%zu calls)", what, wide);
+	tap_ok(!narrow, "%s: everything seen is allowed (%zu)", what, narrow);
+	compiled_free(&c);
+}
+
+#define X32(nr) (0x40000000u | (nr))
+
+int main(void)
+{
+	const struct call native_only[] = {
+		{ ARCH_X86_64, 0, { 0 } },     /* read */
+		{ ARCH_X86_64, 59, { 0 } },    /* execve */
+		{ ARCH_X86_64, 41, { 1, 1 } }, /* socket(AF_UNIX, SOCK_STREAM) */
+	};
+	const struct call x32_too[] = {
+		{ ARCH_X86_64, 0, { 0 } },	 /* read */
+		{ ARCH_X86_64, 59, { 0 } },	 /* execve */
+		{ ARCH_X32, X32(39), { 0 } },	 /* getpid */
+		{ ARCH_X32, X32(600), { 0 } },	 /* no name */
+		{ ARCH_X32, X32(41), { 2, 1 } }, /* socket(AF_INET, SOCK_STREAM) */
+		{ ARCH_X86_64, 41, { 1, 1 } },	 /* socket(AF_UNIX, SOCK_STREAM) */
+	};
+	const struct call x86_too[] = {
+		{ ARCH_X86_64, 0, { 0 } },    /* read */
+		{ ARCH_X86_64, 59, { 0 } },   /* execve */
+		{ ARCH_X86, 3, { 0 } },	      /* read */
+		{ ARCH_X86, 4, { 0 } },	      /* write */
+		{ ARCH_X86, 102, { 1, 0 } },  /* socketcall */
+		{ ARCH_X86, 359, { 2, 1 } },  /* socket */
+		{ ARCH_X86_64, 1000, { 0 } }, /* no name */
+	};
+
+	const struct call group_x32[] = {
+		{ ARCH_X86_64, 59, { 0 } },   /* execve */
+		{ ARCH_X86_64, 167, { 0 } },  /* swapon: with swapoff, all of @swap */
+		{ ARCH_X86_64, 168, { 0 } },  /* swapoff */
+		{ ARCH_X32, X32(39), { 0 } }, /* getpid */
+	};
+
+	printf("TAP version 13\n");
+	check("the native ABI alone", native_only, sizeof(native_only) / sizeof(native_only[0]));
+	check("x86_64 and x32 calls", x32_too, sizeof(x32_too) / sizeof(x32_too[0]));
+	check("x86_64 and x86 calls", x86_too, sizeof(x86_too) / sizeof(x86_too[0]));
+	check("a group used on x86_64, not on x32", group_x32,
+	      sizeof(group_x32) / sizeof(group_x32[0]));
+	printf("1..%u\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
