@@ -495,12 +495,64 @@ static int explain_kmsg(const struct policy *p, FILE *out, struct diag *d)
 	return n;
 }
 
+/* Does the record part of a line, whose last bytes are win (size bytes,
+ * the latest last), end with a seccomp type field as audit_parse() looks
+ * for it? */
+static bool ends_seccomp_type(const char *win, size_t size)
+{
+	static const char *const types[] = { "type=1326", "type=SECCOMP" };
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t len = strlen(types[i]);
+
+		if (len <= size && !memcmp(win + size - len, types[i], len))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One line of f, without its '\n', into buf: AUDIT_LINE_MAX + 1 bytes at
+ * most, one more than a record may have. The rest of a longer line is read
+ * and dropped, so that a line takes bounded memory whatever the input
+ * (getline() grows to hold it, and out of memory fails without an error
+ * on the stream: the input would end early, unsaid). *ret_seccomp: the
+ * dropped rest is part of a seccomp record (a type field in it, before a
+ * 0x1D: record_len()), which is then too long. Returns the length kept,
+ * or -1 at the end of f or on an error (ferror()).
+ */
+static ssize_t read_line(FILE *f, char *buf, bool *ret_seccomp)
+{
+	char win[16]; /* the last bytes of the record part: a type field may straddle */
+	size_t n = 0;
+	bool record = true;
+	int c;
+
+	*ret_seccomp = false;
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+		if (c == 0x1d)
+			record = false;
+		if (n < AUDIT_LINE_MAX + 1) {
+			buf[n++] = (char)c;
+			if (n == AUDIT_LINE_MAX + 1)
+				memcpy(win, buf + n - sizeof(win), sizeof(win));
+			continue;
+		}
+		if (!record || *ret_seccomp)
+			continue;
+		memmove(win, win + 1, sizeof(win) - 1);
+		win[sizeof(win) - 1] = (char)c;
+		*ret_seccomp = ends_seccomp_type(win, sizeof(win));
+	}
+	return c == EOF && (n == 0 || ferror(f)) ? -1 : (ssize_t)n;
+}
+
 int audit_explain_file(const struct policy *p, const char *path, FILE *out, struct diag *d)
 {
 	const char *name;
 	struct src_loc loc = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
+	char *line;
+	bool long_seccomp;
 	ssize_t got;
 	FILE *f;
 	int err, n = 0;
@@ -515,11 +567,23 @@ int audit_explain_file(const struct policy *p, const char *path, FILE *out, stru
 		return -err;
 	}
 	loc.file = name;
-	while ((got = getline(&line, &cap, f)) >= 0) {
-		loc.line++;
-		one_line(p, line, (size_t)got, &loc, "", out, d, &n);
+	line = malloc(AUDIT_LINE_MAX + 1);
+	if (!line) {
+		if (f != stdin)
+			fclose(f);
+		diag_error(d, NULL, "out of memory");
+		return -ENOMEM;
 	}
-	err = errno; /* getline()'s, when it failed rather than ended */
+	errno = 0;
+	while ((got = read_line(f, line, &long_seccomp)) >= 0) {
+		loc.line++;
+		if (long_seccomp)
+			diag_warning(d, &loc, "seccomp audit record longer than %d bytes: skipped",
+				     AUDIT_LINE_MAX);
+		else
+			one_line(p, line, (size_t)got, &loc, "", out, d, &n);
+	}
+	err = errno; /* getc()'s, when it failed rather than ended */
 	free(line);
 	if (ferror(f)) {
 		diag_error(d, NULL, "reading '%s' failed: %s", name, strerror(err));
