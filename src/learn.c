@@ -183,6 +183,22 @@ int learn_record(struct learn *l, const struct arch *a, uint32_t nr,
 	return rec_add(l, &r);
 }
 
+int learn_record_clone3(struct learn *l, const struct arch *a, uint64_t flags)
+{
+	struct syscall_arg types[SYSCALL_ARGS_MAX];
+	uint64_t args[SYSCALL_ARGS_MAX] = { 0 };
+	bool known = false;
+	uint32_t nr;
+
+	if (syscalls_lookup_name(a, "clone", &nr) < 0 ||
+	    syscalls_args(a, "clone", types, &known) < 0 || !known)
+		return 0; /* no clone to fall back to: clone3 stays denied */
+	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+		if (types[i].name && !strcmp(types[i].name, "flags"))
+			args[i] = flags;
+	return learn_record(l, a, nr, args);
+}
+
 /* ---- reading records back ---- */
 
 static bool parse_hex(const char *s, char **end, uint64_t *ret)
@@ -268,7 +284,12 @@ int learn_load(struct learn *l, FILE *f, const char *path, struct diag *d)
 			r = -EINVAL;
 			goto out;
 		}
-		r = rec_add(l, &rec);
+		/* an earlier version recorded clone3 itself, and allowed it
+		 * with any flags: now the narrowest clone it may stand for */
+		if (rec.name && !strcmp(rec.name, "clone3"))
+			r = learn_record_clone3(l, rec.abi, 0);
+		else
+			r = rec_add(l, &rec);
 		if (r < 0)
 			goto out;
 		n++;

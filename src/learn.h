@@ -32,6 +32,16 @@ void learn_free(struct learn *l);
 int learn_record(struct learn *l, const struct arch *a, uint32_t nr,
 		 const uint64_t args[SYSCALL_ARGS_MAX]);
 
+/*
+ * Record a clone3() call of ABI a whose struct clone_args holds flags,
+ * read from the caller's memory. A condition cannot look there, so the
+ * learned profile never allows clone3: it is recorded as the clone() that
+ * the C library makes instead when clone3() fails with ENOSYS, which the
+ * profile's condition on clone makes it do (scmp-run.ini(5) BUILT-IN
+ * RULES, clone3). Returns as learn_record().
+ */
+int learn_record_clone3(struct learn *l, const struct arch *a, uint64_t flags);
+
 /* Number of distinct records. */
 size_t learn_count(const struct learn *l);
 

@@ -528,6 +528,13 @@ static ssize_t read_mem(void *data, uint64_t addr, char *buf, size_t size)
 	return n;
 }
 
+/* A pointer argument as the caller's ABI reads it: the low half on a
+ * 32-bit ABI. */
+static uint64_t call_addr(const struct arch *abi, uint64_t arg)
+{
+	return abi->bits == 32 ? arg & UINT32_MAX : arg;
+}
+
 static void read_comm(pid_t tid, char *buf, size_t size)
 {
 	char path[64];
@@ -746,6 +753,28 @@ static void learn_warn_base(const struct sup *s, struct diag *d)
 			     s->n_base_denied - BASE_DENIED_MAX);
 }
 
+/* --learn: record the call. clone3()'s flags are read from the caller's
+ * memory (learn_record_clone3()); they belong to the caller only if it
+ * still waits (its pid cannot have been reused). Unreadable, the call
+ * fails with EFAULT: nothing to allow. */
+static int learn_call(struct sup *s, const struct arch *abi, const struct seccomp_notif *req)
+{
+	const char *name = syscalls_lookup_nr(abi, (uint32_t)req->data.nr);
+	uint64_t args[SYSCALL_ARGS_MAX], flags;
+	pid_t tid = (pid_t)req->pid;
+
+	if (!name || strcmp(name, "clone3")) {
+		for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+			args[i] = req->data.args[i];
+		return learn_record(s->learn, abi, (uint32_t)req->data.nr, args);
+	}
+	if (read_mem(&tid, call_addr(abi, req->data.args[0]), (char *)&flags, sizeof(flags)) !=
+		    (ssize_t)sizeof(flags) ||
+	    ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0)
+		return 0;
+	return learn_record_clone3(s->learn, abi, flags);
+}
+
 static void handle(struct sup *s)
 {
 	struct seccomp_notif req;
@@ -779,9 +808,7 @@ static void handle(struct sup *s)
 		if (s->o->has_base)
 			note_base_denial(s, abi, &req.data);
 		if (abi && s->learn_err == 0) {
-			for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
-				args[i] = req.data.args[i];
-			int r = learn_record(s->learn, abi, (uint32_t)req.data.nr, args);
+			int r = learn_call(s, abi, &req);
 
 			if (r < 0)
 				s->learn_err = r;

@@ -79,6 +79,18 @@ still_denies tar "tar czf"
 
 # ---- python3: sockets on 127.0.0.1 and threads ----
 
+# clone3(CLONE_NEWUSER) by hand (x86_64's number; struct clone_args:
+# flags, pidfd, child_tid, parent_tid, exit_signal, ...); the child ends
+clone3_newuser='
+import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+args = ctypes.create_string_buffer(struct.pack("8Q", 0x10000000, 0, 0, 0, 17, 0, 0, 0))
+pid = libc.syscall(435, args, 64)
+if pid == 0:
+    libc.syscall(231, 0)
+os.waitpid(pid, 0)
+print("clone3 ok" if pid > 0 else "clone3 failed %d" % ctypes.get_errno())'
+
 if command -v python3 >/dev/null; then
 	learned py "python3 sockets+threads" -- python3 "$SRCDIR/tests/supervise/workload.py"
 	like "$OUT" "PING0 PING1 PING2" "python3: the echo worked under the learned profile"
@@ -90,6 +102,24 @@ if command -v python3 >/dev/null; then
 		'import socket; socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)'
 	is "$RC" 1 "python3: an AF_INET6 datagram socket, never made, is denied"
 	like "$ERR" "PermissionError" "python3: with EPERM"
+	# The thread was started with clone3(), whose flags are in memory,
+	# where no condition can look: learned as the clone() the C library
+	# falls back to, and clone3 fails with ENOSYS, so that a namespace
+	# flag cannot pass there (the run above went through the fallback).
+	unlike "$T/py.ini" "clone3" "python3: clone3 is not allowed by the learned profile"
+	run "$S" -p "$T/py.ini" --explain clone3
+	like "$OUT" "errno(ENOSYS)" "python3: clone3 fails with ENOSYS under the learned profile"
+	# clone3(CLONE_NEWUSER): its flags, read from memory, are learned
+	if [ "$(uname -m)" = x86_64 ]; then
+		run "$S" --learn "$T/c3.ini" --user root python3 -c "$clone3_newuser"
+		status_is 0 "python3 clone3(CLONE_NEWUSER): learned"
+		like "$OUT" "clone3 ok" "python3 clone3(CLONE_NEWUSER): the call was made"
+		like "$T/c3.ini" "clone = flags & 0x7e020000 == 0x10000000" \
+			"python3 clone3(CLONE_NEWUSER): learned as clone with the flags it passed"
+		unlike "$T/c3.ini" "clone3" "python3 clone3(CLONE_NEWUSER): clone3 is not allowed"
+	else
+		skip "clone3(CLONE_NEWUSER) by number: x86_64 only"
+	fi
 else
 	skip "python3 is not installed"
 fi
@@ -246,6 +276,21 @@ if [ "$(uname -m)" = x86_64 ]; then
 		"a long record line: no record made of a piece of it"
 else
 	skip "a long record line: the record is x86_64's"
+fi
+
+# A clone3 record of an earlier version (which allowed clone3 with any
+# flags) is merged as the narrowest clone it may stand for.
+if [ "$(uname -m)" = x86_64 ]; then
+	"$S" --learn "$T/old3.ini" --user root true 2>/dev/null
+	printf ';@learned x86_64 435\n' >>"$T/old3.ini"
+	run "$S" --learn "$T/old3.ini" --user root true
+	status_is 0 "an old clone3 record: merged"
+	unlike "$T/old3.ini" "clone3" "an old clone3 record: clone3 is not allowed"
+	unlike "$T/old3.ini" ";@learned x86_64 435" "an old clone3 record: not kept"
+	like "$T/old3.ini" "clone = flags & 0x7e020000 == 0" \
+		"an old clone3 record: a clone without namespace flags is"
+else
+	skip "an old clone3 record: the record is x86_64's"
 fi
 
 # refused_learn WHAT MESSAGE [RUNNER...] -- ARG...: RUNNER scmp-run --learn
