@@ -621,10 +621,11 @@ static bool fold(struct sup *s, const struct arch *abi, const struct seccomp_dat
 	}
 	s->folds = f;
 	f = &s->folds[s->n_folds];
-	/* NULL when out of memory: the summary prints '?' */
-	if (asprintf(&text, "%s -> %s [%s %" PRIu32 "] by %s", name ? name : "?",
+	/* NULL when out of memory: the summary prints '?'. The number as
+	 * the report line shows it: seccomp_data.nr is an int. */
+	if (asprintf(&text, "%s -> %s [%s %d] by %s", name ? name : "?",
 		     action_format_ret(dec->ret, abi, act, sizeof(act)), abi ? abi->name : "?",
-		     (uint32_t)sd->nr, why) < 0)
+		     sd->nr, why) < 0)
 		text = NULL;
 	*f = (struct fold){ abi, (uint32_t)sd->nr, rule, (int)dec->why, dec->ret, 1, text };
 	s->n_folds++;

@@ -68,6 +68,19 @@ is "$(grep -c 'denied: uname' "$ERR")" 1 "folding: five denials, one line"
 grep -qE "^scmp-run: +5  uname -> errno\(EPERM\)" "$ERR"
 ok $? "folding: the summary counts them"
 
+# The number as the line shows it, signed as the kernel's int (and its
+# audit records): -1 in the summary too, not 4294967295.
+if [ "$(uname -m)" = x86_64 ]; then
+	printf '[filter]\ndefault-action = allow\nunknown-syscall-action = errno(ENOSYS)\n' \
+		>"$T/unknown.ini"
+	run "$S" --report --user root -p "$T/unknown.ini" "$BUILDDIR/tests/supervise/rawcall" -1 -1
+	like "$ERR" "-> errno(ENOSYS) [x86_64 -1] pid " "folding: syscall -1 in the line"
+	like "$ERR" "-> errno(ENOSYS) [x86_64 -1] by unknown-syscall-action" \
+		"folding: ... and in the summary, the same"
+else
+	skip "syscall -1 in the summary: x86_64 only"
+fi
+
 run "$S" --report="$T/report.txt" -p "$P/deny.ini" sh -c 'uname 2>/dev/null; exit 7'
 status_is 7 "report=FILE: the command's own status"
 like "$T/report.txt" "denied: uname(" "report=FILE: the line is in FILE"
