@@ -263,7 +263,8 @@ static int parse_record(const char *line, struct rec *r)
 	return 0;
 }
 
-int learn_load(struct learn *l, FILE *f, const char *path, struct diag *d)
+int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *native,
+	       struct diag *d)
 {
 	char *line = NULL;
 	size_t size = 0;
@@ -281,6 +282,17 @@ int learn_load(struct learn *l, FILE *f, const char *path, struct diag *d)
 			continue;
 		if (strlen(line) != (size_t)len || parse_record(line, &rec) < 0) {
 			diag_error(d, &loc, "malformed record line of a learned profile");
+			r = -EINVAL;
+			goto out;
+		}
+		/* the written profile lists the ABI beside native, which one
+		 * filter cannot do: it would not load (scmp-run.ini(5)
+		 * ARCHITECTURES) */
+		if (!arch_compatible(native, rec.abi)) {
+			diag_error(d, &loc,
+				   "a record of %s, which cannot run beside %s: the file was "
+				   "learned on another machine; learn into another file",
+				   rec.abi->name, native->name);
 			r = -EINVAL;
 			goto out;
 		}

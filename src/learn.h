@@ -47,11 +47,14 @@ size_t learn_count(const struct learn *l);
 
 /*
  * Read the records of a profile this module wrote (its LEARN_TAG lines) from
- * f, named path in diagnostics. A file without any record is not a learned
- * profile: -EINVAL with an error in d (it is not overwritten). A malformed
- * record line is an error too. Returns the number of records read.
+ * f, named path in diagnostics, for a profile whose native ABI is native. A
+ * file without any record is not a learned profile: -EINVAL with an error in
+ * d (it is not overwritten). A malformed record line is an error too, and
+ * so is a record of an ABI that cannot run beside native (no filter could
+ * allow both). Returns the number of records read.
  */
-int learn_load(struct learn *l, FILE *f, const char *path, struct diag *d);
+int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *native,
+	       struct diag *d);
 
 /*
  * Why path cannot be the value of the learned profile's include line, or

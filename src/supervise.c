@@ -1283,7 +1283,7 @@ static int learn_start(struct sup *s, const struct profile *prof, int *ret_fd, c
 			diag_error(d, NULL, "out of memory");
 			return -ENOMEM;
 		}
-		r = learn_load(s->learn, old, path, d);
+		r = learn_load(s->learn, old, path, arch_native(), d);
 		fclose(old);
 		if (r < 0)
 			return r;

@@ -262,6 +262,22 @@ run "$S" --learn "$T/broken.ini" true
 status_is 125 "--learn into a broken record: refused"
 like "$ERR" "broken.ini:1: error: malformed record" "--learn into a broken record: located"
 
+# A record of an ABI that cannot run beside this machine's (a file
+# learned on another machine): no profile could allow both, so the merge
+# is refused, at the line, before the command runs, and the file is kept.
+foreign=aarch64
+[ "$(uname -m)" = aarch64 ] && foreign=x86_64
+"$S" --learn "$T/foreign.ini" --user root true 2>/dev/null
+printf ';@learned %s 63\n' "$foreign" >>"$T/foreign.ini"
+cp "$T/foreign.ini" "$T/foreign.before"
+lines=$(wc -l <"$T/foreign.ini")
+run "$S" --learn "$T/foreign.ini" --user root sh -c "touch '$T/ran'"
+status_is 125 "--learn into a record of a foreign ABI: refused"
+like "$ERR" "foreign.ini:$lines: error: a record of $foreign, which cannot run beside" \
+	"--learn into a record of a foreign ABI: located"
+[ ! -e "$T/ran" ] && cmp -s "$T/foreign.ini" "$T/foreign.before"
+ok $? "--learn into a record of a foreign ABI: the command did not run, the file is kept"
+
 # A record line longer than any buffer is read whole: a piece of it is
 # neither that record nor another (here the value's leading zeros would
 # have left 0 in the first piece: ioctl cmd == 0, and 0x5413 dropped).
