@@ -344,24 +344,26 @@ static int cmp_rec(const void *a, const void *b)
 }
 
 /* The ABIs of the written profile (its architectures line): the native
- * one first, then every other one a record has. */
+ * one first, then every other one the base's filter or a record has. */
 struct abis {
 	const struct arch *a[ARCH_COUNT];
 	size_t n;
 };
 
-static void profile_abis(const struct rec *recs, size_t n, const struct arch *native,
+static void profile_abis(const struct rec *recs, size_t n, const struct learn_header *h,
 			 struct abis *ret)
 {
 	ret->n = 0;
-	ret->a[ret->n++] = native;
+	ret->a[ret->n++] = h->native;
 	for (int id = 0; id < ARCH_COUNT; id++) {
 		const struct arch *a = arch_get((enum arch_id)id);
 		bool seen = false;
 
+		for (size_t i = 0; i < h->n_base_abis && !seen; i++)
+			seen = h->base_abis[i] == a;
 		for (size_t i = 0; i < n && !seen; i++)
 			seen = recs[i].abi == a;
-		if (seen && a != native)
+		if (seen && a != h->native)
 			ret->a[ret->n++] = a;
 	}
 }
@@ -631,7 +633,7 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 	fputs("\n[filter]\ndefault-action = errno(EPERM)\n"
 	      "unknown-syscall-action = errno(ENOSYS)\n",
 	      f);
-	profile_abis(recs, n, h->native, &abis);
+	profile_abis(recs, n, h, &abis);
 	if (abis.n > 1) {
 		fputs("architectures = native", f);
 		for (size_t k = 1; k < abis.n; k++)

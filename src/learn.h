@@ -71,6 +71,10 @@ struct learn_header {
 	const char *group;
 	const char *command; /* shown in a comment; may be NULL */
 	const struct arch *native;
+	/* the ABIs of the base's filter, which the learned profile's are too
+	 * (it includes the base): its rules must hold on them */
+	const struct arch *const *base_abis;
+	size_t n_base_abis;
 };
 
 /*

@@ -1071,16 +1071,20 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 {
 	const char *path = s->o->learn_path;
 	char *cmd = join_argv(argv);
+	const struct arch *base_abis[ARCH_COUNT];
 	struct learn_header h = {
 		.base = s->base,
 		.user = prof->has_user ? prof->user : NULL,
 		.group = prof->has_group ? prof->group : NULL,
 		.command = cmd,
 		.native = arch_native(),
+		.base_abis = base_abis,
 	};
 	FILE *f = fdopen(fd, "w");
 	int r = 0;
 
+	for (size_t i = 0; s->o->has_base && i < s->policy->n_abis && i < ARCH_COUNT; i++)
+		base_abis[h.n_base_abis++] = s->policy->abis[i].arch;
 	if (!cmd) /* the header names the command: no silent gap */
 		r = -ENOMEM;
 	if (!f && r == 0)

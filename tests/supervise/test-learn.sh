@@ -220,6 +220,22 @@ else
 	skip "calls seen on x32 alone are allowed there alone: x86_64 only"
 fi
 
+# A base for several ABIs: the learned profile's rules hold on all of
+# them (it includes the base), so a name or a condition is written for
+# the ABIs it was seen on (x86's mmap has no prot: a condition by name
+# would not load), and x86's read, never made, stays denied.
+if [ "$(uname -m)" = x86_64 ]; then
+	printf '[filter]\ndefault-action = errno(EPERM)\narchitectures = native x86\n' \
+		>"$T/x86-base.ini"
+	learned l86 "a base for x86_64 and x86" -p "$T/x86-base.ini" -- true
+	run "$S" -p "$T/l86.ini" --target-arch x86 --explain read
+	like "$OUT" "read (x86 3): errno(EPERM)" "a base for x86_64 and x86: x86's read is denied"
+	run "$S" -p "$T/l86.ini" --explain read
+	like "$OUT" "read (x86_64 0): allow" "a base for x86_64 and x86: x86_64's read is allowed"
+else
+	skip "a base for x86_64 and x86: x86_64 only"
+fi
+
 # A call a rule of the base denies is learned, but the learned profile
 # includes that rule, which still wins: said at the rule, once per rule.
 printf '[filter]\ndefault-action = allow\n\n[errno(EACCES)]\nsyscalls = mkdir\n' >"$T/denying-base.ini"
