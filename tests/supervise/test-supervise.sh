@@ -443,6 +443,17 @@ like "$ERR" "would deny: mkdir(" "permissive: reported as 'would deny'"
 like "$ERR" "would deny: uname(" "permissive: uname reported"
 like "$ERR" "this is not a sandbox" "permissive: says it is not a sandbox"
 
+# log lets the call run in every mode: "logged", and "would log" when
+# permissive (scmp-run(1), FINDING WHAT WAS DENIED)
+printf '[filter]\ndefault-action = allow\n[log]\nsyscalls = uname\n[credentials]\nuser = root\n' \
+	>"$T/log.ini"
+run "$S" --report -p "$T/log.ini" uname -s
+is "$RC:$(cat "$OUT")" "0:Linux" "report, log: the call ran"
+like "$ERR" "logged: uname(" "report, log: reported as 'logged'"
+run "$S" --permissive -p "$T/log.ini" uname -s
+is "$RC:$(cat "$OUT")" "0:Linux" "permissive, log: the call ran"
+like "$ERR" "would log: uname(" "permissive, log: reported as 'would log'"
+
 # ---- bad input ----
 
 run "$S" --report -p "$P/notify.ini" true
