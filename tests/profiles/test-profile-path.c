@@ -11,22 +11,10 @@
 #include <unistd.h>
 
 #include "src/profile-path.h"
+#include "tests/profiles/xasprintf.h"
 #include "tests/tap.h"
 
 static char tmpdir[] = "/tmp/test-profile-path-XXXXXX";
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	return s;
-}
 
 static void touch(const char *rel)
 {

@@ -17,25 +17,13 @@
 
 #include "src/arch.h"
 #include "src/profile.h"
+#include "tests/profiles/xasprintf.h"
 #include "tests/tap.h"
 
 static char tmpdir[] = "/tmp/test-profile-race-XXXXXX";
 static char *appear_dir;   /* set: made, with a planted link, when first found missing */
 static char *swap_file;	   /* set: its directory is replaced before it is first looked at */
 static char *planted_file; /* what the planted links point to */
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	return s;
-}
 
 /* dir, made writable by everyone, with a link named.ini to the planted file */
 static void plant(const char *dir)

@@ -16,25 +16,13 @@
 #include "src/policy.h"
 #include "src/profile.h"
 #include "src/syscalls.h"
+#include "tests/profiles/xasprintf.h"
 #include "tests/tap.h"
 
 #define BAD_FIXTURES_MIN 40
 
 static const char *srcdir; /* tests/profiles in the source tree */
 static const struct arch *native;
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	return s;
-}
 
 static void dump_diag(const struct diag *d)
 {
