@@ -61,6 +61,11 @@ static const struct decisive decisive[] = {
 	DECISIVE1("personality", "personality", FULL, "PER_"),
 	DECISIVE2("setsockopt", "level", FULL, "", "optname", FULL, ""),
 	DECISIVE2("getsockopt", "level", FULL, "", "optname", FULL, ""),
+	/* the operation: the one argument of a multiplexer in a register
+	 * (scmp-run.ini(5) Multiplexed calls); allowed by name, it would
+	 * allow every socket or IPC operation */
+	DECISIVE1("socketcall", "call", FULL, ""),
+	DECISIVE1("ipc", "call", FULL, ""),
 };
 
 struct rec {

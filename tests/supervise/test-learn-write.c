@@ -127,6 +127,22 @@ static void check(const char *what, const struct call *calls, size_t n)
 	compiled_free(&c);
 }
 
+/* After learning calls, does the profile allow call nr of abi with args? */
+static bool allows(const struct call *calls, size_t n, enum arch_id abi, uint32_t nr,
+		   const uint64_t args[SYSCALL_ARGS_MAX])
+{
+	struct seccomp_data sd = { .arch = arch_get(abi)->audit_arch, .nr = (int)nr };
+	struct compiled c;
+	struct decision dec;
+
+	if (learned(calls, n, &c) < 0)
+		return true; /* said; counted as the wider answer */
+	memcpy(sd.args, args, sizeof(sd.args));
+	policy_decide(c.policy, &sd, &dec);
+	compiled_free(&c);
+	return (dec.ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW;
+}
+
 #define X32(nr) (0x40000000u | (nr))
 
 int main(void)
@@ -167,6 +183,26 @@ int main(void)
 	check("x86_64 and x86 calls", x86_too, sizeof(x86_too) / sizeof(x86_too[0]));
 	check("a group used on x86_64, not on x32", group_x32,
 	      sizeof(group_x32) / sizeof(group_x32[0]));
+	/* a multiplexer's operation is decisive: socketcall(SYS_SOCKET) seen
+	 * does not allow socketcall(SYS_CONNECT), nor ipc(SEMOP) ipc(SHMAT) */
+	{
+		const struct call mux[] = {
+			{ ARCH_X86_64, 59, { 0 } }, /* execve */
+			{ ARCH_X86, 102, { 1 } },   /* socketcall(SYS_SOCKET) */
+			{ ARCH_X86, 117, { 1 } },   /* ipc(SEMOP) */
+		};
+		const uint64_t sys_socket[SYSCALL_ARGS_MAX] = { 1 },
+			       sys_connect[SYSCALL_ARGS_MAX] = { 3 },
+			       shmat[SYSCALL_ARGS_MAX] = { 21 };
+		size_t n = sizeof(mux) / sizeof(mux[0]);
+
+		check("socketcall and ipc on x86", mux, n);
+		tap_ok(allows(mux, n, ARCH_X86, 102, sys_socket),
+		       "socketcall(SYS_SOCKET): allowed");
+		tap_ok(!allows(mux, n, ARCH_X86, 102, sys_connect),
+		       "socketcall(SYS_CONNECT), never seen: denied");
+		tap_ok(!allows(mux, n, ARCH_X86, 117, shmat), "ipc(SHMAT), never seen: denied");
+	}
 	printf("1..%u\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
