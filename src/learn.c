@@ -78,9 +78,15 @@ struct rec {
 	const struct decisive *how;
 };
 
+/* The records, and an index to find one by its content: every notified
+ * call is looked up (a call already recorded is notified again), so a
+ * scan of all records would make a program of many distinct calls cost
+ * the supervisor time quadratic in their number. */
 struct learn {
 	struct rec *recs;
 	size_t n, cap;
+	uint32_t *slots; /* open addressing: record number + 1, 0 for empty */
+	size_t n_slots;	 /* a power of two, at least twice n */
 };
 
 struct learn *learn_new(void)
@@ -93,6 +99,7 @@ void learn_free(struct learn *l)
 	if (!l)
 		return;
 	free(l->recs);
+	free(l->slots);
 	free(l);
 }
 
@@ -159,13 +166,67 @@ static bool rec_eq(const struct rec *a, const struct rec *b)
 	return true;
 }
 
+/* FNV-1a over what rec_eq() compares */
+static uint64_t rec_hash(const struct rec *r)
+{
+	uint64_t words[2 + 3 * LEARN_TESTS_MAX] = { r->abi->audit_arch,
+						    (uint64_t)r->nr << 8 | r->n };
+	uint64_t h = 0xcbf29ce484222325u;
+
+	for (unsigned i = 0; i < r->n; i++) {
+		words[2 + 3 * i] = r->arg[i];
+		words[3 + 3 * i] = r->mask[i];
+		words[4 + 3 * i] = r->value[i];
+	}
+	for (size_t i = 0; i < 2 + 3 * r->n; i++)
+		for (unsigned b = 0; b < 64; b += 8) {
+			h ^= (words[i] >> b) & 0xff;
+			h *= 0x100000001b3u;
+		}
+	return h;
+}
+
+/* The slot of r in the index: the one that holds it, or the empty one
+ * where it would go. */
+static size_t rec_slot(const struct learn *l, const struct rec *r)
+{
+	size_t mask = l->n_slots - 1, s = (size_t)rec_hash(r) & mask;
+
+	while (l->slots[s] && !rec_eq(&l->recs[l->slots[s] - 1], r))
+		s = (s + 1) & mask;
+	return s;
+}
+
+/* Room in the index for one more record: 0 or -ENOMEM. */
+static int index_grow(struct learn *l)
+{
+	size_t n_slots = l->n_slots ? l->n_slots * 2 : 128;
+	uint32_t *slots;
+
+	if ((l->n + 1) * 2 <= l->n_slots)
+		return 0;
+	slots = calloc(n_slots, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	free(l->slots);
+	l->slots = slots;
+	l->n_slots = n_slots;
+	for (size_t i = 0; i < l->n; i++)
+		l->slots[rec_slot(l, &l->recs[i])] = (uint32_t)i + 1;
+	return 0;
+}
+
 static int rec_add(struct learn *l, const struct rec *r)
 {
-	for (size_t i = l->n; i-- > 0;)
-		if (rec_eq(&l->recs[i], r))
-			return 0;
+	size_t s;
+
+	if (l->n_slots && l->slots[rec_slot(l, r)])
+		return 0;
 	if (l->n >= LEARN_RECORDS_MAX)
 		return -E2BIG;
+	if (index_grow(l) < 0)
+		return -ENOMEM;
+	s = rec_slot(l, r);
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 64;
 		struct rec *n = reallocarray(l->recs, cap, sizeof(*n));
@@ -176,6 +237,7 @@ static int rec_add(struct learn *l, const struct rec *r)
 		l->cap = cap;
 	}
 	l->recs[l->n++] = *r;
+	l->slots[s] = (uint32_t)l->n;
 	return 1;
 }
 

@@ -1103,7 +1103,13 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 		close(fd);
 	if (r == 0 && rename(tmp, path) < 0)
 		r = -errno;
-	if (r < 0) {
+	if (r == -E2BIG) {
+		unlink(tmp);
+		diag_error(d, NULL,
+			   "--learn: the command made more than %d distinct calls (counting the "
+			   "decisive arguments): '%s' is not written",
+			   LEARN_RECORDS_MAX, path);
+	} else if (r < 0) {
 		unlink(tmp);
 		diag_error(d, NULL, "--learn: writing '%s' failed: %s", path, strerror(-r));
 	} else {

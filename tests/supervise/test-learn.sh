@@ -250,6 +250,24 @@ run "$S" --learn "$T/ba.ini" --user root -p "$T/allowing-base.ini" sh -c "mkdir 
 status_is 0 "base that denies by default only: learned"
 unlike "$ERR" "rule of the base denies" "base that denies by default only: no warning"
 
+# More distinct calls than a record keeps: said in so many words, and
+# nothing written (the index keeps this to seconds: a lookup per call).
+run "$S" --learn "$T/big.ini" --user root python3 -c '
+import fcntl, os
+fd = os.open("/dev/null", os.O_RDONLY)
+for i in range(100001):
+    try:
+        fcntl.ioctl(fd, 0x10000 + i)
+    except OSError:
+        pass
+print("done")
+'
+is "$RC:$(cat "$OUT")" "125:done" "100001 distinct calls: the command ran to its end, then 125"
+like "$ERR" "--learn: the command made more than 100000 distinct calls" \
+	"100001 distinct calls: says so"
+[ ! -e "$T/big.ini" ]
+ok $? "100001 distinct calls: nothing written"
+
 # ---- bad targets, refused before the command runs ----
 
 run "$S" --learn "$T/root.ini" sh -c "touch '$T/ran'"
