@@ -898,12 +898,38 @@ fail:
 	return r;
 }
 
+/*
+ * Whether landlock_restrict_self() answers as the kernel does: with no
+ * ruleset (-1) it fails with EBADF. An outer seccomp filter that returns
+ * errno 0 for it fakes success for every call, ours too, and the command
+ * would run without its domain (scmp-run.ini(5) LANDLOCK, Mode and kernel
+ * versions). Any other failure is the real call's to report.
+ */
+static int restrict_self_genuine(struct diag *d)
+{
+	if (syscall(SYS_landlock_restrict_self, -1, 0) != 0)
+		return 0;
+	diag_error(d, NULL,
+		   "entering the Landlock domain cannot be trusted: landlock_restrict_self() "
+		   "succeeded without a ruleset, so an outer seccomp filter answers it in the "
+		   "kernel's place");
+	diag_hint(d, NULL,
+		  "the sandbox that starts scmp-run must let landlock_restrict_self() through, "
+		  "or deny it with an error");
+	return -EPERM;
+}
+
 int landlock_enforce(struct landlock_plan *p, struct diag *d)
 {
 	int r = 0;
 
 	if (p->ruleset_fd < 0)
 		return 0;
+	r = restrict_self_genuine(d);
+	if (r < 0) {
+		landlock_plan_close(p);
+		return r;
+	}
 	if (syscall(SYS_landlock_restrict_self, p->ruleset_fd, 0) < 0) {
 		int err = errno;
 

@@ -340,6 +340,16 @@ run $NOBODY "$S" -p "$P/no-landlock.ini" "$S" -p "$P/plain.ini" --check
 like "$OUT" "landlock: kernel: asking for the Landlock ABI failed: Operation not permitted" \
 	"--check: names the failed probe"
 unlike "$OUT" "no Landlock" "--check: ... and does not call it a kernel without Landlock"
+# An outer filter that fakes success for landlock_restrict_self (errno 0)
+# would leave the command without its domain, reading what the paths
+# keep from it: the fake is found (the call succeeds without a ruleset)
+# and nothing runs.
+printf '[errno(0)]\nsyscalls = landlock_restrict_self\n[landlock]\nmode = off\n' |
+	prof fake-landlock
+run $NOBODY "$S" -p "$P/fake-landlock.ini" "$S" -p "$P/fs.ini" cat "$TAP_TMP/secret/file"
+is "$RC" 125 "a faked landlock_restrict_self: 125"
+like "$ERR" "landlock_restrict_self() succeeded without a ruleset" "... which says why"
+is "$(cat "$OUT")" "" "... and the file outside the paths was not read"
 # A kernel without Landlock (ENOSYS): best-effort enters no domain, but a
 # missing path is still an error, as --check says (scmp-run.ini(5)
 # LANDLOCK, Paths).
