@@ -322,7 +322,7 @@ static int parse_record(const char *line, struct rec *r)
 
 	rec_tests(&want, NULL);
 	if (want.n != r->n)
-		return -EINVAL;
+		return r->n == 0 ? -EPROTO : -EINVAL; /* an earlier version's, without them */
 	for (unsigned i = 0; i < r->n; i++)
 		if (want.arg[i] != r->arg[i] || want.mask[i] != r->mask[i])
 			return -EINVAL;
@@ -347,7 +347,18 @@ int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *na
 
 		if (strncmp(line, LEARN_TAG, strlen(LEARN_TAG)))
 			continue;
-		if (strlen(line) != (size_t)len || parse_record(line, &rec) < 0) {
+		r = strlen(line) != (size_t)len ? -EINVAL : parse_record(line, &rec);
+		if (r == -EPROTO) {
+			/* socketcall and ipc: their operation was not recorded,
+			 * and allowing the call whole would allow every one */
+			diag_error(d, &loc,
+				   "a record of %s without the arguments this version records "
+				   "(written by an earlier version): learn into another file",
+				   rec.name ? rec.name : "a call");
+			r = -EINVAL;
+			goto out;
+		}
+		if (r < 0) {
 			diag_error(d, &loc, "malformed record line of a learned profile");
 			r = -EINVAL;
 			goto out;

@@ -312,6 +312,24 @@ like "$ERR" "foreign.ini:$lines: error: a record of $foreign, which cannot run b
 [ ! -e "$T/ran" ] && cmp -s "$T/foreign.ini" "$T/foreign.before"
 ok $? "--learn into a record of a foreign ABI: the command did not run, the file is kept"
 
+# A socketcall record of an earlier version, which had no operation: the
+# call whole would allow every socket operation, so the merge is refused.
+if [ "$(uname -m)" = x86_64 ]; then
+	"$S" --learn "$T/oldmux.ini" --user root true 2>/dev/null
+	printf ';@learned x86 102\n' >>"$T/oldmux.ini"
+	lines=$(wc -l <"$T/oldmux.ini")
+	run "$S" --learn "$T/oldmux.ini" --user root sh -c "touch '$T/ran'"
+	status_is 125 "--learn into a socketcall record without its operation: refused"
+	like "$ERR" "oldmux.ini:$lines: error: a record of socketcall without the arguments this version records" \
+		"... located, and says why"
+	[ ! -e "$T/ran" ]
+	ok $? "... the command did not run"
+else
+	skip "a socketcall record of an earlier version: x86_64 only"
+	skip "a socketcall record of an earlier version: x86_64 only"
+	skip "a socketcall record of an earlier version: x86_64 only"
+fi
+
 # A record line longer than any buffer is read whole: a piece of it is
 # neither that record nor another (here the value's leading zeros would
 # have left 0 in the first piece: ioctl cmd == 0, and 0x5413 dropped).
