@@ -291,10 +291,29 @@ static int add_suid_sgid(struct builtins *bs, const struct hardening *h)
 	return r;
 }
 
-/* restrict-address-families: socket and socketpair with a denied family. */
+/* Does restrict-address-families deny family (a name of the constant
+ * table, as h->af_names holds them: no two of them share a value)? */
+static bool af_denied(const struct hardening *h, const char *family)
+{
+	bool listed = false;
+
+	for (size_t i = 0; i < h->n_af && !listed; i++)
+		listed = !strcmp(h->af_names[i], family);
+	return listed == h->af_deny_listed;
+}
+
+/* The kernel turns (AF_INET, SOCK_PACKET) into an AF_PACKET socket
+ * (__sock_create(), for programs older than AF_PACKET), past a rule on the
+ * family alone; it reads the type's low 4 bits (SOCK_TYPE_MASK), the rest
+ * being SOCK_CLOEXEC and SOCK_NONBLOCK. */
+#define INET_SOCK_PACKET "family == AF_INET && type & 0xf == SOCK_PACKET"
+
+/* restrict-address-families: socket and socketpair with a denied family,
+ * and AF_INET's SOCK_PACKET when AF_PACKET is denied and AF_INET is not. */
 static int add_families(struct builtins *bs, const struct hardening *h)
 {
 	static const char *const calls[] = { "socket", "socketpair" };
+	bool packet = af_denied(h, "AF_PACKET") && !af_denied(h, "AF_INET");
 	char *set;
 	int r = 0;
 
@@ -303,9 +322,13 @@ static int add_families(struct builtins *bs, const struct hardening *h)
 	set = join(h->af_names, h->n_af, ", ");
 	if (!set)
 		return -ENOMEM;
-	for (size_t i = 0; i < 2 && r >= 0; i++)
+	for (size_t i = 0; i < 2 && r >= 0; i++) {
 		r = add_rule_fmt(bs, &h->af_loc, calls[i], "EAFNOSUPPORT", EAFNOSUPPORT,
 				 "family %sin { %s }", h->af_deny_listed ? "" : "not ", set);
+		if (r >= 0 && packet)
+			r = add_rule_at(bs, &h->af_loc, calls[i], "EAFNOSUPPORT", EAFNOSUPPORT,
+					INET_SOCK_PACKET);
+	}
 	free(set);
 	return r;
 }

@@ -131,6 +131,24 @@ static int setns_to(int nstype)
 	return outcome(syscall(SYS_setns, fd, nstype));
 }
 
+/* socket(FAMILY, TYPE, 0), TYPE SOCK_STREAM when not given: "ok" and the
+ * domain of the socket made (SO_DOMAIN), which is not the family asked for
+ * with AF_INET and SOCK_PACKET, or the errno name. */
+static int socket_of(const char *family, const char *type)
+{
+	int fd = socket((int)strtol(family, NULL, 0),
+			type ? (int)strtol(type, NULL, 0) : SOCK_STREAM, 0);
+	int domain = -1;
+	socklen_t len = sizeof(domain);
+
+	if (fd < 0 || !type)
+		return outcome(fd);
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
+		return 2;
+	printf("ok %d\n", domain);
+	return 0;
+}
+
 /* A file made with a mode (octal): open, openat, creat and mknod at path,
  * an unnamed O_TMPFILE in the directory path, openat2 with O_CREAT; the
  * descriptor made is left to exit. */
@@ -190,7 +208,7 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "clone3"))
 		return outcome(syscall(435, NULL, 0));
 	if (!strcmp(c, "socket"))
-		return outcome(socket((int)strtol(a, NULL, 0), SOCK_STREAM, 0));
+		return socket_of(a, argc > 3 ? argv[3] : NULL);
 	if (!strcmp(c, "socketpair")) {
 		int sv[2];
 

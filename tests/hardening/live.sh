@@ -41,7 +41,7 @@ prof() {
 	} >"$P/$1-nobody.ini"
 	{
 		printf '[credentials]\nuser = root\n'
-		printf '[capabilities]\nkeep = CAP_SYS_ADMIN CAP_SYS_NICE\n'
+		printf '[capabilities]\nkeep = CAP_SYS_ADMIN CAP_SYS_NICE CAP_NET_RAW\n'
 		cat "$P/$1-nobody.ini"
 	} >"$P/$1.ini"
 }
@@ -199,10 +199,23 @@ like "$OUT" "errno(EAFNOSUPPORT)" "socketcall(SYS_SOCKET) on x86: EAFNOSUPPORT (
 like "$OUT" "rule: $P/af.ini:8 (through the multiplexer" "socketcall: the [hardening] line"
 run "$S" -p "$P/af.ini" --target-arch x86 --explain socketcall 3 0
 like "$OUT" "allow" "socketcall(SYS_CONNECT) on x86: not decided by the preset"
+# (AF_INET, SOCK_PACKET) is an AF_PACKET socket to the kernel (17)
+expect base "ok 17" socket 2 10
+expect af EAFNOSUPPORT socket 2 10
+printf 'restrict-address-families = AF_UNIX AF_INET\n' | prof af-inet
+expect af-inet EAFNOSUPPORT socket 2 10
+expect af-inet EAFNOSUPPORT socket 2 0x8000a
+expect af-inet "ok 2" socket 2 2
+expect af-inet EAFNOSUPPORT socket 17 3
+printf 'restrict-address-families = AF_INET AF_PACKET\n' | prof af-packet
+expect af-packet "ok 17" socket 2 10
 printf 'restrict-address-families = ~AF_INET AF_INET6\n' | prof af-deny
 expect af-deny EAFNOSUPPORT socket 2
 expect af-deny EAFNOSUPPORT socket 10
 expect af-deny ok socket 1
+printf 'restrict-address-families = ~AF_PACKET\n' | prof af-deny-packet
+expect af-deny-packet EAFNOSUPPORT socket 2 10
+expect af-deny-packet "ok 2" socket 2 1
 
 # ---- restrict-realtime ----
 

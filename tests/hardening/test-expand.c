@@ -224,6 +224,37 @@ static void test_families_and_ties(void)
 	ruleset_free(rs);
 }
 
+/* (AF_INET, SOCK_PACKET) makes an AF_PACKET socket: denied with AF_PACKET
+ * unless AF_INET is denied anyway or AF_PACKET is allowed. */
+static void test_sock_packet(void)
+{
+	static const char *const lists[][2] = { { "AF_UNIX", "AF_INET" },
+						{ "AF_INET", "AF_PACKET" } };
+	for (size_t i = 0; i < 2; i++) {
+		struct ruleset *rs = base();
+		struct compiled c;
+		struct diag d;
+		uint32_t packet = i ? ALLOW : ERR(EAFNOSUPPORT);
+
+		rs->hardening.af_restrict = true;
+		rs->hardening.af_names[0] = consts_static_name(lists[i][0]);
+		rs->hardening.af_names[1] = consts_static_name(lists[i][1]);
+		rs->hardening.n_af = 2;
+		rs->hardening.af_loc = LOC(6);
+		tap_ok(build(rs, &c, &d) == 0, "SOCK_PACKET: compiles");
+		tap_is(decide(&c, "socket", 2, 10, 0), packet, "SOCK_PACKET: AF_INET, SOCK_PACKET");
+		tap_is(decide(&c, "socket", 2, 0x8000a, 0), packet,
+		       "SOCK_PACKET: with SOCK_CLOEXEC");
+		tap_is(decide(&c, "socket", (1ull << 32) | 2, (1ull << 32) | 10, 0), packet,
+		       "SOCK_PACKET: upper halves ignored");
+		tap_is(decide(&c, "socketpair", 2, 10, 0), packet, "SOCK_PACKET: socketpair");
+		tap_is(decide(&c, "socket", 2, 2, 0), ALLOW, "SOCK_PACKET: AF_INET, SOCK_DGRAM");
+		compiled_free(&c);
+		diag_clear(&d);
+		ruleset_free(rs);
+	}
+}
+
 int main(void)
 {
 	x86_64 = arch_lookup("x86_64");
@@ -231,5 +262,6 @@ int main(void)
 	test_mdwe();
 	test_namespaces();
 	test_families_and_ties();
+	test_sock_packet();
 	return tap_done();
 }
