@@ -120,6 +120,19 @@ static bool parse_comm(const struct field *f, char *out)
 	return true;
 }
 
+/* The type field of a seccomp record, as the kernel and auditd write it
+ * (arrays, not pointers: nothing to relocate at start-up). */
+static const char seccomp_types[][sizeof("type=SECCOMP")] = { "type=1326", "type=SECCOMP" };
+
+/* Whether the len bytes at s hold a seccomp type field. */
+static bool has_seccomp_type(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof(seccomp_types) / sizeof(seccomp_types[0]); i++)
+		if (memmem(s, len, seccomp_types[i], strlen(seccomp_types[i])))
+			return true;
+	return false;
+}
+
 /*
  * The length of the record in line: up to its first '\n', or its first 0x1D
  * (ASCII group separator). auditd with log_format = ENRICHED, Debian's
@@ -150,9 +163,7 @@ int audit_parse(const char *line, size_t len, struct audit_rec *ret)
 	len = record_len(line, len);
 	if (len > AUDIT_LINE_MAX)
 		/* no kernel record is that long: one that is cut is reported */
-		return memmem(line, len, "type=1326", 9) || memmem(line, len, "type=SECCOMP", 12)
-			       ? -E2BIG
-			       : 0;
+		return has_seccomp_type(line, len) ? -E2BIG : 0;
 	while (i < len && line[i] != '\n') {
 		struct field f = { 0 };
 		size_t k = i;
@@ -500,12 +511,10 @@ static int explain_kmsg(const struct policy *p, FILE *out, struct diag *d)
  * for it? */
 static bool ends_seccomp_type(const char *win, size_t size)
 {
-	static const char *const types[] = { "type=1326", "type=SECCOMP" };
+	for (size_t i = 0; i < sizeof(seccomp_types) / sizeof(seccomp_types[0]); i++) {
+		size_t len = strlen(seccomp_types[i]);
 
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		size_t len = strlen(types[i]);
-
-		if (len <= size && !memcmp(win + size - len, types[i], len))
+		if (len <= size && !memcmp(win + size - len, seccomp_types[i], len))
 			return true;
 	}
 	return false;

@@ -446,27 +446,25 @@ static void profile_abis(const struct rec *recs, size_t n, const struct learn_he
 	}
 }
 
-/* True if name is recorded unconditionally on ABI a. */
-static bool used_plain(const struct rec *recs, size_t n, const struct arch *a, const char *name)
+/* True if name is recorded unconditionally on ABI a: found through the
+ * index, since the writer asks once per record. */
+static bool used_plain(const struct learn *l, const struct arch *a, const char *name)
 {
-	for (size_t i = 0; i < n; i++)
-		if (recs[i].abi == a && recs[i].n == 0 && recs[i].name &&
-		    !strcmp(recs[i].name, name))
-			return true;
-	return false;
+	struct rec r = { .abi = a };
+
+	return l->n_slots && syscalls_lookup_name(a, name, &r.nr) == 0 && l->slots[rec_slot(l, &r)];
 }
 
 /* A name in a rule is that call on every ABI of the profile that has it
  * (scmp-run.ini(5) SYSCALL NAMES): it may stand for what was recorded only
  * if the call was seen, unconditionally, on each of them. */
-static bool plain_everywhere(const struct rec *recs, size_t n, const struct abis *abis,
-			     const char *name)
+static bool plain_everywhere(const struct learn *l, const struct abis *abis, const char *name)
 {
 	for (size_t k = 0; k < abis->n; k++) {
 		uint32_t nr;
 
 		if (syscalls_lookup_name(abis->a[k], name, &nr) == 0 &&
-		    !used_plain(recs, n, abis->a[k], name))
+		    !used_plain(l, abis->a[k], name))
 			return false;
 	}
 	return true;
@@ -488,8 +486,8 @@ static size_t abis_with(const struct abis *abis, const char *name)
 /* Is every member of g (recursively) recorded on every ABI of the profile
  * that has it (a group allows its members on each)? *ret_count counts the
  * members on each ABI. */
-static bool group_complete(const struct group *g, const struct rec *recs, size_t n,
-			   const struct abis *abis, unsigned depth, size_t *ret_count)
+static bool group_complete(const struct group *g, const struct learn *l, const struct abis *abis,
+			   unsigned depth, size_t *ret_count)
 {
 	bool all = true;
 
@@ -499,12 +497,12 @@ static bool group_complete(const struct group *g, const struct rec *recs, size_t
 		if (*m == '@') {
 			const struct group *sub = groups_lookup(m);
 
-			if (!sub || !group_complete(sub, recs, n, abis, depth + 1, ret_count))
+			if (!sub || !group_complete(sub, l, abis, depth + 1, ret_count))
 				all = false;
 			continue;
 		}
 		*ret_count += abis_with(abis, m);
-		if (!plain_everywhere(recs, n, abis, m))
+		if (!plain_everywhere(l, abis, m))
 			all = false;
 	}
 	return all;
@@ -737,7 +735,7 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 			bool fresh = false;
 
 			if (!strcmp(groups[g].name, "@known") ||
-			    !group_complete(&groups[g], recs, n, &abis, 0, &count) || !count)
+			    !group_complete(&groups[g], l, &abis, 0, &count) || !count)
 				continue;
 			for (size_t i = 0; i < n && !fresh; i++)
 				fresh = !done[i] && recs[i].n == 0 && recs[i].name &&
@@ -775,7 +773,7 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 				fprintf(f, grp ? "# from %s\n" : "# in no group\n",
 					grp ? grp->name : "");
 			any = true;
-			if (recs[i].name && plain_everywhere(recs, n, &abis, recs[i].name)) {
+			if (recs[i].name && plain_everywhere(l, &abis, recs[i].name)) {
 				wrap_word(&w, recs[i].name);
 				mark_name(recs[i].name, done, recs, n);
 			} else {
@@ -790,7 +788,7 @@ int learn_write(const struct learn *l, const struct learn_header *h, FILE *f)
 	for (size_t i = 0; i < n; i++) {
 		if (done[i] || !recs[i].n)
 			continue;
-		if (used_plain(recs, n, recs[i].abi, recs[i].name))
+		if (used_plain(l, recs[i].abi, recs[i].name))
 			continue; /* allowed whatever the arguments */
 		write_cond(f, &recs[i], abis_with(&abis, recs[i].name) > 1);
 	}

@@ -59,7 +59,8 @@ void lint_env_probe(const struct profile *p, struct lint_env *ret);
  * add each warning that no "; lint: allow ID" comment silences to d as a
  * warning at its location, ending in "[ID]", followed by a hint that says
  * what to do. What run mode refuses whatever the command (a filter that
- * stops the command's execve(), the notify action) is added as an error,
+ * stops the command's execve(), the notify action, no-new-privs = no
+ * without CAP_SYS_ADMIN kept) is added as an error,
  * which no comment silences. Returns the number of warnings silenced (>= 0)
  * or -ENOMEM.
  */

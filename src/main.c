@@ -689,6 +689,17 @@ static void heap_prefault(void)
 	free(probe);
 }
 
+/* scmp-run(1) TRUST: as root, holding capabilities, or switching
+ * credentials, files another user could write are refused. */
+static enum profile_trust_why trust_of(const struct options *o)
+{
+	if (geteuid() == 0)
+		return PROFILE_TRUST_ROOT;
+	if (o->user || o->group)
+		return PROFILE_TRUST_CREDENTIALS;
+	return caps_held() ? PROFILE_TRUST_CAPS : PROFILE_TRUST_NO;
+}
+
 /* memory-deny-write-execute as seccomp rules, where c had it set with
  * PR_SET_MDWE: c rebuilt. 0, or -1 with c freed (the reason in d). */
 static int mdwe_as_rules(struct compiled *c, const struct arch *target, struct diag *d)
@@ -724,12 +735,10 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		return usage_error(d, "%s",
 				   "--oci-caps is for JSON profiles (-p FILE.json, --import-oci)");
 
-	/* scmp-run(1) TRUST: as root, holding capabilities, or switching
-	 * credentials, files another user could write are refused. */
 	popts = (struct profile_opts){
 		.search_path = getenv("SCMP_RUN_PROFILE_PATH"),
 		.installed_dir = SCMP_RUN_PROFILEDIR,
-		.trust = geteuid() == 0 || o->user || o->group || caps_held(),
+		.trust = trust_of(o),
 		.uid = getuid(),
 		.sets = o->sets,
 		.n_sets = o->n_sets,

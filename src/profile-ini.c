@@ -645,7 +645,7 @@ void profile_ini_check_trust(struct loader *l)
 	l->trust_done = (struct profile_trust){ .uid = l->opts->uid };
 	if (!l->opts->trust && !(p && (p->has_user || p->has_group)))
 		return;
-	l->trust_done.checked = true;
+	l->trust_done.why = l->opts->trust ? l->opts->trust : PROFILE_TRUST_CREDENTIALS;
 	for (size_t i = 0; i < l->n_trust; i++) {
 		const char *why = untrusted(l, &l->trust[i], buf, sizeof(buf));
 

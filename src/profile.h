@@ -35,12 +35,21 @@ struct profile_group {
 	struct src_loc loc; /* the definition */
 };
 
+/* Why the owners and modes of a profile's files are checked (scmp-run(1)
+ * TRUST); NO: they are not, unless the profile's [credentials] ask. */
+enum profile_trust_why {
+	PROFILE_TRUST_NO,
+	PROFILE_TRUST_ROOT,	   /* scmp-run runs as root */
+	PROFILE_TRUST_CAPS,	   /* it holds capabilities */
+	PROFILE_TRUST_CREDENTIALS, /* the credentials change (--user, --group, [credentials]) */
+};
+
 /* What the trust check (scmp-run(1) TRUST) looked at, for --check and -v. */
 struct profile_trust {
-	bool checked;	      /* owners and modes were checked */
-	uid_t uid;	      /* the one owner trusted besides root */
-	unsigned files, dirs; /* files read, directories searched for a NAME */
-	dev_t dev;	      /* profile_locate(): the file found, as it was checked */
+	enum profile_trust_why why; /* NO: nothing was checked */
+	uid_t uid;		    /* the one owner trusted besides root */
+	unsigned files, dirs;	    /* files read, directories searched for a NAME */
+	dev_t dev;		    /* profile_locate(): the file found, as it was checked */
 	ino_t ino;
 };
 
@@ -104,9 +113,10 @@ struct profile_opts {
 	const char *search_path;   /* $SCMP_RUN_PROFILE_PATH (NAME lookups); may be NULL */
 	const char *installed_dir; /* searched last for a NAME; may be NULL */
 	/* Check the owner and mode of every file and searched directory
-	 * (scmp-run(1) TRUST): the caller runs with euid 0 or switches
-	 * credentials itself. A profile with [credentials] is checked anyway. */
-	bool trust;
+	 * (scmp-run(1) TRUST), and why: the caller runs with euid 0, holds
+	 * capabilities or switches credentials itself. A profile with
+	 * [credentials] is checked anyway. */
+	enum profile_trust_why trust;
 	uid_t uid; /* the real uid: the one owner trusted besides root */
 	/* --set SECTION.KEY=VALUE options (scmp-run(1) OVERRIDES), applied in
 	 * this order after the whole profile; each is checked by

@@ -6,10 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "capname.h"
-#include "caps.h"
 #include "hardening.h"
 #include "memstream.h"
 #include "sim.h"
@@ -75,7 +73,13 @@ static void print_builtins(const struct compiled *c, FILE *f)
 /* scmp-run(1) TRUST: what was checked before the profile was read. */
 static void print_trust(const struct profile_trust *t, FILE *f)
 {
-	if (!t->checked) {
+	static const char reasons[][32] = {
+		[PROFILE_TRUST_ROOT] = "scmp-run runs as root",
+		[PROFILE_TRUST_CAPS] = "scmp-run holds capabilities",
+		[PROFILE_TRUST_CREDENTIALS] = "the credentials change",
+	};
+
+	if (t->why == PROFILE_TRUST_NO) {
 		fputs("trust: not checked (scmp-run does not run as root, holds no capability "
 		      "and switches no credentials)\n",
 		      f);
@@ -89,10 +93,7 @@ static void print_trust(const struct profile_trust *t, FILE *f)
 		"trust: checked %u file%s and %u searched director%s: owned by root or uid %u, "
 		"not writable by group or others (%s)\n",
 		t->files, t->files == 1 ? "" : "s", t->dirs, t->dirs == 1 ? "y" : "ies",
-		(unsigned)t->uid,
-		geteuid() == 0 ? "scmp-run runs as root"
-		: caps_held()  ? "scmp-run holds capabilities"
-			       : "the credentials change");
+		(unsigned)t->uid, reasons[t->why]);
 }
 
 void summary_defaults(const struct compiled *c, FILE *f)

@@ -1103,19 +1103,18 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 		close(fd);
 	if (r == 0 && rename(tmp, path) < 0)
 		r = -errno;
-	if (r == -E2BIG) {
+	if (r < 0)
 		unlink(tmp);
+	if (r == -E2BIG)
 		diag_error(d, NULL,
 			   "--learn: the command made more than %d distinct calls (counting the "
 			   "decisive arguments): '%s' is not written",
 			   LEARN_RECORDS_MAX, path);
-	} else if (r < 0) {
-		unlink(tmp);
+	else if (r < 0)
 		diag_error(d, NULL, "--learn: writing '%s' failed: %s", path, strerror(-r));
-	} else {
+	else
 		fprintf(stderr, PROG ": learned %zu distinct calls into %s\n",
 			learn_count(s->learn), path);
-	}
 	free(cmd);
 	return r;
 }

@@ -107,7 +107,7 @@ static struct profile *load_named(const char *search_path, struct diag *d, int *
 	const struct profile_opts o = {
 		.source = PROFILE_FROM_NAME,
 		.search_path = search_path,
-		.trust = true,
+		.trust = PROFILE_TRUST_ROOT,
 		.uid = getuid(),
 	};
 	struct profile *p = NULL;

@@ -802,7 +802,7 @@ static struct profile *load_trusting(const char *what, enum profile_source sourc
 	const struct profile_opts o = {
 		.source = source,
 		.search_path = search_path,
-		.trust = true,
+		.trust = PROFILE_TRUST_ROOT,
 		.uid = getuid(),
 	};
 	struct profile *p = NULL;
