@@ -548,25 +548,29 @@ static void report_cycle(struct loader *l, const struct frame *parent, const str
 
 /* ---- trust (scmp-run(1) TRUST) ---- */
 
-/* Remember what the trust check must look at. 0 or -ENOMEM. */
+/* Remember what the trust check must look at: a file, a directory
+ * searched (is_dir) or one on the way to the directory searched below
+ * (is_dir). 0 or -ENOMEM. */
 static int add_trust(struct loader *l, const char *path, const char *what, bool is_dir,
-		     const struct src_loc *loc, const struct stat *st)
+		     const char *below, const struct src_loc *loc, const struct stat *st)
 {
 	struct trust_rec *n = array_grow(&l->trust, &l->n_trust, &l->cap_trust, sizeof(*n));
 	struct trust_rec t = {
 		.path = strdup(path),
 		.what = what ? strdup(what) : NULL,
+		.below = below ? strdup(below) : NULL,
 		.is_dir = is_dir,
 		.loc = loc ? *loc : (struct src_loc){ 0 },
 		.uid = st->st_uid,
 		.mode = st->st_mode,
 	};
 
-	if (!n || !t.path || (what && !t.what)) {
+	if (!n || !t.path || (what && !t.what) || (below && !t.below)) {
 		if (n)
 			l->n_trust--;
 		free(t.path);
 		free(t.what);
+		free(t.below);
 		l->oom = -ENOMEM;
 		return -ENOMEM;
 	}
@@ -575,7 +579,9 @@ static int add_trust(struct loader *l, const char *path, const char *what, bool 
 }
 
 /* Why t is not trusted, or NULL: its owner is neither root nor the real
- * uid, or group or others may write it. */
+ * uid, or group or others may write it; on the way to a directory
+ * searched, a sticky directory others may write is trusted, since only an
+ * entry's owner can remove or rename it there (chmod(2)). */
 static const char *untrusted(const struct loader *l, const struct trust_rec *t, char *buf,
 			     size_t size)
 {
@@ -584,7 +590,7 @@ static const char *untrusted(const struct loader *l, const struct trust_rec *t, 
 			 (unsigned)l->opts->uid);
 		return buf;
 	}
-	if (t->mode & (S_IWGRP | S_IWOTH)) {
+	if (t->mode & (S_IWGRP | S_IWOTH) && !(t->below && t->mode & S_ISVTX)) {
 		snprintf(buf, size, "writable by group or others (mode %04o)",
 			 (unsigned)(t->mode & 07777));
 		return buf;
@@ -598,7 +604,17 @@ static void report_untrusted(struct loader *l, const struct trust_rec *t, const 
 
 	if (!loc.file)
 		loc = (struct src_loc){ .file = t->path };
-	if (t->is_dir && t->loc.file)
+	if (t->below && t->loc.file)
+		diag_error(
+			l->d, &loc,
+			"untrusted directory '%s' on the way to '%s', searched for include '%s': "
+			"%s",
+			t->path, t->below, t->what, why);
+	else if (t->below)
+		diag_error(l->d, &loc,
+			   "untrusted directory on the way to '%s', searched for profile '%s': %s",
+			   t->below, t->what, why);
+	else if (t->is_dir && t->loc.file)
 		diag_error(l->d, &loc, "untrusted directory '%s' searched for include '%s': %s",
 			   t->path, t->what, why);
 	else if (t->is_dir)
@@ -649,7 +665,9 @@ void profile_ini_check_trust(struct loader *l)
 	for (size_t i = 0; i < l->n_trust; i++) {
 		const char *why = untrusted(l, &l->trust[i], buf, sizeof(buf));
 
-		if (l->trust[i].is_dir)
+		if (l->trust[i].below)
+			l->trust_done.above++;
+		else if (l->trust[i].is_dir)
 			l->trust_done.dirs++;
 		else
 			l->trust_done.files++;
@@ -671,6 +689,7 @@ void profile_ini_free(struct loader *l)
 	for (size_t i = 0; i < l->n_trust; i++) {
 		free(l->trust[i].path);
 		free(l->trust[i].what);
+		free(l->trust[i].below);
 	}
 	free(l->trust);
 	l->trust = NULL;
@@ -895,7 +914,8 @@ static int open_file(struct frame *fr, const char *written, const char *path,
 	 * regular file behind it is checked like any profile file. */
 	if (!S_ISREG(st.st_mode))
 		return 0;
-	r = add_trust(l, path, fr->parent ? written : NULL, false, fr->parent ? where : NULL, &st);
+	r = add_trust(l, path, fr->parent ? written : NULL, false, NULL, fr->parent ? where : NULL,
+		      &st);
 	if (r == 0)
 		r = trust_now(l);
 	if (r == -EINVAL)
@@ -960,22 +980,35 @@ struct visit_ctx {
 	const struct src_loc *where; /* the include line; NULL for -p NAME */
 };
 
-/* A directory searched for a NAME, open at dfd (one that does not exist
- * is not visited: it cannot give a file): recorded for the trust check as
- * that descriptor shows it, the one the NAME is looked up in; an untrusted
+/* Whether dir is recorded already as a directory on the way to one
+ * searched: every directory of the search path starts at "/". */
+static bool above_recorded(const struct loader *l, const char *dir)
+{
+	for (size_t i = 0; i < l->n_trust; i++)
+		if (l->trust[i].below && !strcmp(l->trust[i].path, dir))
+			return true;
+	return false;
+}
+
+/* A directory searched for a NAME (below NULL), or one on the way to the
+ * directory below, open at dfd, just before an entry of it is looked up
+ * (one that does not exist is not visited: it cannot give a file):
+ * recorded for the trust check as that descriptor shows it; an untrusted
  * one stops the search when the check applies at once (trust_now()). 0,
  * -EACCES (reported) or -ENOMEM. */
-static int visit_dir(const char *dir, int dfd, void *ctx)
+static int visit_dir(const char *dir, int dfd, const char *below, void *ctx)
 {
 	struct visit_ctx *v = ctx;
 	struct stat st;
 
+	if (below && above_recorded(v->l, dir))
+		return 0;
 	if (fstat(dfd, &st) < 0) {
 		diag_error(v->l->d, v->where, "cannot look in directory '%s' for '%s': %s", dir,
 			   v->name, strerror(errno));
 		return -EACCES;
 	}
-	if (add_trust(v->l, dir, v->name, true, v->where, &st) < 0)
+	if (add_trust(v->l, dir, v->name, true, below, v->where, &st) < 0)
 		return -ENOMEM;
 	return trust_now(v->l) < 0 ? -EACCES : 0;
 }
@@ -1109,7 +1142,7 @@ int profile_locate(const char *what, const struct profile_opts *opts, struct dia
 		diag_error(d, where, "cannot open profile: %s, not a regular file",
 			   file_type(st.st_mode));
 	} else {
-		r = add_trust(&l, path, NULL, false, NULL, &st);
+		r = add_trust(&l, path, NULL, false, NULL, NULL, &st);
 		if (r == 0)
 			profile_ini_check_trust(&l);
 	}

@@ -82,7 +82,8 @@ struct ugroup {
 struct trust_rec {
 	char *path;	    /* as opened or searched (owned) */
 	char *what;	    /* the include or NAME as written (owned); NULL: the top file */
-	bool is_dir;	    /* a directory searched for a NAME */
+	char *below;	    /* on the way to this directory searched (owned); else NULL */
+	bool is_dir;	    /* a directory searched for a NAME, or on the way to one */
 	struct src_loc loc; /* the include line; file NULL for the top file or -p NAME */
 	uid_t uid;
 	mode_t mode;

@@ -84,9 +84,137 @@ bool profile_is_path(const char *s)
 	return strchr(s, '/') != NULL;
 }
 
+/* Symbolic links followed on the way to one directory, as many as the
+ * kernel follows in one path (path_resolution(7)). */
+#define WALK_LINKS_MAX 40
+
+/* rest becomes head "/" rest; -ENAMETOOLONG if that does not fit. */
+static int prepend(char *rest, size_t size, const char *head, size_t n_head)
+{
+	size_t n_rest = strlen(rest);
+
+	if (n_head + 1 + n_rest >= size)
+		return -ENAMETOOLONG;
+	memmove(rest + n_head + 1, rest, n_rest + 1);
+	memcpy(rest, head, n_head);
+	rest[n_head] = '/';
+	return 0;
+}
+
+/* The link open at lfd (O_PATH | O_NOFOLLOW), the links-th on the way,
+ * read into rest (PATH_MAX bytes) before what *cursor has left of it, and
+ * *cursor reset to the start: what is walked next. 0 or a negative errno. */
+static int follow_link(int lfd, char *rest, char **cursor, unsigned links)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(lfd, "", target, sizeof(target));
+
+	if (n < 0)
+		return -errno;
+	if (links > WALK_LINKS_MAX || n == (ssize_t)sizeof(target))
+		return -ELOOP;
+	memmove(rest, *cursor, strlen(*cursor) + 1);
+	*cursor = rest;
+	return prepend(rest, PATH_MAX, target, (size_t)n);
+}
+
+/* at, the path of the directory walked so far, one component down (name)
+ * or up (".."). */
+static void at_step(char *at, size_t size, const char *name)
+{
+	char *slash;
+
+	if (strcmp(name, "..")) {
+		snprintf(at + strlen(at), size - strlen(at), "%s%s", at[1] ? "/" : "", name);
+		return;
+	}
+	slash = strrchr(at, '/');
+	slash[slash == at] = '\0'; /* the parent of "/" is "/" */
+}
+
+/* The next component of *rest (skipping empty ones and "."), copied to
+ * name (NAME_MAX + 1 bytes): 1, 0 at the end, or -ENAMETOOLONG. */
+static int next_component(char **rest, char *name)
+{
+	while (**rest) {
+		size_t n = strcspn(*rest, "/");
+		const char *c = *rest;
+
+		*rest += n + (c[n] == '/');
+		if (n == 0 || (n == 1 && c[0] == '.'))
+			continue;
+		if (n > NAME_MAX)
+			return -ENAMETOOLONG; /* never a shorter name in its place */
+		memcpy(name, c, n);
+		name[n] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Open the absolute directory dir (O_PATH) one component at a time from
+ * "/", calling visit with every directory on the way just before an entry
+ * of it is looked up, with dir as the searched directory it leads to: whoever
+ * may write a directory on the way could put another directory below it
+ * (scmp-run(1) TRUST). A symbolic link is read and its target walked in
+ * its place, through directories visited the same way. The descriptor, or
+ * a negative errno: why dir cannot be opened, or what visit returned, which
+ * is then also in *ret_stop.
+ */
+static int walk_open(const char *dir, profile_visit_fn visit, void *ctx, int *ret_stop)
+{
+	char rest[PATH_MAX], at[PATH_MAX] = "/", name[NAME_MAX + 1];
+	char *cursor = rest;
+	unsigned links = 0;
+	int fd, r = 0;
+
+	if (snprintf(rest, sizeof(rest), "%s", dir) >= (int)sizeof(rest))
+		return -ENAMETOOLONG;
+	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (r == 0 && (r = next_component(&cursor, name)) > 0) {
+		struct stat st;
+		int next;
+
+		r = visit ? visit(at, fd, dir, ctx) : 0;
+		if (r < 0) {
+			*ret_stop = r;
+			break;
+		}
+		next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 || fstat(next, &st) < 0) {
+			r = -errno;
+			if (next >= 0)
+				close(next);
+			break;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			close(fd);
+			fd = next;
+			at_step(at, sizeof(at), name);
+			continue;
+		}
+		r = S_ISLNK(st.st_mode) ? follow_link(next, rest, &cursor, ++links) : -ENOTDIR;
+		close(next);
+		if (r == 0 && rest[0] == '/') { /* an absolute target: from "/" again */
+			close(fd);
+			fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+			r = fd < 0 ? -errno : 0;
+			strcpy(at, "/");
+		}
+	}
+	if (r < 0) {
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	return fd;
+}
+
 char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
-			 int (*visit)(const char *dir, int dfd, void *ctx), void *ctx,
-			 struct stat *ret_st)
+			 profile_visit_fn visit, void *ctx, struct stat *ret_st)
 {
 	struct profile_dirs it;
 	const char *dir;
@@ -103,14 +231,15 @@ char *profile_find_visit(const char *name, const char *search_path, const char *
 		 * and for the lookup: a directory missing now is not looked
 		 * in, and one put in its place after the check is not the one
 		 * searched. O_PATH: searching needs no read permission. */
-		int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		int stop = 0, dfd = walk_open(dir, visit, ctx, &stop);
 
-		if (dfd < 0) {
-			if (errno == ENOMEM)
-				return NULL;
-			continue; /* no directory there: no file can come from it */
+		if (stop < 0 || dfd == -ENOMEM) {
+			errno = stop < 0 ? -stop : ENOMEM;
+			return NULL;
 		}
-		r = visit ? visit(dir, dfd, ctx) : 0;
+		if (dfd < 0)
+			continue; /* no directory there: no file can come from it */
+		r = visit ? visit(dir, dfd, NULL, ctx) : 0;
 		if (r < 0) {
 			close(dfd);
 			errno = -r;

@@ -40,22 +40,30 @@ const char *profile_dirs_next(struct profile_dirs *it);
 bool profile_is_path(const char *s);
 
 /*
+ * What profile_find_visit() calls with each directory it opens, at dfd: dir
+ * is a directory of the search path and below NULL, or dir is a directory
+ * on the way to the one of the search path named below. Returns 0 to go
+ * on, or a negative errno to stop the search there.
+ */
+typedef int (*profile_visit_fn)(const char *dir, int dfd, const char *below, void *ctx);
+
+/*
  * Find a profile by NAME (no '/'; scmp-run(1) PROFILE LOOKUP): NAME, then
  * NAME.ini, in each directory of the search path, in the order of
  * profile_dirs_next(); never in the current directory. Each directory is
- * opened once: visit (may be NULL) is called with it and that descriptor
- * before it is looked in, up to the one that has the profile, and the
- * lookup goes through the same descriptor, so a directory that does not
- * exist when it is opened is never looked in. visit returns 0 to go on, or
- * a negative errno to stop the search before that directory is looked in.
- * *ret_st (may be NULL) is the file found, as seen in that directory: a
- * caller that opens the returned path can tell whether it got that file.
- * Returns a malloc'ed path, or NULL with errno ENOENT (not found, or a
- * name with '/'), ENOMEM, or what visit returned.
+ * opened once, one component at a time from "/", symbolic links read and
+ * walked the same way: visit (may be NULL) is called with every directory
+ * just before an entry of it is looked up, on the way and at the end, up
+ * to the directory that has the profile, and each lookup goes through the
+ * descriptor visited, so a directory that does not exist when it is opened
+ * is never looked in, and none put in the place of one visited is. *ret_st
+ * (may be NULL) is the file found, as seen in that directory: a caller
+ * that opens the returned path can tell whether it got that file. Returns
+ * a malloc'ed path, or NULL with errno ENOENT (not found, or a name with
+ * '/'), ENOMEM, or what visit returned.
  */
 char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
-			 int (*visit)(const char *dir, int dfd, void *ctx), void *ctx,
-			 struct stat *ret_st);
+			 profile_visit_fn visit, void *ctx, struct stat *ret_st);
 
 /* profile_find_visit() without a visitor, except that a name with '/' is a
  * path and comes back as a copy. */

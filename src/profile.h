@@ -49,6 +49,7 @@ struct profile_trust {
 	enum profile_trust_why why; /* NO: nothing was checked */
 	uid_t uid;		    /* the one owner trusted besides root */
 	unsigned files, dirs;	    /* files read, directories searched for a NAME */
+	unsigned above;		    /* directories on the way to those searched */
 	dev_t dev;		    /* profile_locate(): the file found, as it was checked */
 	ino_t ino;
 };

@@ -89,10 +89,12 @@ static void print_trust(const struct profile_trust *t, FILE *f)
 		fputs("trust: nothing to check (standard input is the caller's own)\n", f);
 		return;
 	}
-	fprintf(f,
-		"trust: checked %u file%s and %u searched director%s: owned by root or uid %u, "
-		"not writable by group or others (%s)\n",
-		t->files, t->files == 1 ? "" : "s", t->dirs, t->dirs == 1 ? "y" : "ies",
+	fprintf(f, "trust: checked %u file%s%s%u searched director%s", t->files,
+		t->files == 1 ? "" : "s", t->above ? ", " : " and ", t->dirs,
+		t->dirs == 1 ? "y" : "ies");
+	if (t->above)
+		fprintf(f, " and %u director%s on the way", t->above, t->above == 1 ? "y" : "ies");
+	fprintf(f, ": owned by root or uid %u, not writable by group or others (%s)\n",
 		(unsigned)t->uid, reasons[t->why]);
 }
 

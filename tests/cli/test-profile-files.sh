@@ -344,6 +344,32 @@ refused "root: include = NAME from a group-writable directory" "$T/inc-named.ini
 	SCMP_RUN_PROFILE_PATH="$T/group"
 run env SCMP_RUN_PROFILE_PATH="$T/lib" "$SCMP_RUN" -p named --check
 status_is 0 "root: -p NAME from a directory owned by root, mode 0755: accepted"
+# The directories on the way to one searched count too: whoever may write
+# one of them could put another directory in the place of the next.
+mkdir -m 755 "$T/theirs" && cp -r "$T/lib" "$T/theirs/lib" && chown nobody "$T/theirs"
+refused "root: -p NAME below a directory another user owns" named \
+	"$T/theirs: error: untrusted directory on the way to '$T/theirs/lib', searched for profile 'named': owned by uid $(id -u nobody), not by root or uid 0" \
+	SCMP_RUN_PROFILE_PATH="$T/theirs/lib"
+ln -s "$T/theirs/lib" "$T/via-link"
+refused "root: -p NAME through a link to below a directory another user owns" named \
+	"$T/theirs: error: untrusted directory on the way to '$T/via-link'" \
+	SCMP_RUN_PROFILE_PATH="$T/via-link"
+mkdir -m 757 "$T/open-above" && cp -r "$T/lib" "$T/open-above/lib"
+refused "root: -p NAME below a directory others may write" named \
+	"$T/open-above: error: untrusted directory on the way to '$T/open-above/lib', searched for profile 'named': writable by group or others (mode 0757)" \
+	SCMP_RUN_PROFILE_PATH="$T/open-above/lib"
+printf '[profile]\ninclude = named\n' >"$T/inc-theirs.ini"
+refused "root: include = NAME below a directory another user owns" "$T/inc-theirs.ini" \
+	"$T/inc-theirs.ini:2: error: untrusted directory '$T/theirs' on the way to '$T/theirs/lib', searched for include 'named'" \
+	SCMP_RUN_PROFILE_PATH="$T/theirs/lib"
+refused "root: below an untrusted directory, even where the searched one is missing" named \
+	"$T/theirs: error: untrusted directory on the way to '$T/theirs/none'" \
+	SCMP_RUN_PROFILE_PATH="$T/theirs/none:$T/lib"
+mkdir -m 1777 "$T/sticky" && cp -r "$T/lib" "$T/sticky/lib"
+run env SCMP_RUN_PROFILE_PATH="$T/sticky/lib" "$SCMP_RUN" -p named --check
+status_is 0 "root: a sticky directory others may write, on the way: accepted"
+run env SCMP_RUN_PROFILE_PATH="$T/sticky" "$SCMP_RUN" -p named --check
+status_is 1 "root: ... but not as the directory searched"
 if [ -s "$D/lib/oci.json" ] && "$SCMP_RUN" -p "$D/lib/oci.json" --check >/dev/null 2>&1; then
 	cp "$D/lib/oci.json" "$T/gw.json" && chmod 664 "$T/gw.json"
 	refused "root: a group-writable JSON profile" "$T/gw.json" \
@@ -400,6 +426,13 @@ else
 	# shellcheck disable=SC2086
 	run $AS_NOBODY "$SCMP_RUN" -p "$T/mine.ini" --check
 	status_is 0 "unprivileged, [credentials]: a profile owned by the real uid is trusted"
+	cp "$T/mine.ini" "$T/open-above/lib/creds.ini"
+	chown root "$T/open-above/lib/creds.ini"
+	# shellcheck disable=SC2086
+	run env SCMP_RUN_PROFILE_PATH="$T/open-above/lib" $AS_NOBODY "$SCMP_RUN" -p creds --check
+	status_is 1 "unprivileged, [credentials]: -p NAME below a directory others may write"
+	like "$ERR" "$T/open-above: error: untrusted directory on the way to '$T/open-above/lib'" \
+		"unprivileged, [credentials]: ... names that directory"
 fi
 
 done_testing

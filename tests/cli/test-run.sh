@@ -473,8 +473,9 @@ if [ "$(id -u)" = 0 ]; then
 	cp "$C/inc.ini" "$C/by-name/inc.ini"
 	cp "$C/clone.ini" "$C/by-name/clone.ini"
 	run env SCMP_RUN_PROFILE_PATH="$C/by-name" "$SCMP_RUN" -p inc --check
-	like "$OUT" "trust: checked 2 files and 1 searched directory:" \
-		"--check -p NAME with an include: 2 files, 1 directory"
+	above=$(printf '%s' "$C/by-name" | tr -cd / | wc -c)
+	like "$OUT" "trust: checked 2 files, 1 searched directory and $above directories on the way:" \
+		"--check -p NAME with an include: 2 files, 1 directory and those on the way to it"
 	run_in "$(printf '[filter]\ndefault-action = allow\n')" "$SCMP_RUN" -p - --user root --check
 	like "$OUT" "trust: nothing to check (standard input is the caller's own)" \
 		"--check -p - from a pipe: nothing to check"

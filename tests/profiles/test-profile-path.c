@@ -143,9 +143,12 @@ static void test_list(void)
 }
 
 /* profile_find_visit(): the directories looked in, joined with '|'. */
-static int collect(const char *dir, int dfd, void *ctx)
+static int collect(const char *dir, int dfd, const char *below, void *ctx)
 {
 	char **s = ctx;
+
+	if (below)
+		return 0;
 	char *t = xasprintf("%s%s%s", *s, **s ? "|" : "", dir);
 
 	free(*s);
@@ -154,7 +157,7 @@ static int collect(const char *dir, int dfd, void *ctx)
 }
 
 /* A visitor that stops the search at the first directory. */
-static int refuse(const char *dir, int dfd, void *ctx)
+static int refuse(const char *dir, int dfd, const char *below, void *ctx)
 {
 	(*(int *)ctx)++;
 	return -EACCES;
@@ -207,6 +210,117 @@ static void test_visit(void)
 	free(b);
 }
 
+/* The directories visited on the way (below set), joined with '|'. */
+static int collect_above(const char *dir, int dfd, const char *below, void *ctx)
+{
+	char **s = ctx;
+	char *t;
+
+	if (!below)
+		return 0;
+	t = xasprintf("%s%s%s", *s, **s ? "|" : "", dir);
+	free(*s);
+	*s = t;
+	return 0;
+}
+
+/* The directories from "/" down to dir, joined with '|' as collect_above()
+ * joins them: "/", "/tmp", ... up to the parent of dir. */
+static char *on_the_way(const char *dir)
+{
+	char *s = strdup("/");
+	const char *slash = dir;
+
+	while ((slash = strchr(slash + 1, '/'))) {
+		char *t = xasprintf("%s|%.*s", s, (int)(slash - dir), dir);
+
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* a|b, in a buffer that lives until the next call */
+static const char *xjoin(const char *a, const char *b)
+{
+	static char *last;
+
+	free(last);
+	last = xasprintf("%s|%s", a, b);
+	return last;
+}
+
+/* The directories visited on the way to dir, a search path of one
+ * directory, in a buffer that lives until the next call ("" if the
+ * profile was not found there). */
+static const char *above_of(const char *dir)
+{
+	static char *above;
+	char *p;
+
+	free(above);
+	above = strdup("");
+	p = profile_find_visit("found", dir, NULL, collect_above, &above, NULL);
+	if (!p)
+		*above = '\0';
+	free(p);
+	return above;
+}
+
+static void test_walk(void)
+{
+	char *vb = xasprintf("%s/vb", tmpdir), *want = on_the_way(vb), *dir, *tail;
+	const char *above;
+
+	above = above_of(vb);
+	tap_ok(!strcmp(above, want), "walk: every directory on the way is visited, from '/'");
+
+	/* a link: the directories it lies in, then those of its target */
+	dir = xasprintf("%s/abs", tmpdir);
+	if (symlink(vb, dir) < 0)
+		abort();
+	above = above_of(dir);
+	tap_ok(!strcmp(above, xjoin(want, want)),
+	       "walk: an absolute link's target is walked from '/' ('%s')", above);
+	free(dir);
+
+	dir = xasprintf("%s/rel", tmpdir);
+	tail = xasprintf("%s|%s/va|%s", tmpdir, tmpdir, tmpdir);
+	if (symlink("va/../vb", dir) < 0)
+		abort();
+	above = above_of(dir);
+	tap_ok(!strcmp(above, xjoin(want, tail)),
+	       "walk: a relative link is walked from its directory, '..' too ('%s')", above);
+	free(tail);
+	free(dir);
+
+	dir = xasprintf("%s/loop", tmpdir);
+	if (symlink(dir, dir) < 0)
+		abort();
+	tap_ok(!*above_of(dir), "walk: a link to itself is no directory to search");
+	free(dir);
+
+	/* a name of NAME_MAX bytes holds the profile; one byte more is
+	 * another name, which no directory can have */
+	dir = xasprintf("%s/%0*d", tmpdir, NAME_MAX, 0);
+	if (mkdir(dir, 0755) < 0)
+		abort();
+	tail = xasprintf("%0*d/found.ini", NAME_MAX, 0);
+	touch(tail);
+	tap_ok(*above_of(dir), "walk: a directory named with NAME_MAX bytes is searched");
+	free(tail);
+	tail = xasprintf("%s0", dir);
+	tap_ok(!*above_of(tail), "walk: a name longer than NAME_MAX is not cut to one that exists");
+	free(tail);
+	free(dir);
+
+	dir = xasprintf("%s/here/sub", tmpdir);
+	tap_ok(!*above_of(dir), "walk: a file on the way is no directory to search");
+	free(dir);
+	free(want);
+	free(vb);
+}
+
 static void test_find(void)
 {
 	errno = 0;
@@ -224,6 +338,7 @@ int main(void)
 	test_order();
 	test_list();
 	test_visit();
+	test_walk();
 	test_find();
 	cmd = xasprintf("rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)

@@ -3,10 +3,12 @@
  * scmp-run(1) TRUST against a search directory that changes while -p NAME
  * is looked up: one that appears right after it was found missing, or is
  * replaced right after it was checked, must not give the profile. This
- * program replaces stat(), lstat() and open() to play the other user.
+ * program replaces stat(), lstat(), open() and openat() to play the other
+ * user.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +91,35 @@ int open(const char *path, int flags, ...)
 	}
 	r = (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
 	maybe_appear(path, r);
+	return r;
+}
+
+/* The walk to a search directory opens it one component at a time. */
+int openat(int dfd, const char *name, int flags, ...)
+{
+	char link[64], dir[PATH_MAX], *path;
+	mode_t mode = 0;
+	va_list ap;
+	ssize_t n;
+	int r;
+
+	if (flags & (O_CREAT | __O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	r = (int)syscall(SYS_openat, dfd, name, flags, mode);
+	if (r >= 0 || errno != ENOENT || dfd == AT_FDCWD || name[0] == '/')
+		return r;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dfd);
+	n = readlink(link, dir, sizeof(dir) - 1);
+	if (n < 0)
+		abort();
+	dir[n] = '\0';
+	path = xasprintf("%s/%s", dir, name);
+	maybe_appear(path, r);
+	free(path);
+	errno = ENOENT;
 	return r;
 }
 
