@@ -10,6 +10,7 @@
 #include "policy-build.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1139,21 +1140,46 @@ static int collect_abis(const struct ruleset *rs, const struct arch *native, str
 	return 0;
 }
 
-/* A bare syscall number in a filter for several ABIs: an error (true) that
- * says how to write it (scmp-run.ini(5) SYSCALL NAMES). */
-static bool bare_number(const char *syscall, const struct src_loc *loc, size_t n_abis,
-			const struct arch *const *arches, struct diag *d)
+/*
+ * A syscall named by number that is an error (true, reported): a bare
+ * number in a filter for several ABIs, or a number its ABI never sees
+ * (scmp-run.ini(5) SYSCALL NAMES). x86_64 and x32 share one AUDIT_ARCH
+ * value, and the filter sends a number to x32 by its bit 0x40000000, -1
+ * excepted (arch_of_call()): a rule on an x86_64 number with that bit, or
+ * on an x32 number without it, would never decide a call, and a denial
+ * written so would stop nothing.
+ */
+static bool numbered_error(const char *syscall, const struct src_loc *loc, size_t n_abis,
+			   const struct arch *const *arches, struct diag *d)
 {
-	const struct arch *by;
+	const struct arch *by, *seen;
 	const char *err;
 	uint32_t nr;
 
-	if (n_abis < 2 || syscalls_parse_numbered(syscall, &by, &nr, &err) < 0 || by)
+	if (syscalls_parse_numbered(syscall, &by, &nr, &err) < 0)
+		return false;
+	if (!by && n_abis > 1) {
+		diag_error(d, loc,
+			   "syscall number %s in a filter for several ABIs: write ABI/NUMBER, "
+			   "e.g. '%s/%s'",
+			   syscall, arches[0]->name, syscall);
+		return true;
+	}
+	if (!by)
+		by = arches[0];
+	seen = arch_of_call(by->audit_arch, nr);
+	if (seen == by)
 		return false;
 	diag_error(d, loc,
-		   "syscall number %s in a filter for several ABIs: write ABI/NUMBER, "
-		   "e.g. '%s/%s'",
-		   syscall, arches[0]->name, syscall);
+		   "syscall number %s is never a call of the %s ABI: a call with this number "
+		   "is %s's (x32's numbers have bit 0x40000000 set, and -1 is x86_64's)",
+		   syscall, by->name, seen ? seen->name : "another ABI");
+	/* x32 without its bit: x32's call was meant, with the bit */
+	if (by->id == ARCH_X32 && nr != UINT32_MAX)
+		diag_hint(d, loc, "write 'x32/%" PRIu32 "', as --list-syscalls prints it",
+			  nr | ARCH_X32_SYSCALL_BIT);
+	else if (seen)
+		diag_hint(d, loc, "write '%s/%" PRIu32 "'", seen->name, nr);
 	return true;
 }
 
@@ -1218,7 +1244,7 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 		if (!syscalls_known(rs->prios[i].syscall) && !is_numbered(rs->prios[i].syscall))
 			diag_error(d, &rs->prios[i].loc, "unknown syscall '%s'",
 				   rs->prios[i].syscall);
-		bare_number(rs->prios[i].syscall, &rs->prios[i].loc, n_abis, arches, d);
+		numbered_error(rs->prios[i].syscall, &rs->prios[i].loc, n_abis, arches, d);
 	}
 
 	p = calloc(1, sizeof(*p));
@@ -1238,7 +1264,7 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 	for (size_t i = 0; i < rs->n_rules; i++) {
 		marks[rules.n].failed =
 			!rs->rules[i].name_key &&
-			bare_number(rs->rules[i].syscall, &rs->rules[i].loc, n_abis, arches, d);
+			numbered_error(rs->rules[i].syscall, &rs->rules[i].loc, n_abis, arches, d);
 		rules.v[rules.n++] = &rs->rules[i];
 	}
 	for (size_t i = 0; i < p->n_builtins; i++)

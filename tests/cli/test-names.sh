@@ -283,6 +283,33 @@ scmp-run: ./badnum.ini:4: error: 'x86_64/1?': a syscall named by number cannot b
 scmp-run: ./badnum.ini:4: error: invalid syscall '4294967296': syscall number out of range 0..4294967295" \
 	"malformed numbers: each located"
 
+# x86_64 and x32 share one AUDIT_ARCH: the filter sends a number to x32 by
+# its bit 0x40000000 (-1 excepted), so a rule of the other ABI on it would
+# never decide a call, and a denial would stop nothing
+profile deadnum 'architectures = x86_64 x32' '[kill-process]' \
+	'syscalls = x86_64/0x40000001 x32/1 x32/4294967295 x32/0x40000001 x86_64/4294967295' \
+	'[priority]' 'x86_64/1073741826 = 5'
+run "$SCMP_RUN" -p ./deadnum.ini --target-arch x86_64 --export-pfc -
+status_is 1 "a number its ABI never sees is rejected"
+stderr_is "scmp-run: ./deadnum.ini:7: error: syscall number x86_64/1073741826 is never a call of the x86_64 ABI: a call with this number is x32's (x32's numbers have bit 0x40000000 set, and -1 is x86_64's)
+scmp-run: ./deadnum.ini:7: hint: write 'x32/1073741826'
+scmp-run: ./deadnum.ini:5: error: syscall number x86_64/1073741825 is never a call of the x86_64 ABI: a call with this number is x32's (x32's numbers have bit 0x40000000 set, and -1 is x86_64's)
+scmp-run: ./deadnum.ini:5: hint: write 'x32/1073741825'
+scmp-run: ./deadnum.ini:5: error: syscall number x32/1 is never a call of the x32 ABI: a call with this number is x86_64's (x32's numbers have bit 0x40000000 set, and -1 is x86_64's)
+scmp-run: ./deadnum.ini:5: hint: write 'x32/1073741825', as --list-syscalls prints it
+scmp-run: ./deadnum.ini:5: error: syscall number x32/4294967295 is never a call of the x32 ABI: a call with this number is x86_64's (x32's numbers have bit 0x40000000 set, and -1 is x86_64's)
+scmp-run: ./deadnum.ini:5: hint: write 'x86_64/4294967295'" \
+	"a number its ABI never sees: located, says which ABI's it is and how to write it"
+one_abi deadbare '[kill-process]' 'syscalls = 0x40000001'
+run "$SCMP_RUN" -p ./deadbare.ini --target-arch x86_64 --export-pfc -
+status_is 1 "a bare number its one ABI never sees is rejected"
+like "$ERR" "deadbare.ini:5: error: syscall number 1073741825 is never a call of the x86_64 ABI" \
+	"a bare number its one ABI never sees: located"
+profile okx32 'architectures = x86_64 x32' '[kill-process]' 'syscalls = x32/0x40000001'
+run "$SCMP_RUN" -p ./okx32.ini --target-arch x86_64 --explain 1073741825
+is "$(head -n 2 "$OUT")" "write (x32 1073741825): kill-process
+rule: ./okx32.ini:5" "x32's number with its bit decides x32's call (control)"
+
 # naming clone3 by number counts as naming it: no built-in clone3 rule
 one_abi c3 '[allow]' 'syscalls = read x86_64/435' 'clone = flags == 0'
 run "$SCMP_RUN" -p ./c3.ini --target-arch x86_64 --explain clone3
