@@ -297,6 +297,10 @@ static int parse_record(const char *line, struct rec *r)
 	if (errno || nr > UINT32_MAX || (*end != ' ' && *end && *end != '\n'))
 		return -EINVAL;
 	r->nr = (uint32_t)nr;
+	/* a number the ABI never sees (an x32 one without its bit): recorded
+	 * calls have none, and the profile would refuse its rule */
+	if (arch_of_call(r->abi->audit_arch, r->nr) != r->abi)
+		return -EINVAL;
 	r->name = syscalls_lookup_nr(r->abi, r->nr);
 	p = end;
 	while (*p == ' ') {

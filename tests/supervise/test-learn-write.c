@@ -6,6 +6,7 @@
  * it (exit and exit_group aside, scmp-run(1) WRITING A PROFILE FOR A
  * PROGRAM), and every record is allowed. Calls seen on one ABI of several
  * are the cases where a name, which means the call on every ABI, is wider.
+ * Records read back (learn_load()) must be calls their ABI can see.
  */
 #include <errno.h>
 #include <linux/seccomp.h>
@@ -202,6 +203,40 @@ int main(void)
 		tap_ok(!allows(mux, n, ARCH_X86, 102, sys_connect),
 		       "socketcall(SYS_CONNECT), never seen: denied");
 		tap_ok(!allows(mux, n, ARCH_X86, 117, shmat), "ipc(SHMAT), never seen: denied");
+	}
+	/* records read back (learn_load()): a number its ABI never sees, an
+	 * x32 one without its bit or an x86_64 one with it (-1 excepted), is
+	 * no call --learn records, and the profile would refuse its rule */
+	{
+		static const struct {
+			const char *line;
+			int want;
+		} recs[] = {
+			{ ";@learned x32 1073741863\n", 1 }, /* getpid */
+			{ ";@learned x86_64 4294967295\n", 1 },
+			{ ";@learned x32 39\n", -EINVAL },
+			{ ";@learned x32 4294967295\n", -EINVAL },
+			{ ";@learned x86_64 1073741863\n", -EINVAL },
+		};
+
+		for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+			FILE *f = fmemopen((void *)recs[i].line, strlen(recs[i].line), "r");
+			struct learn *l = learn_new();
+			struct diag d;
+			int r = -ENOMEM;
+
+			diag_init(&d);
+			if (f && l)
+				r = learn_load(l, f, "learned.ini", arch_get(ARCH_X86_64), &d);
+			tap_ok(r == recs[i].want &&
+				       (r > 0 || (d.n_errors == 1 && d.msgs[0].loc.line == 1)),
+			       "record read back: %.*s: %s", (int)strlen(recs[i].line) - 1,
+			       recs[i].line, recs[i].want > 0 ? "kept" : "refused at its line");
+			if (f)
+				fclose(f);
+			learn_free(l);
+			diag_clear(&d);
+		}
 	}
 	printf("1..%u\n", tap_n);
 	return tap_failed ? 1 : 0;
