@@ -856,10 +856,10 @@ static int cmp_tagged(const void *a, const void *b)
  * Rules [from, to) of s all test one argument with a single interval set
  * (the common "cmd == X" shape): do two with different data overlap?
  * Sort all intervals and sweep; O(n log n) where pairs would be O(n^2).
- * Returns the later rule of an overlapping pair, s->n_rules if none, or
- * -1 if the shape does not fit.
+ * Returns the later rule of an overlapping pair (the earlier one in
+ * *ret_other), s->n_rules if none, or -1 if the shape does not fit.
  */
-static ssize_t single_arg_tie(const struct rsys *s, size_t from, size_t to)
+static ssize_t single_arg_tie(const struct rsys *s, size_t from, size_t to, size_t *ret_other)
 {
 	const struct rcmp *c0;
 	struct tagged_iv *all;
@@ -889,9 +889,12 @@ static ssize_t single_arg_tie(const struct rsys *s, size_t from, size_t to)
 	 * different data, the later one only counts where the earlier misses. */
 	for (size_t k = 1; k < n && ret == (ssize_t)s->n_rules; k++) {
 		if (all[k].iv.lo <= all[best].iv.hi &&
-		    s->rules[all[k].rule].ret != s->rules[all[best].rule].ret)
-			ret = (ssize_t)(all[k].rule > all[best].rule ? all[k].rule
-								     : all[best].rule);
+		    s->rules[all[k].rule].ret != s->rules[all[best].rule].ret) {
+			bool k_later = all[k].rule > all[best].rule;
+
+			ret = (ssize_t)(k_later ? all[k].rule : all[best].rule);
+			*ret_other = k_later ? all[best].rule : all[k].rule;
+		}
 		if (all[k].iv.hi > all[best].iv.hi)
 			best = k;
 	}
@@ -899,18 +902,13 @@ static ssize_t single_arg_tie(const struct rsys *s, size_t from, size_t to)
 	return ret;
 }
 
-static void tie_warning(const struct rsys *s, const struct rrule *b, struct diag *d)
+/* b, written after a, has a's action with other data, and one call can
+ * match both: the warning is at b and names a, the rule that wins there. */
+static void tie_warning(const struct rsys *s, const struct rrule *a, const struct rrule *b,
+			struct diag *d)
 {
-	const struct rrule *a = NULL;
 	char ba[64], bb[64];
 
-	/* name the first rule with the same action and other data */
-	for (size_t i = 0; i < s->n_rules && !a; i++)
-		if (s->rules[i].src->action.kind == b->src->action.kind &&
-		    s->rules[i].ret != b->ret)
-			a = &s->rules[i];
-	if (!a)
-		return;
 	diag_warning(d, &b->src->loc,
 		     "'%s' rules with %s here and %s at %s:%u: where both match, the one written "
 		     "first wins",
@@ -927,7 +925,7 @@ static void warn_ties(const struct rsys *s, size_t n_written, struct diag *d)
 	size_t visits = 0;
 
 	for (size_t from = 0, to, end; from < s->n_rules; from = to) {
-		size_t pairs = 0;
+		size_t pairs = 0, other = 0;
 		ssize_t hit;
 
 		for (to = from + 1; to < s->n_rules; to++)
@@ -937,10 +935,10 @@ static void warn_ties(const struct rsys *s, size_t n_written, struct diag *d)
 		 * profile overriding it on purpose (scmp-run.ini(5) BUILT-IN RULES). */
 		for (end = to; end > from && s->rules[end - 1].src->seq >= n_written; end--)
 			;
-		hit = end > from ? single_arg_tie(s, from, end) : (ssize_t)s->n_rules;
+		hit = end > from ? single_arg_tie(s, from, end, &other) : (ssize_t)s->n_rules;
 		if (hit >= 0) {
 			if ((size_t)hit < s->n_rules) {
-				tie_warning(s, &s->rules[hit], d);
+				tie_warning(s, &s->rules[other], &s->rules[hit], d);
 				return;
 			}
 			continue;
@@ -956,7 +954,7 @@ static void warn_ties(const struct rsys *s, size_t n_written, struct diag *d)
 				}
 				if (++pairs < TIE_PAIRS_MAX && !rrule_overlap(a, b))
 					continue;
-				tie_warning(s, b, d);
+				tie_warning(s, a, b, d);
 				return;
 			}
 	}
