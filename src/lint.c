@@ -479,6 +479,44 @@ static bool same_result_up_to(const struct rrule *mine, const struct rrule *u)
 	return true;
 }
 
+/*
+ * Whether r's syscall is a sub-call of a multiplexer of abi (socketcall,
+ * ipc) that has a rule of its own with r's action kind and other data,
+ * written after r. On the multiplexer's path r can be the sub-call's first
+ * candidate, and the written-first tie between the two picks r
+ * (scmp-run.ini(5) MEANING OF A PROFILE): without r, that rule would win.
+ */
+static bool mux_tie_after(const struct abi_policy *abi, const struct rule *r)
+{
+	uint32_t ret;
+
+	if (action_ret(&r->action, abi->arch, &ret) < 0)
+		return true;
+	for (int k = 0; k < MUX_COUNT; k++) {
+		const char *mux = arch_mux_name(abi->arch, (enum mux_kind)k);
+		const struct mux_subcall *subs;
+		const struct rsys *s;
+		bool sub = false;
+		size_t n_subs;
+		uint32_t nr;
+
+		if (!mux || syscalls_lookup_name(abi->arch, mux, &nr) < 0)
+			continue;
+		subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
+		for (size_t i = 0; i < n_subs && !sub; i++)
+			sub = !strcmp(subs[i].name, r->syscall);
+		s = sub ? policy_rsys(abi, nr) : NULL;
+		for (size_t i = 0; s && i < s->n_rules; i++) {
+			const struct rrule *x = &s->rules[i];
+
+			if (!x->via_mux && x->src->action.kind == r->action.kind &&
+			    x->src->seq > r->seq && x->ret != ret)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* The unconditional rule that makes the conditional rule r decide nothing
  * on every ABI that has its syscall; NULL if there is none. On an ABI, r
  * decides nothing when the policy dropped it behind an unconditional rule,
@@ -496,6 +534,8 @@ static const struct rule *shadow_of(const struct lint *L, const struct rule *r)
 		const struct rrule *mine, *u = NULL;
 		uint32_t nr;
 
+		if (mux_tie_after(abi, r))
+			return NULL;
 		if (syscalls_lookup_name(abi->arch, r->syscall, &nr) < 0)
 			continue;
 		has = true;
