@@ -902,19 +902,22 @@ static ssize_t single_arg_tie(const struct rsys *s, size_t from, size_t to, size
 	return ret;
 }
 
-/* b, written after a, has a's action with other data, and one call can
- * match both: the warning is at b and names a, the rule that wins there. */
-static void tie_warning(const struct rsys *s, const struct rrule *a, const struct rrule *b,
+void policy_tie_warning(const char *name, const struct rule *a, const struct rule *b,
 			struct diag *d)
 {
 	char ba[64], bb[64];
 
-	diag_warning(d, &b->src->loc,
+	diag_warning(d, &b->loc,
 		     "'%s' rules with %s here and %s at %s:%u: where both match, the one written "
 		     "first wins",
-		     s->name, action_format(&b->src->action, bb, sizeof(bb)),
-		     action_format(&a->src->action, ba, sizeof(ba)), a->src->loc.file,
-		     a->src->loc.line);
+		     name, action_format(&b->action, bb, sizeof(bb)),
+		     action_format(&a->action, ba, sizeof(ba)), a->loc.file, a->loc.line);
+}
+
+static void tie_warning(const struct rsys *s, const struct rrule *a, const struct rrule *b,
+			struct diag *d)
+{
+	policy_tie_warning(s->name, a->src, b->src, d);
 }
 
 /* scmp-run.ini(5) MEANING OF A PROFILE: rules with one action but different data (errno(EACCES) and
@@ -990,9 +993,25 @@ static bool same_action(const struct action *a, const struct action *b)
 	return a->kind == b->kind && a->data == b->data && a->errno_name == b->errno_name;
 }
 
+/*
+ * Whether the ABI being built (after the n_earlier ABIs of earlier) says the
+ * warnings about name: the first ABI of the filter that has it does, so
+ * that a syscall of the second ABI alone (x86's mmap2 or socketcall next to
+ * x86_64) is warned about too, and one of both ABIs once.
+ */
+static bool warns_for(const struct arch *const *earlier, size_t n_earlier, const char *name)
+{
+	uint32_t nr;
+
+	for (size_t i = 0; i < n_earlier; i++)
+		if (syscalls_lookup_name(earlier[i], name, &nr) == 0)
+			return false;
+	return true;
+}
+
 static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rules,
-			   struct abi_build *b, bool multi, bool warn, struct diag *d,
-			   struct rule_mark *marks)
+			   struct abi_build *b, bool multi, const struct arch *const *earlier,
+			   size_t n_earlier, struct diag *d, struct rule_mark *marks)
 {
 	struct abi_policy *abi = b->abi;
 	const struct arch *a = abi->arch;
@@ -1039,7 +1058,7 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 			continue;
 		}
 		if (r == RESOLVED_NEVER) {
-			if (warn)
+			if (warns_for(earlier, n_earlier, rule->syscall))
 				diag_warning(d, &rule->loc,
 					     "this condition of '%s' can never be true",
 					     rule->syscall);
@@ -1052,9 +1071,13 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 		}
 	}
 	for (size_t i = 0; i < abi->n_sys; i++)
-		finish_rsys(&abi->sys[i], rs->n_rules, d, warn);
+		finish_rsys(&abi->sys[i], rs->n_rules, d,
+			    warns_for(earlier, n_earlier, abi->sys[i].name));
 	for (int k = 0; k < MUX_COUNT; k++) {
-		r = policy_add_mux_rules(rules, b, (enum mux_kind)k);
+		const char *mux = arch_mux_name(a, (enum mux_kind)k);
+		bool warn = mux && warns_for(earlier, n_earlier, mux);
+
+		r = policy_add_mux_rules(rules, b, (enum mux_kind)k, rs->n_rules, warn ? d : NULL);
 		if (r < 0)
 			return r;
 	}
@@ -1083,8 +1106,9 @@ static int build_abi_rules(const struct ruleset *rs, const struct rule_list *rul
 }
 
 static int build_abi(const struct ruleset *rs, const struct rule_list *rules,
-		     struct abi_policy *abi, struct arena *lists, bool multi, bool warn,
-		     struct diag *d, struct rule_mark *marks)
+		     struct abi_policy *abi, struct arena *lists, bool multi,
+		     const struct arch *const *earlier, size_t n_earlier, struct diag *d,
+		     struct rule_mark *marks)
 {
 	struct abi_build b = { .abi = abi, .lists = lists };
 	int r;
@@ -1105,7 +1129,7 @@ static int build_abi(const struct ruleset *rs, const struct rule_list *rules,
 			  (rules->n < abi->n_known ? rules->n : abi->n_known) + MUX_COUNT);
 	if (r < 0)
 		goto out;
-	r = build_abi_rules(rs, rules, &b, multi, warn, d, marks);
+	r = build_abi_rules(rs, rules, &b, multi, earlier, n_earlier, d, marks);
 out:
 	free(b.where);
 	free(b.cap_rules);
@@ -1276,7 +1300,7 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 	for (size_t i = 0; i < n_abis; i++) {
 		p->abis[i].arch = arches[i];
 		p->n_abis++;
-		r = build_abi(rs, &rules, &p->abis[i], &p->lists, n_abis > 1, i == 0, d, marks);
+		r = build_abi(rs, &rules, &p->abis[i], &p->lists, n_abis > 1, arches, i, d, marks);
 		if (r < 0)
 			goto fail;
 	}

@@ -69,9 +69,17 @@ struct rsys *policy_rsys_building(const struct abi_build *b, uint32_t nr);
  * The multiplexer of kind on b's ABI (policy-mux.c): put its sub-calls'
  * rules in front of its own, for the result scmp-run.ini(5) MEANING OF A
  * PROFILE states. Every other number's list must be final (sorted, cut
- * after its first unconditional rule). Returns 0 or -ENOMEM.
+ * after its first unconditional rule). With d, warns where a rule on the
+ * multiplexer and a sub-call's rule tie (one action kind, other data; the
+ * profile's n_written rules only). Returns 0 or -ENOMEM.
  */
-int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enum mux_kind kind);
+int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enum mux_kind kind,
+			 size_t n_written, struct diag *d);
+
+/* The warning for b, written after a with a's action kind and other data,
+ * where one call of name can match both: the rule written first wins. */
+void policy_tie_warning(const char *name, const struct rule *a, const struct rule *b,
+			struct diag *d);
 
 /*
  * The built-in rules of rs into p->builtins (policy-builtins.c):

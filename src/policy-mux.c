@@ -276,6 +276,25 @@ static int push_mux_rule(struct rrule **list, size_t *n, size_t *cap, const stru
 }
 
 /*
+ * Do the rule own on the multiplexer and first, a sub-call's candidate, tie
+ * on the sub-call's number call: one action kind, other data, and a call
+ * that matches both (own's tests on the call argument pass call itself;
+ * first's arguments are hidden, so some call can match it)? Only rules of
+ * the profile: a built-in rule losing a tie is the profile overriding it.
+ */
+static bool ties(const struct rrule *own, const struct rrule *first, uint32_t call,
+		 size_t n_written)
+{
+	if (own->src->action.kind != first->src->action.kind || own->ret == first->ret ||
+	    own->src->seq >= n_written || first->src->seq >= n_written)
+		return false;
+	for (size_t i = 0; i < own->n_cmps; i++)
+		if (own->cmps[i].arg == 0 && !rcmp_match(&own->cmps[i], call))
+			return false;
+	return true;
+}
+
+/*
  * Multiplexer sub-calls (scmp-run.ini(5) MEANING OF A PROFILE): a rule on
  * "socket" covers socketcall(SYS_SOCKET, args) too, but there socket's
  * arguments sit behind a pointer the filter cannot read (for ipc, every
@@ -292,7 +311,8 @@ static int push_mux_rule(struct rrule **list, size_t *n, size_t *cap, const stru
  * sub-call with rules, "M_i && call == k -> winner(M_i, S)" for each M_i in
  * order, then "call == k -> S" unless the default is the answer.
  */
-int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enum mux_kind kind)
+int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enum mux_kind kind,
+			 size_t n_written, struct diag *d)
 {
 	struct abi_policy *abi = b->abi;
 	const struct arch *a = abi->arch;
@@ -301,6 +321,7 @@ int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enu
 	size_t n = 0, cap = 0, n_subs, n_own = 0;
 	struct rsys *mux;
 	uint32_t mux_nr;
+	bool warned = false; /* once per multiplexer, as per syscall */
 	int r = 0;
 
 	if (!arch_mux_name(a, kind) || syscalls_lookup_name(a, arch_mux_name(a, kind), &mux_nr) < 0)
@@ -321,6 +342,13 @@ int policy_add_mux_rules(const struct rule_list *rules, struct abi_build *b, enu
 		for (size_t i = 0; i < n_own && r >= 0; i++) {
 			const struct rrule *w = winner(&own_rules[i], first);
 			struct rrule rr = { .src = w->src, .ret = w->ret, .via_mux = true };
+
+			if (d && !warned && ties(&own_rules[i], first, subs[k].call, n_written)) {
+				const struct rrule *l = w == first ? &own_rules[i] : first;
+
+				policy_tie_warning(arch_mux_name(a, kind), w->src, l->src, d);
+				warned = true;
+			}
 
 			rr.cmps = with_call_test(own_rules[i].cmps, own_rules[i].n_cmps, kind,
 						 subs[k].call);
