@@ -975,6 +975,66 @@ static void check_size(struct exporter *x, struct xname *names, size_t n_names)
 	}
 }
 
+/*
+ * The syscall names libseccomp 2.5 cannot resolve (its table reaches
+ * futex_requeue, Linux 6.7; Debian 12's 2.5.4 has the same), each unknown
+ * on every ABI that has it, or after a ':' on that ABI alone; checked
+ * against the library by tests/oci/test-libseccomp.c. runc and crun skip
+ * the entries of a name they cannot resolve (scmp-run.ini(5),
+ * --export-oci).
+ */
+static const char lsc_unknown[] =
+	"uretprobe\0uprobe\0statmount\0listmount\0lsm_get_self_attr\0lsm_set_self_attr\0"
+	"lsm_list_modules\0mseal\0setxattrat\0getxattrat\0listxattrat\0removexattrat\0"
+	"open_tree_attr\0file_getattr\0file_setattr\0listns\0riscv_hwprobe\0"
+	"map_shadow_stack:x32\0";
+
+bool oci_libseccomp_unknown(const struct arch *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *u = lsc_unknown; *u; u += strlen(u) + 1)
+		if (!strncmp(u, name, n) && (!u[n] || (u[n] == ':' && !strcmp(u + n + 1, a->name))))
+			return true;
+	return false;
+}
+
+/* Whether ret takes precedence over def: the kernel keeps the lowest
+ * action of the filters, compared as signed (seccomp(2)). */
+static bool stricter(uint32_t ret, uint32_t def)
+{
+	return (int32_t)(ret & SECCOMP_RET_ACTION_FULL) < (int32_t)(def & SECCOMP_RET_ACTION_FULL);
+}
+
+/* A warning for each name written, stricter than the defaultAction, that
+ * libseccomp 2.5 does not know on an ABI of the filter, at that rule: a
+ * runtime linked with it skips the entries, and gives the calls the
+ * defaultAction. (A skipped allow under a stricter default only denies.) */
+static void warn_unknown_names(struct exporter *x, const struct xname *names, size_t n_names)
+{
+	const struct policy *p = x->p;
+	uint32_t def = p->abis[0].default_ret;
+
+	for (size_t j = 0; j < n_names; j++) {
+		const struct rsys *s = names[j].sys;
+		const struct rrule *at = NULL;
+		const struct arch *on = NULL;
+
+		for (size_t i = 0; i < p->n_abis && !on; i++)
+			if (oci_libseccomp_unknown(p->abis[i].arch, names[j].name))
+				on = p->abis[i].arch;
+		for (size_t i = 0; on && i < s->n_rules && !at; i++)
+			if (!s->rules[i].via_mux && stricter(s->rules[i].ret, def))
+				at = &s->rules[i];
+		if (at)
+			diag_warning(x->d, &at->src->loc,
+				     "--export-oci: libseccomp 2.5 (2.5.4 in Debian 12) does not "
+				     "know '%s' on %s: runc and crun linked with it skip its "
+				     "entries, and give its calls the defaultAction",
+				     names[j].name, on->name);
+	}
+}
+
 static void warnings(struct exporter *x)
 {
 	const struct policy *p = x->p;
@@ -1171,6 +1231,7 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 		check_size(&x, names, n_names);
 	if (r >= 0 && d->n_errors == errs) {
 		warnings(&x);
+		warn_unknown_names(&x, names, n_names);
 		r = write_json(&x, f);
 	}
 	if (r >= 0 && d->n_errors > errs)

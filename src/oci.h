@@ -60,3 +60,8 @@ int oci_import(const char *path, const struct arch *native, const struct oci_opt
  */
 int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
 	       struct diag *d, FILE *f);
+
+/* Whether libseccomp 2.5, which runc and crun link, cannot resolve the
+ * syscall name on ABI a (scmp-run.ini(5), --export-oci): a runtime then
+ * skips the name's JSON entries, and --export-oci warns. */
+bool oci_libseccomp_unknown(const struct arch *a, const char *name);

@@ -188,6 +188,27 @@ like "$ERR" "warning: --export-oci: bad-arch-action has no OCI form" "... bad-ar
 like "$ERR" "$TAP_TMP/warnings.ini:9: warning: --export-oci: priorities have no OCI form" "... priorities"
 like "$OUT" '"defaultErrnoRet": 1,' "... and the JSON is written"
 
+# A name libseccomp 2.5 cannot resolve: runc and crun skip its entries, so
+# a rule stricter than the defaultAction would not hold there.
+printf '[filter]\ndefault-action = allow\n[errno(EPERM)]\nsyscalls = mseal ptrace\n' \
+	>"$TAP_TMP/new-deny.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/new-deny.ini" --export-oci -
+is "$RC" 0 "--export-oci: a name libseccomp 2.5 does not know is written"
+like "$ERR" "$TAP_TMP/new-deny.ini:4: warning: --export-oci: libseccomp 2.5 (2.5.4 in Debian 12) does not know 'mseal' on $(uname -m | sed 's/amd64/x86_64/'): runc and crun linked with it skip its entries, and give its calls the defaultAction" \
+	"... with a located warning where the rule is stricter than the defaultAction"
+unlike "$ERR" "'ptrace'" "... and none for a name it knows"
+like "$OUT" '"mseal"' "... and its entry is in the JSON"
+printf '[filter]\ndefault-action = errno(EPERM)\n[allow]\nsyscalls = mseal exit_group\n' \
+	>"$TAP_TMP/new-allow.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/new-allow.ini" --export-oci -
+unlike "$ERR" "does not know 'mseal'" \
+	"--export-oci: no warning where a skipped rule only leaves the stricter defaultAction"
+printf '[filter]\ndefault-action = errno(EPERM)\n[kill-process]\nsyscalls = mseal\n' \
+	>"$TAP_TMP/new-kill.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/new-kill.ini" --export-oci -
+like "$ERR" "$TAP_TMP/new-kill.ini:4: warning: --export-oci: libseccomp 2.5 (2.5.4 in Debian 12) does not know 'mseal'" \
+	"--export-oci: a warning for kill-process under an errno defaultAction"
+
 # [landlock] restricts what linux.seccomp cannot say: the runtime would run
 # the command without those paths, ports and scopes. A warning at the
 # first key; none for mode = off, which asks for nothing.
