@@ -403,6 +403,21 @@ static int add_clone3(struct builtins *bs, const struct arch *const *abis, size_
 	return r;
 }
 
+/*
+ * A [landlock] TCP key: Landlock's TCP rights cover IPPROTO_TCP sockets
+ * only, and an MPTCP socket (IPPROTO_MPTCP) talks plain TCP to a peer
+ * without MPTCP, on any port: socket() with that protocol gets
+ * EPROTONOSUPPORT, the answer of a kernel without MPTCP, on which programs
+ * fall back to TCP (scmp-run.ini(5) LANDLOCK, Network).
+ */
+static int add_landlock_tcp(struct builtins *bs)
+{
+	if (!bs->rs->landlock_tcp_loc.line)
+		return 0;
+	return add_rule_at(bs, &bs->rs->landlock_tcp_loc, "socket", "EPROTONOSUPPORT",
+			   EPROTONOSUPPORT, "protocol == IPPROTO_MPTCP");
+}
+
 int policy_add_builtins(const struct ruleset *rs, struct policy *p, const struct arch *const *abis,
 			size_t n_abis, struct diag *d)
 {
@@ -416,5 +431,7 @@ int policy_add_builtins(const struct ruleset *rs, struct policy *p, const struct
 		r = add_clone3(&bs, abis, n_abis);
 	if (r >= 0)
 		r = add_hardening(&bs, &rs->hardening, abis, n_abis, d);
+	if (r >= 0)
+		r = add_landlock_tcp(&bs);
 	return r;
 }

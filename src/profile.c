@@ -1332,13 +1332,17 @@ static void check_required(struct loader *l, const char *top_file)
 				   key_rows[i].key, key_rows[i].section, key_rows[i].key);
 }
 
-/* Checks that need the whole include tree, then group expansion into the
- * ruleset (only for a profile without errors). */
+/* Checks that need the whole include tree, what [landlock] adds to the
+ * filter, then group expansion into the ruleset (only for a profile
+ * without errors). */
 static void finish(struct loader *l, const char *top_file)
 {
+	const struct landlock_config *c = &l->p->landlock;
 	int r;
 
 	check_required(l, top_file);
+	if (c->mode != LANDLOCK_MODE_OFF && (c->has_bind || c->has_connect))
+		l->p->rs->landlock_tcp_loc = c->has_bind ? c->bind_loc : c->connect_loc;
 	profile_groups_check(l);
 	if (l->d->n_errors != l->errors || l->oom)
 		return;

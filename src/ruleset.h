@@ -89,6 +89,11 @@ struct priority {
 struct ruleset {
 	struct filter_attrs attrs;
 	struct hardening hardening;
+	/* [landlock] restricts TCP ports (bind-tcp or connect-tcp, mode not
+	 * off): the bind-tcp line, else the connect-tcp line, where the rule
+	 * that refuses MPTCP sockets is located (scmp-run.ini(5) LANDLOCK,
+	 * Network); line 0: no such rule. */
+	struct src_loc landlock_tcp_loc;
 	struct rule *rules; /* in written order (rule.seq is the index) */
 	size_t n_rules, cap_rules;
 	struct priority *prios;

@@ -54,9 +54,11 @@ static void print_builtins(const struct compiled *c, FILE *f)
 
 	for (size_t i = 0; i < c->policy->n_builtins; i++) {
 		const struct rule *r = &c->policy->builtins[i];
+		const struct src_loc *tcp = &c->rs->landlock_tcp_loc;
+		bool at_tcp = r->loc.file == tcp->file && r->loc.line == tcp->line;
+		const char *kind = !r->loc.line ? "built-in" : at_tcp ? "landlock" : "hardening";
 
-		fprintf(f, "%s rule: %s: %s %s", r->loc.line ? "hardening" : "built-in",
-			src_loc_format(&r->loc, loc, sizeof(loc)),
+		fprintf(f, "%s rule: %s: %s %s", kind, src_loc_format(&r->loc, loc, sizeof(loc)),
 			action_format(&r->action, buf, sizeof(buf)), r->syscall);
 		if (r->conj.n_cmps) {
 			fputs(" if ", f);

@@ -255,6 +255,43 @@ static void test_sock_packet(void)
 	}
 }
 
+/* A [landlock] TCP key: MPTCP sockets, which Landlock's TCP rights do not
+ * cover, get EPROTONOSUPPORT, on the multiplexed socket too. */
+static void test_landlock_mptcp(void)
+{
+	const struct arch *x86 = arch_lookup("x86");
+	struct seccomp_data sd = { .arch = x86->audit_arch, .nr = 102, .args = { 1 } };
+	struct action allow = { .kind = ACTION_ALLOW };
+	struct ruleset *rs = base();
+	struct decision dec;
+	struct compiled c;
+	struct diag d;
+
+	tap_ok(build(rs, &c, &d) == 0 && c.policy->n_builtins == 1,
+	       "mptcp: no TCP key, no rule (tty-injection alone)");
+	compiled_free(&c);
+	diag_clear(&d);
+	ruleset_add(rs, "socket", false, &allow, NULL, &LOC(1));
+	rs->landlock_tcp_loc = LOC(5);
+	rs->attrs.arches = ARCH_NATIVE_BIT | (1u << x86->id);
+	tap_ok(build(rs, &c, &d) == 0, "mptcp: compiles");
+	tap_is(decide(&c, "socket", 2, 1, 262), ERR(EPROTONOSUPPORT),
+	       "mptcp: AF_INET, IPPROTO_MPTCP, over [allow]");
+	tap_is(decide(&c, "socket", 10, 0x80801, 262), ERR(EPROTONOSUPPORT),
+	       "mptcp: AF_INET6, SOCK_STREAM|SOCK_NONBLOCK|SOCK_CLOEXEC");
+	tap_is(decide(&c, "socket", 2, 1, (1ull << 32) | 262), ERR(EPROTONOSUPPORT),
+	       "mptcp: 32-bit protocol, upper half ignored like the kernel");
+	tap_is(decide(&c, "socket", 2, 1, 6), ALLOW, "mptcp: IPPROTO_TCP");
+	tap_is(decide(&c, "socket", 2, 1, 0), ALLOW, "mptcp: protocol 0");
+	tap_ok(c.policy->n_builtins == 2 && c.policy->builtins[1].loc.line == 5,
+	       "mptcp: the rule is located at the TCP key");
+	policy_decide(c.policy, &sd, &dec);
+	tap_is(dec.ret, ERR(EPROTONOSUPPORT), "mptcp: x86 socketcall(SYS_SOCKET), protocol hidden");
+	compiled_free(&c);
+	diag_clear(&d);
+	ruleset_free(rs);
+}
+
 int main(void)
 {
 	x86_64 = arch_lookup("x86_64");
@@ -263,5 +300,6 @@ int main(void)
 	test_namespaces();
 	test_families_and_ties();
 	test_sock_packet();
+	test_landlock_mptcp();
 	return tap_done();
 }

@@ -292,7 +292,29 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 		# nothing listens there: the kernel's answer, not Landlock's
 		launch $who net "$PY" "$ESC" connect "$port"
 		is "$(cat "$OUT")" ECONNREFUSED "$who: connecting to the listed port reaches the stack"
+		# An MPTCP socket speaks TCP to a TCP peer, but Landlock's TCP
+		# rights cover IPPROTO_TCP sockets only: a TCP key refuses it
+		# (scmp-run.ini(5) LANDLOCK, Network)
+		launch $who net "$PY" "$ESC" mptcp-connect "$other"
+		is "$(cat "$OUT")" EPROTONOSUPPORT \
+			"$who: an MPTCP socket cannot connect to an unlisted port"
+		launch $who net "$PY" "$ESC" mptcp-bind "$other"
+		is "$(cat "$OUT")" EPROTONOSUPPORT "$who: an MPTCP socket cannot bind an unlisted port"
 	done
+	run "$S" -p "$P/net.ini" --check
+	like "$OUT" \
+		"landlock rule: $P/net.ini:4: errno(EPROTONOSUPPORT) socket if protocol == IPPROTO_MPTCP" \
+		"--check: the MPTCP rule, at the first TCP key"
+	printf '[landlock]\nmode = off\nconnect-tcp = 80\n' | prof net-off
+	run "$S" -p "$P/net-off.ini" --check
+	unlike "$OUT" "IPPROTO_MPTCP" "--check: near miss: no MPTCP rule with mode = off"
+	# near miss: without a TCP key, MPTCP is the kernel's to answer
+	if [ "$("$PY" "$ESC" mptcp-bind 0)" = ok ]; then
+		launch nobody plain "$PY" "$ESC" mptcp-bind 0
+		is "$(cat "$OUT")" ok "no TCP key: an MPTCP socket binds"
+	else
+		skip "the kernel has no MPTCP"
+	fi
 else
 	skip "Landlock ABI $ABI has no TCP rules"
 fi

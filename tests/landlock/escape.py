@@ -8,6 +8,8 @@
 #       child WHAT ADDR"; print the child's status and the buffer afterwards
 #   escape.py child mem|ptrace|signal ADDR : the attempt: "ok" or the errno name
 #   escape.py bind|connect PORT            : TCP on 127.0.0.1: "ok" or the errno name
+#   escape.py mptcp-bind|mptcp-connect PORT : the same through an MPTCP socket, which
+#       speaks TCP to a TCP peer but is not a TCP socket to Landlock
 import ctypes
 import errno
 import os
@@ -66,7 +68,15 @@ def child(what, addr):
 
 
 def tcp(what, port):
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        if what.startswith("mptcp-"):
+            what = what[len("mptcp-"):]
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)  # IPPROTO_MPTCP
+        else:
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    except OSError as e:
+        print(errno.errorcode.get(e.errno, str(e.errno)))
+        return 0
     s.settimeout(5)
     try:
         if what == "bind":
@@ -88,7 +98,8 @@ def main(argv):
         return parent(argv[2], argv[3:])
     if len(argv) == 4 and argv[1] == "child":
         return child(argv[2], int(argv[3]))
-    if len(argv) == 3 and argv[1] in ("bind", "connect"):
+    if len(argv) == 3 and argv[1] in ("bind", "connect", "mptcp-bind",
+                                            "mptcp-connect"):
         return tcp(argv[1], int(argv[2]))
     print("usage: escape.py parent|child|bind|connect ...", file=sys.stderr)
     return 2
