@@ -1001,6 +1001,14 @@ static int report_net(const struct landlock_config *c, const struct landlock_rig
 	if (fprintf(f, "%s%s: only ports", prefix, key) < 0 || ports_print(c, access, f) < 0 ||
 	    fputc('\n', f) == EOF)
 		return -EIO;
+	/* listen(2) binds a socket never bound itself, asking Landlock
+	 * nothing (scmp-run.ini(5) LANDLOCK, Network) */
+	if (access == LANDLOCK_ACCESS_NET_BIND_TCP &&
+	    fprintf(f,
+		    "%sbind-tcp: listening on a socket never bound is not restricted (the kernel "
+		    "picks a port without bind)\n",
+		    prefix) < 0)
+		return -EIO;
 	return 0;
 }
 

@@ -300,11 +300,18 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 			"$who: an MPTCP socket cannot connect to an unlisted port"
 		launch $who net "$PY" "$ESC" mptcp-bind "$other"
 		is "$(cat "$OUT")" EPROTONOSUPPORT "$who: an MPTCP socket cannot bind an unlisted port"
+		# listen(2) on a socket never bound takes a port the kernel
+		# picks, without bind(2): Landlock cannot see it, as the man
+		# page and --check say
+		launch $who net "$PY" "$ESC" listen
+		is "$(cat "$OUT")" ok "$who: listen without bind takes a port past bind-tcp"
 	done
 	run "$S" -p "$P/net.ini" --check
 	like "$OUT" \
 		"landlock rule: $P/net.ini:4: errno(EPROTONOSUPPORT) socket if protocol == IPPROTO_MPTCP" \
 		"--check: the MPTCP rule, at the first TCP key"
+	like "$OUT" "landlock: bind-tcp: listening on a socket never bound is not restricted" \
+		"--check: listen without bind is not restricted"
 	printf '[landlock]\nmode = off\nconnect-tcp = 80\n' | prof net-off
 	run "$S" -p "$P/net-off.ini" --check
 	unlike "$OUT" "IPPROTO_MPTCP" "--check: near miss: no MPTCP rule with mode = off"

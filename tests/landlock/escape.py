@@ -10,6 +10,8 @@
 #   escape.py bind|connect PORT            : TCP on 127.0.0.1: "ok" or the errno name
 #   escape.py mptcp-bind|mptcp-connect PORT : the same through an MPTCP socket, which
 #       speaks TCP to a TCP peer but is not a TCP socket to Landlock
+#   escape.py listen                       : listen(2) on a TCP socket never bound:
+#       "ok" when it listens on a port (the kernel picked one), or the errno name
 import ctypes
 import errno
 import os
@@ -93,6 +95,20 @@ def tcp(what, port):
     return 0
 
 
+def listen():
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        s.listen(1)
+    except OSError as e:
+        print(errno.errorcode.get(e.errno, str(e.errno)))
+        return 0
+    finally:
+        port = s.getsockname()[1]
+        s.close()
+    print("ok" if port else "port 0")
+    return 0
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "parent":
         return parent(argv[2], argv[3:])
@@ -101,6 +117,8 @@ def main(argv):
     if len(argv) == 3 and argv[1] in ("bind", "connect", "mptcp-bind",
                                             "mptcp-connect"):
         return tcp(argv[1], int(argv[2]))
+    if len(argv) == 2 and argv[1] == "listen":
+        return listen()
     print("usage: escape.py parent|child|bind|connect ...", file=sys.stderr)
     return 2
 
