@@ -307,11 +307,20 @@ static void check_io_uring(struct lint *L)
 			: "deny them: add 'io_uring_setup io_uring_enter io_uring_register' "
 			  "to a denying section such as [errno(EPERM)] (the stricter action "
 			  "wins)";
+	const struct src_loc *tcp = &L->c->rs->landlock_tcp_loc;
+	char why[512], at[256];
 
-	warn_deciders(L, "io-uring", names, 3, false,
-		      ": io_uring runs operations (open, connect, ...) in the kernel without "
-		      "passing the seccomp filter",
-		      hint);
+	/* Landlock checks io_uring's bind and connect, but the filter does
+	 * not see its socket operation, which makes the MPTCP sockets that
+	 * the TCP keys rely on the filter to refuse (scmp-run.ini(5)
+	 * LANDLOCK, Network). */
+	snprintf(why, sizeof(why),
+		 ": io_uring runs operations (open, connect, ...) in the kernel without passing "
+		 "the seccomp filter%s%s%s",
+		 tcp->line ? ", and makes MPTCP sockets, which the [landlock] TCP key at " : "",
+		 tcp->line ? src_loc_format(tcp, at, sizeof(at)) : "",
+		 tcp->line ? " does not restrict" : "");
+	warn_deciders(L, "io-uring", names, 3, false, why, hint);
 }
 
 /* ---- ptrace, proc-mem: reachable with no Landlock domain ---- */
