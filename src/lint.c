@@ -311,13 +311,14 @@ static void check_io_uring(struct lint *L)
 	char why[512], at[256];
 
 	/* Landlock checks io_uring's bind and connect, but the filter does
-	 * not see its socket operation, which makes the MPTCP sockets that
+	 * not see its socket operation, which makes the MPTCP and SMC sockets that
 	 * the TCP keys rely on the filter to refuse (scmp-run.ini(5)
 	 * LANDLOCK, Network). */
 	snprintf(why, sizeof(why),
 		 ": io_uring runs operations (open, connect, ...) in the kernel without passing "
 		 "the seccomp filter%s%s%s",
-		 tcp->line ? ", and makes MPTCP sockets, which the [landlock] TCP key at " : "",
+		 tcp->line ? ", and makes MPTCP and SMC sockets, which the [landlock] TCP key at "
+			   : "",
 		 tcp->line ? src_loc_format(tcp, at, sizeof(at)) : "",
 		 tcp->line ? " does not restrict" : "");
 	warn_deciders(L, "io-uring", names, 3, false, why, hint);

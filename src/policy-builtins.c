@@ -405,17 +405,26 @@ static int add_clone3(struct builtins *bs, const struct arch *const *abis, size_
 
 /*
  * A [landlock] TCP key: Landlock's TCP rights cover IPPROTO_TCP sockets
- * only, and an MPTCP socket (IPPROTO_MPTCP) talks plain TCP to a peer
- * without MPTCP, on any port: socket() with that protocol gets
- * EPROTONOSUPPORT, the answer of a kernel without MPTCP, on which programs
- * fall back to TCP (scmp-run.ini(5) LANDLOCK, Network).
+ * only. An MPTCP socket (IPPROTO_MPTCP) talks plain TCP to a peer without
+ * MPTCP, and an SMC socket (AF_SMC, or IPPROTO_SMC since Linux 6.11) falls
+ * back to plain TCP where there is no SMC peer or device, binding and
+ * connecting its inner TCP socket from the kernel, past the hooks: on any
+ * port. socket() gets what a kernel without them answers,
+ * EPROTONOSUPPORT for the protocols and EAFNOSUPPORT for the family, on
+ * which programs fall back to TCP (scmp-run.ini(5) LANDLOCK, Network).
  */
 static int add_landlock_tcp(struct builtins *bs)
 {
-	if (!bs->rs->landlock_tcp_loc.line)
+	const struct src_loc *at = &bs->rs->landlock_tcp_loc;
+	int r;
+
+	if (!at->line)
 		return 0;
-	return add_rule_at(bs, &bs->rs->landlock_tcp_loc, "socket", "EPROTONOSUPPORT",
-			   EPROTONOSUPPORT, "protocol == IPPROTO_MPTCP");
+	r = add_rule_at(bs, at, "socket", "EPROTONOSUPPORT", EPROTONOSUPPORT,
+			"protocol in { IPPROTO_MPTCP, IPPROTO_SMC }");
+	if (r >= 0)
+		r = add_rule_at(bs, at, "socket", "EAFNOSUPPORT", EAFNOSUPPORT, "family == AF_SMC");
+	return r;
 }
 
 int policy_add_builtins(const struct ruleset *rs, struct policy *p, const struct arch *const *abis,

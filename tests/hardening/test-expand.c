@@ -255,8 +255,9 @@ static void test_sock_packet(void)
 	}
 }
 
-/* A [landlock] TCP key: MPTCP sockets, which Landlock's TCP rights do not
- * cover, get EPROTONOSUPPORT, on the multiplexed socket too. */
+/* A [landlock] TCP key: MPTCP and SMC sockets, which Landlock's TCP rights
+ * do not cover, get EPROTONOSUPPORT or EAFNOSUPPORT, on the multiplexed
+ * socket too. */
 static void test_landlock_mptcp(void)
 {
 	const struct arch *x86 = arch_lookup("x86");
@@ -283,8 +284,14 @@ static void test_landlock_mptcp(void)
 	       "mptcp: 32-bit protocol, upper half ignored like the kernel");
 	tap_is(decide(&c, "socket", 2, 1, 6), ALLOW, "mptcp: IPPROTO_TCP");
 	tap_is(decide(&c, "socket", 2, 1, 0), ALLOW, "mptcp: protocol 0");
-	tap_ok(c.policy->n_builtins == 2 && c.policy->builtins[1].loc.line == 5,
-	       "mptcp: the rule is located at the TCP key");
+	tap_is(decide(&c, "socket", 2, 1, 256), ERR(EPROTONOSUPPORT),
+	       "smc: AF_INET, IPPROTO_SMC, over [allow]");
+	tap_is(decide(&c, "socket", 43, 1, 0), ERR(EAFNOSUPPORT), "smc: AF_SMC, over [allow]");
+	tap_is(decide(&c, "socket", 43, 1, 1), ERR(EAFNOSUPPORT), "smc: AF_SMC, SMCPROTO_SMC6");
+	tap_is(decide(&c, "socket", 2, 1, 257), ALLOW, "smc: near miss: protocol 257");
+	tap_ok(c.policy->n_builtins == 3 && c.policy->builtins[1].loc.line == 5 &&
+		       c.policy->builtins[2].loc.line == 5,
+	       "mptcp, smc: the rules are located at the TCP key");
 	policy_decide(c.policy, &sd, &dec);
 	tap_is(dec.ret, ERR(EPROTONOSUPPORT), "mptcp: x86 socketcall(SYS_SOCKET), protocol hidden");
 	compiled_free(&c);

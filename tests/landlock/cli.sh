@@ -308,8 +308,10 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	done
 	run "$S" -p "$P/net.ini" --check
 	like "$OUT" \
-		"landlock rule: $P/net.ini:4: errno(EPROTONOSUPPORT) socket if protocol == IPPROTO_MPTCP" \
-		"--check: the MPTCP rule, at the first TCP key"
+		"landlock rule: $P/net.ini:4: errno(EPROTONOSUPPORT) socket if protocol in { IPPROTO_MPTCP, IPPROTO_SMC }" \
+		"--check: the MPTCP and SMC rule, at the first TCP key"
+	like "$OUT" "landlock rule: $P/net.ini:4: errno(EAFNOSUPPORT) socket if family == AF_SMC" \
+		"--check: the AF_SMC rule, at the first TCP key"
 	like "$OUT" "landlock: bind-tcp: listening on a socket never bound is not restricted" \
 		"--check: listen without bind is not restricted"
 	printf '[landlock]\nmode = off\nconnect-tcp = 80\n' | prof net-off
