@@ -33,6 +33,11 @@
 #include "rlimits.h"
 #include "sim.h"
 
+/* Linux 5.19 uapi, newer than some build hosts' headers. */
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+
 /* execvp() falls back to confstr(_CS_PATH) ("/bin:/usr/bin" on glibc) when
  * PATH is unset; we use the wider list that shells and systemd use. */
 #define RUN_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
@@ -748,13 +753,23 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 		if (r < 0)
 			return step_failed(d, "preparing the supervisor's listener", (int)-r);
 		/* TSYNC and NEW_LISTENER both use the return value: the
-		 * kernel takes them together only with TSYNC_ESRCH (5.7). */
-		flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+		 * kernel takes them together only with TSYNC_ESRCH (5.7). A
+		 * call the supervisor has taken waits for its answer, which
+		 * a signal would otherwise cut short (EINTR instead of the
+		 * profile's errno, no kill-process): WAIT_KILLABLE_RECV, from
+		 * Linux 5.19; an older kernel says EINVAL, and the install is
+		 * made again without it. */
+		flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
 		if (flags & SECCOMP_FILTER_FLAG_TSYNC)
 			flags |= SECCOMP_FILTER_FLAG_TSYNC_ESRCH;
 	}
 	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
 	err = errno;
+	if (hook && r < 0 && err == EINVAL) {
+		flags &= ~SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+		r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
+		err = errno;
+	}
 	if (hook && r >= 0) {
 		hook->installed(hook->data, (int)r, rb->status_fd);
 		return 0;

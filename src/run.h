@@ -94,8 +94,9 @@ int run_exec(const struct profile *p, const struct bpf_prog *prog, const char *c
 
 /*
  * A supervisor's hook into run_exec() (scmp-run(1), FINDING WHAT WAS DENIED).
- * The program installed is load, with SECCOMP_FILTER_FLAG_NEW_LISTENER (and
- * TSYNC_ESRCH when the profile asks for tsync); prog stays the program whose
+ * The program installed is load, with SECCOMP_FILTER_FLAG_NEW_LISTENER,
+ * WAIT_KILLABLE_RECV where the kernel has it (and TSYNC_ESRCH when the
+ * profile asks for tsync); prog stays the program whose
  * answers run mode predicts for its own calls after the install (the
  * read-back, a message) and checks the execve() of the command against: the
  * supervisor answers those calls as prog does. installing() is called right

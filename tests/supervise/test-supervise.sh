@@ -264,6 +264,36 @@ is "$(grep -c 'denied: uname' "$ERR")" 1 "a call gone before its check: the next
 grep -qE "^scmp-run: +1  uname -> errno\(EPERM\)" "$ERR"
 ok $? "a call gone before its check: not in the summary"
 
+# A signal that comes while the supervisor has a call does not cut the
+# call short: the caller waits for the profile's answer (EPERM, not EINTR
+# from a handler without SA_RESTART), and kill-process still kills and is
+# reported. hold-shim.so holds each call a second once taken and creates
+# $T/taken then; sigcall signals the calling thread from that moment on.
+SIGCALL=$BUILDDIR/tests/supervise/sigcall
+HOLD="env LD_PRELOAD=$BUILDDIR/tests/supervise/hold-shim.so HOLD_SHIM_MARK=$T/taken
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+rm -f "$T/taken"
+# shellcheck disable=SC2086
+run $HOLD "$S" --report -p "$P/deny.ini" "$SIGCALL" "$T/taken" "$UNAME_NR"
+status_is 0 "a signal while the supervisor has the call: ran"
+is "$(cat "$OUT")" "-1 Operation not permitted" \
+	"a signal while the supervisor has the call: the profile's errno, not EINTR"
+like "$ERR" "denied: uname(" "a signal while the supervisor has the call: reported"
+rm -f "$T/taken"
+# shellcheck disable=SC2086
+run $HOLD "$S" --report -p "$P/deny.ini" "$SIGCALL" "$T/taken" "$MKDIR_NR" "$T/sig-dir"
+status_is 159 "a signal while the supervisor has a kill-process call: killed, 159"
+like "$ERR" "denied: mkdir(\"$T/sig-dir\", 0755) -> kill-process" \
+	"a signal while the supervisor has a kill-process call: reported"
+[ ! -e "$T/sig-dir" ]
+ok $? "a signal while the supervisor has a kill-process call: the call never ran"
+# A kernel before Linux 5.19 refuses the flag that makes the caller wait
+# (EINVAL, here from an outer filter): the filter is installed without it.
+run "$S" -p "$P/old-kernel.ini" -- "$S" --report -p "$P/deny.ini" sh -c 'uname; echo after=$?'
+status_is 0 "a kernel without WAIT_KILLABLE_RECV: ran"
+like "$OUT" "after=1" "a kernel without WAIT_KILLABLE_RECV: uname failed in the command"
+like "$ERR" "denied: uname(" "a kernel without WAIT_KILLABLE_RECV: reported"
+
 run "$S" --report="$T/no/such/dir/report" -p "$P/deny.ini" sh -c ": >'$T/ran'"
 status_is 125 "--report=FILE unwritable: 125"
 like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwritable: says so"
