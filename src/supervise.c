@@ -550,8 +550,12 @@ static void read_comm(pid_t tid, char *buf, size_t size)
 	close(fd);
 	if (n <= 0)
 		return;
+	/* The kernel ends the name with a newline; one inside it is the
+	 * caller's own (prctl(PR_SET_NAME) takes any byte but NUL), escaped
+	 * with the rest when printed. */
+	if (buf[n - 1] == '\n')
+		n--;
 	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0; /* as the kernel ends it; the rest is escaped when printed */
 }
 
 static pid_t read_tgid(pid_t tid)

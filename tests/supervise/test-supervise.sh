@@ -54,6 +54,12 @@ like "$ERR" '(u\u009b\u202e\xff) by' "report: the command's name is escaped"
 # (the command's own message names itself as it is)
 grep "^scmp-run: denied: " "$ERR" | grep -qF "$odd"
 ok $((! $?)) "report: ... and not written as it is"
+# A newline inside the name is the caller's too: escaped with the rest,
+# not taken for the end of the name (the kernel ends it with one more).
+nl=$(printf 'u\nx\033[1m')
+cp "$(command -v uname)" "$T/$nl"
+run "$S" --report -p "$P/deny.ini" "$T/$nl"
+like "$ERR" '(u\nx\x1b[1m) by' "report: a name with a newline is escaped whole"
 
 run "$S" --report -p "$P/deny.ini" mkdir "$T/killed"
 status_is 159 "report: kill-process ends in status 159"
