@@ -78,6 +78,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1391,6 +1392,19 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	else if (o->mode == SUPERVISE_LEARN)
 		fprintf(stderr, PROG ": --learn: nothing is denied, this is not a sandbox\n");
 	fflush(NULL);
+
+	/* The command runs as the same user unless the profile switches, and
+	 * the supervisor enacts its profile: without a Landlock domain, ptrace
+	 * or a write to /proc/PPID/mem would let the command answer its own
+	 * notified calls. Not dumpable, only CAP_SYS_PTRACE can reach it
+	 * (ptrace(2), PTRACE_MODE_ATTACH). The mm is shared with the child
+	 * until its execve(), which gives the command a dumpable one again. */
+	if (prctl(PR_SET_DUMPABLE, 0) < 0) {
+		status = -errno;
+		diag_error(d, NULL, "starting the supervisor failed: prctl(PR_SET_DUMPABLE): %s",
+			   strerror(-status));
+		goto out;
+	}
 
 	/* the child's stack, with a guard page below it */
 	stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,

@@ -300,6 +300,16 @@ status_is 0 "a kernel without WAIT_KILLABLE_RECV: ran"
 like "$OUT" "after=1" "a kernel without WAIT_KILLABLE_RECV: uname failed in the command"
 like "$ERR" "denied: uname(" "a kernel without WAIT_KILLABLE_RECV: reported"
 
+# The supervisor that cannot make itself undumpable does not start the
+# command (here an outer filter refuses it).
+rm -f "$T/ran"
+run "$S" -p "$P/no-dumpable.ini" -- "$S" --report -p "$P/deny.ini" sh -c ": >'$T/ran'"
+status_is 125 "PR_SET_DUMPABLE refused: 125"
+like "$ERR" "starting the supervisor failed: prctl(PR_SET_DUMPABLE): Operation not permitted" \
+	"PR_SET_DUMPABLE refused: says so"
+[ ! -e "$T/ran" ]
+ok $? "PR_SET_DUMPABLE refused: the command did not run"
+
 run "$S" --report="$T/no/such/dir/report" -p "$P/deny.ini" sh -c ": >'$T/ran'"
 status_is 125 "--report=FILE unwritable: 125"
 like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwritable: says so"
@@ -361,6 +371,16 @@ if command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
 		prlimit --nproc=1 "$S" --report -p "$P/unprivileged.ini" true
 	status_is 125 "no process left for the command: 125"
 	like "$ERR" "starting the command failed: clone:" "no process left for the command: says so"
+	# The supervisor enacts the profile: the command, the same user, must
+	# not write into it, even without a Landlock domain to stop ptrace.
+	# shellcheck disable=SC2016,SC2086
+	run $U "$S" --report -p "$P/no-domain.ini" \
+		sh -c '(exec 3<>/proc/$PPID/mem) 2>/dev/null && echo opened || echo refused'
+	is "$(cat "$OUT")" refused "uid 65534: the command cannot open the supervisor's memory"
+	# shellcheck disable=SC2016,SC2086
+	run $U "$S" --report -p "$P/no-domain.ini" \
+		sh -c '(exec 3<>/proc/self/mem) 2>/dev/null && echo opened || echo refused'
+	is "$(cat "$OUT")" opened "uid 65534: ... while its own stays open to it"
 else
 	skip "setpriv or prlimit missing: no unprivileged cases"
 fi
