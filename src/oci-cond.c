@@ -339,6 +339,19 @@ int oci_parse_args(struct oci_conv *cv, const char *path, json_t *args, struct o
 				(unsigned long long)c->v2, op);
 		}
 	}
+	/* crun reads the first six conditions of an entry only (it splits or
+	 * ANDs those), runc every one: past six, the runtimes decide the entry
+	 * differently, and the conditions left out by one may make its filter
+	 * weaker than the other's */
+	if (json_array_size(args) > SYSCALL_ARGS_MAX) {
+		char p[OJSON_PATH_MAX];
+
+		ojson_path_index(p, path, SYSCALL_ARGS_MAX);
+		ojson_error(cv->j, p,
+			    "more than %d conditions in one entry: crun reads the first %d only, "
+			    "runc all of them; write the others in an entry of their own",
+			    SYSCALL_ARGS_MAX, SYSCALL_ARGS_MAX);
+	}
 	if (cv->d->n_errors > errs) {
 		free(out);
 		return -EINVAL;
