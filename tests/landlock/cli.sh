@@ -351,6 +351,22 @@ for what in mem ptrace signal; do
 	[ $what = mem ] && like "$OUT" "buffer HACKED-buffr" "/proc/PPID/mem: written with mode = off"
 	[ $what = signal ] && like "$OUT" "signalled yes" "kill of the parent: arrives with mode = off"
 done
+# Past the domain (scmp-run.ini(5) SECURITY MODEL, ptrace and access to
+# other processes): the parent's System V segment is attached and written,
+# and its scheduling policy set to SCHED_IDLE; rules on the calls stop both.
+printf '[errno(EPERM)]\nsyscalls = shmat\nsched_setscheduler = pid != 0\n' | prof no-reach
+run $NOBODY "$PY" "$ESC" parent shm "$S" -p "$P/plain.ini"
+is "$(head -1 "$OUT")" ok "shm: the domain does not stop shmat of the parent's segment"
+like "$OUT" "buffer HACKED-buffr" "shm: the parent's segment is written"
+run $NOBODY "$PY" "$ESC" parent shm "$S" -p "$P/no-reach.ini"
+is "$(head -1 "$OUT")" EPERM "shm: a rule on shmat stops it"
+like "$OUT" "buffer clean-buffer" "shm: with the rule the parent's segment is unchanged"
+run $NOBODY "$PY" "$ESC" parent sched "$S" -p "$P/plain.ini"
+is "$(head -1 "$OUT")" ok "sched: the domain does not stop sched_setscheduler on the parent"
+like "$OUT" "policy idle" "sched: the parent runs SCHED_IDLE"
+run $NOBODY "$PY" "$ESC" parent sched "$S" -p "$P/no-reach.ini"
+is "$(head -1 "$OUT")" EPERM "sched: a rule on sched_setscheduler stops it"
+like "$OUT" "policy other" "sched: with the rule the parent's policy is unchanged"
 # mode = off enters no domain and needs no Landlock: inside a sandbox that
 # denies landlock_create_ruleset (EPERM), the profile still runs, while
 # best-effort refuses to run unconfined (scmp-run.ini(5) LANDLOCK, Mode).

@@ -2,11 +2,16 @@
 # The same-user escapes out of a sandbox, tried from inside: the parent holds
 # a buffer and runs the sandboxed command as its child; the command writes
 # into the buffer through /proc/PPID/mem, attaches to the parent with ptrace,
-# or signals it. Prints what happened; the shell test decides.
+# or signals it. Prints what happened; the shell test decides. Two more
+# reach the parent past the domain (scmp-run.ini(5) SECURITY MODEL): a
+# System V shared memory segment the parent attached, and its scheduling.
 #
 #   escape.py parent WHAT SCMP-RUN ARG... : run "SCMP-RUN ARG... python3 escape.py
 #       child WHAT ADDR"; print the child's status and the buffer afterwards
-#   escape.py child mem|ptrace|signal ADDR : the attempt: "ok" or the errno name
+#       (for shm the parent's segment, ADDR its id; for sched the parent's
+#       scheduling policy afterwards)
+#   escape.py child mem|ptrace|signal|shm|sched ADDR : the attempt: "ok" or the
+#       errno name
 #   escape.py bind|connect PORT            : TCP on 127.0.0.1: "ok" or the errno name
 #   escape.py mptcp-bind|mptcp-connect PORT : the same through an MPTCP socket, which
 #       speaks TCP to a TCP peer but is not a TCP socket to Landlock
@@ -23,9 +28,28 @@ CLEAN = b"clean-buffer"
 DIRTY = b"HACKED-buffr"
 
 
+def shm_segment():
+    """A private System V segment of 0600, attached: (id, address)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+    shmid = libc.shmget(0, 4096, 0o1000 | 0o600)  # IPC_PRIVATE, IPC_CREAT
+    if shmid < 0:
+        raise OSError(ctypes.get_errno(), "shmget")
+    at = libc.shmat(shmid, None, 0)
+    libc.shmctl(shmid, 0, None)  # IPC_RMID: gone when both detach
+    if at is None or at == ctypes.c_void_p(-1).value:
+        raise OSError(ctypes.get_errno(), "shmat")
+    ctypes.memmove(at, CLEAN + b"\0", len(CLEAN) + 1)
+    return shmid, at
+
+
 def parent(what, cmd):
     buf = ctypes.create_string_buffer(CLEAN, 32)
     addr = ctypes.addressof(buf)
+    if what == "shm":
+        addr, at = shm_segment()
+        buf = ctypes.cast(at, ctypes.c_char_p)
     pid = os.fork()
     if pid == 0:
         try:
@@ -40,6 +64,7 @@ def parent(what, cmd):
     print("status", os.waitstatus_to_exitcode(status))
     print("buffer", buf.value.decode())
     print("signalled", "yes" if got else "no")
+    print("policy", "idle" if os.sched_getscheduler(0) == os.SCHED_IDLE else "other")
     return 0
 
 
@@ -60,6 +85,18 @@ def child(what, addr):
                 raise OSError(ctypes.get_errno(), "ptrace")
         elif what == "signal":
             os.kill(ppid, signal.SIGUSR1)
+        elif what == "shm":
+            # the parent's segment, by the id anyone may list
+            # (/proc/sysvipc/shm); its mode lets the same user in
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.shmat.restype = ctypes.c_void_p
+            libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+            at = libc.shmat(addr, None, 0)
+            if at is None or at == ctypes.c_void_p(-1).value:
+                raise OSError(ctypes.get_errno(), "shmat")
+            ctypes.memmove(at, DIRTY, len(DIRTY))
+        elif what == "sched":
+            os.sched_setscheduler(ppid, os.SCHED_IDLE, os.sched_param(0))
         else:
             return 2
     except OSError as e:

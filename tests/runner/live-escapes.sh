@@ -144,8 +144,9 @@ run "$S" -p "$TAP_TMP/samples/minimal.ini" --explain openat AT_FDCWD 0 O_CLOEXEC
 like "$OUT" "allow" "minimal: --explain openat O_RDONLY|O_CLOEXEC: allow"
 
 # ---- prlimit64 on another process ----
-# The Landlock domain every profile gets already stops prlimit64 on a
-# process outside it; the filter holds without it too (mode = off).
+# The Landlock domain does not stop prlimit64 on a process outside it
+# (scmp-run.ini(5) SECURITY MODEL): the rule does, with the domain or
+# without it (mode = off).
 sleep 60 &
 victim=$!
 PRL="resource.prlimit($victim, resource.RLIMIT_CORE, (0, 0))"
