@@ -206,6 +206,42 @@ for p in no-network untrusted-tool net-daemon system-service; do
 	is "$(cat "$OUT") $(stat -c %a "$d-new/tool")" "ok 700" "$p: chmod without set-id bits works"
 done
 
+# ---- untrusted-tool: a program written into a memfd, executed ----
+# Only files under read-exec may be executed, says the profile; a
+# memfd_create() file has no path for Landlock to check, and execve() of
+# /proc/self/fd/N ran whatever the tool wrote into it. Now memfd_create
+# needs MFD_NOEXEC_SEAL (8), which leaves the file without execute bits
+# for good.
+variant untrusted-tool 's/^memfd_create = .*$//; s/^    pipe pipe2 madvise mremap$/    pipe pipe2 memfd_create madvise mremap/'
+MEMFD='import errno, os, sys
+try:
+    fd = os.memfd_create("tool", int(sys.argv[1]))
+except OSError as e:
+    sys.exit(print("memfd_create:", errno.errorcode[e.errno]))
+os.write(fd, open("/bin/echo", "rb").read())
+try:
+    os.execv("/proc/self/fd/%d" % fd, ["tool", "memfd: executed"])
+except OSError as e:
+    print("execv:", errno.errorcode[e.errno])'
+for v in old new; do
+	for flags in 1 9; do
+		RC=0
+		(cd "$TAP_TMP/files" && timeout 20 "$S" -p "$TAP_TMP/$v/untrusted-tool.ini" \
+			python3 -c "$MEMFD" $flags) >"$OUT" 2>"$ERR" || RC=$?
+		cp "$OUT" "$TAP_TMP/files/memfd-$v-$flags"
+	done
+done
+is "$(cat "$TAP_TMP/files/memfd-old-1")" "memfd: executed" \
+	"untrusted-tool before the fix: a program in a memfd was executed"
+is "$(cat "$TAP_TMP/files/memfd-new-1")" "memfd_create: EPERM" \
+	"untrusted-tool: memfd_create without MFD_NOEXEC_SEAL fails with EPERM"
+is "$(cat "$TAP_TMP/files/memfd-new-9")" "execv: EACCES" \
+	"untrusted-tool: a memfd made with MFD_NOEXEC_SEAL cannot be executed"
+run "$S" -p "$TAP_TMP/samples/untrusted-tool.ini" --explain memfd_create 0 MFD_CLOEXEC
+like "$OUT" "errno(EPERM)" "untrusted-tool: --explain memfd_create MFD_CLOEXEC: errno(EPERM)"
+run "$S" -p "$TAP_TMP/samples/untrusted-tool.ini" --explain memfd_create 0 MFD_NOEXEC_SEAL
+like "$OUT" "allow" "untrusted-tool: --explain memfd_create MFD_NOEXEC_SEAL: allow"
+
 # ---- a 1 MiB user-group chain in run mode: 125, not SIGSEGV ----
 awk 'BEGIN {
 	print "[filter]\ndefault-action = allow\n[credentials]\nuser = root\n[groups]"
