@@ -700,18 +700,36 @@ static enum profile_trust_why trust_of(const struct options *o)
 	return caps_held() ? PROFILE_TRUST_CAPS : PROFILE_TRUST_NO;
 }
 
-/* memory-deny-write-execute as seccomp rules, where c had it set with
- * PR_SET_MDWE: c rebuilt. 0, or -1 with c freed (the reason in d). */
-static int mdwe_as_rules(struct compiled *c, const struct arch *target, struct diag *d)
+/* c rebuilt after a change of its ruleset. 0, or -1 with c freed (the
+ * reason in d, out of memory too). */
+static int rebuild(struct compiled *c, const struct arch *target, struct diag *d)
 {
-	if (!c->profile->rs->hardening.mdwe_kernel)
-		return 0;
-	c->profile->rs->hardening.mdwe_kernel = false;
-	if (compile_rebuild(c, target, d) < 0) {
+	size_t errors = d->n_errors;
+
+	if (diag_oom(d, errors, compile_rebuild(c, target, d)) < 0) {
 		compiled_free(c);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The program a runtime gets in linux.seccomp (scmp-run.ini(5),
+ * --export-oci): memory-deny-write-execute as rules, whatever this kernel
+ * (a runtime sets no PR_SET_MDWE), and without the rules a [landlock] TCP
+ * key adds: they close a gap of the Landlock domain (MPTCP and SMC sockets
+ * past the TCP rights), and a runtime runs the command without the domain,
+ * as the export's warning says. c rebuilt once. 0, or -1 with c freed.
+ */
+static int oci_rules(struct compiled *c, const struct arch *target, struct diag *d)
+{
+	struct ruleset *rs = c->profile->rs;
+
+	if (!rs->hardening.mdwe_kernel && !rs->landlock_tcp_loc.line)
+		return 0;
+	rs->hardening.mdwe_kernel = false;
+	rs->landlock_tcp_loc = (struct src_loc){ 0 };
+	return rebuild(c, target, d);
 }
 
 static enum outcome dispatch_profile(const struct options *o, int argc, char **argv, struct diag *d,
@@ -752,9 +770,7 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 		r = compile_profile(o->profile, &popts, o->target, &o->oci, d, &c);
 	if (diag_oom(d, errors, r) < 0)
 		return OUTCOME_REJECTED;
-	/* A runtime sets no PR_SET_MDWE: the JSON carries the rules
-	 * (scmp-run.ini(5) memory-deny-write-execute), whatever this kernel. */
-	if (o->mode == MODE_EXPORT_OCI && mdwe_as_rules(&c, o->target, d) < 0)
+	if (o->mode == MODE_EXPORT_OCI && oci_rules(&c, o->target, d) < 0)
 		return OUTCOME_REJECTED;
 #ifdef SCMP_RUN_TEST_SEAM
 	/* Only in the test build of tests/landlock (never installed): act as
@@ -762,8 +778,11 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	if (getenv("SCMP_RUN_TEST_LANDLOCK_ABI"))
 		c.profile->landlock.abi_max = atoi(getenv("SCMP_RUN_TEST_LANDLOCK_ABI"));
 	/* ... and as if it had no PR_SET_MDWE: the rules instead. */
-	if (getenv("SCMP_RUN_TEST_NO_MDWE") && mdwe_as_rules(&c, o->target, d) < 0)
-		return OUTCOME_REJECTED;
+	if (getenv("SCMP_RUN_TEST_NO_MDWE") && c.profile->rs->hardening.mdwe_kernel) {
+		c.profile->rs->hardening.mdwe_kernel = false;
+		if (rebuild(&c, o->target, d) < 0)
+			return OUTCOME_REJECTED;
+	}
 #endif
 	r = profile_set_credentials(c.profile, o->user, o->group, d);
 	if (r < 0) {

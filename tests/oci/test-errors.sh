@@ -223,6 +223,9 @@ run "$SCMP_RUN" -p "$TAP_TMP/landlock.ini" --export-oci -
 is "$RC" 0 "--export-oci: [landlock] does not stop the export"
 like "$ERR" "$TAP_TMP/landlock.ini:5: warning: --export-oci: [landlock] has no OCI form" \
 	"... but is a warning, at its first path key"
+unlike "$OUT" '"valueTwo": 262' \
+	"... and the rules its TCP key adds (MPTCP refused) are left out with the domain"
+unlike "$OUT" '"valueTwo": 43,' "... (AF_SMC refused) too"
 printf '[filter]\ndefault-action = allow\n[landlock]\nscope = abstract-unix\n' \
 	>"$TAP_TMP/landlock-scope.ini"
 run "$SCMP_RUN" -p "$TAP_TMP/landlock-scope.ini" --export-oci -
