@@ -308,19 +308,21 @@ static void check_io_uring(struct lint *L)
 			  "to a denying section such as [errno(EPERM)] (the stricter action "
 			  "wins)";
 	const struct src_loc *tcp = &L->c->rs->landlock_tcp_loc;
-	char why[512], at[256];
+	char why[512], tcp_note[320] = "", at[256];
 
 	/* Landlock checks io_uring's bind and connect, but the filter does
-	 * not see its socket operation, which makes the MPTCP and SMC sockets that
-	 * the TCP keys rely on the filter to refuse (scmp-run.ini(5)
+	 * not see its socket operation, which makes the MPTCP and SMC sockets
+	 * that the TCP keys rely on the filter to refuse (scmp-run.ini(5)
 	 * LANDLOCK, Network). */
+	if (tcp->line)
+		snprintf(tcp_note, sizeof(tcp_note),
+			 ", and makes MPTCP and SMC sockets, which the [landlock] TCP key at %s "
+			 "does not restrict",
+			 src_loc_format(tcp, at, sizeof(at)));
 	snprintf(why, sizeof(why),
 		 ": io_uring runs operations (open, connect, ...) in the kernel without passing "
-		 "the seccomp filter%s%s%s",
-		 tcp->line ? ", and makes MPTCP and SMC sockets, which the [landlock] TCP key at "
-			   : "",
-		 tcp->line ? src_loc_format(tcp, at, sizeof(at)) : "",
-		 tcp->line ? " does not restrict" : "");
+		 "the seccomp filter%s",
+		 tcp_note);
 	warn_deciders(L, "io-uring", names, 3, false, why, hint);
 }
 

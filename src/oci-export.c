@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action.h"
 #include "array.h"
 #include "bpf-check.h"
 #include "ivset.h"
@@ -999,13 +1000,6 @@ bool oci_libseccomp_unknown(const struct arch *a, const char *name)
 	return false;
 }
 
-/* Whether ret takes precedence over def: the kernel keeps the lowest
- * action of the filters, compared as signed (seccomp(2)). */
-static bool stricter(uint32_t ret, uint32_t def)
-{
-	return (int32_t)(ret & SECCOMP_RET_ACTION_FULL) < (int32_t)(def & SECCOMP_RET_ACTION_FULL);
-}
-
 /* A warning for each name written, stricter than the defaultAction, that
  * libseccomp 2.5 does not know on an ABI of the filter, at that rule: a
  * runtime linked with it skips the entries, and gives the calls the
@@ -1024,7 +1018,8 @@ static void warn_unknown_names(struct exporter *x, const struct xname *names, si
 			if (oci_libseccomp_unknown(p->abis[i].arch, names[j].name))
 				on = p->abis[i].arch;
 		for (size_t i = 0; on && i < s->n_rules && !at; i++)
-			if (!s->rules[i].via_mux && stricter(s->rules[i].ret, def))
+			if (!s->rules[i].via_mux &&
+			    action_ret_rank(s->rules[i].ret) > action_ret_rank(def))
 				at = &s->rules[i];
 		if (at)
 			diag_warning(x->d, &at->src->loc,

@@ -314,6 +314,33 @@ static void test_walk(void)
 	free(tail);
 	free(dir);
 
+	/* a link whose target, with what follows it, is longer than a path
+	 * can be: skipped whole, though the kernel resolves it to a directory
+	 * that has the profile, and not cut to another */
+	dir = xasprintf("%s/long", tmpdir);
+	tail = malloc(PATH_MAX - 64);
+	if (!tail)
+		abort();
+	for (size_t i = 0; i + 1 < PATH_MAX - 64; i += 2) /* "././...": the directory itself */
+		memcpy(tail + i, "./", 2);
+	tail[PATH_MAX - 64 - 1] = '\0';
+	if (symlink(tail, dir) < 0)
+		abort();
+	free(tail);
+	tail = xasprintf("%s/%0*d", tmpdir, 100, 0);
+	if (mkdir(tail, 0755) < 0)
+		abort();
+	free(tail);
+	tail = xasprintf("%0*d/found.ini", 100, 0);
+	touch(tail);
+	free(tail);
+	tail = xasprintf("%s/%0*d", dir, 100, 0);
+	if (access(tail, F_OK) < 0)
+		abort(); /* the kernel finds it */
+	tap_ok(!*above_of(tail), "walk: a link too long to walk with the rest gives no directory");
+	free(tail);
+	free(dir);
+
 	dir = xasprintf("%s/here/sub", tmpdir);
 	tap_ok(!*above_of(dir), "walk: a file on the way is no directory to search");
 	free(dir);
