@@ -78,6 +78,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -668,6 +669,42 @@ static const struct arch *arch_of(const struct policy *p, const struct seccomp_d
 }
 
 /*
+ * Kill-process, enacted: SIGKILL to the caller's thread group, which
+ * cannot catch it, so the call never runs. The group is named by a pidfd
+ * taken before the check that the caller still waits: while it waits its
+ * group lives, so the pidfd is that group's, and stays so. A number would
+ * not: between the check and the signal another thread may end the group
+ * (exit_group()), its parent reap it, and any process of the system take
+ * its pid, which the supervisor, running as the caller of scmp-run, might
+ * be allowed to kill. False when the group cannot be named (no descriptor
+ * or memory left): the call is then answered with ENOSYS, and that is said
+ * (scmp-run(1), FINDING WHAT WAS DENIED).
+ */
+static bool kill_caller(struct sup *s, const struct seccomp_notif *req)
+{
+	pid_t tgid = read_tgid((pid_t)req->pid);
+	int pidfd = pidfd_open(tgid, 0);
+
+	if (pidfd < 0 && errno != ESRCH) {
+		fprintf(s->report,
+			PROG ": cannot kill pid %d for its call: pidfd_open: %s; the call "
+			     "fails with ENOSYS\n",
+			(int)tgid, strerror(errno));
+		report_flush(s);
+		return false;
+	}
+	/* gone (ESRCH, or the id check fails): the call was not made */
+	if (pidfd >= 0 && ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0) {
+		if (tgid == s->child)
+			s->killed_tgid = tgid;
+		pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return true;
+}
+
+/*
  * A call of run mode itself between the install and execve() (the filter's
  * read-back, a message after a failed execve): not the command's, so
  * neither reported nor learned, and answered as the mode answers every
@@ -845,6 +882,7 @@ static void handle(struct sup *s)
 		verb = s->o->mode == SUPERVISE_PERMISSIVE ? "would deny" : "denied";
 		kill_it = s->o->mode != SUPERVISE_PERMISSIVE;
 		cont = !kill_it;
+		error = kill_it ? -ENOSYS : 0; /* where kill_caller() cannot */
 		break;
 	default:
 		/* trap, trace, kill-thread: notified only in permissive mode */
@@ -890,18 +928,8 @@ static void handle(struct sup *s)
 		free(comm_esc);
 		report_flush(s);
 	}
-	if (kill_it) {
-		pid_t tgid = read_tgid((pid_t)req.pid);
-
-		/* The thread still waits in the notification: its ids are
-		 * live. SIGKILL cannot be caught: the call never runs. */
-		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0) {
-			if (tgid == s->child)
-				s->killed_tgid = tgid;
-			kill(tgid, SIGKILL);
-		}
+	if (kill_it && kill_caller(s, &req))
 		return;
-	}
 	reply(s, &req, error, cont);
 }
 

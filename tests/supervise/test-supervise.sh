@@ -293,6 +293,32 @@ like "$ERR" "denied: mkdir(\"$T/sig-dir\", 0755) -> kill-process" \
 	"a signal while the supervisor has a kill-process call: reported"
 [ ! -e "$T/sig-dir" ]
 ok $? "a signal while the supervisor has a kill-process call: the call never ran"
+# A kill-process call names its victim by a pidfd taken while the caller
+# waits, never by a number: reuse-shim.so ends the caller's group, has its
+# parent reap it and gives its pid to another process, all between the
+# supervisor's check and its signal (in a pid namespace of the test's own).
+# That process is not killed, and the call still never ran.
+REUSE="env LD_PRELOAD=$BUILDDIR/tests/supervise/reuse-shim.so
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+rm -f "$T/reused"
+# shellcheck disable=SC2086
+run $REUSE REUSE_SHIM_MARK="$T/reused" unshare --pid --fork --mount-proc \
+	"$S" --report -p "$P/deny.ini" sh -c "mkdir '$T/reuse-dir' & wait"
+status_is 0 "a pid reused before the kill: the command went on"
+is "$(cat "$T/reused" 2>/dev/null)" alive "a pid reused before the kill: its new owner lives"
+[ ! -e "$T/reuse-dir" ]
+ok $? "a pid reused before the kill: the call never ran"
+# Where no pidfd can be had, the call fails with ENOSYS and that is said.
+# shellcheck disable=SC2086
+run $REUSE REUSE_SHIM_NO_FD=1 "$S" --report -p "$P/deny.ini" \
+	sh -c "mkdir '$T/nofd-dir'; echo after=\$?"
+status_is 0 "no pidfd for a kill: the command went on"
+like "$OUT" "after=1" "no pidfd for a kill: the call failed"
+like "$ERR" "Function not implemented" "no pidfd for a kill: with ENOSYS"
+grep -qE "cannot kill pid [0-9]+ for its call: pidfd_open: Too many open files; the call fails with ENOSYS" "$ERR"
+ok $? "no pidfd for a kill: says so"
+[ ! -e "$T/nofd-dir" ]
+ok $? "no pidfd for a kill: the call never ran"
 # A kernel before Linux 5.19 refuses the flag that makes the caller wait
 # (EINVAL, here from an outer filter): the filter is installed without it.
 run "$S" -p "$P/old-kernel.ini" -- "$S" --report -p "$P/deny.ini" sh -c 'uname; echo after=$?'
