@@ -994,8 +994,9 @@ static bool above_recorded(const struct loader *l, const char *dir)
  * directory below, open at dfd, just before an entry of it is looked up
  * (one that does not exist is not visited: it cannot give a file):
  * recorded for the trust check as that descriptor shows it; an untrusted
- * one stops the search when the check applies at once (trust_now()). 0,
- * -EACCES (reported) or -ENOMEM. */
+ * one stops the search when the check applies at once (trust_now()). A
+ * negative dfd: dir cannot be searched, and why. 0, -EACCES (reported) or
+ * -ENOMEM. */
 static int visit_dir(const char *dir, int dfd, const char *below, void *ctx)
 {
 	struct visit_ctx *v = ctx;
@@ -1003,9 +1004,9 @@ static int visit_dir(const char *dir, int dfd, const char *below, void *ctx)
 
 	if (below && above_recorded(v->l, dir))
 		return 0;
-	if (fstat(dfd, &st) < 0) {
+	if (dfd < 0 || fstat(dfd, &st) < 0) {
 		diag_error(v->l->d, v->where, "cannot look in directory '%s' for '%s': %s", dir,
-			   v->name, strerror(errno));
+			   v->name, strerror(dfd < 0 ? -dfd : errno));
 		return -EACCES;
 	}
 	if (add_trust(v->l, dir, v->name, true, below, v->where, &st) < 0)

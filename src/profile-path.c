@@ -53,11 +53,13 @@ const char *profile_dirs_next(struct profile_dirs *it)
 /*
  * dir/name or dir/name.ini if one exists (anything but a directory) in the
  * directory open at dfd, that is dir; *ret_st (may be NULL) is that file.
- * NULL otherwise (errno set).
+ * NULL otherwise, errno ENOENT (neither is there, or a link there leads
+ * nowhere), ENOMEM, or why a name there could not be examined.
  */
 static char *try_dir(int dfd, const char *dir, const char *name, struct stat *ret_st)
 {
 	static const char *const suffixes[] = { "", ".ini" };
+	int err = ENOENT;
 
 	for (size_t i = 0; i < 2; i++) {
 		struct stat st;
@@ -68,14 +70,20 @@ static char *try_dir(int dfd, const char *dir, const char *name, struct stat *re
 			return NULL;
 		}
 		/* the part after "dir/": looked up below dfd, not by the path */
-		if (fstatat(dfd, p + strlen(dir) + 1, &st, 0) == 0 && !S_ISDIR(st.st_mode)) {
-			if (ret_st)
-				*ret_st = st;
-			return p;
+		if (fstatat(dfd, p + strlen(dir) + 1, &st, 0) == 0) {
+			if (!S_ISDIR(st.st_mode)) {
+				if (ret_st)
+					*ret_st = st;
+				return p;
+			}
+		} else if (errno != ENOENT && errno != ENOTDIR) {
+			err = errno; /* a name there, which cannot be examined */
 		}
 		free(p);
+		if (err != ENOENT)
+			break;
 	}
-	errno = ENOENT;
+	errno = err;
 	return NULL;
 }
 
@@ -213,6 +221,18 @@ static int walk_open(const char *dir, profile_visit_fn visit, void *ctx, int *re
 	return fd;
 }
 
+/* dir exists (or may) but cannot be searched, or a file of it examined,
+ * for the reason err: the first match cannot be ruled out there, so the
+ * lookup ends (scmp-run(1) PROFILE LOOKUP). visit, if any, is told with
+ * -err for a descriptor. NULL, errno what visit returned or err. */
+static char *unsearchable(const char *dir, int err, profile_visit_fn visit, void *ctx)
+{
+	int r = visit ? visit(dir, -err, NULL, ctx) : -err;
+
+	errno = r < 0 ? -r : err;
+	return NULL;
+}
+
 char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
 			 profile_visit_fn visit, void *ctx, struct stat *ret_st)
 {
@@ -237,8 +257,10 @@ char *profile_find_visit(const char *name, const char *search_path, const char *
 			errno = stop < 0 ? -stop : ENOMEM;
 			return NULL;
 		}
-		if (dfd < 0)
+		if (dfd == -ENOENT || dfd == -ENOTDIR)
 			continue; /* no directory there: no file can come from it */
+		if (dfd < 0)
+			return unsearchable(dir, -dfd, visit, ctx);
 		r = visit ? visit(dir, dfd, NULL, ctx) : 0;
 		if (r < 0) {
 			close(dfd);
@@ -248,9 +270,12 @@ char *profile_find_visit(const char *name, const char *search_path, const char *
 		p = try_dir(dfd, dir, name, ret_st);
 		err = errno;
 		close(dfd);
-		errno = err;
-		if (p || err == ENOMEM)
+		if (p || err == ENOMEM) {
+			errno = err;
 			return p;
+		}
+		if (err != ENOENT)
+			return unsearchable(dir, err, visit, ctx);
 	}
 	errno = ENOENT;
 	return NULL;

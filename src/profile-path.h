@@ -42,8 +42,9 @@ bool profile_is_path(const char *s);
 /*
  * What profile_find_visit() calls with each directory it opens, at dfd: dir
  * is a directory of the search path and below NULL, or dir is a directory
- * on the way to the one of the search path named below. Returns 0 to go
- * on, or a negative errno to stop the search there.
+ * on the way to the one of the search path named below. A negative dfd is
+ * why dir cannot be searched (the search ends). Returns 0 to go on, or a
+ * negative errno to stop the search there.
  */
 typedef int (*profile_visit_fn)(const char *dir, int dfd, const char *below, void *ctx);
 
@@ -58,9 +59,13 @@ typedef int (*profile_visit_fn)(const char *dir, int dfd, const char *below, voi
  * descriptor visited, so a directory that does not exist when it is opened
  * is never looked in, and none put in the place of one visited is. *ret_st
  * (may be NULL) is the file found, as seen in that directory: a caller
- * that opens the returned path can tell whether it got that file. Returns
- * a malloc'ed path, or NULL with errno ENOENT (not found, or a name with
- * '/'), ENOMEM, or what visit returned.
+ * that opens the returned path can tell whether it got that file. A
+ * directory that cannot be searched for another reason than its absence,
+ * or where NAME cannot be examined, ends the search: visit is called with
+ * dir, below NULL and the negative errno in place of the descriptor.
+ * Returns a malloc'ed path, or NULL with errno ENOENT (not found, or a
+ * name with '/'), ENOMEM, what visit returned, or (without visit) why a
+ * directory could not be searched.
  */
 char *profile_find_visit(const char *name, const char *search_path, const char *installed_dir,
 			 profile_visit_fn visit, void *ctx, struct stat *ret_st);

@@ -370,6 +370,13 @@ run env SCMP_RUN_PROFILE_PATH="$T/sticky/lib" "$SCMP_RUN" -p named --check
 status_is 0 "root: a sticky directory others may write, on the way: accepted"
 run env SCMP_RUN_PROFILE_PATH="$T/sticky" "$SCMP_RUN" -p named --check
 status_is 1 "root: ... but not as the directory searched"
+# A name in a searched directory that cannot be examined (here a loop of
+# links) may be the first match: the lookup ends, never goes on to the
+# next directory.
+mkdir -m 755 "$T/loops" && ln -s named.ini "$T/loops/named.ini"
+refused "root: -p NAME, a loop of links where it is searched first" named \
+	"error: cannot look in directory '$T/loops' for 'named': Too many levels of symbolic links" \
+	SCMP_RUN_PROFILE_PATH="$T/loops:$T/lib"
 if [ -s "$D/lib/oci.json" ] && "$SCMP_RUN" -p "$D/lib/oci.json" --check >/dev/null 2>&1; then
 	cp "$D/lib/oci.json" "$T/gw.json" && chmod 664 "$T/gw.json"
 	refused "root: a group-writable JSON profile" "$T/gw.json" \
@@ -426,6 +433,13 @@ else
 	# shellcheck disable=SC2086
 	run $AS_NOBODY "$SCMP_RUN" -p "$T/mine.ini" --check
 	status_is 0 "unprivileged, [credentials]: a profile owned by the real uid is trusted"
+	# a searched directory it may not search may hold the first match
+	mkdir -m 700 "$T/closed" && cp "$T/lib/named.ini" "$T/closed/named.ini"
+	# shellcheck disable=SC2086
+	run env SCMP_RUN_PROFILE_PATH="$T/closed:$T/lib" $AS_NOBODY "$SCMP_RUN" -p named --check
+	status_is 1 "unprivileged: -p NAME, a searched directory it may not search: refused"
+	like "$ERR" "error: cannot look in directory '$T/closed' for 'named': Permission denied" \
+		"unprivileged: ... says which, and why"
 	cp "$T/mine.ini" "$T/open-above/lib/creds.ini"
 	chown root "$T/open-above/lib/creds.ini"
 	# shellcheck disable=SC2086
