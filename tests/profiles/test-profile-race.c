@@ -17,8 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "src/arch.h"
-#include "src/profile.h"
+#include "tests/profiles/named.h"
 #include "tests/profiles/xasprintf.h"
 #include "tests/tap.h"
 
@@ -121,31 +120,6 @@ int openat(int dfd, const char *name, int flags, ...)
 	free(path);
 	errno = ENOENT;
 	return r;
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-		abort();
-	chmod(path, 0644);
-}
-
-/* -p NAME with the trust check on, as root or with --user. */
-static struct profile *load_named(const char *search_path, struct diag *d, int *ret_r)
-{
-	const struct profile_opts o = {
-		.source = PROFILE_FROM_NAME,
-		.search_path = search_path,
-		.trust = PROFILE_TRUST_ROOT,
-		.uid = getuid(),
-	};
-	struct profile *p = NULL;
-
-	diag_init(d);
-	*ret_r = profile_load("named", &o, arch_get(ARCH_X86_64), d, &p);
-	return p;
 }
 
 static bool is_planted(const struct profile *p)

@@ -17,8 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "src/arch.h"
-#include "src/profile.h"
+#include "tests/profiles/named.h"
 #include "tests/profiles/xasprintf.h"
 #include "tests/tap.h"
 
@@ -60,32 +59,16 @@ int fstat(int fd, struct stat *st)
 	return (int)syscall(SYS_newfstatat, fd, "", st, AT_EMPTY_PATH);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-		abort();
-	chmod(path, 0644);
-}
-
 /* -p named with search_path, the trust check on: refused, with an error
  * that has want in it. */
 static void refused(const char *what, const char *search_path, const char *want)
 {
-	const struct profile_opts o = {
-		.source = PROFILE_FROM_NAME,
-		.search_path = search_path,
-		.trust = PROFILE_TRUST_ROOT,
-		.uid = getuid(),
-	};
-	struct profile *p = NULL;
+	struct profile *p;
 	bool said = false;
 	struct diag d;
 	int r;
 
-	diag_init(&d);
-	r = profile_load("named", &o, arch_get(ARCH_X86_64), &d, &p);
+	p = load_named(search_path, &d, &r);
 	fail_open_root = fail_readlinkat = fail_fstat = 0;
 	tap_ok(r < 0 && !p, "%s: the lookup fails", what);
 	for (size_t i = 0; i < d.n_msgs; i++)
