@@ -16,6 +16,7 @@
 #include "src/policy.h"
 #include "src/profile.h"
 #include "src/syscalls.h"
+#include "tests/profiles/named.h"
 #include "tests/profiles/xasprintf.h"
 #include "tests/tap.h"
 
@@ -792,24 +793,6 @@ static bool has_msg_in(const struct diag *d, const char *suffix)
 		if (d->msgs[i].loc.file && ends_with(d->msgs[i].loc.file, suffix))
 			return true;
 	return false;
-}
-
-/* A load with the trust check on from the start (as root, or with --user),
- * the caller's uid the one trusted besides root. */
-static struct profile *load_trusting(const char *what, enum profile_source source,
-				     const char *search_path, struct diag *d, int *ret_r)
-{
-	const struct profile_opts o = {
-		.source = source,
-		.search_path = search_path,
-		.trust = PROFILE_TRUST_ROOT,
-		.uid = getuid(),
-	};
-	struct profile *p = NULL;
-
-	diag_init(d);
-	*ret_r = profile_load(what, &o, native, d, &p);
-	return p;
 }
 
 /* scmp-run(1) TRUST: an untrusted file is refused before it is read, and a
