@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Caller state that must not leak into the command: descriptors, signals,
- * environment, session, session keyring, uid 0 (scmp-run(1), Caller state).
+ * environment, session, session keyring, uid 0; and the parent-death signal,
+ * which must not be lost (scmp-run(1), Caller state).
  */
 #include "caller.h"
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -596,6 +598,29 @@ int caller_new_session_keyring(struct diag *d)
 		  "[process] new-session-keyring = no passes the caller's session keyring on, "
 		  "with the keys in it");
 	return err;
+}
+
+/* ---- parent-death signal ---- */
+
+int caller_pdeath_save(struct caller_pdeath *p, struct diag *d)
+{
+	p->sig = 0;
+	p->parent = getppid();
+	if (prctl(PR_GET_PDEATHSIG, &p->sig, 0, 0, 0) < 0)
+		return step_failed(d, "reading the parent-death signal", errno);
+	return 0;
+}
+
+int caller_pdeath_restore(const struct caller_pdeath *p, struct diag *d)
+{
+	if (!p->sig)
+		return 0;
+	if (prctl(PR_SET_PDEATHSIG, p->sig, 0, 0, 0) < 0)
+		return step_failed(d, "setting the parent-death signal again", errno);
+	/* The parent died while none was set: the kernel sent nothing. */
+	if (getppid() != p->parent && kill(getpid(), p->sig) < 0)
+		return step_failed(d, "sending the parent-death signal", errno);
+	return 0;
 }
 
 /* ---- environment ---- */

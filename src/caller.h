@@ -2,7 +2,8 @@
 /*
  * The caller's state that must not leak into the command (scmp-run(1),
  * Caller state): file descriptors, signal dispositions and mask,
- * environment, session, session keyring, and the uid-0 guard.
+ * environment, session, session keyring, the parent-death signal kept
+ * across the user switch, and the uid-0 guard.
  */
 #pragma once
 
@@ -131,6 +132,24 @@ int caller_new_session(struct diag *d);
  * errno with the failed step in d.
  */
 int caller_new_session_keyring(struct diag *d);
+
+/* The parent-death signal the caller set (PR_SET_PDEATHSIG) and the
+ * parent it is for. */
+struct caller_pdeath {
+	int sig; /* 0: none */
+	pid_t parent;
+};
+
+/* Read the parent-death signal into *p, before the credential switch,
+ * which clears it. Returns 0 or a negative errno with the step in d. */
+int caller_pdeath_save(struct caller_pdeath *p, struct diag *d);
+
+/*
+ * Set the parent-death signal of p again after the switch. A parent that
+ * died in between (getppid() changed) would have sent it: it is sent now,
+ * to this process. Returns 0 or a negative errno with the step in d.
+ */
+int caller_pdeath_restore(const struct caller_pdeath *p, struct diag *d);
 
 /* The target user's passwd entry, for the environment. found false: the
  * uid has no entry (the four variables are then removed). */

@@ -927,6 +927,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	const bool nnp = p->rs->attrs.no_new_privs;
 	struct landlock_plan ll = { .ruleset_fd = -1 };
 	struct caller_user user = { 0 };
+	struct caller_pdeath pdeath;
 	struct kcheck_readback rb = { .status_fd = -1 };
 	unsigned listen_n = 0;
 	bool may_print;
@@ -986,9 +987,16 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	if (r < 0)
 		goto out;
 
-	r = switch_credentials(&plan, d);
+	r = caller_pdeath_save(&pdeath, d);
+	if (r == 0)
+		r = switch_credentials(&plan, d);
 	free(plan.groups);
 	plan.groups = NULL;
+	/* The kernel clears the parent-death signal when the ids change
+	 * (prctl(2), PR_SET_PDEATHSIG): the caller's is the command's all
+	 * the same (scmp-run(1), Caller state). */
+	if (r == 0 && (plan.set_uid || plan.set_gid))
+		r = caller_pdeath_restore(&pdeath, d);
 	/* After the switch: the new keyring is the target user's, and counts
 	 * against that user's key quota (scmp-run(1), Caller state). */
 	if (r == 0 && p->caller.new_session_keyring)

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The caller's state through the command line (scmp-run(1), Caller state):
 # descriptors, socket activation, signals, the session keyring,
-# environment on a user switch, the uid-0 guard; as root and as an unprivileged user (uid 65534).
-# Usage: live-caller.sh STATE-HELPER (environment: SCMP_RUN, SRCDIR).
+# environment on a user switch, the parent-death signal, the uid-0 guard;
+# as root and as an unprivileged user (uid 65534).
+# Usage: live-caller.sh STATE-HELPER ORPHAN-SHIM (environment: SCMP_RUN, SRCDIR).
 . "$SRCDIR/tests/tap.sh"
 
-H=${1:?usage: live-caller.sh STATE-HELPER}
+H=${1:?usage: live-caller.sh STATE-HELPER ORPHAN-SHIM}
+ORPHAN_SHIM=${2:?usage: live-caller.sh STATE-HELPER ORPHAN-SHIM}
 S=$SCMP_RUN
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -135,6 +137,58 @@ if [ "$(id -u)" = 0 ]; then
 		skip "no session keyring case (python3, x86_64 or kernel keys missing)"
 		skip "no session keyring case"
 	fi
+	# The parent-death signal the caller set: the kernel clears it when
+	# the ids change (prctl(2), PR_SET_PDEATHSIG); the command keeps it
+	# with a user switch as without one.
+	if command -v python3 >/dev/null; then
+		for p in root nobody; do
+			run python3 -c 'import ctypes, os, signal, sys
+ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)
+os.execv(sys.argv[1], sys.argv[1:])' "$S" -p "$D/$p.ini" "$H"
+			status_is 0 "user = $p, a parent-death signal: ran"
+			is "$(field pdeathsig)" 15 "user = $p: the caller's parent-death signal is kept"
+		done
+		# Without one, none is set.
+		run "$S" -p "$D/nobody.ini" "$H"
+		is "$(field pdeathsig)" 0 "user = nobody, no parent-death signal: none"
+		# The parent dies right after the switch, before the signal is
+		# set again (orphan-shim.c): it is sent then, and the command
+		# does not run. A subreaper collects the orphan's status.
+		mkdir -m 1777 "$TAP_TMP/orphan"
+		marker=$TAP_TMP/orphan/ran
+		run python3 -c 'import ctypes, os, signal, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+parent = os.fork()
+if parent == 0:
+    r, w = os.pipe()
+    if os.fork() == 0:
+        os.close(r)
+        os.set_inheritable(w, True)
+        os.environ["ORPHAN_SHIM_FD"] = str(w)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)
+        os.execvp(sys.argv[1], sys.argv[1:])
+    os.close(w)
+    if not os.read(r, 1):
+        os.wait()
+    os._exit(0)
+while True:
+    try:
+        pid, st = os.wait()
+    except ChildProcessError:
+        break
+    if pid != parent:
+        print("orphan:", os.waitstatus_to_exitcode(st))' \
+			env LD_PRELOAD="$ORPHAN_SHIM" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+			"$S" -p "$D/nobody.ini" sh -c "touch $marker"
+		is "$(field orphan)" -15 "the parent died after the switch: SIGTERM is sent then"
+		run test -e "$marker"
+		status_is 1 "the parent died after the switch: the command did not run"
+	else
+		skip "python3 missing: no parent-death signal case"
+	fi
+
 	# A user id: the entry that resolved it gives the four too.
 	printf '[filter]\ndefault-action = allow\n[credentials]\nuser = %s\n' "$(id -u nobody)" \
 		>"$D/nobody-id.ini"

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Test helper exec'd by scmp-run: prints the caller state it got: its open
- * descriptors, SigIgn and SigBlk, the value of the user key "scmp-run-test"
- * its session keyring holds (keyplant.py), and the environment variables
- * named. */
+ * descriptors, SigIgn and SigBlk, its parent-death signal, the value of the
+ * user key "scmp-run-test" its session keyring holds (keyplant.py), and the
+ * environment variables named. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -37,6 +38,7 @@ int main(int argc, char **argv)
 	DIR *dir = opendir("/proc/self/fd");
 	struct dirent *de;
 	char line[256];
+	int pdeath = -1;
 	FILE *f;
 
 	if (!dir)
@@ -54,6 +56,9 @@ int main(int argc, char **argv)
 		if (!strncmp(line, "SigIgn:", 7) || !strncmp(line, "SigBlk:", 7))
 			fputs(line, stdout);
 	fclose(f);
+	if (prctl(PR_GET_PDEATHSIG, &pdeath, 0, 0, 0) < 0)
+		return 1;
+	printf("pdeathsig: %d\n", pdeath);
 	print_session_key();
 	for (int i = 1; i < argc; i++) {
 		const char *v = getenv(argv[i]);
