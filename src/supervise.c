@@ -344,6 +344,7 @@ struct child_args {
 	sigset_t oldmask;	      /* the caller's signal mask */
 	struct sigaction old_sigchld; /* and its SIGCHLD disposition */
 	struct sigaction old_sigpipe; /* and its SIGPIPE disposition */
+	struct caller_pdeath pdeath;  /* the caller's parent-death signal, this process */
 };
 
 /* The child: run mode, then the command. Never returns (not declared so:
@@ -376,7 +377,12 @@ static void child_main(const struct child_args *a)
 		setenv("LISTEN_PID", buf, 1);
 	}
 	diag_init(&d);
-	run_exec_hooked(a->prof, a->prog, a->argv[0], a->argv, &hook, &d, &fail, &state);
+	/* A child does not inherit the parent-death signal: the caller's is
+	 * set for the supervisor's death, which the caller's death brings
+	 * about or whose signal the supervisor forwards (scmp-run(1), Caller
+	 * state). Run mode keeps it across the user switch. */
+	if (caller_pdeath_restore(&a->pdeath, &d) == 0)
+		run_exec_hooked(a->prof, a->prog, a->argv[0], a->argv, &hook, &d, &fail, &state);
 	/* The command did not run; the parent tells why from fail (its exit
 	 * status is decided where every other one is), this process says how,
 	 * unless the filter may stop the message (run mode's own rule). */
@@ -1414,6 +1420,9 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	sfd = fd_high(signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK));
 	if (sfd < 0)
 		goto sys_fail;
+	if (prctl(PR_GET_PDEATHSIG, &a.pdeath.sig, 0, 0, 0) < 0)
+		goto sys_fail;
+	a.pdeath.parent = getpid();
 
 	if (o->mode == SUPERVISE_PERMISSIVE)
 		fprintf(stderr, PROG ": --permissive: nothing is denied, this is not a sandbox\n");

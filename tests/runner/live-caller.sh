@@ -151,6 +151,39 @@ os.execv(sys.argv[1], sys.argv[1:])' "$S" -p "$D/$p.ini" "$H"
 		# Without one, none is set.
 		run "$S" -p "$D/nobody.ini" "$H"
 		is "$(field pdeathsig)" 0 "user = nobody, no parent-death signal: none"
+		# Supervised, the command is the supervisor's child, which
+		# inherits none: the caller's is set for the supervisor's death,
+		# and kept across the switch.
+		run python3 -c 'import ctypes, os, signal, sys
+ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)
+os.execv(sys.argv[1], sys.argv[1:])' "$S" --report -p "$D/nobody.ini" "$H"
+		status_is 0 "--report, a parent-death signal: ran"
+		is "$(field pdeathsig)" 15 "--report: the caller's parent-death signal is the command's"
+		# The supervisor killed: the command gets it. A subreaper
+		# collects the orphan's status.
+		run python3 -c 'import ctypes, os, signal, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+sup = os.fork()
+if sup == 0:
+    libc.prctl(1, signal.SIGTERM, 0, 0, 0)
+    os.execv(sys.argv[1], sys.argv[1:])
+def running():
+    try:
+        with open("/proc/%d/task/%d/children" % (sup, sup)) as f:
+            kids = f.read().split()
+        return any(open("/proc/%s/comm" % k).read().strip() == "sleep" for k in kids)
+    except OSError:
+        return False
+for _ in range(1000):
+    if running():
+        break
+    time.sleep(0.01)
+os.kill(sup, signal.SIGKILL)
+os.waitpid(sup, 0)
+pid, st = os.wait()
+print("orphan:", os.waitstatus_to_exitcode(st))' "$S" --report -p "$D/nobody.ini" sleep 20
+		is "$(field orphan)" -15 "--report, the supervisor killed: the command gets the signal"
 		# The parent dies right after the switch, before the signal is
 		# set again (orphan-shim.c): it is sent then, and the command
 		# does not run. A subreaper collects the orphan's status.
