@@ -42,10 +42,7 @@ size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *ret_cp)
 	return len;
 }
 
-/* Code points that move or hide text on a terminal: C1 controls, the
- * bidirectional overrides, embeddings, isolates and marks, and the line and
- * paragraph separators. */
-static bool is_hidden_control(uint32_t cp)
+bool utf8_hides_text(uint32_t cp)
 {
 	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
 	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
@@ -101,7 +98,7 @@ static void escape(const char *s, struct sink *k)
 			put(k, "\\r", 2);
 		else if (cp < 0x20 || cp == 0x7f)
 			put(k, esc, (size_t)snprintf(esc, sizeof(esc), "\\x%02x", (unsigned)cp));
-		else if (is_hidden_control(cp))
+		else if (utf8_hides_text(cp))
 			put(k, esc, (size_t)snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)cp));
 		else
 			put(k, u + i, len);

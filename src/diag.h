@@ -49,6 +49,12 @@ struct diag {
  * what a message may show agree. */
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *ret_cp);
 
+/* Whether code point cp moves or hides text on a terminal or in an
+ * editor: a C1 control, a bidirectional override, embedding, isolate or
+ * mark, a line or paragraph separator. A message shows it escaped; a
+ * profile may not contain it (scmp-run.ini(5) FILE SYNTAX). */
+bool utf8_hides_text(uint32_t cp);
+
 /* "FILE:LINE", or "FILE" alone when line is 0 ("built-in:tty-injection"),
  * into buf, with FILE escaped as by diag_fputs_escaped(); returns buf. It
  * allocates nothing, so it cannot fail: what does not fit is left out,

@@ -669,7 +669,8 @@ const char *learn_include_unfit(const char *path)
 		uint32_t cp;
 		size_t len = utf8_decode(u + i, n - i, &cp);
 
-		if (!len || cp < 0x20 || cp == 0x7f)
+		/* what the loader refuses in any line (scmp-run.ini(5) FILE SYNTAX) */
+		if (!len || cp < 0x20 || cp == 0x7f || utf8_hides_text(cp))
 			return "it holds a control character or a byte that is not UTF-8";
 		if (cp == ';' && i && isspace(u[i - 1]))
 			return "a ';' after a blank would start a comment";

@@ -60,8 +60,8 @@ int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *na
  * Why path cannot be the value of the learned profile's include line, or
  * NULL if it can: the loader must read back the very same path (no blank
  * at either end, no ';' after a blank, which would start a comment, no
- * control character or byte that is not UTF-8) from a line that fits
- * PROFILE_LINE_MAX.
+ * control character or byte that is not UTF-8, nothing utf8_hides_text())
+ * from a line that fits PROFILE_LINE_MAX.
  */
 const char *learn_include_unfit(const char *path);
 

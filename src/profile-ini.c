@@ -192,12 +192,16 @@ static void refuse_binary(struct frame *fr, const struct src_loc *loc, int bad)
 	fr->l->cut_short = true;
 }
 
-/* 1 if the len bytes of buf are valid UTF-8; else reports, stops reading, 0. */
+/* 1 if the len bytes of buf are valid UTF-8 without a character that
+ * utf8_hides_text(); else reports, stops reading, 0. Such a character
+ * would let a reader see another profile than the one that is run: an
+ * editor may show a NEL (U+0085) as a line end, an override as text in
+ * another order (scmp-run.ini(5) FILE SYNTAX). */
 static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *buf, size_t len)
 {
 	for (size_t i = 0; i < len;) {
 		uint64_t w;
-		uint32_t cp;
+		uint32_t cp = 0;
 		size_t n;
 
 		if (len - i >= 8) { /* eight ASCII bytes at once */
@@ -212,15 +216,21 @@ static int check_utf8(struct frame *fr, const struct src_loc *loc, const char *b
 			continue;
 		}
 		n = utf8_decode((const unsigned char *)buf + i, len - i, &cp);
-
-		if (!n) {
+		if (n && !utf8_hides_text(cp)) {
+			i += n;
+			continue;
+		}
+		if (!n)
 			diag_error(fr->l->d, loc,
 				   "invalid UTF-8 at byte %zu: this is not a text file", i + 1);
-			fr->stop = true;
-			fr->l->cut_short = true;
-			return 0;
-		}
-		i += n;
+		else
+			diag_error(fr->l->d, loc,
+				   "character U+%04X at byte %zu: a control character, or one that "
+				   "reorders or breaks lines on display",
+				   (unsigned)cp, i + 1);
+		fr->stop = true;
+		fr->l->cut_short = true;
+		return 0;
 	}
 	return 1;
 }

@@ -469,6 +469,12 @@ cp "$T/base.ini" "$tabdir/base.ini"
 refused_learn "--learn with a base whose path holds a tab" \
 	"cannot be named by an include line: it holds a control character" \
 	-- "$T/tab.ini" --user root -p "$tabdir/base.ini"
+neldir=$(printf '%s/a\302\205b' "$T")
+mkdir "$neldir"
+cp "$T/base.ini" "$neldir/base.ini"
+refused_learn "--learn with a base whose path holds a NEL (U+0085)" \
+	"cannot be named by an include line: it holds a control character" \
+	-- "$T/nel.ini" --user root -p "$neldir/base.ini"
 long=$T/$(printf '%0200d' 0)
 mkdir "$long"
 cp "$T/base.ini" "$long/base.ini"
