@@ -196,7 +196,13 @@ __attribute__((format(printf, 2, 3))) static void fail(struct parser *p, const c
 static void fail_expected(struct parser *p, const char *what)
 {
 	if (p->tok.kind == TOK_END) {
-		if (p->prev.len)
+		/* In a condition of several lines, the line of the token the
+		 * text ends with: the key's line alone would leave it to search
+		 * (scmp-run.ini(5) FILE SYNTAX). */
+		if (p->prev.len && at(p, &p->prev).line)
+			fail(p, "expected %s after '%.*s' at %s", what, (int)p->prev.len,
+			     p->prev.start, pos(p, &p->prev));
+		else if (p->prev.len)
 			fail(p, "expected %s after '%.*s'", what, (int)p->prev.len, p->prev.start);
 		else
 			fail(p, "expected %s, got an empty condition", what);
