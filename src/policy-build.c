@@ -195,8 +195,19 @@ static int eval_value(const struct resolve_ctx *ctx, const struct value *val, un
 	return 0;
 }
 
+/* Whether name is "argN" with N other than position i: prctl's "arg2" is
+ * its argument 1. A condition's "argN" is always position N (scmp-run.ini(5)
+ * CONDITIONS), so such a name is never the way to write that parameter. */
+static bool misleading_name(const char *name, int i)
+{
+	return !strncmp(name, "arg", 3) && name[3] >= '0' && name[3] <= '9' && !name[4] &&
+	       name[3] - '0' != i;
+}
+
 /* "fd, ubuf (or buf), size (or len)": the names of a syscall's parameters
- * on one ABI, each once (a register pair has one name), into buf. */
+ * on one ABI, each once (a register pair has one name), into buf; one the
+ * kernel calls argN at another position as the position that names it
+ * (prctl's "arg1 (the kernel's arg2)"). */
 static const char *param_names(const struct syscall_arg args[SYSCALL_ARGS_MAX], char *buf,
 			       size_t size)
 {
@@ -206,8 +217,12 @@ static const char *param_names(const struct syscall_arg args[SYSCALL_ARGS_MAX], 
 	for (int i = 0; i < SYSCALL_ARGS_MAX && len < size; i++) {
 		if (!args[i].name || (i > 0 && args[i - 1].name == args[i].name))
 			continue;
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
-					args[i].name);
+		if (misleading_name(args[i].name, i))
+			len += (size_t)snprintf(buf + len, size - len, "%sarg%d (the kernel's %s)",
+						len ? ", " : "", i, args[i].name);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+						args[i].name);
 		for (const char *a = args[i].aliases; a && *a && len < size;) {
 			size_t n = strcspn(a, "|");
 
@@ -230,7 +245,9 @@ static void suggest_param(const struct resolve_ctx *ctx,
 	for (int i = 0; i < SYSCALL_ARGS_MAX; i++) {
 		const char *a = args[i].aliases;
 
-		suggest_offer(&sg, args[i].name);
+		/* "arg2" would name another argument than prctl's arg2 */
+		if (args[i].name && !misleading_name(args[i].name, i))
+			suggest_offer(&sg, args[i].name);
 		/* the aliases are one '|'-separated string: offer a copy of each,
 		 * and keep the winner in best (cand is overwritten) */
 		while (a && *a) {
