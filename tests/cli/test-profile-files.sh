@@ -261,14 +261,16 @@ printf '[profile]\nversion = 1%s2\ninclude = x%s.ini\n[filter]\ndefault-action =
 printf '[profile]\ninclude = evil-inc.ini\ndescription = a%sb%sc\n' "$RLO" "$CSI" \
 	>"$D/top/evil.ini"
 run "$SCMP_RUN" -p "$D/top/evil.ini" --check
-like "$ERR" "evil-inc.ini:2: error: unsupported profile version '1\\u202e2'" \
-	"an included line with U+202E: escaped in the error"
-like "$ERR" "cannot open include 'x\\u009b.ini'" "an include name with U+009B: escaped"
+status_is 1 "lines with U+202E: refused"
+like "$ERR" "evil-inc.ini:2: error: character U+202E at byte 12" \
+	"an included line with U+202E: refused where it is"
+like "$ERR" "evil.ini:3: error: character U+202E at byte 16" "a line with U+202E: refused where it is"
 unlike "$ERR" "$RLO" "no RIGHT-TO-LEFT OVERRIDE on the terminal"
 unlike "$ERR" "$CSI" "no C1 CSI on the terminal"
-prof "a${RLO}b${CSI}c" >"$D/top/desc.ini"
-run "$SCMP_RUN" -p "$D/top/desc.ini" --check
-like "$OUT" 'description: a\u202eb\u009bc' "--check: the description escaped"
+# A file's name is the caller's, not a profile's: escaped where printed.
+prof "odd name" >"$D/top/a${RLO}b${CSI}c.ini"
+run "$SCMP_RUN" -p "$D/top/a${RLO}b${CSI}c.ini" --check
+like "$OUT" 'a\u202eb\u009bc.ini' "--check: the file name escaped"
 unlike "$OUT" "$RLO" "--check: no bidi override printed"
 run "$SCMP_RUN" -p "$(printf '%s/top/no\033[2Jsuch.ini' "$D")" --check
 like "$ERR" 'no\x1b[2Jsuch.ini: error: cannot open profile' "a file name with ESC: escaped"
