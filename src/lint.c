@@ -28,7 +28,7 @@
 static const char *const lint_ids[] = {
 	"io-uring",	    "ptrace",	     "proc-mem",    "flag-equals", "shadowed",
 	"unknown-optional", "unknown-allow", "cap-missing", "cap-ambient", "run-as-root",
-	"exit-denied",	    "path-missing",  "credentials", "limits",
+	"exit-denied",	    "path-missing",  "credentials", "limits",	   "arg-position",
 };
 
 /* True if id names a warning of the lint. */
@@ -444,6 +444,59 @@ static void check_flag_equals(struct lint *L)
 			     "one that changes nothing) is not denied",
 			     c->op == CMP_EQ ? "==" : "in", c->param ? c->param : fa->param,
 			     r->syscall);
+		}
+	}
+}
+
+/* ---- arg-position ---- */
+
+/* The position of the parameter the kernel calls "arg<n>" on the first ABI
+ * of the filter that has syscall, where that is not n (prctl's "arg2" is
+ * its argument 1); -1 if none. */
+static int kernel_argn_at(const struct lint *L, const char *syscall, int n)
+{
+	const struct policy *p = L->c->policy;
+	char name[8];
+
+	snprintf(name, sizeof(name), "arg%d", n);
+	for (size_t i = 0; i < p->n_abis; i++) {
+		struct syscall_arg args[SYSCALL_ARGS_MAX];
+		bool known;
+
+		if (syscalls_args(p->abis[i].arch, syscall, args, &known) < 0 &&
+		    syscalls_proto_args(p->abis[i].arch, syscall, args, &known) < 0)
+			continue;
+		for (int k = 0; k < SYSCALL_ARGS_MAX; k++)
+			if (k != n && syscalls_arg_named(&args[k], name))
+				return k;
+		return -1;
+	}
+	return -1;
+}
+
+/* "argN" is always position N (scmp-run.ini(5) CONDITIONS), also where the
+ * kernel calls another argument argN: whoever copies prctl(2)'s "arg2"
+ * into a condition tests its arg3. */
+static void check_arg_position(struct lint *L)
+{
+	const struct ruleset *rs = L->c->rs;
+
+	for (size_t i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		for (size_t j = 0; j < r->conj.n_cmps; j++) {
+			const struct cmp *c = &r->conj.cmps[j];
+			int k = c->arg >= 0 ? kernel_argn_at(L, r->syscall, c->arg) : -1;
+			char hint[160];
+
+			if (k < 0)
+				continue;
+			snprintf(hint, sizeof(hint), "the kernel's 'arg%d' is written 'arg%d'",
+				 c->arg, k);
+			warn(L, "arg-position", &r->loc, hint,
+			     "'arg%d' of '%s' is its argument at position %d, not the one the kernel "
+			     "calls 'arg%d'",
+			     c->arg, r->syscall, c->arg, c->arg);
 		}
 	}
 }
@@ -952,6 +1005,7 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	check_ptrace(&L);
 	check_exit(&L);
 	check_flag_equals(&L);
+	check_arg_position(&L);
 	check_shadowed(&L);
 	check_unknown_optional(&L);
 	check_unknown_allow(&L);
