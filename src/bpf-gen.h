@@ -32,6 +32,7 @@ struct target {
 
 struct gen {
 	struct sock_filter *buf;
+	uint16_t *need; /* per instruction: the cells it may read unwritten (bpf.c) */
 	size_t n, cap;
 	struct {
 		uint32_t ret;

@@ -14,28 +14,78 @@
 
 #define JUMP_MAX 255u /* jt/jf are 8 bits */
 
+/*
+ * need[l]: the scratch cells that some path from instruction l reads
+ * before it writes them. The kernel checks that every read of a cell
+ * follows a write of it on every path, and its check goes on from a
+ * return into the instruction after it as if the return fell through
+ * (an instruction that only jumps reach gets the state of the return
+ * before it too). The returns are shared, so one that code without the
+ * cells jumps to may come right before the middle of a size-first bit
+ * table (scmp-run.ini(5) PROGRAM SIZE); emit_ret() then puts stores of
+ * the cells between the two, which no call ever executes.
+ */
+static void set_need(struct gen *g, size_t l)
+{
+	const struct sock_filter *in = &g->buf[l];
+	uint16_t cell = in->k < 16 ? (uint16_t)(1u << in->k) : 0;
+
+	switch (BPF_CLASS(in->code)) {
+	case BPF_RET:
+		g->need[l] = 0;
+		return;
+	case BPF_JMP:
+		g->need[l] = in->code == (BPF_JMP | BPF_JA)
+				     ? g->need[l - in->k - 1]
+				     : g->need[l - in->jt - 1] | g->need[l - in->jf - 1];
+		return;
+	case BPF_ST:
+	case BPF_STX:
+		g->need[l] = l ? g->need[l - 1] & (uint16_t)~cell : 0;
+		return;
+	default: /* l is 0 only for a return: every program ends with one */
+		g->need[l] = l ? g->need[l - 1] : 0;
+		if (in->code == (BPF_LD | BPF_MEM) || in->code == (BPF_LDX | BPF_MEM))
+			g->need[l] |= cell;
+	}
+}
+
+static bool grow_buf(struct gen *g)
+{
+	size_t cap = g->cap ? g->cap * 2 : 256;
+	struct sock_filter *b = reallocarray(g->buf, cap, sizeof(*b));
+	uint16_t *need;
+
+	if (b)
+		g->buf = b;
+	need = b ? reallocarray(g->need, cap, sizeof(*need)) : NULL;
+	if (!need)
+		return false;
+	g->need = need;
+	g->cap = cap;
+	return true;
+}
+
 static size_t emit(struct gen *g, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
 {
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 256;
-		struct sock_filter *b = reallocarray(g->buf, cap, sizeof(*b));
-
-		if (!b) {
-			g->err = -ENOMEM;
-			return g->n ? g->n - 1 : 0;
-		}
-		g->buf = b;
-		g->cap = cap;
+	if (g->n == g->cap && !grow_buf(g)) {
+		g->err = -ENOMEM;
+		return g->n ? g->n - 1 : 0;
 	}
 	g->buf[g->n] = (struct sock_filter){ .code = code, .jt = jt, .jf = jf, .k = k };
+	set_need(g, g->n);
 	return g->n++;
 }
 
 static size_t emit_ret(struct gen *g, uint32_t ret)
 {
-	size_t l = emit(g, BPF_RET | BPF_K, ret, 0, 0);
-	size_t i;
+	size_t l, i;
 
+	/* dead stores for the kernel's check (see set_need()) */
+	for (unsigned cell = 0; g->n && cell < 16; cell++)
+		if (g->need[g->n - 1] >> cell & 1)
+			emit(g, BPF_ST, cell, 0, 0);
+	l = emit(g, BPF_RET | BPF_K, ret, 0, 0);
 	for (i = 0; i < g->n_rets; i++)
 		if (g->rets[i].ret == ret)
 			break;
@@ -74,7 +124,10 @@ static size_t goto_target(struct gen *g, struct target t)
 	if (t.label + 1 == g->n)
 		return t.label;
 	l = emit(g, BPF_JMP | BPF_JA, 0, 0, 0);
+	if (g->err)
+		return l;
 	g->buf[l].k = (uint32_t)(l - t.label - 1);
+	set_need(g, l);
 	return l;
 }
 
@@ -569,6 +622,26 @@ static void emit_program(struct gen *g, const struct policy *p, struct dispatch 
 
 /* ---- sharing identical code ---- */
 
+/* live[i]: some call runs instruction i of fwd[0..n) (program order). */
+static void mark_live(const struct sock_filter *fwd, size_t n, bool *live)
+{
+	live[0] = n > 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct sock_filter *in = &fwd[i];
+
+		if (!live[i] || BPF_CLASS(in->code) == BPF_RET)
+			continue;
+		if (in->code == (BPF_JMP | BPF_JA)) {
+			live[i + 1 + in->k] = true;
+		} else if (BPF_CLASS(in->code) == BPF_JMP) {
+			live[i + 1 + in->jt] = true;
+			live[i + 1 + in->jf] = true;
+		} else {
+			live[i + 1] = true;
+		}
+	}
+}
+
 /*
  * Emit the program fwd[0..n) (program order) again into g, with every
  * instruction that does what a later one does (the same operation, whose
@@ -586,22 +659,28 @@ static struct target share_emit(struct gen *g, const struct sock_filter *fwd, si
 		size_t a, b, at;
 	} *keys = NULL;
 	struct target t = T_RET(0);
+	bool *live = calloc(n + 1, sizeof(*live));
 
 	while (cap < 2 * n)
 		cap *= 2;
 	slot = calloc(cap, sizeof(*slot));
 	keys = calloc(n, sizeof(*keys));
 	out = calloc(n, sizeof(*out));
-	if (!id || !slot || !keys || !out) {
+	if (!id || !slot || !keys || !out || !live) {
 		g->err = -ENOMEM;
 		goto out;
 	}
+	mark_live(fwd, n, live);
 	/* id[i]: what instruction i does, numbered from 1; ids of one meaning
-	 * are equal. A "ja" means what its target means. */
+	 * are equal. A "ja" means what its target means. Code no call runs
+	 * (the stores of emit_ret()) has none: it is left out, and this
+	 * layout gets the stores it needs. */
 	for (size_t i = n; i-- > 0;) {
 		const struct sock_filter *in = &fwd[i];
 		size_t a = 0, b = 0, h;
 
+		if (!live[i])
+			continue;
 		if (in->code == (BPF_JMP | BPF_JA)) {
 			id[i] = id[i + 1 + in->k];
 			continue;
@@ -635,7 +714,7 @@ static struct target share_emit(struct gen *g, const struct sock_filter *fwd, si
 		const struct sock_filter *in = &fwd[i];
 		size_t j = id[i];
 
-		if (in->code == (BPF_JMP | BPF_JA) || keys[j - 1].at != i)
+		if (!live[i] || in->code == (BPF_JMP | BPF_JA) || keys[j - 1].at != i)
 			continue;
 		if (BPF_CLASS(in->code) == BPF_RET)
 			out[j - 1] = T_RET(in->k); /* the generator returns only BPF_K */
@@ -654,6 +733,7 @@ out:
 	free(slot);
 	free(keys);
 	free(out);
+	free(live);
 	return t;
 }
 
@@ -675,6 +755,8 @@ static void finish(struct gen *g)
 {
 	struct gen s = { .big_endian = g->big_endian };
 
+	free(g->need); /* nothing is emitted into g any more */
+	g->need = NULL;
 	reverse(g->buf, g->n);
 	if (g->err || !g->n)
 		return;
@@ -684,6 +766,7 @@ static void finish(struct gen *g)
 		    (BPF_CLASS(g->buf[i].code) == BPF_JMP && BPF_SRC(g->buf[i].code) == BPF_X))
 			return;
 	share_emit(&s, g->buf, g->n);
+	free(s.need);
 	g->err = s.err;
 	if (!s.err && s.n < g->n) {
 		reverse(s.buf, s.n);
