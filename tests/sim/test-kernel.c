@@ -467,7 +467,7 @@ static void test_fixed(struct observed *o)
 	/* Programs bpf_validate() rejects: the kernel must say EINVAL too. */
 	static const struct {
 		const char *what;
-		struct sock_filter insns[4];
+		struct sock_filter insns[6];
 		size_t len;
 	} bad[] = {
 		{ "mod", { ST(BPF_ALU | BPF_MOD | BPF_K, 2), ST(BPF_RET | BPF_A, 0) }, 2 },
@@ -481,6 +481,13 @@ static void test_fixed(struct observed *o)
 		  { JMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1), ST(BPF_STX, 1),
 		    ST(BPF_LD | BPF_MEM, 1), ST(BPF_RET | BPF_A, 0) },
 		  4 },
+		/* every path that runs the read writes M[0] first, but the check
+		 * goes on from the return before it (bpf.c, emit_ret()) */
+		{ "M[0] behind a return",
+		  { JMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0), ST(BPF_ST, 0), ST(BPF_JMP | BPF_JA, 1),
+		    ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW), ST(BPF_LD | BPF_MEM, 0),
+		    ST(BPF_RET | BPF_A, 0) },
+		  6 },
 		{ "ja past end", { ST(BPF_JMP | BPF_JA, 1), ST(BPF_RET | BPF_A, 0) }, 2 },
 		{ "jf past end",
 		  { JMP(BPF_JMP | BPF_JGE | BPF_X, 0, 0, 1), ST(BPF_RET | BPF_A, 0) },
@@ -491,9 +498,15 @@ static void test_fixed(struct observed *o)
 	/* Edge programs both must accept. */
 	static const struct {
 		const char *what;
-		struct sock_filter insns[4];
+		struct sock_filter insns[7];
 		size_t len;
 	} good[] = {
+		/* the same with a store no call runs after the return */
+		{ "M[0] behind a return and a store",
+		  { JMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0), ST(BPF_ST, 0), ST(BPF_JMP | BPF_JA, 2),
+		    ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW), ST(BPF_ST, 0), ST(BPF_LD | BPF_MEM, 0),
+		    ST(BPF_RET | BPF_A, 0) },
+		  7 },
 		{ "unreachable read of unwritten M",
 		  { ST(BPF_JMP | BPF_JA, 1), ST(BPF_LD | BPF_MEM, 5),
 		    ST(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) },
