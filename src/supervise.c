@@ -1343,6 +1343,25 @@ static int learn_start(struct sup *s, const struct profile *prof, int *ret_fd, c
 	return 0;
 }
 
+/*
+ * What --permissive and --learn leave of the sandbox: the filter denies
+ * nothing, but the child enters the Landlock domain as run mode does, and
+ * a [landlock] key of the profile still denies (scmp-run(1) --permissive).
+ */
+static void banner(enum supervise_mode mode, const struct profile *prof)
+{
+	const char *opt = mode == SUPERVISE_LEARN ? "--learn" : "--permissive";
+
+	if (landlock_first_key(&prof->landlock))
+		fprintf(stderr,
+			PROG ": %s: the filter denies nothing; [landlock] still confines the "
+			     "command, this is not a sandbox\n",
+			opt);
+	else
+		fprintf(stderr, PROG ": %s: the filter denies nothing, this is not a sandbox\n",
+			opt);
+}
+
 int supervise_run(const struct supervise_opts *o, const struct compiled *c, char *const argv[],
 		  struct diag *d, enum run_failure *ret_fail)
 {
@@ -1424,10 +1443,8 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		goto sys_fail;
 	a.pdeath.parent = getpid();
 
-	if (o->mode == SUPERVISE_PERMISSIVE)
-		fprintf(stderr, PROG ": --permissive: nothing is denied, this is not a sandbox\n");
-	else if (o->mode == SUPERVISE_LEARN)
-		fprintf(stderr, PROG ": --learn: nothing is denied, this is not a sandbox\n");
+	if (o->mode != SUPERVISE_REPORT)
+		banner(o->mode, c->profile);
 	fflush(NULL);
 
 	/* The command runs as the same user unless the profile switches, and

@@ -153,6 +153,24 @@ wait $srv
 like "$TAP_TMP/sock.out" reached "... and the server got the message"
 rm -f "$TAP_TMP/secret/sock"
 
+# The supervised modes deny nothing in the filter, but the [landlock]
+# domain is entered as in run mode (scmp-run(1) --permissive): the paths
+# stay confined, and the banner says so rather than "nothing is denied".
+for mode in --permissive --learn; do
+	args=$mode
+	[ $mode = --learn ] && args="--learn $TAP_TMP/learned.ini"
+	run "$S" $args -p "$P/fs-root.ini" cat "$TAP_TMP/secret/file"
+	is "$RC" 1 "$mode: [landlock] still denies a path outside the rules"
+	like "$ERR" "Permission denied" "$mode: with EACCES"
+	like "$ERR" "$mode: the filter denies nothing; [landlock] still confines the command" \
+		"$mode: the banner says [landlock] still applies"
+	unlike "$ERR" "nothing is denied" "$mode: and does not claim that nothing is denied"
+done
+run "$S" --permissive -p "$P/plain-root.ini" true
+like "$ERR" "--permissive: the filter denies nothing, this is not a sandbox" \
+	"--permissive: no [landlock] key, no note about it"
+rm -f "$TAP_TMP/learned.ini"
+
 # '.' is the directory at launch
 printf '%s\nwrite = .\n' "$SYS" | prof dot
 for who in root nobody; do
