@@ -1041,6 +1041,12 @@ int landlock_report(const struct landlock_config *c, const struct landlock_right
 			     "%sfilesystem: connecting to a Unix socket by its path is not "
 			     "restricted (no Landlock right covers it)\n",
 			     prefix) < 0;
+		/* execute is asked by execve(2) only: ld.so and dlopen(3) map
+		 * what they may read (scmp-run.ini(5) LANDLOCK, Rights) */
+		e |= fprintf(f,
+			     "%sfilesystem: mapping a file executable is not restricted (execute "
+			     "confines execve alone: a loader runs what it may read)\n",
+			     prefix) < 0;
 	} else {
 		e |= fprintf(f,
 			     "%sfilesystem: not restricted (no path key; make-block is handled "

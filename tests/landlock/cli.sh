@@ -119,6 +119,38 @@ for who in root nobody; do
 	rm -f "$w/ok"
 done
 
+# execute is checked by execve(2) alone: the dynamic loader maps a program
+# it may read, and runs it inside its own process (scmp-run.ini(5)
+# LANDLOCK, Rights: mapping a file executable is not confined)
+LD=$("$PY" -c '
+import struct
+d = open("/bin/echo", "rb").read()
+if d[4] == 2 and d[5] == 1:  # 64-bit little-endian
+    off, size, n = struct.unpack_from("<Q", d, 32)[0], *struct.unpack_from("<HH", d, 54)
+    for i in range(n):
+        h = off + i * size
+        if struct.unpack_from("<I", d, h)[0] == 3:  # PT_INTERP
+            o, l = struct.unpack_from("<Q", d, h + 8)[0], struct.unpack_from("<Q", d, h + 32)[0]
+            print(d[o : o + l - 1].decode())
+')
+if [ -n "$LD" ] && [ -x "$LD" ]; then
+	cp /bin/echo "$TAP_TMP/w/prog"
+	chmod 755 "$TAP_TMP/w/prog"
+	for who in root nobody; do
+		launch $who fs "$TAP_TMP/w/prog" ran
+		is "$RC" 126 "$who: executing a program in a write path fails"
+		launch $who fs "$LD" "$TAP_TMP/w/prog" ran
+		status_is 0 "$who: the loader maps and runs it all the same"
+		is "$(cat "$OUT")" ran "$who: ... and the program ran"
+	done
+	rm -f "$TAP_TMP/w/prog"
+else
+	skip "no 64-bit little-endian dynamic loader found"
+fi
+run "$S" -p "$P/fs.ini" --check
+like "$OUT" "landlock: filesystem: mapping a file executable is not restricted" \
+	"--check: mapping a file executable is not restricted"
+
 # connect(2) to a Unix socket by its path asks Landlock for no right: it
 # is reached outside the paths, as scmp-run.ini(5) LANDLOCK, Paths says,
 # and --check says so
