@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -718,23 +719,72 @@ static void held_close(struct held_fds *h)
 }
 
 /*
- * open(path, O_PATH | O_CLOEXEC) into h. When h is full, or the open-files
- * limit is reached while h holds descriptors, h is closed first: a low
- * [limits] open-files needs no more than one descriptor at a time.
+ * The highest path of c strictly above path (absolute) whose rights make
+ * symbolic links: below it the command may have put a link in the place of
+ * a directory or of a missing path on an earlier run, and a rule that
+ * followed it would grant what the link leads to. NULL if none.
  */
-static int held_open(struct held_fds *h, const char *path)
+static const char *link_maker_above(const struct landlock_config *c, const char *path)
+{
+	const char *top = NULL;
+
+	for (size_t i = 0; i < c->n_paths; i++) {
+		const char *w = c->paths[i].path;
+		size_t n = strlen(w);
+
+		if (!(set_rights(c->paths[i].set) & LANDLOCK_ACCESS_FS_MAKE_SYM) || w[0] != '/' ||
+		    strncmp(w, path, n) || (n > 1 && path[n] != '/') || !path[n] ||
+		    (top && strlen(top) <= n))
+			continue;
+		top = w;
+	}
+	return top;
+}
+
+/*
+ * open(path, O_PATH | O_CLOEXEC) for a rule of c, or -errno. Below a path
+ * that makes links (link_maker_above()) none is followed: the part below
+ * it is opened with openat2(2) RESOLVE_NO_SYMLINKS, and a link there fails
+ * with ELOOP (scmp-run.ini(5) LANDLOCK, Paths).
+ */
+static int open_rule_path(const struct landlock_config *c, const char *path)
+{
+	const char *top = path[0] == '/' ? link_maker_above(c, path) : NULL;
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	int tfd, fd, err;
+
+	if (!top) {
+		fd = open(path, O_PATH | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	tfd = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (tfd < 0)
+		return -errno;
+	fd = (int)syscall(SYS_openat2, tfd, path + strlen(top) + (top[1] != '\0'), &how,
+			  sizeof(how));
+	err = errno;
+	close(tfd);
+	return fd < 0 ? -err : fd;
+}
+
+/*
+ * open_rule_path() into h. When h is full, or the open-files limit is
+ * reached while h holds descriptors, h is closed first: a low [limits]
+ * open-files needs no more than one descriptor at a time.
+ */
+static int held_open(struct held_fds *h, const struct landlock_config *c, const char *path)
 {
 	int fd;
 
 	if (h->n == HELD_MAX)
 		held_close(h);
-	fd = open(path, O_PATH | O_CLOEXEC);
-	if (fd < 0 && errno == EMFILE && h->n) {
+	fd = open_rule_path(c, path);
+	if (fd == -EMFILE && h->n) {
 		held_close(h);
-		fd = open(path, O_PATH | O_CLOEXEC);
+		fd = open_rule_path(c, path);
 	}
 	if (fd < 0)
-		return -errno;
+		return fd;
 	h->fd[h->n++] = fd;
 	return fd;
 }
@@ -771,12 +821,21 @@ static int rule_check(int fd)
 	return err == EBADFD ? -EBADFD : 0;
 }
 
-int landlock_path_check(const struct landlock_path_rule *pr)
+bool landlock_path_below_links(const struct landlock_config *c, const char *path)
 {
-	int fd = open(pr->path, O_PATH | O_CLOEXEC), r;
+	return path[0] == '/' && link_maker_above(c, path);
+}
+
+const char landlock_link_hint[] =
+	"below a path the command may make symbolic links in, none is followed: the "
+	"command may have made it on an earlier run; name the path the link leads to";
+
+int landlock_path_check(const struct landlock_config *c, const struct landlock_path_rule *pr)
+{
+	int fd = open_rule_path(c, pr->path), r;
 
 	if (fd < 0)
-		return path_skipped(pr, errno) ? 0 : -errno;
+		return path_skipped(pr, -fd) ? 0 : fd;
 	r = rule_check(fd);
 	close(fd);
 	return r;
@@ -791,14 +850,15 @@ int landlock_path_check(const struct landlock_path_rule *pr)
  * set of file rights alone (devices) cost one call less. A directory
  * refused with EINVAL for another reason gets fewer rights, never more.
  */
-static int add_path(const struct landlock_path_rule *pr, int ruleset_fd, uint64_t handled,
-		    struct held_fds *h, struct diag *d, struct landlock_plan *plan)
+static int add_path(const struct landlock_config *c, const struct landlock_path_rule *pr,
+		    int ruleset_fd, uint64_t handled, struct held_fds *h, struct diag *d,
+		    struct landlock_plan *plan)
 {
 	struct landlock_path_beneath_attr attr = { .allowed_access =
 							   set_rights(pr->set) & handled };
 	int fd, err, r;
 
-	fd = held_open(h, pr->path);
+	fd = held_open(h, c, pr->path);
 	if (fd < 0) {
 		r = -fd;
 		if (path_skipped(pr, r)) {
@@ -809,6 +869,8 @@ static int add_path(const struct landlock_path_rule *pr, int ruleset_fd, uint64_
 		if (r == -ENOENT)
 			diag_hint(d, &pr->loc, "write '%s?' for a path that may be missing",
 				  pr->path);
+		else if (r == -ELOOP && link_maker_above(c, pr->path))
+			diag_hint(d, &pr->loc, "%s", landlock_link_hint);
 		return r;
 	}
 	if (!attr.allowed_access)
@@ -881,7 +943,7 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		ret->ruleset_fd = (int)fd;
 	}
 	for (size_t i = 0; i < c->n_paths; i++) {
-		r = add_path(&c->paths[i], ret->ruleset_fd, ret->rights.fs, &held, d, ret);
+		r = add_path(c, &c->paths[i], ret->ruleset_fd, ret->rights.fs, &held, d, ret);
 		if (r < 0)
 			goto fail;
 	}

@@ -178,8 +178,9 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		     struct landlock_plan *ret);
 
 /*
- * Open pr->path as landlock_prepare() does (O_PATH, following symbolic
- * links; '.' is the working directory now), ask a scratch ruleset whether
+ * Open pr->path, a path of c, as landlock_prepare() does (O_PATH, following
+ * symbolic links except below a path of c that makes them; '.' is the
+ * working directory now), ask a scratch ruleset whether
  * the kernel takes a rule on it, and close both again: 0 when run mode
  * would take the rule (an optional path that is missing included, and any
  * path when there is no Landlock to ask), or the negative errno with which
@@ -187,10 +188,17 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
  * no rule on (landlock_no_rule_hint). Changes nothing; for --check, which
  * cannot know the paths at launch.
  */
-int landlock_path_check(const struct landlock_path_rule *pr);
+int landlock_path_check(const struct landlock_config *c, const struct landlock_path_rule *pr);
 
 /* Why the kernel refused a rule with EBADFD, as a hint. */
 extern const char landlock_no_rule_hint[];
+
+/* Whether path lies below a path of c whose key may make symbolic links,
+ * where none is followed (scmp-run.ini(5) LANDLOCK, Paths). */
+bool landlock_path_below_links(const struct landlock_config *c, const char *path);
+
+/* Why such a path failed with ELOOP, as a hint. */
+extern const char landlock_link_hint[];
 
 /*
  * Enter the prepared domain (landlock_restrict_self) and close the ruleset

@@ -942,7 +942,7 @@ static void check_landlock_paths(struct lint *L)
 		return;
 	for (size_t i = 0; i < ll->n_paths; i++) {
 		const struct landlock_path_rule *pr = &ll->paths[i];
-		int r = landlock_path_check(pr);
+		int r = landlock_path_check(ll, pr);
 		char hint[LANDLOCK_PATH_MAX + 64];
 
 		if (r == 0)
@@ -960,6 +960,13 @@ static void check_landlock_paths(struct lint *L)
 			warn(L, "path-missing", &pr->loc, landlock_no_rule_hint,
 			     "landlock: Landlock takes no rule on '%s' now (%s): run mode would "
 			     "refuse the profile",
+			     pr->path, strerror(-r));
+			continue;
+		}
+		if (r == -ELOOP && landlock_path_below_links(ll, pr->path)) {
+			warn(L, "path-missing", &pr->loc, landlock_link_hint,
+			     "landlock: a symbolic link is on the way to '%s' (%s): run mode "
+			     "would refuse the profile",
 			     pr->path, strerror(-r));
 			continue;
 		}

@@ -119,6 +119,34 @@ for who in root nobody; do
 	rm -f "$w/ok"
 done
 
+# ---- a link planted below a write path on an earlier run ----
+
+# Below a path the command may make links in, none is followed: a run
+# could put one to anywhere (here the secret directory) in the place of a
+# listed path, and the next run's rule would grant what it leads to.
+job=$TAP_TMP/job
+mkdir -m 1777 "$job"
+printf '%s\nwrite = %s\nread = %s/tools?\n' "$SYS" "$job" "$job" | prof planted
+for who in root nobody; do
+	launch $who planted ln -s "$TAP_TMP/secret" "$job/tools"
+	status_is 0 "$who: a run may make a link below its write path"
+	launch $who planted cat "$job/tools/file"
+	status_is 125 "$who: the next run refuses the profile"
+	like "$ERR" "Too many levels of symbolic links" "$who: ... the link is not followed"
+	like "$ERR" "none is followed: the command may have made it on an earlier run" \
+		"$who: ... and says why"
+	unlike "$OUT" hidden "$who: nothing of what the link leads to was read"
+	rm -f "$job/tools"
+done
+ln -s "$TAP_TMP/secret" "$job/tools"
+run "$S" -p "$P/planted.ini" --check
+like "$ERR" "landlock: a symbolic link is on the way to '$job/tools'" "--check: warns of the link"
+rm -f "$job/tools"
+mkdir -m 755 "$job/tools" && echo tool >"$job/tools/file" && chmod 644 "$job/tools/file"
+launch nobody planted cat "$job/tools/file"
+status_is 0 "a directory below a write path: accepted"
+is "$(cat "$OUT")" tool "... and its rule applies"
+
 # execute is checked by execve(2) alone: the dynamic loader maps a program
 # it may read, and runs it inside its own process (scmp-run.ini(5)
 # LANDLOCK, Rights: mapping a file executable is not confined)
