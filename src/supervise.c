@@ -76,6 +76,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/pidfd.h>
@@ -97,6 +98,7 @@
 
 #define PROG "scmp-run"
 
+#define LEARN_LOCK_WAIT	 10   /* seconds: learn_lock_wait() */
 #define FOLD_MAX	 4096 /* distinct report lines counted */
 #define SUPERVISE_FD_MIN 256  /* the supervisor's own descriptors (see the top) */
 
@@ -1105,59 +1107,6 @@ static int learn_open(const char *path, char **ret_tmp, struct diag *d)
 	return fd;
 }
 
-static int learn_finish(struct sup *s, const struct profile *prof, char *const argv[], int fd,
-			const char *tmp, struct diag *d)
-{
-	const char *path = s->o->learn_path;
-	char *cmd = join_argv(argv);
-	const struct arch *base_abis[ARCH_COUNT];
-	struct learn_header h = {
-		.base = s->base,
-		.user = prof->has_user ? prof->user : NULL,
-		.group = prof->has_group ? prof->group : NULL,
-		.command = cmd,
-		.native = arch_native(),
-		.base_abis = base_abis,
-	};
-	FILE *f = fdopen(fd, "w");
-	int r = 0;
-
-	for (size_t i = 0; s->o->has_base && i < s->policy->n_abis && i < ARCH_COUNT; i++)
-		base_abis[h.n_base_abis++] = s->policy->abis[i].arch;
-	if (!cmd) /* the header names the command: no silent gap */
-		r = -ENOMEM;
-	if (!f && r == 0)
-		r = -errno;
-	if (r == 0 && s->learn_err)
-		r = s->learn_err;
-	if (r == 0)
-		r = learn_write(s->learn, &h, f);
-	if (f && fflush(f) != 0 && r == 0)
-		r = -errno;
-	if (f && fchmod(fd, s->learn_mode) < 0 && r == 0)
-		r = -errno;
-	if (f && fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (!f)
-		close(fd);
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	if (r == -E2BIG)
-		diag_error(d, NULL,
-			   "--learn: the command made more than %d distinct calls (counting the "
-			   "decisive arguments): '%s' is not written",
-			   LEARN_RECORDS_MAX, path);
-	else if (r < 0)
-		diag_error(d, NULL, "--learn: writing '%s' failed: %s", path, strerror(-r));
-	else
-		fprintf(stderr, PROG ": learned %zu distinct calls into %s\n",
-			learn_count(s->learn), path);
-	free(cmd);
-	return r;
-}
-
 /* Why --report=FILE could not be opened: outfile_open()'s refusals in
  * the words of scmp-run(1) TRUST, "Files written". */
 static void report_open_error(const char *path, int err, struct diag *d)
@@ -1360,6 +1309,165 @@ static void banner(enum supervise_mode mode, const struct profile *prof)
 	else
 		fprintf(stderr, PROG ": %s: the filter denies nothing, this is not a sandbox\n",
 			opt);
+}
+
+/*
+ * Wait for the lock on fd, a while only: a run that writes FILE holds it
+ * as long as that takes, but anyone who may read FILE can take it and keep
+ * it. Returns 0 when it is ours, -EWOULDBLOCK when the time is out, or
+ * -errno (a file system without locks: there is nothing to wait for).
+ */
+static int learn_lock_wait(int fd)
+{
+	const struct timespec pause = { 0, 10 * 1000 * 1000 };
+
+	for (unsigned i = 0; i < LEARN_LOCK_WAIT * 100; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK)
+			return -errno;
+		nanosleep(&pause, NULL);
+	}
+	return -EWOULDBLOCK;
+}
+
+/*
+ * FILE as it is when this run writes it, locked, its records added to this
+ * run's: another --learn into it may have written it since this one
+ * started, and what that one learned is kept (scmp-run(1) WRITING A
+ * PROFILE FOR A PROGRAM). The file locked must be the one FILE names once
+ * the lock is ours: the writer we waited for has replaced the one we
+ * opened. Returns the descriptor that holds the lock until the rename,
+ * -ENOENT when there is no FILE, or -errno (said in d, but -E2BIG).
+ */
+static int learn_merge_current(struct sup *s, mode_t *ret_mode, struct diag *d)
+{
+	const char *path = s->o->learn_path;
+	struct stat locked, now;
+	FILE *f;
+	int fd, r;
+
+	for (;;) {
+		fd = learn_old_open(path, ret_mode, d);
+		if (fd < 0)
+			return fd;
+		if (learn_lock_wait(fd) == -EWOULDBLOCK)
+			diag_warning(d, NULL,
+				     "--learn: '%s' stayed locked for %d seconds: written "
+				     "without waiting longer",
+				     path, LEARN_LOCK_WAIT);
+		if (fstat(fd, &locked) == 0 && lstat(path, &now) == 0 &&
+		    locked.st_dev == now.st_dev && locked.st_ino == now.st_ino)
+			break;
+		close(fd);
+	}
+	r = dup(fd);
+	f = r >= 0 ? fdopen(r, "re") : NULL;
+	if (!f) {
+		if (r >= 0)
+			close(r);
+		close(fd);
+		diag_error(d, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	r = learn_load(s->learn, f, path, arch_native(), d);
+	fclose(f);
+	if (r == -ENOMEM)
+		diag_error(d, NULL, "out of memory");
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* The learned profile into the temporary file fd, from its start. */
+static int learn_write_tmp(const struct sup *s, const struct learn_header *h, int fd, mode_t mode)
+{
+	int copy = -1, r = 0;
+	FILE *f = NULL;
+
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0 || (copy = dup(fd)) < 0 ||
+	    !(f = fdopen(copy, "w")))
+		r = -errno;
+	if (r == 0)
+		r = learn_write(s->learn, h, f);
+	if (f && fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (!f && copy >= 0)
+		close(copy);
+	if (r == 0 && fchmod(fd, mode) < 0)
+		r = -errno;
+	return r;
+}
+
+/* tmp onto path: over the file locked (over), or where there was none,
+ * and then never over one another run has written since (-EEXIST). */
+static int learn_replace(const char *tmp, const char *path, bool over)
+{
+	if (!over) {
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+			return 0;
+		if (errno != EINVAL && errno != ENOSYS)
+			return -errno;
+		/* a file system that cannot: the last run to end wins */
+	}
+	return rename(tmp, path) < 0 ? -errno : 0;
+}
+
+static int learn_finish(struct sup *s, const struct profile *prof, char *const argv[], int fd,
+			const char *tmp, struct diag *d)
+{
+	const char *path = s->o->learn_path;
+	char *cmd = join_argv(argv);
+	const struct arch *base_abis[ARCH_COUNT];
+	struct learn_header h = {
+		.base = s->base,
+		.user = prof->has_user ? prof->user : NULL,
+		.group = prof->has_group ? prof->group : NULL,
+		.command = cmd,
+		.native = arch_native(),
+		.base_abis = base_abis,
+	};
+	/* the header names the command: no silent gap */
+	int r = cmd ? s->learn_err : -ENOMEM;
+	bool said = false;
+
+	for (size_t i = 0; s->o->has_base && i < s->policy->n_abis && i < ARCH_COUNT; i++)
+		base_abis[h.n_base_abis++] = s->policy->abis[i].arch;
+	for (unsigned tries = 0; r == 0; tries++) {
+		mode_t mode = 0777;
+		int lock = learn_merge_current(s, &mode, d);
+
+		if (lock < 0 && lock != -ENOENT) {
+			r = lock;
+			said = r != -E2BIG;
+			break;
+		}
+		r = learn_write_tmp(s, &h, fd, s->learn_mode & mode);
+		if (r == 0)
+			r = learn_replace(tmp, path, lock >= 0);
+		if (lock >= 0)
+			close(lock);
+		if (r != -EEXIST || tries >= 100)
+			break;
+		r = 0; /* another run wrote the first FILE: add it */
+	}
+	close(fd);
+	if (r < 0)
+		unlink(tmp);
+	if (r == -E2BIG)
+		diag_error(d, NULL,
+			   "--learn: the command made more than %d distinct calls (counting the "
+			   "decisive arguments): '%s' is not written",
+			   LEARN_RECORDS_MAX, path);
+	else if (r < 0 && !said)
+		diag_error(d, NULL, "--learn: writing '%s' failed: %s", path, strerror(-r));
+	else if (r == 0)
+		fprintf(stderr, PROG ": learned %zu distinct calls into %s\n",
+			learn_count(s->learn), path);
+	free(cmd);
+	return r;
 }
 
 int supervise_run(const struct supervise_opts *o, const struct compiled *c, char *const argv[],

@@ -155,6 +155,38 @@ ok $? "merge: the record grew ($n1 -> $n2)"
 run "$S" -p "$T/m.ini" sh -c "echo one; mkdir '$T/m2'"
 status_is 0 "merge: both runs' calls are allowed"
 
+# Runs at once into one file: each adds what the file holds when it
+# writes, so the run that ends last keeps what the other learned meanwhile
+# (the file the other one wrote first, too). The long run waits for par-go.
+for start in old new; do
+	rm -f "$T/par.ini" "$T/par-in" "$T/par-go"
+	[ "$start" = new ] || "$S" --learn "$T/par.ini" --user root true 2>/dev/null
+	"$S" --learn "$T/par.ini" --user root sh -c \
+		"touch '$T/par-in'; until [ -e '$T/par-go' ]; do sleep 0.1; done" 2>/dev/null &
+	long=$!
+	until [ -e "$T/par-in" ]; do sleep 0.1; done
+	run "$S" --learn "$T/par.ini" --user root sh -c "mkdir '$T/par-$start'"
+	status_is 0 "runs at once ($start file): the short run"
+	touch "$T/par-go"
+	wait "$long"
+	ok $? "runs at once ($start file): the long run"
+	run "$S" -p "$T/par.ini" sh -c "mkdir '$T/par2-$start'"
+	status_is 0 "runs at once ($start file): what the short run learned is kept"
+done
+# A FILE that became something else meanwhile is not overwritten either.
+rm -f "$T/par-in" "$T/par-go"
+"$S" --learn "$T/par.ini" --user root sh -c \
+	"touch '$T/par-in'; until [ -e '$T/par-go' ]; do sleep 0.1; done" 2>"$T/par.err" &
+long=$!
+until [ -e "$T/par-in" ]; do sleep 0.1; done
+echo 'not learned' >"$T/par.ini"
+touch "$T/par-go"
+RC=0
+wait "$long" || RC=$?
+status_is 125 "a FILE replaced meanwhile by another: the run fails"
+like "$T/par.err" "is not a profile written by --learn" "... and says why"
+is "$(cat "$T/par.ini")" "not learned" "... and the file is kept"
+
 # The learned file's mode: 0644 less the umask, and never more open
 # than the file it replaces (the header holds the command line).
 (umask 077 && "$S" --learn "$T/mode.ini" --user root true 2>/dev/null)
