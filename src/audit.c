@@ -153,6 +153,98 @@ static size_t record_len(const char *line, size_t len)
 	return n;
 }
 
+static bool at(const char *line, size_t len, size_t i, const char *s)
+{
+	size_t n = strlen(s);
+
+	return len - i >= n && !memcmp(line + i, s, n);
+}
+
+static size_t skip_blanks(const char *line, size_t len, size_t i)
+{
+	while (i < len && line[i] == ' ')
+		i++;
+	return i;
+}
+
+/* The end of the word at i (a run of other bytes than blanks). */
+static size_t word_end(const char *line, size_t len, size_t i)
+{
+	while (i < len && line[i] != ' ')
+		i++;
+	return i;
+}
+
+/* dmesg's "[  915.971400] " or "[Mon Mar  1 12:00:00 2027] " at i, if there. */
+static size_t skip_time(const char *line, size_t len, size_t i)
+{
+	const char *end = i < len && line[i] == '[' ? memchr(line + i, ']', len - i) : NULL;
+
+	return end ? skip_blanks(line, len, (size_t)(end - line) + 1) : i;
+}
+
+/* /dev/kmsg's "PRIO,SEQ,USEC,FLAGS;" (Documentation/ABI/testing/dev-kmsg) at i, if there. */
+static size_t skip_kmsg(const char *line, size_t len, size_t i)
+{
+	size_t j = i;
+
+	for (int commas = 0; commas < 3; commas++) {
+		size_t digits = j;
+
+		while (j < len && line[j] >= '0' && line[j] <= '9')
+			j++;
+		if (j == digits || j >= len || line[j] != ',')
+			return i;
+		j++;
+	}
+	while (j < len && line[j] != ';' && line[j] != ' ')
+		j++;
+	return j < len && line[j] == ';' ? j + 1 : i;
+}
+
+/* A syslog or journal header at i, "Mar  1 12:00:00 host kernel: ", its
+ * "kernel:" among its first words; returns i if there is none. */
+static size_t skip_syslog(const char *line, size_t len, size_t i)
+{
+	size_t j = i;
+
+	for (unsigned words = 0; words < 6 && j < len; words++) {
+		size_t end = word_end(line, len, j);
+
+		if (end - j == 7 && !memcmp(line + j, "kernel:", 7))
+			return skip_time(line, len, skip_blanks(line, len, end));
+		j = skip_blanks(line, len, end);
+	}
+	return i;
+}
+
+/*
+ * Where the record's type field is: at the start of the log message (after
+ * auditd's "node=HOST", dmesg's time, a kernel log prefix or a syslog
+ * header, then the kernel's "audit: "), or nowhere (len). A type field
+ * further on is text another message quotes: a file name in a kernel
+ * message about a crash, which any user can choose, would otherwise be
+ * taken for a record (scmp-run(1) FINDING WHAT WAS DENIED).
+ */
+static size_t record_start(const char *line, size_t len)
+{
+	size_t i = skip_blanks(line, len, 0), j;
+
+	if (at(line, len, i, "MESSAGE=")) /* journalctl -o verbose */
+		i += strlen("MESSAGE=");
+	if (at(line, len, i, "node="))
+		i = skip_blanks(line, len, word_end(line, len, i));
+	if (at(line, len, i, "type="))
+		return i;
+	i = skip_time(line, len, skip_kmsg(line, len, i));
+	if (!at(line, len, i, "audit: "))
+		i = skip_syslog(line, len, i);
+	if (!at(line, len, i, "audit: "))
+		return len;
+	j = skip_blanks(line, len, i + strlen("audit: "));
+	return at(line, len, j, "type=") ? j : len;
+}
+
 int audit_parse(const char *line, size_t len, struct audit_rec *ret)
 {
 	bool seccomp = false, seen_arch = false, seen_nr = false, seen_code = false,
@@ -164,6 +256,9 @@ int audit_parse(const char *line, size_t len, struct audit_rec *ret)
 	if (len > AUDIT_LINE_MAX)
 		/* no kernel record is that long: one that is cut is reported */
 		return has_seccomp_type(line, len) ? -E2BIG : 0;
+	i = record_start(line, len);
+	if (i == len)
+		return has_seccomp_type(line, len) ? -EBADMSG : 0;
 	while (i < len && line[i] != '\n') {
 		struct field f = { 0 };
 		size_t k = i;
@@ -432,6 +527,11 @@ static void one_line(const struct policy *p, const char *line, size_t len,
 	if (r == -E2BIG) {
 		diag_warning(d, loc, "seccomp audit record%s longer than %d bytes: skipped", where,
 			     AUDIT_LINE_MAX);
+	} else if (r == -EBADMSG) {
+		diag_warning(d, loc,
+			     "seccomp audit record type not at the start of a log message%s "
+			     "(text another message quotes?): skipped",
+			     where);
 	} else if (r < 0) {
 		diag_warning(d, loc, "malformed seccomp audit record%s: skipped", where);
 	} else if (r > 0) {

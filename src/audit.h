@@ -37,7 +37,9 @@ struct audit_rec {
  * syscall and code), 0 for a line that is no seccomp record, -EINVAL for a
  * seccomp record that is malformed (a field twice, a bad number, an
  * unterminated string), -E2BIG for a line longer than AUDIT_LINE_MAX that
- * names a seccomp record type. Never reads past len.
+ * names a seccomp record type, -EBADMSG for a seccomp record type further
+ * on in the line than a log message begins (quoted by another message).
+ * Never reads past len.
  */
 int audit_parse(const char *line, size_t len, struct audit_rec *ret);
 
