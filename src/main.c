@@ -91,6 +91,7 @@ struct options {
 	struct supervise_opts sup; /* --report, --permissive, --learn */
 	bool sup_conflict;	   /* --learn with --report or --permissive */
 	uint64_t given;		   /* the value options seen, by row of option_names[] */
+	uint64_t given_value;	   /* ... of those, the ones seen with a value */
 	const char *twice;	   /* a value option given twice (its long name) */
 };
 
@@ -896,7 +897,8 @@ static void option_error(struct diag *d, int opt, const char *arg)
  * A value option given twice is refused, --set aside (repeatable, OVERRIDES
  * in scmp-run(1)): keeping the last silently drops the first, and of two
  * profiles or users which one was meant is not for the launcher to guess.
- * --report counts when it has a FILE.
+ * An optional value (--report, --explain-audit) counts when either of the
+ * two has one: "--report=FILE --report" would drop FILE for stderr.
  */
 static void note_given(struct options *o, int opt)
 {
@@ -904,11 +906,13 @@ static void note_given(struct options *o, int opt)
 		uint64_t bit = UINT64_C(1) << i;
 
 		if (option_names[i].val != opt || option_names[i].has_arg == no_argument ||
-		    opt == OPT_SET || !optarg)
+		    opt == OPT_SET)
 			continue;
-		if ((o->given & bit) && !o->twice)
+		if ((o->given & bit) && (optarg || (o->given_value & bit)) && !o->twice)
 			o->twice = option_names[i].name;
 		o->given |= bit;
+		if (optarg)
+			o->given_value |= bit;
 	}
 }
 

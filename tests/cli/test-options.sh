@@ -72,6 +72,21 @@ for c in "--check -p $P/small.ini:--profile" "--export-bpf $TAP_TMP/a.bpf:--expo
 	is "$(head -n 1 "$ERR")" "scmp-run: error: option '${c##*:}' given twice: give it once" \
 		"twice $twice: says so"
 done
+# An optional value beside the bare option: one would be dropped (the FILE
+# for the kernel log, the report file for stderr).
+for c in "--explain-audit=- --explain-audit" "--explain-audit --explain-audit=-"; do
+	# shellcheck disable=SC2086 # split on purpose
+	run "$SCMP_RUN" -p "$P/small.ini" $c </dev/null
+	status_is 2 "$c: 2"
+	is "$(head -n 1 "$ERR")" "scmp-run: error: option '--explain-audit' given twice: give it once" \
+		"$c: says so"
+done
+run "$SCMP_RUN" --report="$TAP_TMP/rep" --report -p "$P/small.ini" true
+status_is 125 "--report=FILE --report: 125"
+is "$(head -n 1 "$ERR")" "scmp-run: error: option '--report' given twice: give it once" \
+	"--report=FILE --report: says so"
+run "$SCMP_RUN" --report --report -p "$P/small.ini" --check
+like "$ERR" "are for run mode" "--report --report: no value dropped, not refused as twice"
 run "$SCMP_RUN" --resolve read --resolve write
 status_is 2 "--resolve twice: 2"
 run "$SCMP_RUN" -p "$P/small.ini" --set filter.log=yes --set filter.log=no --check
