@@ -750,9 +750,6 @@ static enum outcome dispatch_profile(const struct options *o, int argc, char **a
 	if (o->mode != MODE_RUN && o->mode != MODE_EXPLAIN && o->mode != MODE_EXPLAIN_AUDIT &&
 	    o->mode != MODE_EXPLAIN_PATH && o->mode != MODE_LIST_GROUPS && argc)
 		return usage_error(d, "unexpected argument '%s'", argv[0]);
-	if (o->oci.caps && !oci_is_json(o->profile))
-		return usage_error(d, "%s",
-				   "--oci-caps is for JSON profiles (-p FILE.json, --import-oci)");
 
 	popts = (struct profile_opts){
 		.search_path = getenv("SCMP_RUN_PROFILE_PATH"),
@@ -1080,6 +1077,11 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 		return usage_error(d, "%s",
 				   "--target-arch is not used by --list-arches, --list-profiles "
 				   "or --version");
+	/* the modes without a JSON profile would ignore it; --learn without
+	 * -p has no profile at all */
+	if (o->oci.caps && o->mode != MODE_IMPORT_OCI && !(o->profile && oci_is_json(o->profile)))
+		return usage_error(d, "%s",
+				   "--oci-caps is for JSON profiles (-p FILE.json, --import-oci)");
 	if (o->strict && o->mode != MODE_CHECK)
 		return usage_error(d, "%s", "--strict is for --check");
 	if (o->mode != MODE_RUN && o->mode != MODE_CHECK && (o->user || o->group))

@@ -87,6 +87,18 @@ is "$(head -n 1 "$ERR")" "scmp-run: error: option '--report' given twice: give i
 	"--report=FILE --report: says so"
 run "$SCMP_RUN" --report --report -p "$P/small.ini" --check
 like "$ERR" "are for run mode" "--report --report: no value dropped, not refused as twice"
+# --oci-caps counts only for a JSON profile: elsewhere it would be ignored,
+# and --learn without -p has no profile to look at.
+for c in "--resolve read" "--list-syscalls" "--list-groups" "--help" \
+	"-p $P/small.ini --check"; do
+	# shellcheck disable=SC2086 # split on purpose
+	run "$SCMP_RUN" --oci-caps CAP_CHOWN $c
+	status_is 2 "--oci-caps with $c: 2"
+	like "$ERR" "--oci-caps is for JSON profiles" "--oci-caps with $c: says so"
+done
+run "$SCMP_RUN" --learn "$TAP_TMP/learned.ini" --oci-caps CAP_CHOWN --user nobody true
+status_is 125 "--learn without -p, with --oci-caps: 125"
+like "$ERR" "--oci-caps is for JSON profiles" "--learn without -p, with --oci-caps: says so"
 run "$SCMP_RUN" --resolve read --resolve write
 status_is 2 "--resolve twice: 2"
 run "$SCMP_RUN" -p "$P/small.ini" --set filter.log=yes --set filter.log=no --check
