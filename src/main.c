@@ -1008,10 +1008,15 @@ static bool mode_reads_profile(enum mode m)
 	       m != MODE_LIST_PROFILES && m != MODE_IMPORT_OCI && m != MODE_VERSION;
 }
 
-/* The same for --target-arch; run mode has its own message. */
-static bool mode_reads_target(enum mode m)
+/* The same for --target-arch; run mode has its own message. --list-groups
+ * lists the same groups on every ABI: only --unlisted's list, or the
+ * profile it compiles, depends on one. */
+static bool mode_reads_target(const struct options *o)
 {
-	return m != MODE_LIST_ARCHES && m != MODE_LIST_PROFILES && m != MODE_VERSION;
+	if (o->mode == MODE_LIST_GROUPS)
+		return o->unlisted || o->profile;
+	return o->mode != MODE_LIST_ARCHES && o->mode != MODE_LIST_PROFILES &&
+	       o->mode != MODE_VERSION;
 }
 
 /* Parse the options; *ret_argc/argv are left at the operands. The mode is
@@ -1073,10 +1078,10 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 		return usage_error(d, "%s",
 				   "-p is not used by --resolve, --list-syscalls, --list-arches, "
 				   "--list-profiles, --import-oci or --version");
-	if (o->target && !mode_reads_target(o->mode))
+	if (o->target && !mode_reads_target(o))
 		return usage_error(d, "%s",
-				   "--target-arch is not used by --list-arches, --list-profiles "
-				   "or --version");
+				   "--target-arch is not used by --list-arches, --list-profiles, "
+				   "--version or --list-groups without -p or --unlisted");
 	/* the modes without a JSON profile would ignore it; --learn without
 	 * -p has no profile at all */
 	if (o->oci.caps && o->mode != MODE_IMPORT_OCI && !(o->profile && oci_is_json(o->profile)))

@@ -243,6 +243,14 @@ status_is 0 "--check --target-arch aarch64: 0"
 like "$OUT" "aarch64:" "--target-arch aarch64: native means aarch64"
 run "$SCMP_RUN" -p "$P/small.ini" --target-arch native --check
 status_is 0 "--target-arch native: 0"
+# The built-in groups are the same on every ABI: an ARCH would be ignored.
+run "$SCMP_RUN" --list-groups --target-arch x86
+status_is 2 "--list-groups --target-arch: 2"
+like "$ERR" "--target-arch is not used by" "--list-groups --target-arch: says so"
+run "$SCMP_RUN" --list-groups --unlisted --target-arch x86
+status_is 0 "--list-groups --unlisted --target-arch: 0"
+run "$SCMP_RUN" -p "$P/small.ini" --list-groups --target-arch x86
+status_is 0 "-p P --list-groups --target-arch: 0"
 
 # Every usage and output error names what went wrong.
 run "$SCMP_RUN" --target-arch x86 -p "$P/small.ini" true
