@@ -17,6 +17,13 @@ grep -oE -- '--[a-z][a-z-]*' "$tmp/help" | sort -u >"$tmp/opts"
 # the OPTIONS section of scmp-run(1): from "# OPTIONS" to the next "# "
 sed -n '/^# OPTIONS$/,/^# [A-Z]/p' "$man1" >"$tmp/options-section"
 
+# Each form of the SYNOPSIS is a paragraph of its own: scdoc joins lines
+# that no blank line separates, and two forms would print as one.
+joined=$(sed -n '/^# SYNOPSIS$/,/^# [A-Z]/p' "$man1" |
+	awk '/^\*scmp-run\*/ && prev ~ /^\*scmp-run\*/ { print } { prev = $0 }')
+[ -z "$joined" ]
+ok $? "every SYNOPSIS form of scmp-run(1) is a paragraph of its own${joined:+: $joined}"
+
 # --help must list something, or every check below passes vacuously
 [ "$(wc -l <"$tmp/opts")" -ge 10 ]
 ok $? "--help lists $(wc -l <"$tmp/opts") long options"
