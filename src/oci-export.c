@@ -1030,21 +1030,24 @@ static void warn_unknown_names(struct exporter *x, const struct xname *names, si
 	}
 }
 
+/* At the line to change: the key when written; an unknown-syscall-action
+ * not written follows default-action (scmp-run.ini(5) UNKNOWN SYSCALLS). */
 static void warnings(struct exporter *x)
 {
 	const struct policy *p = x->p;
 	const struct ruleset *rs = x->rs;
+	const struct filter_attrs *at = &rs->attrs;
 
 	if (p->abis[0].unknown_ret != p->abis[0].default_ret)
 		diag_warning(
-			x->d, NULL,
+			x->d, at->has_unknown_action ? &at->unknown_loc : &at->default_loc,
 			"--export-oci: unknown-syscall-action has no OCI form: libseccomp gives "
 			"numbers it does not know the defaultAction");
 	if (rs->n_prios)
 		diag_warning(x->d, &rs->prios[0].loc,
 			     "--export-oci: priorities have no OCI form: left out");
 	if ((p->bad_arch_ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_KILL_THREAD)
-		diag_warning(x->d, NULL,
+		diag_warning(x->d, &at->bad_arch_loc,
 			     "--export-oci: bad-arch-action has no OCI form: runtimes kill the "
 			     "thread (libseccomp's SCMP_ACT_KILL)");
 }

@@ -23,8 +23,9 @@ struct filter_attrs {
 	bool has_default_action; /* required: policy_build() fails without it */
 	struct action bad_arch_action;
 	struct action unknown_action;
-	bool has_unknown_action;		 /* else unknown numbers get default_action */
-	struct src_loc default_loc, unknown_loc; /* where each action was written last */
+	bool has_unknown_action; /* else unknown numbers get default_action */
+	/* where each action was written last; file NULL when it was not */
+	struct src_loc default_loc, unknown_loc, bad_arch_loc;
 	uint32_t arches; /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
 	bool no_new_privs;
 	struct src_loc nnp_loc; /* where no-new-privs was written last */

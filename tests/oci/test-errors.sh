@@ -183,8 +183,10 @@ like "$ERR" "$TAP_TMP/over.ini:9: note: this rule of 'kill' (1794 instructions w
 
 run "$SCMP_RUN" -p "$TAP_TMP/warnings.ini" --export-oci -
 is "$RC" 0 "--export-oci: what OCI cannot say does not stop the export"
-like "$ERR" "warning: --export-oci: unknown-syscall-action has no OCI form" "... unknown-syscall-action"
-like "$ERR" "warning: --export-oci: bad-arch-action has no OCI form" "... bad-arch-action"
+like "$ERR" "$TAP_TMP/warnings.ini:3: warning: --export-oci: unknown-syscall-action has no OCI form" \
+	"... unknown-syscall-action, at its line"
+like "$ERR" "$TAP_TMP/warnings.ini:4: warning: --export-oci: bad-arch-action has no OCI form" \
+	"... bad-arch-action, at its line"
 like "$ERR" "$TAP_TMP/warnings.ini:9: warning: --export-oci: priorities have no OCI form" "... priorities"
 like "$OUT" '"defaultErrnoRet": 1,' "... and the JSON is written"
 
