@@ -198,6 +198,7 @@ static int check_self_exec(const struct profile *p, const struct bpf_prog *prog,
 			   char *const argv[], struct diag *d)
 {
 	const struct arch *native = arch_native();
+	const struct src_loc file = { .file = p->path };
 	struct seccomp_data sd = { .arch = native->audit_arch };
 	struct sim_result res = { 0 };
 	uint32_t nr;
@@ -217,23 +218,26 @@ static int check_self_exec(const struct profile *p, const struct bpf_prog *prog,
 	}
 	if (res.ret == SECCOMP_RET_ALLOW || res.ret == SECCOMP_RET_LOG)
 		return 0;
-	diag_error(d, NULL, "%s: the filter would stop the execve() of the command itself (%s)",
-		   p->path, action_format_ret(res.ret, native, buf, sizeof(buf)));
-	diag_hint(d, NULL, "allow 'execve' in the profile");
+	/* located at the profile: the program is all there is here, and
+	 * --check, which decides on the policy, names the rule */
+	diag_error(d, &file, "the filter would stop the execve() of the command itself (%s)",
+		   action_format_ret(res.ret, native, buf, sizeof(buf)));
+	diag_hint(d, &file,
+		  "allow 'execve' in the profile ('--check' names the rule that stops it)");
 	return -EPERM;
 }
 
 int run_prepare(const struct profile *p, const struct bpf_prog *prog, char *const argv[],
 		struct diag *d)
 {
-	static const struct src_loc nowhere;
+	const struct src_loc file = { .file = p->path };
+	const struct src_loc *at = ruleset_notify_at(p->rs, &file);
 
 	/* The notify action hands a call to a supervisor; run mode has none,
 	 * so a notified call would fail with ENOSYS (seccomp(2),
-	 * SECCOMP_RET_USER_NOTIF). */
-	if (ruleset_notify_at(p->rs, &nowhere)) {
-		diag_error(d, NULL, "%s: the 'notify' action needs a supervisor; run mode has none",
-			   p->path);
+	 * SECCOMP_RET_USER_NOTIF). Located at the rule, as --check does. */
+	if (at) {
+		diag_error(d, at, "the 'notify' action needs a supervisor; run mode has none");
 		return -EINVAL;
 	}
 	/* The filter sees only the values of the pointers, not the path: a

@@ -70,7 +70,7 @@ status_is 125 "bad profile in run mode: 125"
 like "$ERR" "unknown-syscall.ini:6: error: unknown syscall 'opn'" "bad profile: FILE:LINE"
 run "$SCMP_RUN" -p "$P/notify.ini" -- sh -c "touch $marker"
 status_is 125 "notify profile in run mode: 125"
-like "$ERR" "'notify' action needs a supervisor" "notify: says why"
+like "$ERR" "notify.ini:6: error: the 'notify' action needs a supervisor" "notify: says why, at the rule"
 # --check rejects what run mode refuses whatever the command, at the line.
 run "$SCMP_RUN" -p "$P/notify.ini" --check
 status_is 1 "notify profile: --check rejects it"
@@ -89,8 +89,10 @@ for f in no-execve:7:"errno(EACCES)" kill-execve:6:kill-process; do
 done
 run "$SCMP_RUN" -p "$P/no-execve.ini" -- sh -c "touch $marker"
 status_is 125 "filter that blocks execve: 125"
-like "$ERR" "would stop the execve() of the command itself (errno(EACCES))" \
-	"blocked execve: says why, with the action"
+like "$ERR" "no-execve.ini: error: the filter would stop the execve() of the command itself (errno(EACCES))" \
+	"blocked execve: says why, with the action, at the profile"
+like "$ERR" "no-execve.ini: hint: allow 'execve' in the profile ('--check' names the rule" \
+	"blocked execve: says where to find the rule"
 run "$SCMP_RUN" -p "$P/kill-execve.ini" -- sh -c "touch $marker"
 status_is 125 "filter that kills a conditional execve: 125"
 like "$ERR" "would stop the execve() of the command itself (kill-process)" \
