@@ -1052,7 +1052,8 @@ static __attribute__((noinline)) enum outcome parse_options(struct options *o, i
 		return usage_error(d, "%s",
 				   "conflicting modes: give one of --check, --export-bpf, "
 				   "--export-pfc, --export-oci, --import-oci, --explain, "
-				   "--explain-audit, --explain-path, --resolve, --list-*");
+				   "--explain-audit, --explain-path, --resolve, --list-*, "
+				   "--help, --version");
 	}
 	if (o->sup_conflict)
 		return usage_error(d, "%s",

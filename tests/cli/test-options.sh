@@ -60,6 +60,9 @@ like "$ERR" "--help" "unknown option points at --help"
 run "$SCMP_RUN" -p "$P/small.ini" --check --export-pfc -
 status_is 2 "two modes: 2"
 like "$ERR" "conflicting modes" "two modes: message"
+run "$SCMP_RUN" -p "$P/small.ini" --help --check
+status_is 2 "--help with --check: 2"
+like "$ERR" "--list-*, --help, --version" "--help with --check: names --help"
 # An option with a value given twice: the first would be dropped unsaid.
 for c in "--check -p $P/small.ini:--profile" "--export-bpf $TAP_TMP/a.bpf:--export-bpf" \
 	"--export-pfc -:--export-pfc" "--check --target-arch x86:--target-arch" \
