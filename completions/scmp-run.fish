@@ -46,14 +46,26 @@ function __scmp_run_seen -a opt
     contains -- $opt $tokens[2..$end]
 end
 
+# True when a mode other than run mode is on the line: its operands (if
+# any) are not a command.
+function __scmp_run_other_mode
+    for opt in --check --export-bpf --export-pfc --export-oci --import-oci --explain \
+        --explain-path --explain-audit --resolve --list-syscalls --list-arches \
+        --list-groups --list-profiles --help -h --version
+        __scmp_run_seen $opt; and return 0
+    end
+    set -l tokens (commandline -opc)
+    string match -q -- '--explain-audit=*' $tokens; and return 0
+    string match -q -r -- '^--(export-[a-z]+|import-oci|resolve)=' $tokens
+end
+
 # True when the cursor is on the first word after the command (the words
 # after --explain or --list-groups are not a command).
 function __scmp_run_at_command
     __scmp_run_before_command; or return 1
     set -l cur (commandline -ct)
     string match -q -- '-*' $cur; and return 1
-    not __scmp_run_seen --explain; and not __scmp_run_seen --explain-path
-    and not __scmp_run_seen --list-groups
+    not __scmp_run_other_mode
 end
 
 function __scmp_run_target
@@ -137,6 +149,8 @@ complete -c scmp-run -n '__scmp_run_seen --explain-path; and not __scmp_run_comm
     -F
 complete -c scmp-run -n '__scmp_run_seen --explain-path; and __scmp_run_command_index >/dev/null' \
     -a 'read write exec'
+# --explain-audit FILE: the FILE as an operand
+complete -c scmp-run -n '__scmp_run_before_command; and __scmp_run_seen --explain-audit' -F
 complete -c scmp-run -n __scmp_run_at_command -a '(__fish_complete_command)'
-complete -c scmp-run -n 'not __scmp_run_before_command; and not __scmp_run_seen --explain; and not __scmp_run_seen --explain-path' \
+complete -c scmp-run -n 'not __scmp_run_before_command; and not __scmp_run_other_mode' \
     -a '(__scmp_run_complete_command)'

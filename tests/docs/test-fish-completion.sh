@@ -72,4 +72,10 @@ has "scmp-run --import-oci " docker.json
 # the words after --oci-caps and --import-oci are theirs, not the command
 has "scmp-run --oci-caps CAP_CHOWN -p docker.json --" --check --export-oci
 has "scmp-run --import-oci docker.json --" --target-arch
+# --explain-audit FILE: a file, not a command; the modes without a command
+# offer none
+has "scmp-run -p alpha-test --explain-audit " docker.json
+lacks "scmp-run -p alpha-test --explain-audit " scmp-run
+lacks "scmp-run -p alpha-test --check " scmp-run
+lacks "scmp-run -p alpha-test --export-bpf=- " scmp-run
 done_testing
