@@ -495,18 +495,16 @@ cp "$T/base.ini" "$T/base.ini "
 refused_learn "--learn with a base whose path ends with a blank" \
 	"cannot be named by an include line: it begins or ends with a blank" \
 	-- "$T/blank.ini" --user root -p "$T/base.ini "
-tabdir=$(printf '%s/a\tb' "$T")
-mkdir "$tabdir"
-cp "$T/base.ini" "$tabdir/base.ini"
-refused_learn "--learn with a base whose path holds a tab" \
-	"cannot be named by an include line: it holds a control character" \
-	-- "$T/tab.ini" --user root -p "$tabdir/base.ini"
-neldir=$(printf '%s/a\302\205b' "$T")
-mkdir "$neldir"
-cp "$T/base.ini" "$neldir/base.ini"
-refused_learn "--learn with a base whose path holds a NEL (U+0085)" \
-	"cannot be named by an include line: it holds a control character" \
-	-- "$T/nel.ini" --user root -p "$neldir/base.ini"
+# (the part after ':' is printf's escape for the character)
+for odd in 'a tab:\t' 'a NEL (U+0085):\302\205'; do
+	# shellcheck disable=SC2059
+	dir=$(printf "%s/a${odd#*:}b" "$T")
+	mkdir "$dir"
+	cp "$T/base.ini" "$dir/base.ini"
+	refused_learn "--learn with a base whose path holds ${odd%%:*}" \
+		"cannot be named by an include line: it holds a control character" \
+		-- "$T/odd.ini" --user root -p "$dir/base.ini"
+done
 long=$T/$(printf '%0200d' 0)
 mkdir "$long"
 cp "$T/base.ini" "$long/base.ini"
