@@ -456,7 +456,7 @@ static void check_flag_equals(struct lint *L)
 static int kernel_argn_at(const struct lint *L, const char *syscall, int n)
 {
 	const struct policy *p = L->c->policy;
-	char name[8];
+	char name[16]; /* "arg" and any int: the compiler checks the worst case */
 
 	snprintf(name, sizeof(name), "arg%d", n);
 	for (size_t i = 0; i < p->n_abis; i++) {
