@@ -931,7 +931,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	const bool nnp = p->rs->attrs.no_new_privs;
 	struct landlock_plan ll = { .ruleset_fd = -1 };
 	struct caller_user user = { 0 };
-	struct caller_pdeath pdeath;
+	struct caller_pdeath pdeath = { 0 };
 	struct kcheck_readback rb = { .status_fd = -1 };
 	unsigned listen_n = 0;
 	bool may_print;
@@ -991,7 +991,9 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	if (r < 0)
 		goto out;
 
-	r = caller_pdeath_save(&pdeath, d);
+	/* only a switch clears the parent-death signal: read it for one */
+	if (plan.set_uid || plan.set_gid)
+		r = caller_pdeath_save(&pdeath, d);
 	if (r == 0)
 		r = switch_credentials(&plan, d);
 	free(plan.groups);
