@@ -806,9 +806,14 @@ static void learn_warn_base(const struct sup *s, struct diag *d)
 
 /* --learn: record the call. clone3()'s flags are read from the caller's
  * memory (learn_record_clone3()); they belong to the caller only if it
- * still waits (its pid cannot have been reused). Unreadable, the call
- * fails with EFAULT: nothing to allow. */
-static int learn_call(struct sup *s, const struct arch *abi, const struct seccomp_notif *req)
+ * still waits (its pid cannot have been reused). Unreadable (no memory
+ * there, or a caller the supervisor may not read), the call fails with
+ * ENOSYS (*enosys), as under the learned profile: the clone() the C
+ * library makes instead is learned (scmp-run(1) WRITING A PROFILE FOR A
+ * PROGRAM). Let run, it would be learned as nothing, and the learned
+ * profile would refuse both ways to the thread or process it made. */
+static int learn_call(struct sup *s, const struct arch *abi, const struct seccomp_notif *req,
+		      bool *enosys)
 {
 	const char *name = syscalls_lookup_nr(abi, (uint32_t)req->data.nr);
 	uint64_t args[SYSCALL_ARGS_MAX], flags;
@@ -820,10 +825,31 @@ static int learn_call(struct sup *s, const struct arch *abi, const struct seccom
 		return learn_record(s->learn, abi, (uint32_t)req->data.nr, args);
 	}
 	if (read_mem(&tid, call_addr(abi, req->data.args[0]), (char *)&flags, sizeof(flags)) !=
-		    (ssize_t)sizeof(flags) ||
-	    ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0)
+	    (ssize_t)sizeof(flags)) {
+		*enosys = true;
+		return 0;
+	}
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0)
 		return 0;
 	return learn_record_clone3(s->learn, abi, flags);
+}
+
+/* --learn: every notified call is recorded and runs (but an unreadable
+ * clone3(), learn_call()); the base's decision only matters where a rule
+ * of it denies. */
+static void learn_handle(struct sup *s, const struct arch *abi, const struct seccomp_notif *req)
+{
+	bool enosys = false;
+
+	if (s->o->has_base)
+		note_base_denial(s, abi, &req->data);
+	if (abi && s->learn_err == 0) {
+		int r = learn_call(s, abi, req, &enosys);
+
+		if (r < 0)
+			s->learn_err = r;
+	}
+	reply(s, req, enosys ? -ENOSYS : 0, !enosys);
 }
 
 static void handle(struct sup *s)
@@ -854,17 +880,7 @@ static void handle(struct sup *s)
 	abi = arch_of(s->policy, &req.data);
 
 	if (s->o->mode == SUPERVISE_LEARN) {
-		/* every notified call is recorded and runs; the base's decision
-		 * only matters where a rule of it denies */
-		if (s->o->has_base)
-			note_base_denial(s, abi, &req.data);
-		if (abi && s->learn_err == 0) {
-			int r = learn_call(s, abi, &req);
-
-			if (r < 0)
-				s->learn_err = r;
-		}
-		reply(s, &req, 0, true);
+		learn_handle(s, abi, &req);
 		return;
 	}
 

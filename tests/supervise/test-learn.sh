@@ -124,6 +124,30 @@ else
 	skip "python3 is not installed"
 fi
 
+# clone3() whose flags the supervisor cannot read: a command that made
+# itself undumpable, under a supervisor without CAP_SYS_PTRACE. The call
+# fails with ENOSYS, as under the learned profile, and the clone() the C
+# library makes instead is learned: the thread starts under that profile.
+undumpable_thread='
+import ctypes, threading
+ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
+t = threading.Thread(target=lambda: print("thread ran")); t.start(); t.join()'
+if command -v python3 >/dev/null && command -v setpriv >/dev/null; then
+	UD=$(mktemp -d /tmp/scmp-run-undumpable.XXXXXX)
+	chmod 777 "$UD"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		"$S" --learn "$UD/u.ini" python3 -c "$undumpable_thread"
+	like "$OUT" "thread ran" "undumpable clone3: the thread ran while learning"
+	like "$UD/u.ini" "clone = flags & 0x7e020000 == 0" \
+		"undumpable clone3: learned as the clone() made instead"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		"$S" -p "$UD/u.ini" python3 -c "$undumpable_thread"
+	like "$OUT" "thread ran" "undumpable clone3: the thread starts under the learned profile"
+	rm -rf "$UD"
+else
+	skip "python3 or setpriv missing: no case 'undumpable clone3'"
+fi
+
 # ---- gcc compiling a file: cc1, as, several execs ----
 
 if command -v gcc >/dev/null; then
