@@ -246,6 +246,40 @@ static bool put_special(struct out *o, const struct arch *a, const char *sys,
 	return true;
 }
 
+/* An argument by its type alone. */
+static void put_plain(struct out *o, const struct syscall_arg *type, uint64_t v,
+		      callfmt_read_fn read, void *data)
+{
+	switch (type->cls) {
+	case ARG_PTR:
+		if (!v)
+			put(o, "NULL");
+		else if (is_string_param(type->name))
+			put_string(o, v, read, data);
+		else
+			put(o, "%#" PRIx64, v);
+		break;
+	case ARG_S32:
+		put(o, "%" PRId32, (int32_t)(uint32_t)v);
+		break;
+	case ARG_S64:
+		put(o, "%" PRId64, (int64_t)v);
+		break;
+	case ARG_U16:
+		put(o, "%#" PRIx64, v & 0xffff);
+		break;
+	case ARG_U32:
+		v &= UINT32_MAX;
+		__attribute__((fallthrough));
+	default:
+		if (v < 0x10000)
+			put(o, "%" PRIu64, v);
+		else
+			put(o, "%#" PRIx64, v);
+		break;
+	}
+}
+
 void callfmt_format(const struct arch *a, const char *name, uint32_t nr,
 		    const uint64_t args[SYSCALL_ARGS_MAX], callfmt_read_fn read, void *data,
 		    char *buf, size_t size)
@@ -254,10 +288,15 @@ void callfmt_format(const struct arch *a, const char *name, uint32_t nr,
 	struct out o = { .buf = buf, .size = size };
 	bool known = false;
 	unsigned n = SYSCALL_ARGS_MAX;
+	uint64_t v[SYSCALL_ARGS_MAX];
 
 	if (!size)
 		return;
 	buf[0] = 0;
+	/* a 32-bit ABI's arguments are the low halves: the kernel ignores the
+	 * rest, which seccomp may still show, for decoded words as for numbers */
+	for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
+		v[i] = a->bits == 32 ? args[i] & UINT32_MAX : args[i];
 	if (!name || syscalls_args(a, name, types, &known) < 0) {
 		for (unsigned i = 0; i < SYSCALL_ARGS_MAX; i++)
 			types[i] = (struct syscall_arg){ .cls = ARG_UNKNOWN };
@@ -270,42 +309,10 @@ void callfmt_format(const struct arch *a, const char *name, uint32_t nr,
 		for (n = 0; n < SYSCALL_ARGS_MAX && types[n].cls != ARG_NONE; n++)
 			;
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t v = args[i];
-
-		if (a->bits == 32)
-			v &= UINT32_MAX;
 		if (i)
 			put(&o, ", ");
-		if (put_special(&o, a, name, &types[i], i, args))
-			continue;
-		switch (types[i].cls) {
-		case ARG_PTR:
-			if (!v)
-				put(&o, "NULL");
-			else if (is_string_param(types[i].name))
-				put_string(&o, v, read, data);
-			else
-				put(&o, "%#" PRIx64, v);
-			break;
-		case ARG_S32:
-			put(&o, "%" PRId32, (int32_t)(uint32_t)v);
-			break;
-		case ARG_S64:
-			put(&o, "%" PRId64, (int64_t)v);
-			break;
-		case ARG_U16:
-			put(&o, "%#" PRIx64, v & 0xffff);
-			break;
-		case ARG_U32:
-			v &= UINT32_MAX;
-			__attribute__((fallthrough));
-		default:
-			if (v < 0x10000)
-				put(&o, "%" PRIu64, v);
-			else
-				put(&o, "%#" PRIx64, v);
-			break;
-		}
+		if (!put_special(&o, a, name, &types[i], i, v))
+			put_plain(&o, &types[i], v[i], read, data);
 	}
 	put(&o, ")");
 	if (o.full && size > 4)

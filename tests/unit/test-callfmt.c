@@ -116,6 +116,19 @@ static const struct call calls[] = {
 	  NULL,
 	  "mmap2(0, 4096, PROT_READ|PROT_WRITE, MAP_ANONYMOUS|MAP_PRIVATE, -1, 0)" },
 	{ ARCH_X86, "kill", 37, { 0xffffffff00000001ull, 15 }, NULL, "kill(1, SIGTERM)" },
+	/* ... the decoded ones too (flag words, protections) */
+	{ ARCH_X86,
+	  "mmap2",
+	  192,
+	  { 0, 4096, 0x100000003ull, 0xff00000022ull, 0xffffffff },
+	  NULL,
+	  "mmap2(0, 4096, PROT_READ|PROT_WRITE, MAP_ANONYMOUS|MAP_PRIVATE, -1, 0)" },
+	{ ARCH_X86,
+	  "mprotect",
+	  125,
+	  { 0x1000, 4096, 0x100000000ull },
+	  NULL,
+	  "mprotect(4096, 4096, PROT_NONE)" },
 };
 
 /* The caller's memory: every string reads as data (NUL included). */
