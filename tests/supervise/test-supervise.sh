@@ -83,6 +83,15 @@ if [ "$(uname -m)" = x86_64 ]; then
 	like "$ERR" "-> errno(ENOSYS) [x86_64 -1] pid " "folding: syscall -1 in the line"
 	like "$ERR" "-> errno(ENOSYS) [x86_64 -1] by unknown-syscall-action" \
 		"folding: ... and in the summary, the same"
+	# 4096 kinds are folded at most, so a command cannot grow the
+	# supervisor without bound: a kind past them has a line per call,
+	# counted in one summary line (scmp-run(1) FINDING WHAT WAS DENIED)
+	# shellcheck disable=SC2046
+	run "$S" --report --user root -p "$T/unknown.ini" "$BUILDDIR/tests/supervise/rawcall" \
+		$(seq 100000 104095) 200000 200000
+	is "$(grep -c 'denied: syscall_200000(' "$ERR")" 2 "folding: past 4096 kinds, a line a call"
+	like "$ERR" "4098 calls denied or logged, 4096 distinct:" "folding: 4096 kinds counted"
+	like "$ERR" "scmp-run:   2 more calls not counted by kind" "folding: ... and the others"
 else
 	skip "syscall -1 in the summary: x86_64 only"
 fi
