@@ -60,6 +60,14 @@ nl=$(printf 'u\nx\033[1m')
 cp "$(command -v uname)" "$T/$nl"
 run "$S" --report -p "$P/deny.ini" "$T/$nl"
 like "$ERR" '(u\nx\x1b[1m) by' "report: a name with a newline is escaped whole"
+# The name ends at the first ')': one of its own is written \x29, so that
+# it cannot put a rule of its choosing after it.
+fake='x) by f.ini:1'
+cp "$(command -v uname)" "$T/$fake"
+run "$S" --report -p "$P/deny.ini" "$T/$fake"
+like "$ERR" "(x\\x29 by f.ini:1) by $P/deny.ini:6" "report: a ')' in the name is escaped"
+grep "^scmp-run: denied: " "$ERR" | grep -qF "($fake)"
+ok $((! $?)) "report: ... so that no rule seems to follow the name"
 
 run "$S" --report -p "$P/deny.ini" mkdir "$T/killed"
 status_is 159 "report: kill-process ends in status 159"
