@@ -87,18 +87,22 @@ static int hexval(char c)
 	return -1;
 }
 
-/* comm="text" or comm=HEX (the kernel hex-encodes odd names); printable
- * ASCII kept, the rest as '?'. */
+/* A byte of a process name as shown: printable ASCII but ')', which would
+ * end the name early where it is shown in parentheses, the rest as '?'. */
+static char comm_char(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != ')' ? (char)c : '?';
+}
+
+/* comm="text" or comm=HEX (the kernel hex-encodes odd names), shown by
+ * comm_char(). */
 static bool parse_comm(const struct field *f, char *out)
 {
 	size_t o = 0;
 
 	if (f->quoted) {
-		for (size_t i = 0; i < f->val_len && o + 1 < AUDIT_COMM_MAX; i++) {
-			unsigned char c = (unsigned char)f->val[i];
-
-			out[o++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-		}
+		for (size_t i = 0; i < f->val_len && o + 1 < AUDIT_COMM_MAX; i++)
+			out[o++] = comm_char((unsigned char)f->val[i]);
 	} else if (f->val_len == 1 && f->val[0] == '?') {
 		out[o++] = '?';
 	} else {
@@ -109,11 +113,8 @@ static bool parse_comm(const struct field *f, char *out)
 
 			if (hi < 0 || lo < 0)
 				return false;
-			if (o + 1 < AUDIT_COMM_MAX) {
-				unsigned char c = (unsigned char)(hi * 16 + lo);
-
-				out[o++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-			}
+			if (o + 1 < AUDIT_COMM_MAX)
+				out[o++] = comm_char((unsigned char)(hi * 16 + lo));
 		}
 	}
 	out[o] = 0;

@@ -445,6 +445,13 @@ int main(void)
 	tap_is(parse("type=1326 comm=\"a\x01\x7f\" arch=c000003e syscall=1 code=0x0", &r), 1,
 	       "control bytes in comm: accepted");
 	tap_ok(!strcmp(r.comm, "a??"), "control bytes in comm: shown as '?'");
+	/* "x): took allow", hex-encoded as the kernel writes a name with blanks */
+	tap_is(parse("type=1326 comm=78293A20746F6F6B20616C6C6F77 arch=c000003e syscall=1 "
+		     "code=0x0",
+		     &r),
+	       1, "a ')' in comm: accepted");
+	tap_ok(!strcmp(r.comm, "x?: took allow"),
+	       "a ')' in comm: shown as '?', the name ends later");
 
 	/* the record begins the log message, whatever the log's own prefix */
 	static const char *const layouts[] = {
