@@ -126,6 +126,22 @@ run timeout 20 "$S" --report -p "$TAP_TMP/new/net-daemon.ini" "$HELPER" uring-so
 like "$ERR" "io_uring_setup(" "net-daemon: the filter denied io_uring_setup (--report)"
 like "$ERR" "errno(EPERM) [x86_64 425]" "net-daemon: ... with errno(EPERM)"
 
+# ---- net-daemon: AF_INET's SOCK_PACKET around the family rule ----
+# The kernel makes an AF_PACKET socket of socket(AF_INET, SOCK_PACKET): a
+# service that includes net-daemon and keeps CAP_NET_RAW (for ICMP) got a
+# socket of a family the profile refuses, which reads every frame.
+variant net-daemon '/type & 0xf == SOCK_PACKET$/d' '[capabilities]
+keep = CAP_NET_RAW'
+PKT=$(pyerr 's = socket.socket(socket.AF_INET, 10, socket.htons(3)); print(s.getsockopt(socket.SOL_SOCKET, socket.SO_DOMAIN))')
+run timeout 20 "$S" -p "$TAP_TMP/old/net-daemon.ini" python3 -c "$PKT"
+is "$(cat "$OUT" | tr '\n' ' ')" "17 ok " \
+	"net-daemon before the fix, CAP_NET_RAW kept: SOCK_PACKET made an AF_PACKET (17) socket"
+run timeout 20 "$S" -p "$TAP_TMP/new/net-daemon.ini" python3 -c "$PKT"
+is "$(cat "$OUT")" "EAFNOSUPPORT" "net-daemon, CAP_NET_RAW kept: SOCK_PACKET fails with EAFNOSUPPORT"
+run timeout 20 "$S" -p "$TAP_TMP/new/net-daemon.ini" python3 -c \
+	"$(pyerr 'socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP).close()')"
+is "$(cat "$OUT")" "ok" "net-daemon, CAP_NET_RAW kept: a raw ICMP socket still works"
+
 # ---- minimal: openat(O_RDONLY|O_TRUNC) truncated files ----
 variant minimal 's/^openat = .*/openat = flags \& O_ACCMODE == O_RDONLY/'
 echo "precious" >"$TAP_TMP/files/victim"
