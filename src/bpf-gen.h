@@ -54,6 +54,9 @@ struct gen {
 	} mems[MEM_TAILS_MAX];
 	size_t n_mems;
 	bool size_first; /* fewest instructions over fewest executed (bpf.c) */
+	/* need[] is kept: only size-first code uses scratch memory, which the
+	 * kernel's check of reads before writes is about (bpf.c set_need()) */
+	bool tracks_need;
 	bool big_endian;
 	int err; /* the first error; emitting goes on harmlessly after it */
 };

@@ -56,12 +56,15 @@ static bool grow_buf(struct gen *g)
 	struct sock_filter *b = reallocarray(g->buf, cap, sizeof(*b));
 	uint16_t *need;
 
-	if (b)
-		g->buf = b;
-	need = b ? reallocarray(g->need, cap, sizeof(*need)) : NULL;
-	if (!need)
+	if (!b)
 		return false;
-	g->need = need;
+	g->buf = b;
+	if (g->tracks_need) {
+		need = reallocarray(g->need, cap, sizeof(*need));
+		if (!need)
+			return false;
+		g->need = need;
+	}
 	g->cap = cap;
 	return true;
 }
@@ -73,7 +76,8 @@ static size_t emit(struct gen *g, uint16_t code, uint32_t k, uint8_t jt, uint8_t
 		return g->n ? g->n - 1 : 0;
 	}
 	g->buf[g->n] = (struct sock_filter){ .code = code, .jt = jt, .jf = jf, .k = k };
-	set_need(g, g->n);
+	if (g->tracks_need)
+		set_need(g, g->n);
 	return g->n++;
 }
 
@@ -82,7 +86,7 @@ static size_t emit_ret(struct gen *g, uint32_t ret)
 	size_t l, i;
 
 	/* dead stores for the kernel's check (see set_need()) */
-	for (unsigned cell = 0; g->n && cell < 16; cell++)
+	for (unsigned cell = 0; g->tracks_need && g->n && cell < 16; cell++)
 		if (g->need[g->n - 1] >> cell & 1)
 			emit(g, BPF_ST, cell, 0, 0);
 	l = emit(g, BPF_RET | BPF_K, ret, 0, 0);
@@ -127,7 +131,8 @@ static size_t goto_target(struct gen *g, struct target t)
 	if (g->err)
 		return l;
 	g->buf[l].k = (uint32_t)(l - t.label - 1);
-	set_need(g, l);
+	if (g->tracks_need)
+		set_need(g, l);
 	return l;
 }
 
@@ -659,18 +664,20 @@ static struct target share_emit(struct gen *g, const struct sock_filter *fwd, si
 		size_t a, b, at;
 	} *keys = NULL;
 	struct target t = T_RET(0);
-	bool *live = calloc(n + 1, sizeof(*live));
+	/* only code that tracks need[] has dead stores (emit_ret()) */
+	bool *live = g->tracks_need ? calloc(n + 1, sizeof(*live)) : NULL;
 
 	while (cap < 2 * n)
 		cap *= 2;
 	slot = calloc(cap, sizeof(*slot));
 	keys = calloc(n, sizeof(*keys));
 	out = calloc(n, sizeof(*out));
-	if (!id || !slot || !keys || !out || !live) {
+	if (!id || !slot || !keys || !out || (g->tracks_need && !live)) {
 		g->err = -ENOMEM;
 		goto out;
 	}
-	mark_live(fwd, n, live);
+	if (live)
+		mark_live(fwd, n, live);
 	/* id[i]: what instruction i does, numbered from 1; ids of one meaning
 	 * are equal. A "ja" means what its target means. Code no call runs
 	 * (the stores of emit_ret()) has none: it is left out, and this
@@ -679,7 +686,7 @@ static struct target share_emit(struct gen *g, const struct sock_filter *fwd, si
 		const struct sock_filter *in = &fwd[i];
 		size_t a = 0, b = 0, h;
 
-		if (!live[i])
+		if (live && !live[i])
 			continue;
 		if (in->code == (BPF_JMP | BPF_JA)) {
 			id[i] = id[i + 1 + in->k];
@@ -714,7 +721,7 @@ static struct target share_emit(struct gen *g, const struct sock_filter *fwd, si
 		const struct sock_filter *in = &fwd[i];
 		size_t j = id[i];
 
-		if (!live[i] || in->code == (BPF_JMP | BPF_JA) || keys[j - 1].at != i)
+		if ((live && !live[i]) || in->code == (BPF_JMP | BPF_JA) || keys[j - 1].at != i)
 			continue;
 		if (BPF_CLASS(in->code) == BPF_RET)
 			out[j - 1] = T_RET(in->k); /* the generator returns only BPF_K */
@@ -753,7 +760,7 @@ static void reverse(struct sock_filter *b, size_t n)
  * and an export would not be the same bytes every time. */
 static void finish(struct gen *g)
 {
-	struct gen s = { .big_endian = g->big_endian };
+	struct gen s = { .big_endian = g->big_endian, .tracks_need = g->tracks_need };
 
 	free(g->need); /* nothing is emitted into g any more */
 	g->need = NULL;
@@ -798,7 +805,7 @@ static void dispatches_free(struct dispatch *dps, size_t n)
 static void rebuild_size_first(struct gen *g, const struct policy *p, struct dispatch *dps,
 			       size_t *abi_size)
 {
-	struct gen s = { .big_endian = g->big_endian, .size_first = true };
+	struct gen s = { .big_endian = g->big_endian, .size_first = true, .tracks_need = true };
 	struct dispatch s_dps[ARCH_COUNT] = { 0 };
 	size_t s_size[ARCH_COUNT] = { 0 };
 
