@@ -719,16 +719,17 @@ static void held_close(struct held_fds *h)
 }
 
 /*
- * The highest path of c strictly above path (absolute) whose rights make
- * symbolic links: below it the command may have put a link in the place of
- * a directory or of a missing path on an earlier run, and a rule that
- * followed it would grant what the link leads to. NULL if none.
+ * The highest path of c strictly above path whose rights make symbolic
+ * links: below it the command may have put a link in the place of a
+ * directory or of a missing path on an earlier run, and a rule that
+ * followed it would grant what the link leads to. NULL if none, and for
+ * "." (the working directory is not looked up).
  */
 static const char *link_maker_above(const struct landlock_config *c, const char *path)
 {
 	const char *top = NULL;
 
-	for (size_t i = 0; i < c->n_paths; i++) {
+	for (size_t i = 0; path[0] == '/' && i < c->n_paths; i++) {
 		const char *w = c->paths[i].path;
 		size_t n = strlen(w);
 
@@ -749,7 +750,7 @@ static const char *link_maker_above(const struct landlock_config *c, const char 
  */
 static int open_rule_path(const struct landlock_config *c, const char *path)
 {
-	const char *top = path[0] == '/' ? link_maker_above(c, path) : NULL;
+	const char *top = link_maker_above(c, path);
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
 	int tfd, fd, err;
 
@@ -823,7 +824,7 @@ static int rule_check(int fd)
 
 bool landlock_path_below_links(const struct landlock_config *c, const char *path)
 {
-	return path[0] == '/' && link_maker_above(c, path);
+	return link_maker_above(c, path) != NULL;
 }
 
 const char landlock_link_hint[] =

@@ -382,6 +382,21 @@ static void check_exit(struct lint *L)
 		      hint);
 }
 
+/* The argument slots of syscall on the first ABI of the filter that has
+ * it, into args; false if none has it or its types are not known. */
+static bool first_abi_args(const struct lint *L, const char *syscall,
+			   struct syscall_arg args[SYSCALL_ARGS_MAX])
+{
+	const struct policy *p = L->c->policy;
+	bool known = false;
+
+	for (size_t i = 0; i < p->n_abis; i++)
+		if (syscalls_args(p->abis[i].arch, syscall, args, &known) == 0 ||
+		    syscalls_proto_args(p->abis[i].arch, syscall, args, &known) == 0)
+			return known;
+	return false;
+}
+
 /* ---- flag-equals ---- */
 
 /* The prototype name of the slot a comparison tests, on the first ABI of
@@ -389,29 +404,20 @@ static void check_exit(struct lint *L)
 static const struct flag_arg *flag_arg_of(const struct lint *L, const struct rule *r,
 					  const struct cmp *c)
 {
-	const struct policy *p = L->c->policy;
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	int slot = c->arg;
 
-	for (size_t i = 0; i < p->n_abis; i++) {
-		struct syscall_arg args[SYSCALL_ARGS_MAX];
-		bool known;
-		int slot = c->arg;
-
-		if (syscalls_args(p->abis[i].arch, r->syscall, args, &known) < 0 &&
-		    syscalls_proto_args(p->abis[i].arch, r->syscall, args, &known) < 0)
-			continue;
-		if (!known)
-			return NULL;
-		for (int k = 0; slot < 0 && k < SYSCALL_ARGS_MAX; k++)
-			if (syscalls_arg_named(&args[k], c->param))
-				slot = k;
-		if (slot < 0)
-			return NULL;
-		for (size_t k = 0; k < sizeof(flag_args) / sizeof(flag_args[0]); k++)
-			if (!strcmp(flag_args[k].syscall, r->syscall) &&
-			    syscalls_arg_named(&args[slot], flag_args[k].param))
-				return &flag_args[k];
+	if (!first_abi_args(L, r->syscall, args))
 		return NULL;
-	}
+	for (int k = 0; slot < 0 && k < SYSCALL_ARGS_MAX; k++)
+		if (syscalls_arg_named(&args[k], c->param))
+			slot = k;
+	if (slot < 0)
+		return NULL;
+	for (size_t k = 0; k < sizeof(flag_args) / sizeof(flag_args[0]); k++)
+		if (!strcmp(flag_args[k].syscall, r->syscall) &&
+		    syscalls_arg_named(&args[slot], flag_args[k].param))
+			return &flag_args[k];
 	return NULL;
 }
 
@@ -455,22 +461,13 @@ static void check_flag_equals(struct lint *L)
  * its argument 1); -1 if none. */
 static int kernel_argn_at(const struct lint *L, const char *syscall, int n)
 {
-	const struct policy *p = L->c->policy;
-	char name[16]; /* "arg" and any int: the compiler checks the worst case */
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
 
-	snprintf(name, sizeof(name), "arg%d", n);
-	for (size_t i = 0; i < p->n_abis; i++) {
-		struct syscall_arg args[SYSCALL_ARGS_MAX];
-		bool known;
-
-		if (syscalls_args(p->abis[i].arch, syscall, args, &known) < 0 &&
-		    syscalls_proto_args(p->abis[i].arch, syscall, args, &known) < 0)
-			continue;
-		for (int k = 0; k < SYSCALL_ARGS_MAX; k++)
-			if (k != n && syscalls_arg_named(&args[k], name))
-				return k;
+	if (!first_abi_args(L, syscall, args))
 		return -1;
-	}
+	for (int k = 0; k < SYSCALL_ARGS_MAX; k++)
+		if (syscalls_arg_misnumbered(&args[k], k) == n)
+			return k;
 	return -1;
 }
 

@@ -195,15 +195,6 @@ static int eval_value(const struct resolve_ctx *ctx, const struct value *val, un
 	return 0;
 }
 
-/* Whether name is "argN" with N other than position i: prctl's "arg2" is
- * its argument 1. A condition's "argN" is always position N (scmp-run.ini(5)
- * CONDITIONS), so such a name is never the way to write that parameter. */
-static bool misleading_name(const char *name, int i)
-{
-	return !strncmp(name, "arg", 3) && name[3] >= '0' && name[3] <= '9' && !name[4] &&
-	       name[3] - '0' != i;
-}
-
 /* "fd, ubuf (or buf), size (or len)": the names of a syscall's parameters
  * on one ABI, each once (a register pair has one name), into buf; one the
  * kernel calls argN at another position as the position that names it
@@ -217,7 +208,7 @@ static const char *param_names(const struct syscall_arg args[SYSCALL_ARGS_MAX], 
 	for (int i = 0; i < SYSCALL_ARGS_MAX && len < size; i++) {
 		if (!args[i].name || (i > 0 && args[i - 1].name == args[i].name))
 			continue;
-		if (misleading_name(args[i].name, i))
+		if (syscalls_arg_misnumbered(&args[i], i) >= 0)
 			len += (size_t)snprintf(buf + len, size - len, "%sarg%d (the kernel's %s)",
 						len ? ", " : "", i, args[i].name);
 		else
@@ -246,7 +237,7 @@ static void suggest_param(const struct resolve_ctx *ctx,
 		const char *a = args[i].aliases;
 
 		/* "arg2" would name another argument than prctl's arg2 */
-		if (args[i].name && !misleading_name(args[i].name, i))
+		if (args[i].name && syscalls_arg_misnumbered(&args[i], i) < 0)
 			suggest_offer(&sg, args[i].name);
 		/* the aliases are one '|'-separated string: offer a copy of each,
 		 * and keep the winner in best (cand is overwritten) */

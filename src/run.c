@@ -1001,8 +1001,8 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	/* The kernel clears the parent-death signal when the ids change
 	 * (prctl(2), PR_SET_PDEATHSIG): the caller's is the command's all
 	 * the same (scmp-run(1), Caller state). */
-	if (r == 0 && (plan.set_uid || plan.set_gid))
-		r = caller_pdeath_restore(&pdeath, d);
+	if (r == 0)
+		r = caller_pdeath_restore(&pdeath, d); /* none saved: nothing */
 	/* After the switch: the new keyring is the target user's, and counts
 	 * against that user's key quota (scmp-run(1), Caller state). */
 	if (r == 0 && p->caller.new_session_keyring)

@@ -726,7 +726,9 @@ static bool kill_caller(struct sup *s, const struct seccomp_notif *req)
 	pid_t tgid = read_tgid((pid_t)req->pid);
 	int pidfd = pidfd_open(tgid, 0);
 
-	if (pidfd < 0 && errno != ESRCH) {
+	if (pidfd < 0 && errno == ESRCH)
+		return true; /* gone: the call was not made */
+	if (pidfd < 0) {
 		fprintf(s->report,
 			PROG ": cannot kill pid %d for its call: pidfd_open: %s; the call "
 			     "fails with ENOSYS\n",
@@ -734,14 +736,13 @@ static bool kill_caller(struct sup *s, const struct seccomp_notif *req)
 		report_flush(s);
 		return false;
 	}
-	/* gone (ESRCH, or the id check fails): the call was not made */
-	if (pidfd >= 0 && ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0) {
+	/* a caller that no longer waits did not make the call */
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0) {
 		if (tgid == s->child)
 			s->killed_tgid = tgid;
 		pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 	}
-	if (pidfd >= 0)
-		close(pidfd);
+	close(pidfd);
 	return true;
 }
 
@@ -1593,9 +1594,10 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	sfd = fd_high(signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK));
 	if (sfd < 0)
 		goto sys_fail;
-	if (prctl(PR_GET_PDEATHSIG, &a.pdeath.sig, 0, 0, 0) < 0)
-		goto sys_fail;
-	a.pdeath.parent = getpid();
+	status = caller_pdeath_save(&a.pdeath, d);
+	if (status < 0)
+		goto out;
+	a.pdeath.parent = getpid(); /* the child's parent: this process */
 
 	if (o->mode != SUPERVISE_REPORT)
 		banner(o->mode, c->profile);

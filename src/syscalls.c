@@ -243,6 +243,15 @@ static const struct sct_proto *find_proto(ssize_t k, const struct sct_table *t)
 	return def;
 }
 
+int syscalls_arg_misnumbered(const struct syscall_arg *arg, int pos)
+{
+	const char *s = arg->name;
+
+	if (!s || strncmp(s, "arg", 3) || s[3] < '0' || s[3] > '9' || s[4] || s[3] - '0' == pos)
+		return -1;
+	return s[3] - '0';
+}
+
 bool syscalls_arg_named(const struct syscall_arg *arg, const char *name)
 {
 	size_t n = strlen(name);

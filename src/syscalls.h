@@ -130,6 +130,12 @@ size_t syscalls_name_count(void);
  * its other spellings (scmp-run.ini(5) CONDITIONS: "flags" and "clone_flags"). */
 bool syscalls_arg_named(const struct syscall_arg *arg, const char *name);
 
+/* N if the prototype calls the argument at position pos "argN" with N
+ * other than pos (prctl(2)'s "arg2" is its argument 1), which a condition
+ * cannot write: its "argN" is always position N (scmp-run.ini(5)
+ * CONDITIONS). -1 otherwise. */
+int syscalls_arg_misnumbered(const struct syscall_arg *arg, int pos);
+
 /*
  * Argument slots of a syscall on one ABI, resolved from the prototype: on
  * 32-bit ABIs long is 32 bits and 64-bit values take two slots (ARG_PAIR,

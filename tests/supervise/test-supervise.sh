@@ -353,6 +353,20 @@ like "$ERR" "starting the supervisor failed: prctl(PR_SET_DUMPABLE): Operation n
 [ ! -e "$T/ran" ]
 ok $? "PR_SET_DUMPABLE refused: the command did not run"
 
+# A parent-death signal that cannot be read (here an outer filter refuses
+# prctl(PR_GET_PDEATHSIG)) cannot be kept: neither the supervisor nor run
+# mode, before its user switch, starts the command.
+for mode in --report ""; do
+	rm -f "$T/ran"
+	# shellcheck disable=SC2086
+	run "$S" -p "$P/no-pdeath-read.ini" -- "$S" $mode -p "$P/deny.ini" sh -c ": >'$T/ran'"
+	status_is 125 "PR_GET_PDEATHSIG refused${mode:+, $mode}: 125"
+	like "$ERR" "reading the parent-death signal failed: Operation not permitted (EPERM)" \
+		"PR_GET_PDEATHSIG refused${mode:+, $mode}: says so"
+	[ ! -e "$T/ran" ]
+	ok $? "PR_GET_PDEATHSIG refused${mode:+, $mode}: the command did not run"
+done
+
 run "$S" --report="$T/no/such/dir/report" -p "$P/deny.ini" sh -c ": >'$T/ran'"
 status_is 125 "--report=FILE unwritable: 125"
 like "$ERR" "--report: cannot write '$T/no/such/dir/report'" "--report=FILE unwritable: says so"
