@@ -87,22 +87,16 @@ static int hexval(char c)
 	return -1;
 }
 
-/* A byte of a process name as shown: printable ASCII but ')', which would
- * end the name early where it is shown in parentheses, the rest as '?'. */
-static char comm_char(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f && c != ')' ? (char)c : '?';
-}
-
-/* comm="text" or comm=HEX (the kernel hex-encodes odd names), shown by
- * comm_char(). */
+/* comm="text" or comm=HEX (the kernel hex-encodes odd names), its bytes
+ * as they are up to the first NUL: audit_explain() escapes them. */
 static bool parse_comm(const struct field *f, char *out)
 {
 	size_t o = 0;
+	bool ended = false; /* at a NUL, or with AUDIT_COMM_MAX - 1 bytes */
 
 	if (f->quoted) {
-		for (size_t i = 0; i < f->val_len && o + 1 < AUDIT_COMM_MAX; i++)
-			out[o++] = comm_char((unsigned char)f->val[i]);
+		for (size_t i = 0; i < f->val_len && o + 1 < AUDIT_COMM_MAX && f->val[i]; i++)
+			out[o++] = f->val[i];
 	} else if (f->val_len == 1 && f->val[0] == '?') {
 		out[o++] = '?';
 	} else {
@@ -113,8 +107,9 @@ static bool parse_comm(const struct field *f, char *out)
 
 			if (hi < 0 || lo < 0)
 				return false;
-			if (o + 1 < AUDIT_COMM_MAX)
-				out[o++] = comm_char((unsigned char)(hi * 16 + lo));
+			ended |= o + 1 == AUDIT_COMM_MAX || (hi | lo) == 0;
+			if (!ended)
+				out[o++] = (char)(hi * 16 + lo);
 		}
 	}
 	out[o] = 0;
@@ -503,8 +498,12 @@ void audit_explain(const struct policy *p, const struct audit_rec *rec, FILE *ou
 		(int32_t)rec->nr);
 	if (rec->has_pid)
 		fprintf(out, " pid %" PRIu32, rec->pid);
-	if (rec->comm[0])
-		fprintf(out, " (%s)", rec->comm);
+	if (rec->comm[0]) {
+		char *comm = diag_escape_name(rec->comm);
+
+		fprintf(out, " (%s)", comm ? comm : "?");
+		free(comm);
+	}
 	fprintf(out, ": the kernel took %s\n", took);
 
 	produced = abi ? explain_abi(p, abi, rec, out) : explain_bad_arch(p, rec, a, out);

@@ -28,7 +28,7 @@ struct audit_rec {
 	uint32_t code; /* the SECCOMP_RET_* action the kernel logged (no data) */
 	bool has_pid;
 	uint32_t pid;
-	char comm[AUDIT_COMM_MAX]; /* printable ASCII only; empty if absent */
+	char comm[AUDIT_COMM_MAX]; /* as logged, unescaped; empty if absent */
 };
 
 /*

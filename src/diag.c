@@ -72,8 +72,9 @@ static void put(struct sink *k, const void *piece, size_t n)
 	k->buf[k->len] = '\0';
 }
 
-/* s escaped (diag_fputs_escaped() says how) into k. */
-static void escape(const char *s, struct sink *k)
+/* s escaped (diag_fputs_escaped() says how) into k; with name, also ')'
+ * (diag_escape_name()). */
+static void escape(const char *s, struct sink *k, bool name)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t n = strlen(s);
@@ -90,6 +91,8 @@ static void escape(const char *s, struct sink *k)
 		}
 		if (cp == '\\')
 			put(k, "\\\\", 2);
+		else if (cp == ')' && name)
+			put(k, "\\x29", 4);
 		else if (cp == '\t')
 			put(k, "\\t", 2);
 		else if (cp == '\n')
@@ -110,24 +113,38 @@ int diag_fputs_escaped(const char *s, FILE *f)
 {
 	struct sink k = { .f = f };
 
-	escape(s, &k);
+	escape(s, &k, false);
 	return ferror(f) ? -EIO : 0;
 }
 
-char *diag_escape(const char *s)
+/* s escaped into a malloc'ed string, with ')' or without. */
+static char *escape_to_string(const char *s, bool name)
 {
+	struct sink k;
 	char *buf;
 	FILE *m = memstream_open(&buf);
 	int r;
 
 	if (!m)
 		return NULL;
-	r = diag_fputs_escaped(s, m);
+	k = (struct sink){ .f = m };
+	escape(s, &k, name);
+	r = ferror(m) ? -EIO : 0;
 	if (memstream_close(m, &buf) < 0 || r < 0) {
 		free(buf);
 		return NULL;
 	}
 	return buf;
+}
+
+char *diag_escape(const char *s)
+{
+	return escape_to_string(s, false);
+}
+
+char *diag_escape_name(const char *s)
+{
+	return escape_to_string(s, true);
 }
 
 void diag_init(struct diag *d)
@@ -253,7 +270,7 @@ const char *src_loc_format(const struct src_loc *loc, char *buf, size_t size)
 	if (!size)
 		return buf;
 	buf[0] = '\0';
-	escape(loc->file ? loc->file : "", &k);
+	escape(loc->file ? loc->file : "", &k, false);
 	if (loc->line)
 		put(&k, line, (size_t)snprintf(line, sizeof(line), ":%u", loc->line));
 	return buf;

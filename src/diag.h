@@ -112,6 +112,13 @@ int diag_fputs_escaped(const char *s, FILE *f);
 /* The same into a malloc'ed string; NULL when out of memory. */
 char *diag_escape(const char *s);
 
+/* A process name as a report line or an explained audit record shows it,
+ * in parentheses: escaped as above, and its ')' written \x29 as well, so
+ * that the name ends at the first ')' and cannot put a rule or an action
+ * of its choosing after it (scmp-run(1) FINDING WHAT WAS DENIED).
+ * malloc'ed; NULL when out of memory. */
+char *diag_escape_name(const char *s);
+
 /* Print every message as "PROG: FILE:LINE[:COL]: SEVERITY: TEXT" to f, then a
  * line "PROG: N more errors not shown" if the cap was hit. */
 void diag_print(const struct diag *d, const char *prog, FILE *f);

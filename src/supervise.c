@@ -568,39 +568,6 @@ static void read_comm(pid_t tid, char *buf, size_t size)
 	buf[n] = 0;
 }
 
-/*
- * The caller's name for its report line. It is the caller's own
- * (prctl(PR_SET_NAME), the file it executed): escaped as diagnostics are,
- * so that it cannot act on a terminal, and its ')' written \x29, so that
- * the name ends at the first ')' and cannot put a rule of its choosing
- * after it (scmp-run(1) FINDING WHAT WAS DENIED). malloc'ed; NULL when out
- * of memory.
- */
-static char *comm_text(const char *comm)
-{
-	char *esc = diag_escape(comm), *text, *o;
-	size_t n = 0;
-
-	if (!esc)
-		return NULL;
-	for (const char *c = esc; *c; c++)
-		n += *c == ')' ? 4 : 1;
-	text = malloc(n + 1);
-	o = text;
-	for (const char *c = esc; o && *c; c++) {
-		if (*c == ')') {
-			memcpy(o, "\\x29", 4);
-			o += 4;
-		} else {
-			*o++ = *c;
-		}
-	}
-	if (o)
-		*o = '\0';
-	free(esc);
-	return text;
-}
-
 static pid_t read_tgid(pid_t tid)
 {
 	char path[64], line[128];
@@ -974,7 +941,7 @@ static void handle(struct sup *s)
 			return;
 		}
 		/* one write for the line, '?' when out of memory */
-		char *comm_esc = comm_text(comm);
+		char *comm_esc = diag_escape_name(comm);
 
 		fprintf(s->report, PROG ": %s: %s -> %s [%s %d] pid %d (%s) by %s\n", verb, call,
 			action_format_ret(dec.ret, abi, act_text, sizeof(act_text)),

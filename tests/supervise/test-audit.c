@@ -191,6 +191,32 @@ static void test_negative(void)
 	compiled_free(&c);
 }
 
+/* A name is shown as a report line shows it: escaped, its ')' as \x29, so
+ * that a name cannot end early and put a decision of its choosing after it. */
+static void test_comm_shown(void)
+{
+	static const char profile[] = "[filter]\n"
+				      "default-action = allow\n"
+				      "[kill-process]\n"
+				      "syscalls = mkdir\n";
+	struct compiled c = { 0 };
+
+	compile_text("comm.ini", profile, &c);
+	explains(&c,
+		 "type=1326 pid=7 comm=78293A20746F6F6B20616C6C6F77 arch=c000003e syscall=83 "
+		 "code=0x80000000",
+		 "pid 7 (x\\x29: took allow): the kernel took kill-process\n", NULL,
+		 "a ')' in the name: written \\x29");
+	explains(&c,
+		 "type=1326 pid=7 comm=\"a\x01\x1b[2J\" arch=c000003e syscall=83 code=0x80000000",
+		 "pid 7 (a\\x01\\x1b[2J): the kernel took", NULL,
+		 "control bytes in the name: escaped as diagnostics are");
+	explains(&c,
+		 "type=1326 pid=7 comm=\"caf\xc3\xa9\" arch=c000003e syscall=83 code=0x80000000",
+		 "pid 7 (caf\xc3\xa9): the kernel took", NULL, "UTF-8 in the name: shown as it is");
+	compiled_free(&c);
+}
+
 /* A call of an ABI the filter does not list: x32 shares x86_64's arch,
  * and the bad-arch errno is named. */
 static void test_bad_arch(void)
@@ -444,14 +470,17 @@ int main(void)
 	       "code without 0x: malformed");
 	tap_is(parse("type=1326 comm=\"a\x01\x7f\" arch=c000003e syscall=1 code=0x0", &r), 1,
 	       "control bytes in comm: accepted");
-	tap_ok(!strcmp(r.comm, "a??"), "control bytes in comm: shown as '?'");
+	tap_ok(!strcmp(r.comm, "a\x01\x7f"), "control bytes in comm: kept as they are");
 	/* "x): took allow", hex-encoded as the kernel writes a name with blanks */
 	tap_is(parse("type=1326 comm=78293A20746F6F6B20616C6C6F77 arch=c000003e syscall=1 "
 		     "code=0x0",
 		     &r),
 	       1, "a ')' in comm: accepted");
-	tap_ok(!strcmp(r.comm, "x?: took allow"),
-	       "a ')' in comm: shown as '?', the name ends later");
+	tap_ok(!strcmp(r.comm, "x): took allow"), "a ')' in comm: kept as it is");
+	/* a NUL ends the name, in hex as the kernel never writes it */
+	tap_is(parse("type=1326 comm=610062 arch=c000003e syscall=1 code=0x0", &r), 1,
+	       "a NUL in a hex comm: accepted");
+	tap_ok(!strcmp(r.comm, "a"), "a NUL in a hex comm: the name ends there");
 
 	/* the record begins the log message, whatever the log's own prefix */
 	static const char *const layouts[] = {
@@ -519,6 +548,7 @@ int main(void)
 	test_crlf_file();
 	test_huge_line();
 	test_bad_arch();
+	test_comm_shown();
 	remove_dir();
 
 	return tap_done();
