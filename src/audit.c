@@ -198,6 +198,24 @@ static size_t skip_kmsg(const char *line, size_t len, size_t i)
 	return j < len && line[j] == ';' ? j + 1 : i;
 }
 
+/* dmesg -x's "kern  :notice: " at i, if there: the kernel's facility only
+ * (a user's message to the kernel log is "user  :"), then a level. */
+static size_t skip_level(const char *line, size_t len, size_t i)
+{
+	size_t j;
+
+	if (!at(line, len, i, "kern"))
+		return i;
+	j = skip_blanks(line, len, i + strlen("kern"));
+	if (j >= len || line[j] != ':')
+		return i;
+	j++;
+	while (j < len && line[j] >= 'a' && line[j] <= 'z')
+		j++;
+	j = skip_blanks(line, len, j);
+	return at(line, len, j, ": ") ? j + 2 : i;
+}
+
 /* A syslog or journal header at i, "Mar  1 12:00:00 host kernel: ", its
  * "kernel:" among its first words; returns i if there is none. */
 static size_t skip_syslog(const char *line, size_t len, size_t i)
@@ -216,7 +234,7 @@ static size_t skip_syslog(const char *line, size_t len, size_t i)
 
 /*
  * Where the record's type field is: at the start of the log message (after
- * auditd's "node=HOST", dmesg's time, a kernel log prefix or a syslog
+ * auditd's "node=HOST", dmesg's level and time, a kernel log prefix or a syslog
  * header, then the kernel's "audit: "), or nowhere (len). A type field
  * further on is text another message quotes: a file name in a kernel
  * message about a crash, which any user can choose, would otherwise be
@@ -232,7 +250,7 @@ static size_t record_start(const char *line, size_t len)
 		i = skip_blanks(line, len, word_end(line, len, i));
 	if (at(line, len, i, "type="))
 		return i;
-	i = skip_time(line, len, skip_kmsg(line, len, i));
+	i = skip_time(line, len, skip_level(line, len, skip_kmsg(line, len, i)));
 	if (!at(line, len, i, "audit: "))
 		i = skip_syslog(line, len, i);
 	if (!at(line, len, i, "audit: "))

@@ -487,6 +487,8 @@ int main(void)
 		"audit: ",
 		"6,2143,915971400,-;audit: ",
 		"[Mon Mar  1 12:00:00 2027] audit: ",
+		"kern  :notice: [  915.971400] audit: ",
+		"kern  :warn  : [Mon Mar  1 12:00:00 2027] audit: ",
 		"Mar  1 12:00:00 host kernel: audit: ",
 		"2027-03-01T12:00:00.123+00:00 host kernel: [  915.971400] audit: ",
 		"    MESSAGE=audit: ",
@@ -506,6 +508,8 @@ int main(void)
 		"Mar  1 12:00:00 host kernel: traps: forge[27758] trap invalid opcode in kernel: "
 		"audit: ",
 		"[ 2234.958035] forge[27758]: segfault at 0 in x ",
+		"user  :notice: [ 2234.958035] audit: ",
+		"kern  :notice: [ 2234.958035] forge[27758]: segfault at 0 in x ",
 	};
 
 	for (size_t i = 0; i < sizeof(quoted) / sizeof(quoted[0]); i++) {

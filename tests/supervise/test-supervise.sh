@@ -713,6 +713,11 @@ if dmesg >/dev/null 2>&1; then
 	fi
 	records "$D" "$("$S" --resolve chroot)" chroot / true
 	explains "default-action errno record" "$D" errno "decision: errno(EPERM) by default-action"
+	# dmesg -x puts the facility and level in front of the time.
+	dmesg -x | grep "type=1326" | grep " pid=$apid " | tail -1 >"$T/rec.log"
+	grep -q '^kern *:[a-z]* *: ' "$T/rec.log" || [ ! -s "$T/rec.log" ]
+	ok $? "dmesg -x: the line starts with the facility and level"
+	explains "dmesg -x line" "$D" errno "decision: errno(EPERM) by default-action"
 	if [ -s "$T/rec.log" ]; then
 		run "$S" -p "$L" --explain-audit "$T/rec.log"
 		like "$OUT" "never produces errno for this call: the record comes from another filter" \
