@@ -1290,9 +1290,10 @@ static int learn_start(struct sup *s, const struct profile *prof, int *ret_fd, c
 	if (fd >= 0) {
 		old = fdopen(fd, "re");
 		if (!old) {
+			r = -errno;
 			close(fd);
-			diag_error(d, NULL, "out of memory");
-			return -ENOMEM;
+			diag_error(d, NULL, "--learn: reading '%s' failed: %s", path, strerror(-r));
+			return r;
 		}
 		r = learn_load(s->learn, old, path, arch_native(), d);
 		fclose(old);
@@ -1375,14 +1376,19 @@ static int learn_merge_current(struct sup *s, mode_t *ret_mode, struct diag *d)
 			break;
 		close(fd);
 	}
+	/* a stream of its own, so that closing it keeps the lock: dup()
+	 * fails with EMFILE under a low RLIMIT_NOFILE, which is no lack of
+	 * memory */
 	r = dup(fd);
 	f = r >= 0 ? fdopen(r, "re") : NULL;
 	if (!f) {
+		int err = errno;
+
 		if (r >= 0)
 			close(r);
 		close(fd);
-		diag_error(d, NULL, "out of memory");
-		return -ENOMEM;
+		diag_error(d, NULL, "--learn: reading '%s' again failed: %s", path, strerror(err));
+		return -err;
 	}
 	r = learn_load(s->learn, f, path, arch_native(), d);
 	fclose(f);

@@ -211,6 +211,38 @@ status_is 125 "a FILE replaced meanwhile by another: the run fails"
 like "$T/par.err" "is not a profile written by --learn" "... and says why"
 is "$(cat "$T/par.ini")" "not learned" "... and the file is kept"
 
+# Reading FILE again at the end takes one descriptor more than anything
+# before it: under the highest RLIMIT_NOFILE at which a run fails, the
+# command has run and that step is the one that fails, with its errno
+# (EMFILE), not as a lack of memory; FILE is kept.
+if command -v prlimit >/dev/null; then
+	"$S" --learn "$T/nofile.ini" --user root true 2>/dev/null
+	cp "$T/nofile.ini" "$T/nofile.before"
+	n=4 last=
+	while [ "$n" -le 64 ]; do
+		rm -f "$T/ran"
+		run prlimit --nofile=$n:$n "$S" --learn "$T/nofile.ini" --user root \
+			sh -c "touch '$T/ran'"
+		[ "$RC" = 0 ] && break
+		last="$RC:$([ -e "$T/ran" ] && echo ran)"
+		cp "$ERR" "$T/nofile.err"
+		cmp -s "$T/nofile.ini" "$T/nofile.before"
+		kept=$?
+		n=$((n + 1))
+	done
+	is "$last" "125:ran" "RLIMIT_NOFILE $((n - 1)): the command ran, then 125"
+	like "$T/nofile.err" "--learn: reading '$T/nofile.ini' again failed: Too many open files" \
+		"RLIMIT_NOFILE $((n - 1)): the failed step and its errno are said"
+	unlike "$T/nofile.err" "out of memory" "RLIMIT_NOFILE $((n - 1)): not called a lack of memory"
+	ok "$kept" "RLIMIT_NOFILE $((n - 1)): FILE is kept"
+	rm -f "$T/ran"
+else
+	skip "prlimit missing: no case 'RLIMIT_NOFILE'"
+	skip "prlimit missing: no case 'RLIMIT_NOFILE'"
+	skip "prlimit missing: no case 'RLIMIT_NOFILE'"
+	skip "prlimit missing: no case 'RLIMIT_NOFILE'"
+fi
+
 # The learned file's mode: 0644 less the umask, and never more open
 # than the file it replaces (the header holds the command line).
 (umask 077 && "$S" --learn "$T/mode.ini" --user root true 2>/dev/null)
