@@ -384,6 +384,13 @@ int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *na
 			r = learn_record_clone3(l, rec.abi, 0);
 		else
 			r = rec_add(l, &rec);
+		if (r == -E2BIG)
+			diag_error(d, &loc,
+				   "more than %d distinct calls (counting the decisive arguments) "
+				   "with this record: learn into another file",
+				   LEARN_RECORDS_MAX);
+		else if (r < 0)
+			diag_error(d, &loc, "out of memory");
 		if (r < 0)
 			goto out;
 		n++;

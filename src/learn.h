@@ -51,7 +51,9 @@ size_t learn_count(const struct learn *l);
  * file without any record is not a learned profile: -EINVAL with an error in
  * d (it is not overwritten). A malformed record line is an error too, and
  * so is a record of an ABI that cannot run beside native (no filter could
- * allow both). Returns the number of records read.
+ * allow both), and a record past LEARN_RECORDS_MAX with those already in l
+ * (-E2BIG). Returns the number of records read, or -errno with the error
+ * in d.
  */
 int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *native,
 	       struct diag *d);

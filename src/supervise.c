@@ -1353,7 +1353,7 @@ static int learn_lock_wait(int fd)
  * PROFILE FOR A PROGRAM). The file locked must be the one FILE names once
  * the lock is ours: the writer we waited for has replaced the one we
  * opened. Returns the descriptor that holds the lock until the rename,
- * -ENOENT when there is no FILE, or -errno (said in d, but -E2BIG).
+ * -ENOENT when there is no FILE, or -errno (said in d).
  */
 static int learn_merge_current(struct sup *s, mode_t *ret_mode, struct diag *d)
 {
@@ -1392,8 +1392,6 @@ static int learn_merge_current(struct sup *s, mode_t *ret_mode, struct diag *d)
 	}
 	r = learn_load(s->learn, f, path, arch_native(), d);
 	fclose(f);
-	if (r == -ENOMEM)
-		diag_error(d, NULL, "out of memory");
 	if (r < 0) {
 		close(fd);
 		return r;
@@ -1461,7 +1459,7 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 
 		if (lock < 0 && lock != -ENOENT) {
 			r = lock;
-			said = r != -E2BIG;
+			said = true;
 			break;
 		}
 		r = learn_write_tmp(s, &h, fd, s->learn_mode & mode);
@@ -1476,7 +1474,7 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 	close(fd);
 	if (r < 0)
 		unlink(tmp);
-	if (r == -E2BIG)
+	if (r == -E2BIG && !said)
 		diag_error(d, NULL,
 			   "--learn: the command made more than %d distinct calls (counting the "
 			   "decisive arguments): '%s' is not written",

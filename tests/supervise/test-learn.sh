@@ -477,6 +477,24 @@ mkdir "$T/dir.ini"
 refused_learn "--learn into a directory" "--learn: '$T/dir.ini' is not a regular file" \
 	-- "$T/dir.ini" --user root
 
+# More records than a record keeps (a file edited or joined by hand): the
+# run would not be written at its end, so it is refused before the command
+# runs, at the line past the limit (it was 125 without a word).
+if [ "$(uname -m)" = x86_64 ]; then
+	"$S" --learn "$T/many.ini" --user root true 2>/dev/null
+	awk 'BEGIN { for (i = 0; i <= 100000; i++)
+		printf ";@learned x86_64 16 1&0xffffffff=0x%x\n", 65536 + i }' >>"$T/many.ini"
+	lines=$(wc -l <"$T/many.ini")
+	recs=$(grep -c '^;@learned' "$T/many.ini")
+	refused_learn "--learn into a file of $recs records" \
+		"many.ini:$((lines - recs + 100001)): error: more than 100000 distinct calls" \
+		-- "$T/many.ini" --user root
+else
+	skip "a file of too many records: the records are x86_64's"
+	skip "a file of too many records: the records are x86_64's"
+	skip "a file of too many records: the records are x86_64's"
+fi
+
 # refused_for_nobody WHAT MESSAGE FILE: refused_learn, run as uid 65534,
 # into FILE, left by root (an earlier learned profile) in FILE's
 # directory, which the test set up.
