@@ -287,6 +287,15 @@ static enum outcome outcome_of(int r)
 	return r < 0 ? OUTCOME_REJECTED : OUTCOME_OK;
 }
 
+/* A syscall given by name or number (--resolve, --explain): one that is
+ * not there is a lookup that found nothing, a malformed or out-of-range
+ * number a wrong operand, as a wrong ARG of --explain is (scmp-run(1)
+ * EXIT STATUS). */
+static enum outcome lookup_outcome(int r)
+{
+	return r == -EINVAL ? OUTCOME_USAGE : outcome_of(r);
+}
+
 /*
  * scmp-run(1) TRUST: every privilege scmp-run uses is its caller's. Started
  * set-user-ID, set-group-ID or with file capabilities (the kernel then sets
@@ -356,7 +365,7 @@ static bool dispatch_tables(const struct options *o, int argc, char **argv, stru
 		*ret = version();
 		return true;
 	case MODE_RESOLVE:
-		*ret = outcome_of(explain_resolve(o->target, o->resolve, stdout, d));
+		*ret = lookup_outcome(explain_resolve(o->target, o->resolve, stdout, d));
 		return true;
 	case MODE_LIST_SYSCALLS:
 		*ret = outcome_of(listing_syscalls(o->target, stdout));
@@ -393,13 +402,15 @@ static enum outcome explain(const struct options *o, const struct compiled *c, i
 {
 	struct seccomp_data sd = { .arch = o->target->audit_arch };
 	uint32_t nr;
+	int r;
 
 	if (argc < 1)
 		return usage_error(d, "%s", "--explain needs a SYSCALL");
 	if (argc > 1 + SYSCALL_ARGS_MAX)
 		return usage_error(d, "%s", "--explain takes at most 6 arguments");
-	if (explain_parse_syscall(o->target, argv[0], &nr, d) < 0)
-		return OUTCOME_REJECTED;
+	r = explain_parse_syscall(o->target, argv[0], &nr, d);
+	if (r < 0)
+		return lookup_outcome(r);
 	sd.nr = (int)nr;
 	for (int i = 1; i < argc; i++) {
 		uint64_t v;

@@ -311,15 +311,22 @@ like "$OUT" "unknown (x86_64 4294967295)" "--explain -v -p P -1: options before 
 run "$SCMP_RUN" -p "$P/small.ini" --explain -x
 status_is 2 "--explain -x: an unknown option, 2"
 like "$ERR" "scmp-run: error: unknown option '-x'" "--explain -x: says so"
+# A SYSCALL that is a malformed number is a wrong operand, as a wrong ARG
+# is (2); a name or number with no syscall is a lookup that found nothing (1).
 run "$SCMP_RUN" -p "$P/small.ini" --explain 12abc
-status_is 1 "--explain with a malformed syscall number: 1"
+status_is 2 "--explain with a malformed syscall number: 2"
 like "$ERR" "error: syscall number '12abc' is not a number" "--explain 12abc: not a number"
 run "$SCMP_RUN" -p "$P/small.ini" --explain 0x100000000
+status_is 2 "--explain with a syscall number out of range: 2"
 like "$ERR" "syscall number '0x100000000' is out of range" "--explain 0x100000000: out of range"
+run "$SCMP_RUN" -p "$P/small.ini" --explain no_such_call
+status_is 1 "--explain of an unknown syscall name: 1"
+run "$SCMP_RUN" --resolve 0x100000000
+status_is 2 "--resolve of a number out of range: 2"
 run "$SCMP_RUN" --target-arch x86_64 --resolve 0o1
 is "$(cat "$OUT")" "write" "--resolve 0o1 is write"
 run "$SCMP_RUN" --resolve 1x
-status_is 1 "--resolve 1x: 1"
+status_is 2 "--resolve 1x: 2"
 like "$ERR" "error: syscall number '1x' is not a number" "--resolve 1x: not a number"
 run "$SCMP_RUN" -p "$P/small.ini" --export-bpf "$TAP_TMP/no/such/dir/f"
 status_is 1 "--export-bpf into a missing directory: 1"
