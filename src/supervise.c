@@ -98,7 +98,8 @@
 
 #define PROG "scmp-run"
 
-#define LEARN_LOCK_WAIT	 10   /* seconds: learn_lock_wait() */
+#define LEARN_LOCK_WAIT	 10   /* seconds: struct lock_wait, in all */
+#define LEARN_OPEN_MAX	 100  /* files opened: learn_lock_current() */
 #define FOLD_MAX	 4096 /* distinct report lines counted */
 #define SUPERVISE_FD_MIN 256  /* the supervisor's own descriptors (see the top) */
 
@@ -1326,56 +1327,90 @@ static void banner(enum supervise_mode mode, const struct profile *prof)
 			opt);
 }
 
+/* The wait for FILE's lock at the end of a run, in all: one budget for
+ * every file it opens (the writer waited for replaces FILE, and another
+ * may have locked the new one), said once when spent. */
+struct lock_wait {
+	unsigned ticks; /* 10 ms each */
+	unsigned opens; /* files opened */
+	bool said_time;
+};
+
 /*
  * Wait for the lock on fd, a while only: a run that writes FILE holds it
  * as long as that takes, but anyone who may read FILE can take it and keep
- * it. Returns 0 when it is ours, -EWOULDBLOCK when the time is out, or
+ * it. Returns 0 when it is ours, -EWOULDBLOCK when w's time is out, or
  * -errno (a file system without locks: there is nothing to wait for).
  */
-static int learn_lock_wait(int fd)
+static int learn_lock_wait(int fd, struct lock_wait *w)
 {
 	const struct timespec pause = { 0, 10 * 1000 * 1000 };
 
-	for (unsigned i = 0; i < LEARN_LOCK_WAIT * 100; i++) {
+	for (;;) {
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 			return 0;
 		if (errno != EWOULDBLOCK)
 			return -errno;
+		if (!w->ticks)
+			return -EWOULDBLOCK;
+		w->ticks--;
 		nanosleep(&pause, NULL);
 	}
-	return -EWOULDBLOCK;
 }
 
-/*
- * FILE as it is when this run writes it, locked, its records added to this
- * run's: another --learn into it may have written it since this one
- * started, and what that one learned is kept (scmp-run(1) WRITING A
- * PROFILE FOR A PROGRAM). The file locked must be the one FILE names once
- * the lock is ours: the writer we waited for has replaced the one we
- * opened. Returns the descriptor that holds the lock until the rename,
- * -ENOENT when there is no FILE, or -errno (said in d).
- */
-static int learn_merge_current(struct sup *s, mode_t *ret_mode, struct diag *d)
+/* FILE open and locked, or without the lock when the time is out (said
+ * once) or the file system has none; the file locked must be the
+ * one FILE names once the lock is ours: the writer we waited for has
+ * replaced the one we opened. A FILE replaced more often than any number
+ * of runs at once would is given up on. Returns as learn_merge_current(). */
+static int learn_lock_current(const char *path, struct lock_wait *w, mode_t *ret_mode,
+			      struct diag *d)
 {
-	const char *path = s->o->learn_path;
 	struct stat locked, now;
-	FILE *f;
 	int fd, r;
 
 	for (;;) {
 		fd = learn_old_open(path, ret_mode, d);
 		if (fd < 0)
 			return fd;
-		if (learn_lock_wait(fd) == -EWOULDBLOCK)
+		r = learn_lock_wait(fd, w);
+		if (r == -EWOULDBLOCK && !w->said_time) {
 			diag_warning(d, NULL,
 				     "--learn: '%s' stayed locked for %d seconds: written "
 				     "without waiting longer",
 				     path, LEARN_LOCK_WAIT);
+			w->said_time = true;
+		}
 		if (fstat(fd, &locked) == 0 && lstat(path, &now) == 0 &&
 		    locked.st_dev == now.st_dev && locked.st_ino == now.st_ino)
-			break;
+			return fd;
 		close(fd);
+		if (++w->opens >= LEARN_OPEN_MAX) {
+			diag_error(d, NULL,
+				   "--learn: '%s' was replaced %d times while this run waited "
+				   "to write it: not written",
+				   path, LEARN_OPEN_MAX);
+			return -EAGAIN;
+		}
 	}
+}
+
+/*
+ * FILE as it is when this run writes it, locked, its records added to this
+ * run's: another --learn into it may have written it since this one
+ * started, and what that one learned is kept (scmp-run(1) WRITING A
+ * PROFILE FOR A PROGRAM). Returns the descriptor that holds the lock until
+ * the rename, -ENOENT when there is no FILE, or -errno (said in d).
+ */
+static int learn_merge_current(struct sup *s, struct lock_wait *w, mode_t *ret_mode, struct diag *d)
+{
+	const char *path = s->o->learn_path;
+	FILE *f;
+	int fd, r;
+
+	fd = learn_lock_current(path, w, ret_mode, d);
+	if (fd < 0)
+		return fd;
 	/* a stream of its own, so that closing it keeps the lock: dup()
 	 * fails with EMFILE under a low RLIMIT_NOFILE, which is no lack of
 	 * memory */
@@ -1449,13 +1484,14 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 	};
 	/* the header names the command: no silent gap */
 	int r = cmd ? s->learn_err : -ENOMEM;
+	struct lock_wait w = { .ticks = LEARN_LOCK_WAIT * 100 };
 	bool said = false;
 
 	for (size_t i = 0; s->o->has_base && i < s->policy->n_abis && i < ARCH_COUNT; i++)
 		base_abis[h.n_base_abis++] = s->policy->abis[i].arch;
 	for (unsigned tries = 0; r == 0; tries++) {
 		mode_t mode = 0777;
-		int lock = learn_merge_current(s, &mode, d);
+		int lock = learn_merge_current(s, &w, &mode, d);
 
 		if (lock < 0 && lock != -ENOENT) {
 			r = lock;

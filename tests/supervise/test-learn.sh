@@ -211,6 +211,40 @@ status_is 125 "a FILE replaced meanwhile by another: the run fails"
 like "$T/par.err" "is not a profile written by --learn" "... and says why"
 is "$(cat "$T/par.ini")" "not learned" "... and the file is kept"
 
+# The wait for the lock is bounded in all, not per file: FILE replaced
+# every second by a copy a reader keeps locked for two (each lock is let
+# go, and FILE is another file by then) is written after 10 seconds with
+# a warning; it was waited on as long as the replacing went on.
+if command -v flock >/dev/null; then
+	"$S" --learn "$T/busy.ini" --user root true 2>/dev/null
+	cp "$T/busy.ini" "$T/busy.src"
+	rm -f "$T/busy-stop" "$T/busy-on"
+	(
+		i=0
+		while [ ! -e "$T/busy-stop" ] && [ "$i" -lt 60 ]; do
+			i=$((i + 1))
+			cp "$T/busy.src" "$T/busy.$i"
+			flock "$T/busy.$i" sleep 2 &
+			until ! flock -n "$T/busy.$i" true; do sleep 0.02; done
+			mv "$T/busy.$i" "$T/busy.ini"
+			touch "$T/busy-on"
+			sleep 1
+		done
+		wait
+	) &
+	busy=$!
+	until [ -e "$T/busy-on" ]; do sleep 0.1; done
+	run timeout 30 "$S" --learn "$T/busy.ini" --user root true
+	touch "$T/busy-stop"
+	wait "$busy"
+	status_is 0 "FILE kept locked by one file after another: written within 30 seconds"
+	like "$ERR" "--learn: '$T/busy.ini' stayed locked for 10 seconds: written without waiting longer" \
+		"FILE kept locked by one file after another: says so"
+else
+	skip "flock missing: no case 'FILE kept locked'"
+	skip "flock missing: no case 'FILE kept locked'"
+fi
+
 # Reading FILE again at the end takes one descriptor more than anything
 # before it: under the highest RLIMIT_NOFILE at which a run fails, the
 # command has run and that step is the one that fails, with its errno
