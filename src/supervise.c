@@ -1333,7 +1333,7 @@ static void banner(enum supervise_mode mode, const struct profile *prof)
 struct lock_wait {
 	unsigned ticks; /* 10 ms each */
 	unsigned opens; /* files opened */
-	bool said_time;
+	bool said_time, said_nolock;
 };
 
 /*
@@ -1358,8 +1358,8 @@ static int learn_lock_wait(int fd, struct lock_wait *w)
 	}
 }
 
-/* FILE open and locked, or without the lock when the time is out (said
- * once) or the file system has none; the file locked must be the
+/* FILE open and locked, or without the lock when the time is out or the
+ * file system has none (each said once); the file locked must be the
  * one FILE names once the lock is ours: the writer we waited for has
  * replaced the one we opened. A FILE replaced more often than any number
  * of runs at once would is given up on. Returns as learn_merge_current(). */
@@ -1380,6 +1380,17 @@ static int learn_lock_current(const char *path, struct lock_wait *w, mode_t *ret
 				     "without waiting longer",
 				     path, LEARN_LOCK_WAIT);
 			w->said_time = true;
+		} else if (r < 0 && r != -EWOULDBLOCK && !w->said_nolock) {
+			/* a file system without flock() (ENOLCK: an NFS mount
+			 * without its lock service): written as without one,
+			 * but what scmp-run(1) promises of runs at once is
+			 * not kept, so not in silence */
+			diag_warning(d, NULL,
+				     "--learn: '%s' cannot be locked (flock: %s): written without "
+				     "the lock, and runs into it at once may lose what the other "
+				     "learned",
+				     path, strerror(-r));
+			w->said_nolock = true;
 		}
 		if (fstat(fd, &locked) == 0 && lstat(path, &now) == 0 &&
 		    locked.st_dev == now.st_dev && locked.st_ino == now.st_ino)

@@ -245,6 +245,21 @@ else
 	skip "flock missing: no case 'FILE kept locked'"
 fi
 
+# A file system without flock() (nolock-shim.so: ENOLCK, as NFS without
+# its lock service): FILE is merged and written as before, but the lock
+# that keeps runs at once from losing each other's records is missing,
+# and that is said, once.
+"$S" --learn "$T/nolock.ini" --user root true 2>/dev/null
+run env LD_PRELOAD="$BUILDDIR/tests/supervise/nolock-shim.so" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	"$S" --learn "$T/nolock.ini" --user root sh -c "mkdir '$T/nolock-dir'"
+status_is 0 "FILE on a file system without locks: written"
+like "$ERR" "--learn: '$T/nolock.ini' cannot be locked (flock: No locks available): written without the lock" \
+	"FILE on a file system without locks: says so"
+is "$(grep -c 'cannot be locked' "$ERR")" 1 "FILE on a file system without locks: said once"
+run "$S" -p "$T/nolock.ini" sh -c "mkdir '$T/nolock-dir2'"
+status_is 0 "FILE on a file system without locks: the merged profile runs the command"
+
 # Reading FILE again at the end takes one descriptor more than anything
 # before it: under the highest RLIMIT_NOFILE at which a run fails, the
 # command has run and that step is the one that fails, with its errno
