@@ -1462,6 +1462,11 @@ static int learn_write_tmp(const struct sup *s, const struct learn_header *h, in
 		close(copy);
 	if (r == 0 && fchmod(fd, mode) < 0)
 		r = -errno;
+	/* on disk before the rename puts it in FILE's place: a crash between
+	 * the two must not leave an empty FILE, which the next run refuses,
+	 * where the last learned one was */
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
 	return r;
 }
 

@@ -260,6 +260,20 @@ is "$(grep -c 'cannot be locked' "$ERR")" 1 "FILE on a file system without locks
 run "$S" -p "$T/nolock.ini" sh -c "mkdir '$T/nolock-dir2'"
 status_is 0 "FILE on a file system without locks: the merged profile runs the command"
 
+# The learned profile is on disk before it replaces FILE; when it cannot
+# be (fsync-shim.so: EIO), FILE keeps what it held and the run says why.
+cp "$T/nolock.ini" "$T/fsync-before.ini"
+run env LD_PRELOAD="$BUILDDIR/tests/supervise/fsync-shim.so" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	"$S" --learn "$T/nolock.ini" --user root sh -c "mkdir '$T/fsync-dir'"
+status_is 125 "the learned profile cannot be written to disk: status 125"
+like "$ERR" "--learn: writing '$T/nolock.ini' failed: Input/output error" \
+	"the learned profile cannot be written to disk: says why"
+cmp -s "$T/nolock.ini" "$T/fsync-before.ini"
+ok $? "the learned profile cannot be written to disk: FILE unchanged"
+[ -d "$T/fsync-dir" ]
+ok $? "the learned profile cannot be written to disk: the command ran"
+
 # Reading FILE again at the end takes one descriptor more than anything
 # before it: under the highest RLIMIT_NOFILE at which a run fails, the
 # command has run and that step is the one that fails, with its errno
