@@ -603,6 +603,17 @@ static int parse_caps(struct oci_conv *cv, const char *list)
 			r = -EINVAL;
 			break;
 		}
+		/* a capability named twice is kept once, as [capabilities] keep
+		 * does: includes/excludes are decided on doc->caps, and every one
+		 * of them must be kept in run mode too */
+		if (profile_keeps_cap(doc->profile, cap))
+			continue;
+		if (doc->profile->n_keep_caps >= PROFILE_KEEP_CAPS_MAX) {
+			diag_error(cv->d, NULL, "--oci-caps: too many capabilities (at most %d)",
+				   PROFILE_KEEP_CAPS_MAX);
+			r = -EINVAL;
+			break;
+		}
 		capname_format(cap, name, sizeof(name));
 		norm = strdup(name);
 		if (!norm) {
@@ -617,8 +628,7 @@ static int parse_caps(struct oci_conv *cv, const char *list)
 		}
 		doc->caps = caps;
 		caps[doc->n_caps++] = norm;
-		if (cv->doc->profile->n_keep_caps < PROFILE_KEEP_CAPS_MAX)
-			cv->doc->profile->keep_caps[cv->doc->profile->n_keep_caps++] = cap;
+		doc->profile->keep_caps[doc->profile->n_keep_caps++] = cap;
 	}
 	free(copy);
 	return r;

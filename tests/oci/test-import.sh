@@ -47,6 +47,15 @@ like "$OUT" "# left out: needs kernel >= 255.0" "... (minKernel)"
 like "$OUT" "# left out: excluded: the kernel is" "... (excludes minKernel)"
 like "$OUT" "architectures = x86_64 x86 x32" "archMap: the host's entry"
 like "$OUT" "# unknown syscall 'bogus_syscall' skipped (as runc does)" "a skipped name is named"
+# --oci-caps names a capability twice (or in two spellings): kept once. The
+# includes of a capability named after many repeats decide as the
+# capability is kept, and so it must be kept in run mode too.
+many=$(printf 'CAP_CHOWN,%.0s' $(seq 64))cap_sys_admin,chown
+run "$SCMP_RUN" -p ./json/includes.json --oci-caps "$many" --check
+like "$OUT" "capabilities: kept CAP_CHOWN CAP_SYS_ADMIN;" \
+	"--oci-caps, a capability repeated: kept once, and the one after the repeats kept too"
+run "$SCMP_RUN" -p ./json/includes.json --oci-caps "$many" --explain mount
+like "$OUT" ": allow" "--oci-caps, a capability repeated: the entry that needs the last one is kept"
 run "$SCMP_RUN" --import-oci ./json/ops.json
 like "$OUT" "# arg0 of dup is 32-bit: the low 32 bits are compared, where libseccomp compares all" \
 	"width changes are named"
