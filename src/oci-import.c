@@ -284,10 +284,19 @@ static int print_profile(FILE *f, const struct import *im)
 	if (at->tsync)
 		fputs("tsync = yes\n", f);
 	if (p->n_keep_caps) {
+		size_t col = 6;
+
 		fputs("\n# --oci-caps: the capabilities the process keeps\n[capabilities]\nkeep =",
 		      f);
-		for (size_t i = 0; i < doc->n_caps; i++)
+		/* wrapped as syscall lists are: a dozen names exceed the line limit */
+		for (size_t i = 0; i < doc->n_caps; i++) {
+			if (col > IMPORT_WRAP) {
+				fputs("\n\t", f);
+				col = 8;
+			}
 			fprintf(f, " %s", doc->caps[i]);
+			col += strlen(doc->caps[i]) + 1;
+		}
 		fputc('\n', f);
 	}
 	for (size_t e = 0; e < doc->n_entries; e++) {

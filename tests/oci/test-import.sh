@@ -56,6 +56,18 @@ like "$OUT" "capabilities: kept CAP_CHOWN CAP_SYS_ADMIN;" \
 	"--oci-caps, a capability repeated: kept once, and the one after the repeats kept too"
 run "$SCMP_RUN" -p ./json/includes.json --oci-caps "$many" --explain mount
 like "$OUT" ": allow" "--oci-caps, a capability repeated: the entry that needs the last one is kept"
+# The keep line of many --oci-caps is wrapped: the imported profile loads
+# and keeps what -p on the JSON keeps.
+caps=CAP_SYS_ADMIN,CAP_NET_ADMIN,CAP_SYS_PTRACE,CAP_DAC_OVERRIDE,CAP_DAC_READ_SEARCH
+caps=$caps,CAP_NET_BIND_SERVICE,CAP_NET_RAW,CAP_SYS_CHROOT,CAP_SYS_MODULE,CAP_SYS_RAWIO
+caps=$caps,CAP_SYS_BOOT,CAP_SYS_NICE,CAP_SYS_RESOURCE,CAP_SYS_TIME,CAP_AUDIT_CONTROL
+same_program ./json/includes.json --oci-caps "$caps"
+"$SCMP_RUN" -p ./json/includes.json --oci-caps "$caps" --check 2>/dev/null |
+	grep '^capabilities:' >"$TAP_TMP/caps.json.txt"
+"$SCMP_RUN" -p "$TAP_TMP/imported.ini" --check 2>/dev/null |
+	grep '^capabilities:' >"$TAP_TMP/caps.ini.txt"
+[ -s "$TAP_TMP/caps.json.txt" ] && cmp -s "$TAP_TMP/caps.json.txt" "$TAP_TMP/caps.ini.txt"
+ok $? "--oci-caps, 15 capabilities: the imported profile keeps what the JSON keeps"
 run "$SCMP_RUN" --import-oci ./json/ops.json
 like "$OUT" "# arg0 of dup is 32-bit: the low 32 bits are compared, where libseccomp compares all" \
 	"width changes are named"
