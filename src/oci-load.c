@@ -463,6 +463,18 @@ static int decide_filter(struct oci_conv *cv, const char *path, json_t *obj, boo
 	return 1;
 }
 
+/*
+ * runc refuses a profile with an empty syscall name ("empty string is not a
+ * valid syscall") before it skips the entries with the default action; it
+ * is refused here in every entry, also one that includes or excludes leave
+ * out, as a malformed includes is.
+ */
+static void each_name(struct oci_conv *cv, const char *path, const char *name)
+{
+	if (!*name)
+		ojson_error(cv->j, path, "an empty syscall name");
+}
+
 static int parse_entry(struct oci_conv *cv, size_t index, json_t *e)
 {
 	static const char *const fields[] = { "names", "name",	  "action",   "errnoRet", "errno",
@@ -505,8 +517,13 @@ static int parse_entry(struct oci_conv *cv, size_t index, json_t *e)
 	if (names) {
 		size_t before = cv->d->n_errors;
 
-		string_list(cv, p, names, "'names'", NULL);
+		string_list(cv, p, names, "'names'", each_name);
 		r = cv->d->n_errors > before ? -EINVAL : r;
+	}
+	if (name && !*name) {
+		ojson_path_key(p, path, "name");
+		each_name(cv, p, name);
+		r = -EINVAL;
 	}
 	ojson_path_key(p, path, "excludes");
 	/* both are read whatever the first decides: moby decodes (and refuses)
@@ -551,12 +568,6 @@ static int parse_entry(struct oci_conv *cv, size_t index, json_t *e)
 			ojson_path_index(p, q, i);
 		}
 		ojson_loc(cv->j, p, false, &loc);
-		if (!*n) {
-			/* runc refuses the profile ("empty string is not a valid
-			 * syscall"), before any name is looked up */
-			ojson_error(cv->j, p, "an empty syscall name");
-			return -EINVAL;
-		}
 		if (!syscalls_known(n)) {
 			/* runc skips names libseccomp does not know, and so do we */
 			diag_warning(cv->d, &loc, "unknown syscall '%s' skipped (as runc does)", n);
