@@ -942,8 +942,10 @@ struct target bpf_args_block(struct gen *g, const struct rsys *s, size_t n_rules
 		t = list(&ctx, &root);
 	}
 out:
-	if (ctx.err && !g->err)
+	if (ctx.err && !g->err) {
 		g->err = ctx.err;
+		g->too_complex = s;
+	}
 	free(root.idx);
 	actx_free(&ctx);
 	return t;

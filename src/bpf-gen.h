@@ -59,6 +59,9 @@ struct gen {
 	bool tracks_need;
 	bool big_endian;
 	int err; /* the first error; emitting goes on harmlessly after it */
+	/* err is -E2BIG from the argument code of this syscall: where the
+	 * message points (bpf_generate()) */
+	const struct rsys *too_complex;
 };
 
 /* True if a and b lead to the same instruction or return. */

@@ -867,6 +867,18 @@ static int measure_abis(const struct policy *p, struct bpf_prog *prog)
 	return 0;
 }
 
+/* The syscall whose argument code could not be built, at its first rule
+ * (a rule built by hand may have no place: then the message has none). */
+static void report_too_complex(const struct rsys *s, struct diag *d)
+{
+	const struct src_loc *loc = s->n_rules && s->rules[0].src ? &s->rules[0].src->loc : NULL;
+
+	diag_error(d, loc,
+		   "the argument rules of '%s' are too complex to compile: over 1024 "
+		   "different masks, or over 4096 combinations of alternatives",
+		   s->name ? s->name : "?");
+}
+
 int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 {
 	struct gen g = { .big_endian = p->n_abis && p->abis[0].arch->big_endian };
@@ -879,9 +891,7 @@ int bpf_generate(const struct policy *p, struct diag *d, struct bpf_prog **ret)
 	*ret = NULL;
 	build(&g, p, dps, abi_size);
 	if (g.err == -E2BIG)
-		diag_error(d, NULL,
-			   "the argument rules of one syscall are too complex to compile: over "
-			   "1024 different masks, or over 4096 combinations of alternatives");
+		report_too_complex(g.too_complex, d);
 	if (g.err) {
 		r = g.err;
 		goto out;

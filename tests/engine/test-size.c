@@ -56,6 +56,21 @@ static int build_distinct(struct tcase *c, unsigned n)
 	return util_compile(c);
 }
 
+/* n rules "errno(EPERM) ioctl cmd & M_i == 0", each with a mask of its own, the
+ * first on line 7. */
+static int build_masks(struct tcase *c, unsigned n)
+{
+	char cond[64];
+
+	start(c);
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(cond, sizeof(cond), "cmd & %#x == 0", i + 1);
+		if (util_add_rule(c->rs, "errno(EPERM)", "ioctl", cond, 7 + i) < 0)
+			return -EINVAL;
+	}
+	return util_compile(c);
+}
+
 static bool diag_has(const struct diag *d, const char *text)
 {
 	for (size_t i = 0; i < d->n_msgs; i++)
@@ -248,6 +263,18 @@ int main(void)
 	tap_ok(diag_has(&c.d, "the kernel accepts at most 4096"), "error names the limit");
 	tap_ok(diag_has(&c.d, "x86_64:") && diag_has(&c.d, "'ioctl' takes"),
 	       "error names the ABI and the largest syscall");
+	for (size_t i = 0; i < c.d.n_msgs; i++)
+		tap_diag("%u: %s", c.d.msgs[i].loc.line, c.d.msgs[i].text);
+	util_compiled_free(&c);
+
+	/* More masks than the argument code keeps apart: refused, at the
+	 * syscall's first rule. */
+	r = build_masks(&c, 1100);
+	tap_ok(r == -E2BIG, "1100 masks of one syscall are refused (%d)", r);
+	tap_ok(c.out.prog == NULL, "1100 masks: nothing generated");
+	tap_ok(c.d.n_msgs == 1 && c.d.msgs[0].loc.line == 7 &&
+		       diag_has(&c.d, "the argument rules of 'ioctl' are too complex"),
+	       "1100 masks: the error names the syscall, at its first rule");
 	for (size_t i = 0; i < c.d.n_msgs; i++)
 		tap_diag("%u: %s", c.d.msgs[i].loc.line, c.d.msgs[i].text);
 	util_compiled_free(&c);
