@@ -554,6 +554,29 @@ int caller_reset_signals(struct diag *d)
 	return 0;
 }
 
+/* A handler that does nothing: the write that raised SIGXFSZ fails with
+ * EFBIG, which the caller of write() sees. */
+static void xfsz_ignore(int sig)
+{
+	(void)sig;
+}
+
+int caller_guard_xfsz(struct diag *d)
+{
+	struct sigaction sa = { .sa_handler = xfsz_ignore, .sa_flags = SA_RESTART }, old;
+
+	/* A caught signal is reset to SIG_DFL by execve(), SIG_IGN survives
+	 * it (signal(7)): a handler, not SIG_IGN, leaves the command the
+	 * default the caller gave. An ignored SIGXFSZ already spares
+	 * scmp-run, and is put back as it was, for the command. */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGXFSZ, &sa, &old) < 0)
+		return step_failed(d, "catching SIGXFSZ", errno);
+	if (old.sa_handler == SIG_IGN && sigaction(SIGXFSZ, &old, NULL) < 0)
+		return step_failed(d, "catching SIGXFSZ", errno);
+	return 0;
+}
+
 /* ---- session ---- */
 
 int caller_new_session(struct diag *d)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -834,27 +835,39 @@ static int install_filter(const struct run_plan *plan, const struct bpf_prog *pr
 
 /* ---- (e) kernel checks: scmp-run(1), Kernel checks (kernel-check.c) ---- */
 
+/* Does prog let this call through (allow or log)? */
+static bool filter_allows(const struct bpf_prog *prog, const char *name, const uint64_t args[6])
+{
+	uint32_t ret;
+
+	if (kcheck_predict(prog, name, args, &ret) < 0)
+		return false;
+	ret &= SECCOMP_RET_ACTION_FULL;
+	return ret == SECCOMP_RET_ALLOW || ret == SECCOMP_RET_LOG;
+}
+
 /* May anything be written to fd 2 once the filter is installed? Only if
  * the filter lets write(2, ...) through for any buffer and length tried:
  * a message the filter kills or traps would turn the exit status into a
- * signal. The program is asked (not the policy): it is what the kernel
+ * signal. Under a file-size limit, a write past it runs the SIGXFSZ
+ * handler of caller_guard_xfsz(), which returns through rt_sigreturn: that
+ * call too. The program is asked (not the policy): it is what the kernel
  * runs. */
 static bool filter_allows_stderr(const struct bpf_prog *prog)
 {
-	static const uint64_t lens[] = { 1, 4096, 65536 };
+	static const uint64_t lens[] = { 1, 4096, 65536 }, none[6];
+	struct rlimit fsize;
 	char probe;
 
 	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		uint64_t args[6] = { 2, (uint64_t)(uintptr_t)&probe, lens[i] };
-		uint32_t ret;
 
-		if (kcheck_predict(prog, "write", args, &ret) < 0)
-			return false;
-		ret &= SECCOMP_RET_ACTION_FULL;
-		if (ret != SECCOMP_RET_ALLOW && ret != SECCOMP_RET_LOG)
+		if (!filter_allows(prog, "write", args))
 			return false;
 	}
-	return true;
+	if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur == RLIM_INFINITY)
+		return true;
+	return filter_allows(prog, "rt_sigreturn", none);
 }
 
 /* The steps of scmp-run(1) Caller state that are decided before anything
@@ -953,7 +966,9 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	 * has its own credentials (scmp-run.ini(5) LIMITS, LANDLOCK). The
 	 * ruleset fd is close-on-exec and survives the descriptor step,
 	 * which only marks descriptors close-on-exec. */
-	r = rlimits_apply(&p->limits, d);
+	r = caller_guard_xfsz(d);
+	if (r == 0)
+		r = rlimits_apply(&p->limits, d);
 	if (r < 0)
 		goto out;
 	/* mode = off enters no domain and needs no Landlock: a probe that
@@ -983,6 +998,8 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	/* Caller state, applied before the lookup below: PATH is the
 	 * command's. */
 	r = caller_apply(&p->caller, listen_n, plan.set_uid ? &user : NULL, d);
+	if (r == 0 && p->caller.reset_signals)
+		r = caller_guard_xfsz(d); /* an ignored SIGXFSZ is the default now */
 	if (r < 0)
 		goto out;
 	/* The environment is the command's now: a stack limit execve() could

@@ -381,6 +381,42 @@ run timeout 10 "$S" -p "$TAP_TMP/stack-96K.ini" sh -c 'echo ran'
 status_is 0 "stack = 96K: the command runs"
 is "$(cat "$OUT")" ran "stack = 96K: and prints"
 
+# A file-size limit that scmp-run's own standard error is already past:
+# its messages get EFBIG instead of a SIGXFSZ that would kill it, so it
+# exits with its own status; the command gets SIGXFSZ as the caller gave
+# it (the default, or ignored with reset-signals = no).
+printf '[filter]\ndefault-action = allow\n[credentials]\nuser = root\n[limits]\nfile-size = 1K\n' \
+	>"$TAP_TMP/fsize.ini"
+printf '[process]\nreset-signals = no\n' | cat "$TAP_TMP/fsize.ini" - >"$TAP_TMP/fsize-keep.ini"
+BIG=$TAP_TMP/big-stderr
+head -c 4096 /dev/zero >"$BIG"
+RC=0
+timeout 10 "$S" -p "$TAP_TMP/fsize.ini" no-such-command-scmp </dev/null >"$OUT" 2>>"$BIG" || RC=$?
+status_is 127 "file-size below the size of its stderr: a missing command is still 127"
+RC=0
+timeout 10 sh -c 'trap "" XFSZ; exec "$@"' sh "$S" -p "$TAP_TMP/fsize.ini" \
+	no-such-command-scmp </dev/null >"$OUT" 2>>"$BIG" || RC=$?
+status_is 127 "file-size, SIGXFSZ ignored by the caller and reset: a missing command is 127"
+printf '[limits]\nfile-size = 1K\n' | cat "$TAP_TMP/exec-allow.ini" - >"$TAP_TMP/fsize-exec.ini"
+RC=0
+env PATH="$TAP_TMP/deny:/usr/bin:/bin" timeout 10 "$S" -p "$TAP_TMP/fsize-exec.ini" \
+	tool </dev/null >"$OUT" 2>>"$BIG" || RC=$?
+status_is 126 "file-size, the exec refused after the filter: 126"
+# The handler returns through rt_sigreturn: where the filter denies it,
+# scmp-run says nothing after the filter rather than crash.
+printf '[errno(EPERM)]\nsyscalls = rt_sigreturn\n' | cat "$TAP_TMP/fsize-exec.ini" - \
+	>"$TAP_TMP/fsize-nosigreturn.ini"
+RC=0
+env PATH="$TAP_TMP/deny:/usr/bin:/bin" timeout 10 "$S" -p "$TAP_TMP/fsize-nosigreturn.ini" \
+	tool </dev/null >"$OUT" 2>>"$BIG" || RC=$?
+status_is 126 "file-size, the exec refused, rt_sigreturn denied: 126"
+run timeout 10 "$S" -p "$TAP_TMP/fsize.ini" sh -c 'head -c 2048 /dev/zero >"$0"' "$TAP_TMP/grow"
+status_is 153 "file-size: the command dies of SIGXFSZ at the limit (default disposition)"
+run timeout 10 sh -c 'trap "" XFSZ; exec "$@"' sh "$S" -p "$TAP_TMP/fsize-keep.ini" \
+	sh -c 'head -c 2048 /dev/zero >"$0"; echo "$?"' "$TAP_TMP/grow"
+status_is 0 "file-size, SIGXFSZ ignored by the caller, reset-signals = no: the command lives"
+is "$(cat "$OUT")" 1 "file-size, SIGXFSZ ignored and kept: head failed with EFBIG instead"
+
 # ---- nothing runs unsandboxed on any failure: 125, marker never made ----
 
 M=$TAP_TMP/ran
