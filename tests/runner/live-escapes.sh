@@ -258,6 +258,33 @@ like "$OUT" "errno(EPERM)" "untrusted-tool: --explain memfd_create MFD_CLOEXEC: 
 run "$S" -p "$TAP_TMP/samples/untrusted-tool.ini" --explain memfd_create 0 MFD_NOEXEC_SEAL
 like "$OUT" "allow" "untrusted-tool: --explain memfd_create MFD_NOEXEC_SEAL: allow"
 
+# ---- untrusted-tool: the mount table through listmount() ----
+# Landlock denies /proc/self/mountinfo, but @file-system allowed
+# listmount() and statmount(), which list every mount and its mount point
+# (Linux 6.8). Now both get ENOSYS, as from an older kernel.
+variant untrusted-tool '/^    listmount statmount$/d'
+LISTMOUNT='import ctypes, errno, struct
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+req = ctypes.create_string_buffer(struct.pack("IIQQ", 24, 0, 2**64 - 1, 0))
+ids = (ctypes.c_uint64 * 256)()
+n = libc.syscall(ctypes.c_long(458), req, ids, ctypes.c_ulong(256), ctypes.c_uint(0))
+print("listed" if n > 0 else errno.errorcode[ctypes.get_errno()])'
+if [ "$(python3 -c "$LISTMOUNT")" != listed ]; then
+	skip "untrusted-tool before the fix: listmount() does not list here (Linux < 6.8?)"
+else
+	(cd "$TAP_TMP/files" && run timeout 20 "$S" -p "$TAP_TMP/old/untrusted-tool.ini" \
+		python3 -c "$LISTMOUNT")
+	is "$(cat "$OUT")" "listed" "untrusted-tool before the fix: listmount() listed the mounts"
+fi
+(cd "$TAP_TMP/files" && run timeout 20 "$S" -p "$TAP_TMP/new/untrusted-tool.ini" \
+	python3 -c "$LISTMOUNT")
+is "$(cat "$OUT")" "ENOSYS" "untrusted-tool: listmount() fails with ENOSYS"
+for c in listmount statmount; do
+	run "$S" -p "$TAP_TMP/samples/untrusted-tool.ini" --explain $c
+	like "$OUT" "errno(ENOSYS)" "untrusted-tool: --explain $c: errno(ENOSYS)"
+done
+
 # ---- a 1 MiB user-group chain in run mode: 125, not SIGSEGV ----
 awk 'BEGIN {
 	print "[filter]\ndefault-action = allow\n[credentials]\nuser = root\n[groups]"
