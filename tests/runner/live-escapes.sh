@@ -258,6 +258,28 @@ like "$OUT" "errno(EPERM)" "untrusted-tool: --explain memfd_create MFD_CLOEXEC: 
 run "$S" -p "$TAP_TMP/samples/untrusted-tool.ini" --explain memfd_create 0 MFD_NOEXEC_SEAL
 like "$OUT" "allow" "untrusted-tool: --explain memfd_create MFD_NOEXEC_SEAL: allow"
 
+# ---- no-network: a user namespace, and every capability in it ----
+# The profile denied sockets and ptrace but let the program create a user
+# namespace (scmp-run.ini(5) SECURITY MODEL). Now unshare(CLONE_NEWUSER)
+# and clone(CLONE_NEWUSER) fail with EPERM; other processes still start.
+variant no-network '/^restrict-namespaces = ~user$/d'
+if [ "$(unshare -U true 2>&1 && echo ok)" != ok ]; then
+	skip "no-network before the fix: this kernel refuses user namespaces anyway"
+else
+	run timeout 20 "$S" -p "$TAP_TMP/old/no-network.ini" unshare -U true
+	status_is 0 "no-network before the fix: unshare -U made a user namespace"
+fi
+run timeout 20 "$S" -p "$TAP_TMP/new/no-network.ini" unshare -U true
+like "$ERR" "Operation not permitted" "no-network: unshare -U fails with EPERM"
+run timeout 20 "$S" -p "$TAP_TMP/new/no-network.ini" python3 -c 'import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+print("ok" if libc.unshare(0x10000000) == 0 else errno.errorcode[ctypes.get_errno()])'
+is "$(cat "$OUT")" "EPERM" "no-network: unshare(CLONE_NEWUSER) fails with EPERM"
+run timeout 20 "$S" -p "$TAP_TMP/new/no-network.ini" sh -c 'echo a | sort | wc -l'
+is "$(cat "$OUT")" "1" "no-network: a pipeline still forks (clone without CLONE_NEWUSER)"
+run "$S" -p "$TAP_TMP/samples/no-network.ini" --explain clone CLONE_NEWUSER
+like "$OUT" "errno(EPERM)" "no-network: --explain clone CLONE_NEWUSER: errno(EPERM)"
+
 # ---- untrusted-tool: the mount table through listmount() ----
 # Landlock denies /proc/self/mountinfo, but @file-system allowed
 # listmount() and statmount(), which list every mount and its mount point
