@@ -280,6 +280,30 @@ is "$(cat "$OUT")" "1" "no-network: a pipeline still forks (clone without CLONE_
 run "$S" -p "$TAP_TMP/samples/no-network.ini" --explain clone CLONE_NEWUSER
 like "$OUT" "errno(EPERM)" "no-network: --explain clone CLONE_NEWUSER: errno(EPERM)"
 
+# ---- system-service: socket families beyond a service's ----
+# @system-service allows socket() of any family: AF_VSOCK reached the
+# hypervisor's services from a guest, and AF_ALG, AF_TIPC, AF_RDS and the
+# rest the kernel code behind them. restrict-address-families keeps
+# AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK; the others get EAFNOSUPPORT.
+variant system-service '/^restrict-address-families = /d'
+VSOCK=$(pyerr 'socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM).close()')
+if [ "$(python3 -c "$VSOCK")" != ok ]; then
+	skip "system-service before the fix: no AF_VSOCK in this kernel"
+else
+	run timeout 20 "$S" -p "$TAP_TMP/old/system-service.ini" python3 -c "$VSOCK"
+	is "$(cat "$OUT")" "ok" "system-service before the fix: socket(AF_VSOCK) worked"
+fi
+run timeout 20 "$S" -p "$TAP_TMP/new/system-service.ini" python3 -c "$VSOCK"
+is "$(cat "$OUT")" "EAFNOSUPPORT" "system-service: socket(AF_VSOCK) fails with EAFNOSUPPORT"
+for fam in AF_UNIX AF_INET AF_INET6 AF_NETLINK; do
+	run timeout 20 "$S" -p "$TAP_TMP/new/system-service.ini" python3 -c \
+		"$(pyerr "socket.socket(socket.$fam, socket.SOCK_DGRAM).close()")"
+	is "$(cat "$OUT")" "ok" "system-service: socket($fam) still works"
+done
+run timeout 20 "$S" -p "$TAP_TMP/new/system-service.ini" python3 -c \
+	'import socket; print(len(socket.if_nameindex()) > 0)'
+is "$(cat "$OUT")" "True" "system-service: the interfaces are listed (netlink)"
+
 # ---- untrusted-tool: the mount table through listmount() ----
 # Landlock denies /proc/self/mountinfo, but @file-system allowed
 # listmount() and statmount(), which list every mount and its mount point
