@@ -184,6 +184,50 @@ like "$OUT" "kill-process" "minimal: --explain prlimit64 on pid 1: kill-process"
 run "$S" -p "$TAP_TMP/samples/minimal.ini" --explain prlimit64 0
 like "$OUT" "allow" "minimal: --explain prlimit64 on pid 0: allow"
 
+# ---- no-network: perf_event_open on another process ----
+# The profile denies ptrace-like access to other processes by its rules,
+# not only through Landlock, which may be missing: perf_event_open on
+# another process of the user (sampling its registers and stack) worked
+# with the domain off. The victim runs without capabilities, as the
+# sandbox does (a root process with them is out of reach anyway).
+variant no-network '/^perf_event_open = pid != 0$/d' '[landlock]
+mode = off'
+PERF='import ctypes, errno, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+# struct perf_event_attr (PERF_ATTR_SIZE_VER0): a software task clock,
+# exclude_kernel and exclude_hv
+attr = ctypes.create_string_buffer(struct.pack("IIQQQQQ", 1, 64, 1, 0, 0, 0, 0x60), 64)
+fd = libc.syscall(ctypes.c_long(298), attr, ctypes.c_int(int(sys.argv[1])), ctypes.c_int(-1),
+                  ctypes.c_int(-1), ctypes.c_ulong(0))
+print("opened" if fd >= 0 else errno.errorcode[ctypes.get_errno()])'
+"$S" -p "$TAP_TMP/new/no-network.ini" sleep 60 &
+victim=$!
+sleep 0.5
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "no-network, perf_event_open: an x86_64 case (its number)"
+else
+	run timeout 20 "$S" -p "$TAP_TMP/old/no-network.ini" python3 -c "$PERF" "$victim"
+	if [ "$(cat "$OUT")" != opened ]; then
+		skip "no-network before the fix: perf_event_open is refused here anyway ($(cat "$OUT"))"
+	else
+		ok 0 "no-network before the fix (no Landlock): perf_event_open on another process worked"
+	fi
+	run timeout 20 "$S" -p "$TAP_TMP/new/no-network.ini" python3 -c "$PERF" "$victim"
+	is "$(cat "$OUT")" "EPERM" "no-network (no Landlock): perf_event_open on another process: EPERM"
+	run timeout 20 "$S" -p "$TAP_TMP/new/no-network.ini" python3 -c "$PERF" 0
+	is "$(cat "$OUT")" "opened" "no-network: perf_event_open on itself still works"
+fi
+kill "$victim" 2>/dev/null
+wait "$victim" 2>/dev/null
+for c in "perf_event_open 0 -1" "get_robust_list 1" "kcmp 0 0"; do
+	# shellcheck disable=SC2086 # the call and its arguments, split on purpose
+	run "$S" -p "$TAP_TMP/samples/no-network.ini" --explain $c
+	like "$OUT" "errno(EPERM)" "no-network: --explain $c: errno(EPERM)"
+done
+run "$S" -p "$TAP_TMP/samples/no-network.ini" --explain get_robust_list 0
+like "$OUT" "allow" "no-network: --explain get_robust_list 0: allow"
+
 # ---- set-user-ID files left behind ----
 # no-network and untrusted-tool deny the bits with rules of their own;
 # net-daemon and system-service with restrict-suid-sgid, which saw chmod
