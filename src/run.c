@@ -853,10 +853,9 @@ static bool filter_allows(const struct bpf_prog *prog, const char *name, const u
  * handler of caller_guard_xfsz(), which returns through rt_sigreturn: that
  * call too. The program is asked (not the policy): it is what the kernel
  * runs. */
-static bool filter_allows_stderr(const struct bpf_prog *prog)
+static bool filter_allows_stderr(const struct bpf_prog *prog, bool fsize_limited)
 {
 	static const uint64_t lens[] = { 1, 4096, 65536 }, none[6];
-	struct rlimit fsize;
 	char probe;
 
 	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
@@ -865,9 +864,20 @@ static bool filter_allows_stderr(const struct bpf_prog *prog)
 		if (!filter_allows(prog, "write", args))
 			return false;
 	}
-	if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur == RLIM_INFINITY)
-		return true;
-	return filter_allows(prog, "rt_sigreturn", none);
+	return !fsize_limited || filter_allows(prog, "rt_sigreturn", none);
+}
+
+/* Will a write be limited in size once [limits] is applied? Then
+ * scmp-run's own messages need caller_guard_xfsz(); without a limit, no
+ * call is spent on it. */
+static bool fsize_limited(const struct rlimits_config *c)
+{
+	const struct rlimits_entry *e = &c->e[RLIMITS_FILE_SIZE];
+	struct rlimit l;
+
+	if (e->set)
+		return e->soft != RLIM_INFINITY;
+	return getrlimit(RLIMIT_FSIZE, &l) != 0 || l.rlim_cur != RLIM_INFINITY;
 }
 
 /* The steps of scmp-run(1) Caller state that are decided before anything
@@ -947,7 +957,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	struct caller_pdeath pdeath = { 0 };
 	struct kcheck_readback rb = { .status_fd = -1 };
 	unsigned listen_n = 0;
-	bool may_print;
+	bool may_print, guard_xfsz;
 	char **paths = NULL, *path;
 	const char *failed;
 	struct run_plan plan = { 0 };
@@ -966,7 +976,8 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	 * has its own credentials (scmp-run.ini(5) LIMITS, LANDLOCK). The
 	 * ruleset fd is close-on-exec and survives the descriptor step,
 	 * which only marks descriptors close-on-exec. */
-	r = caller_guard_xfsz(d);
+	guard_xfsz = fsize_limited(&p->limits);
+	r = guard_xfsz ? caller_guard_xfsz(d) : 0;
 	if (r == 0)
 		r = rlimits_apply(&p->limits, d);
 	if (r < 0)
@@ -998,7 +1009,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	/* Caller state, applied before the lookup below: PATH is the
 	 * command's. */
 	r = caller_apply(&p->caller, listen_n, plan.set_uid ? &user : NULL, d);
-	if (r == 0 && p->caller.reset_signals)
+	if (r == 0 && guard_xfsz && p->caller.reset_signals)
 		r = caller_guard_xfsz(d); /* an ignored SIGXFSZ is the default now */
 	if (r < 0)
 		goto out;
@@ -1071,7 +1082,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 		r = kcheck_readback_prepare(prog, &rb, d);
 	if (r < 0)
 		goto out;
-	may_print = filter_allows_stderr(prog);
+	may_print = filter_allows_stderr(prog, guard_xfsz);
 
 	/* The domain right before the filter: entering it is a syscall the
 	 * filter might deny (scmp-run.ini(5) LANDLOCK). */

@@ -410,6 +410,17 @@ RC=0
 env PATH="$TAP_TMP/deny:/usr/bin:/bin" timeout 10 "$S" -p "$TAP_TMP/fsize-nosigreturn.ini" \
 	tool </dev/null >"$OUT" 2>>"$BIG" || RC=$?
 status_is 126 "file-size, the exec refused, rt_sigreturn denied: 126"
+# The same limit from the caller, the profile setting none.
+RC=0
+prlimit --fsize=1024 timeout 10 "$S" -p "$TAP_TMP/exec-allow.ini" no-such-command-scmp \
+	</dev/null >"$OUT" 2>>"$BIG" || RC=$?
+status_is 127 "the caller's file-size limit below its stderr: a missing command is 127"
+printf '[errno(EPERM)]\nsyscalls = rt_sigreturn\n' | cat "$TAP_TMP/exec-allow.ini" - \
+	>"$TAP_TMP/nosigreturn.ini"
+RC=0
+env PATH="$TAP_TMP/deny:/usr/bin:/bin" prlimit --fsize=1024 timeout 10 "$S" \
+	-p "$TAP_TMP/nosigreturn.ini" tool </dev/null >"$OUT" 2>>"$BIG" || RC=$?
+status_is 126 "the caller's file-size limit, the exec refused, rt_sigreturn denied: 126"
 run timeout 10 "$S" -p "$TAP_TMP/fsize.ini" sh -c 'head -c 2048 /dev/zero >"$0"' "$TAP_TMP/grow"
 status_is 153 "file-size: the command dies of SIGXFSZ at the limit (default disposition)"
 run timeout 10 sh -c 'trap "" XFSZ; exec "$@"' sh "$S" -p "$TAP_TMP/fsize-keep.ini" \
