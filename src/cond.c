@@ -322,6 +322,7 @@ static int parse_term(struct parser *p, struct term *t)
 	if (p->tok.kind == TOK_NUMBER) {
 		if (parse_integer(p, &t->lit) < 0)
 			return -EINVAL;
+		t->neg = t->neg && t->lit; /* "-0" is 0, as number_parse() reads it */
 	} else if (p->tok.kind == TOK_IDENT) {
 		t->name = copy_name(p, p->tok.start, p->tok.len);
 		if (!t->name)

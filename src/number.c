@@ -68,7 +68,9 @@ int number_parse_max(const char *s, uint64_t max, uint64_t *ret)
 
 	if (r < 0)
 		return r;
-	if (neg || v > max)
+	/* No sign where a negative value makes no sense, not even on a zero
+	 * (scmp-run.ini(5) NUMBERS): "errno(-0)" is a typo, not errno 0. */
+	if (s[0] == '-' || v > max)
 		return -ERANGE;
 	*ret = v;
 	return 0;

@@ -30,7 +30,7 @@ int number_parse(const char *s, bool *ret_neg, uint64_t *ret_mag);
 
 /*
  * A NUL-terminated number in 0..max (no sign). Returns 0, -EINVAL (not a
- * number) or -ERANGE (a negative number, or one over max).
+ * number) or -ERANGE (a number with a sign, "-0" too, or one over max).
  */
 int number_parse_max(const char *s, uint64_t max, uint64_t *ret);
 

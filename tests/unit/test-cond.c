@@ -218,6 +218,7 @@ int main(void)
 	ok_parse("prot == PROT_READ|PROT_WRITE", "prot == PROT_READ|PROT_WRITE");
 	ok_parse("fd == -100", "fd == -100");
 	ok_parse("fd == - 1", "fd == -1");
+	ok_parse("fd == -0", "fd == 0");
 	ok_parse("arg1 == 0x100000000", "arg1 == 0x100000000");
 	ok_parse("family in {AF_UNIX,AF_INET}", "family in { AF_UNIX, AF_INET }");
 	/* lists longer than the parser's first allocation (4) grow */
