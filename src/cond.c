@@ -312,10 +312,19 @@ static int parse_term(struct parser *p, struct term *t)
 {
 	*t = (struct term){ .at = at(p, &p->tok) };
 	if (p->tok.kind == TOK_MINUS) {
+		const char *minus = p->tok.start;
+
 		t->neg = true;
 		lex(p);
 		if (p->tok.kind != TOK_NUMBER) {
 			fail_expected(p, "an integer");
+			return -EINVAL;
+		}
+		/* A number is one token (scmp-run.ini(5) NUMBERS): "- 1",
+		 * or a '-' at the end of a line continued by "1", is not one. */
+		if (p->tok.start != minus + 1) {
+			fail(p, NUMBER_ERR_SYNTAX ": blank between '-' and '%.*s' at %s",
+			     (int)p->tok.len, p->tok.start, pos(p, &p->tok));
 			return -EINVAL;
 		}
 	}

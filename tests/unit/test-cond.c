@@ -217,7 +217,6 @@ int main(void)
 	ok_parse("flags&0x3==0", "flags & 3 == 0");
 	ok_parse("prot == PROT_READ|PROT_WRITE", "prot == PROT_READ|PROT_WRITE");
 	ok_parse("fd == -100", "fd == -100");
-	ok_parse("fd == - 1", "fd == -1");
 	ok_parse("fd == -0", "fd == 0");
 	ok_parse("arg1 == 0x100000000", "arg1 == 0x100000000");
 	ok_parse("family in {AF_UNIX,AF_INET}", "family in { AF_UNIX, AF_INET }");
@@ -257,6 +256,10 @@ int main(void)
 	bad_parse("fd == 99999999999999999999x", "not a number: '99999999999999999999x'");
 	bad_parse("fd == 0b101", "not a number: '0b101'");
 	bad_parse("fd == -AT_FDCWD", "unexpected 'AT_FDCWD' at column 8, expected an integer");
+	/* A number is one token: no blank after its sign */
+	bad_parse("fd == - 1", "not a number: blank between '-' and '1' at column 9");
+	bad_parse("fd in { 2, -\t0x10 }",
+		  "not a number: blank between '-' and '0x10' at column 14");
 	bad_parse("fd == 1 |", "expected a value after '|'");
 	bad_parse("flags & O_ACCMODE < 2", "unexpected '<' at column 19: a masked comparison");
 	bad_parse("flags & O_ACCMODE", "expected '==' or '!=' after 'O_ACCMODE'");
