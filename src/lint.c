@@ -23,12 +23,14 @@
 #include "number.h"
 #include "oci.h"
 #include "suggest.h"
+#include "syscalls.h"
 
 /* The warnings, by ID (scmp-run.ini(5) LINT lists each). */
 static const char *const lint_ids[] = {
-	"io-uring",	    "ptrace",	     "proc-mem",    "flag-equals", "shadowed",
-	"unknown-optional", "unknown-allow", "cap-missing", "cap-ambient", "run-as-root",
-	"exit-denied",	    "path-missing",  "credentials", "limits",	   "arg-position",
+	"io-uring",    "ptrace",	   "proc-mem",	    "flag-equals",
+	"shadowed",    "unknown-optional", "unknown-allow", "cap-missing",
+	"cap-ambient", "run-as-root",	   "exit-denied",   "path-missing",
+	"credentials", "limits",	   "arg-position",  "other-abi",
 };
 
 /* True if id names a warning of the lint. */
@@ -674,16 +676,24 @@ static bool in_builtin_group(const char *name)
 	return false;
 }
 
+/* "x86_64 x86": the names of the filter's ABIs, into buf. */
+static const char *filter_abis(const struct policy *p, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n_abis && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "",
+					p->abis[i].arch->name);
+	return buf;
+}
+
 static void check_unknown_optional(struct lint *L)
 {
 	const struct ruleset *rs = L->c->rs;
-	const struct policy *p = L->c->policy;
-	char abis[128] = "";
-	size_t len = 0;
+	char abis[128];
 
-	for (size_t i = 0; i < p->n_abis && len < sizeof(abis); i++)
-		len += (size_t)snprintf(abis + len, sizeof(abis) - len, "%s%s", i ? " " : "",
-					p->abis[i].arch->name);
+	filter_abis(L->c->policy, abis, sizeof(abis));
 	for (size_t i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 
@@ -709,6 +719,72 @@ static void check_unknown_optional(struct lint *L)
 			     "'%s?' names no syscall of the filter's ABIs (%s): the rule matches "
 			     "nothing here",
 			     r->syscall, abis);
+	}
+}
+
+/* ---- other-abi ---- */
+
+/* Whether r is written "ABI/NUMBER" for an ABI the filter does not have,
+ * by itself (a group may name members for several ABIs). */
+static bool other_abi(const struct policy *p, const struct rule *r)
+{
+	const struct arch *by;
+	const char *err;
+	uint32_t nr;
+
+	if (r->via_group || r->name_key ||
+	    syscalls_parse_numbered(r->syscall, &by, &nr, &err) < 0 || !by)
+		return false;
+	for (size_t a = 0; a < p->n_abis; a++)
+		if (p->abis[a].arch == by)
+			return false;
+	return true;
+}
+
+/* The warning for the numbers of one line, collected in names. */
+static void warn_other_abi(struct lint *L, const struct src_loc *loc, const char *names)
+{
+	char abis[128];
+
+	warn(L, "other-abi", loc,
+	     "add the ABI to [filter] architectures or correct the one before '/'; silence this "
+	     "warning if the rule is meant for other architectures",
+	     "%s: by number on an ABI the filter does not have (%s): matches nothing here", names,
+	     filter_abis(L->c->policy, abis, sizeof(abis)));
+}
+
+/* A rule on "ABI/NUMBER" of an ABI the filter lacks never decides a call
+ * (scmp-run.ini(5) SYSCALL NAMES): right in a profile for several machines,
+ * a typo of the ABI otherwise, and then a denial stops nothing. One warning
+ * per line, naming its numbers. */
+static void check_other_abi(struct lint *L)
+{
+	const struct ruleset *rs = L->c->rs;
+	const struct rule *first = NULL, *last = NULL;
+	char names[160];
+	size_t len = 0;
+
+	for (size_t i = 0; i <= rs->n_rules; i++) {
+		const struct rule *r = i < rs->n_rules ? &rs->rules[i] : NULL;
+
+		if (first &&
+		    (!r || r->loc.file != first->loc.file || r->loc.line != first->loc.line)) {
+			warn_other_abi(L, &first->loc, names);
+			first = NULL;
+		}
+		if (!r || !other_abi(L->c->policy, r))
+			continue;
+		if (!first) {
+			first = r;
+			len = 0;
+			names[0] = '\0';
+		} else if (!strcmp(last->syscall, r->syscall)) {
+			continue; /* the "||" alternatives of one key */
+		}
+		if (len < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s'%s'",
+						len ? ", " : "", r->syscall);
+		last = r;
 	}
 }
 
@@ -1012,6 +1088,7 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	check_arg_position(&L);
 	check_shadowed(&L);
 	check_unknown_optional(&L);
+	check_other_abi(&L);
 	check_unknown_allow(&L);
 	check_caps(&L);
 	check_root(&L);

@@ -83,8 +83,8 @@ done
 ok $? "every lint fixture was run ($n)"
 
 # Every warning ID has a fixture that triggers it, and a near miss.
-for id in io-uring ptrace proc-mem flag-equals arg-position shadowed unknown-optional unknown-allow \
-	exit-denied; do
+for id in io-uring ptrace proc-mem flag-equals arg-position shadowed unknown-optional other-abi \
+	unknown-allow exit-denied; do
 	grep -lF "[$id]" tests/cli/lint/*.ini | grep -qv near
 	ok $? "$id: a fixture triggers it"
 	grep -lxF "; nowarn: $id" tests/cli/lint/*-near*.ini >/dev/null
