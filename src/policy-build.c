@@ -1292,10 +1292,17 @@ int policy_build(const struct ruleset *rs, const struct arch *native, struct dia
 		goto fail;
 	}
 	for (size_t i = 0; i < rs->n_rules; i++) {
-		marks[rules.n].failed =
-			!rs->rules[i].name_key &&
-			numbered_error(rs->rules[i].syscall, &rs->rules[i].loc, n_abis, arches, d);
-		rules.v[rules.n++] = &rs->rules[i];
+		const struct rule *rule = &rs->rules[i], *prev = i ? rule - 1 : NULL;
+
+		/* the "||" alternatives of one key: said once */
+		if (prev && prev->loc.file == rule->loc.file && prev->loc.line == rule->loc.line &&
+		    !strcmp(prev->syscall, rule->syscall))
+			marks[rules.n].failed = marks[rules.n - 1].failed;
+		else
+			marks[rules.n].failed =
+				!rule->name_key &&
+				numbered_error(rule->syscall, &rule->loc, n_abis, arches, d);
+		rules.v[rules.n++] = rule;
 	}
 	for (size_t i = 0; i < p->n_builtins; i++)
 		rules.v[rules.n++] = &p->builtins[i];

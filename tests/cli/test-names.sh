@@ -300,6 +300,10 @@ scmp-run: ./deadnum.ini:5: hint: write 'x32/1073741825', as --list-syscalls prin
 scmp-run: ./deadnum.ini:5: error: syscall number x32/4294967295 is never a call of the x32 ABI: a call with this number is x86_64's (x32's numbers have bit 0x40000000 set, and -1 is x86_64's)
 scmp-run: ./deadnum.ini:5: hint: write 'x86_64/4294967295'" \
 	"a number its ABI never sees: located, says which ABI's it is and how to write it"
+# ... once per key, not once per '||' alternative
+one_abi deadalt '[kill-process]' 'x86_64/0x40000001 = arg0 == 1 || arg0 == 2'
+run "$SCMP_RUN" -p ./deadalt.ini --target-arch x86_64 --export-pfc -
+is "$RC:$(grep -c 'error:' "$ERR")" "1:1" "a number its ABI never sees, with alternatives: one error"
 one_abi deadbare '[kill-process]' 'syscalls = 0x40000001'
 run "$SCMP_RUN" -p ./deadbare.ini --target-arch x86_64 --export-pfc -
 status_is 1 "a bare number its one ABI never sees is rejected"
