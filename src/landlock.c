@@ -722,19 +722,21 @@ static void held_close(struct held_fds *h)
  * The highest path of c strictly above path whose rights make symbolic
  * links: below it the command may have put a link in the place of a
  * directory or of a missing path on an earlier run, and a rule that
- * followed it would grant what the link leads to. NULL if none, and for
- * "." (the working directory is not looked up).
+ * followed it would grant what the link leads to. A '.' rule stands for
+ * dot, the working directory (links_dot()). NULL if none, and for "."
+ * (the working directory is not looked up).
  */
-static const char *link_maker_above(const struct landlock_config *c, const char *path)
+static const char *link_maker_above(const struct landlock_config *c, const char *dot,
+				    const char *path)
 {
 	const char *top = NULL;
 
 	for (size_t i = 0; path[0] == '/' && i < c->n_paths; i++) {
-		const char *w = c->paths[i].path;
-		size_t n = strlen(w);
+		const char *w = strcmp(c->paths[i].path, ".") ? c->paths[i].path : dot;
+		size_t n = w ? strlen(w) : 0;
 
-		if (!(set_rights(c->paths[i].set) & LANDLOCK_ACCESS_FS_MAKE_SYM) || w[0] != '/' ||
-		    strncmp(w, path, n) || (n > 1 && path[n] != '/') || !path[n] ||
+		if (!(set_rights(c->paths[i].set) & LANDLOCK_ACCESS_FS_MAKE_SYM) || !w ||
+		    w[0] != '/' || strncmp(w, path, n) || (n > 1 && path[n] != '/') || !path[n] ||
 		    (top && strlen(top) <= n))
 			continue;
 		top = w;
@@ -743,14 +745,35 @@ static const char *link_maker_above(const struct landlock_config *c, const char 
 }
 
 /*
+ * The working directory, allocated, when a '.' rule of c makes links: the
+ * command may plant links below it as below any write path (scmp-run.ini(5)
+ * LANDLOCK, Paths). *ret is NULL when no '.' rule makes links. 0 or the
+ * -errno of getcwd(3), with *ret_loc (if not NULL) the line of that rule.
+ */
+static int links_dot(const struct landlock_config *c, char **ret, const struct src_loc **ret_loc)
+{
+	*ret = NULL;
+	for (size_t i = 0; i < c->n_paths; i++) {
+		if (strcmp(c->paths[i].path, ".") ||
+		    !(set_rights(c->paths[i].set) & LANDLOCK_ACCESS_FS_MAKE_SYM))
+			continue;
+		if (ret_loc)
+			*ret_loc = &c->paths[i].loc;
+		*ret = getcwd(NULL, 0);
+		return *ret ? 0 : -errno;
+	}
+	return 0;
+}
+
+/*
  * open(path, O_PATH | O_CLOEXEC) for a rule of c, or -errno. Below a path
  * that makes links (link_maker_above()) none is followed: the part below
  * it is opened with openat2(2) RESOLVE_NO_SYMLINKS, and a link there fails
  * with ELOOP (scmp-run.ini(5) LANDLOCK, Paths).
  */
-static int open_rule_path(const struct landlock_config *c, const char *path)
+static int open_rule_path(const struct landlock_config *c, const char *dot, const char *path)
 {
-	const char *top = link_maker_above(c, path);
+	const char *top = link_maker_above(c, dot, path);
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
 	int tfd, fd, err;
 
@@ -758,7 +781,7 @@ static int open_rule_path(const struct landlock_config *c, const char *path)
 		fd = open(path, O_PATH | O_CLOEXEC);
 		return fd < 0 ? -errno : fd;
 	}
-	tfd = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	tfd = open(top == dot ? "." : top, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (tfd < 0)
 		return -errno;
 	fd = (int)syscall(SYS_openat2, tfd, path + strlen(top) + (top[1] != '\0'), &how,
@@ -773,16 +796,17 @@ static int open_rule_path(const struct landlock_config *c, const char *path)
  * reached while h holds descriptors, h is closed first: a low [limits]
  * open-files needs no more than one descriptor at a time.
  */
-static int held_open(struct held_fds *h, const struct landlock_config *c, const char *path)
+static int held_open(struct held_fds *h, const struct landlock_config *c, const char *dot,
+		     const char *path)
 {
 	int fd;
 
 	if (h->n == HELD_MAX)
 		held_close(h);
-	fd = open_rule_path(c, path);
+	fd = open_rule_path(c, dot, path);
 	if (fd == -EMFILE && h->n) {
 		held_close(h);
-		fd = open_rule_path(c, path);
+		fd = open_rule_path(c, dot, path);
 	}
 	if (fd < 0)
 		return fd;
@@ -824,7 +848,11 @@ static int rule_check(int fd)
 
 bool landlock_path_below_links(const struct landlock_config *c, const char *path)
 {
-	return link_maker_above(c, path) != NULL;
+	char *dot;
+	bool below = links_dot(c, &dot, NULL) == 0 && link_maker_above(c, dot, path);
+
+	free(dot);
+	return below;
 }
 
 const char landlock_link_hint[] =
@@ -833,8 +861,14 @@ const char landlock_link_hint[] =
 
 int landlock_path_check(const struct landlock_config *c, const struct landlock_path_rule *pr)
 {
-	int fd = open_rule_path(c, pr->path), r;
+	char *dot;
+	int fd, r;
 
+	/* a working directory that is gone fails run mode at its '.' line;
+	 * here the paths are checked as if '.' made no links */
+	links_dot(c, &dot, NULL);
+	fd = open_rule_path(c, dot, pr->path);
+	free(dot);
 	if (fd < 0)
 		return path_skipped(pr, -fd) ? 0 : fd;
 	r = rule_check(fd);
@@ -851,15 +885,15 @@ int landlock_path_check(const struct landlock_config *c, const struct landlock_p
  * set of file rights alone (devices) cost one call less. A directory
  * refused with EINVAL for another reason gets fewer rights, never more.
  */
-static int add_path(const struct landlock_config *c, const struct landlock_path_rule *pr,
-		    int ruleset_fd, uint64_t handled, struct held_fds *h, struct diag *d,
-		    struct landlock_plan *plan)
+static int add_path(const struct landlock_config *c, const char *dot,
+		    const struct landlock_path_rule *pr, int ruleset_fd, uint64_t handled,
+		    struct held_fds *h, struct diag *d, struct landlock_plan *plan)
 {
 	struct landlock_path_beneath_attr attr = { .allowed_access =
 							   set_rights(pr->set) & handled };
 	int fd, err, r;
 
-	fd = held_open(h, c, pr->path);
+	fd = held_open(h, c, dot, pr->path);
 	if (fd < 0) {
 		r = -fd;
 		if (path_skipped(pr, r)) {
@@ -870,7 +904,7 @@ static int add_path(const struct landlock_config *c, const struct landlock_path_
 		if (r == -ENOENT)
 			diag_hint(d, &pr->loc, "write '%s?' for a path that may be missing",
 				  pr->path);
-		else if (r == -ELOOP && link_maker_above(c, pr->path))
+		else if (r == -ELOOP && link_maker_above(c, dot, pr->path))
 			diag_hint(d, &pr->loc, "%s", landlock_link_hint);
 		return r;
 	}
@@ -916,6 +950,8 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 {
 	struct landlock_ruleset_attr attr;
 	struct held_fds held = { .n = 0 };
+	const struct src_loc *dot_loc = NULL;
+	char *dot = NULL;
 	size_t size;
 	long fd;
 	int r;
@@ -943,8 +979,13 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 			return step_failed(d, NULL, "creating the ruleset", NULL, errno);
 		ret->ruleset_fd = (int)fd;
 	}
+	r = links_dot(c, &dot, &dot_loc);
+	if (r < 0) {
+		step_failed(d, dot_loc, "finding the working directory of '.'", NULL, -r);
+		goto fail;
+	}
 	for (size_t i = 0; i < c->n_paths; i++) {
-		r = add_path(c, &c->paths[i], ret->ruleset_fd, ret->rights.fs, &held, d, ret);
+		r = add_path(c, dot, &c->paths[i], ret->ruleset_fd, ret->rights.fs, &held, d, ret);
 		if (r < 0)
 			goto fail;
 	}
@@ -954,8 +995,10 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		if (r < 0)
 			goto fail;
 	}
+	free(dot);
 	return 0;
 fail:
+	free(dot);
 	held_close(&held);
 	landlock_plan_close(ret);
 	return r;

@@ -161,7 +161,8 @@ struct landlock_plan {
 /*
  * Prepare the domain for c on ABI abi: decide the rights
  * (landlock_rights_build), open each path O_PATH|O_CLOEXEC (following
- * symbolic links; '.' is the working directory now), restrict the rights of
+ * symbolic links except below a path of c that makes them, a '.' one
+ * included; '.' is the working directory now), restrict the rights of
  * a path that is not a directory to the rights a file can carry, create the
  * ruleset and add every rule. Run it before the credential switch, with
  * the real kernel's ABI from landlock_abi_probe(); tests pass a lower abi.

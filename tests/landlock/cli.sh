@@ -142,6 +142,31 @@ ln -s "$TAP_TMP/secret" "$job/tools"
 run "$S" -p "$P/planted.ini" --check
 like "$ERR" "landlock: a symbolic link is on the way to '$job/tools'" "--check: warns of the link"
 rm -f "$job/tools"
+# 'write = .' makes links in the working directory as much as its path does
+printf '%s\nwrite = .\nread = %s/tools?\n' "$SYS" "$job" | prof planted-dot
+for who in root nobody; do
+	(cd "$job" && launch $who planted-dot ln -s "$TAP_TMP/secret" tools &&
+		echo "$RC" >"$TAP_TMP/rc")
+	is "$(cat "$TAP_TMP/rc")" 0 "$who: a run may make a link below '.'"
+	(cd "$job" && launch $who planted-dot cat "$job/tools/file" &&
+		echo "$RC" >"$TAP_TMP/rc")
+	is "$(cat "$TAP_TMP/rc")" 125 "$who: the next run in that directory refuses the profile"
+	like "$ERR" "Too many levels of symbolic links" "$who: ... the link below '.' is not followed"
+	unlike "$OUT" hidden "$who: nothing of what the link below '.' leads to was read"
+	rm -f "$job/tools"
+done
+ln -s "$TAP_TMP/secret" "$job/tools"
+(cd "$job" && run "$S" -p "$P/planted-dot.ini" --check)
+like "$ERR" "landlock: a symbolic link is on the way to '$job/tools'" \
+	"--check: warns of a link below '.'"
+# without the working directory's path, what lies below '.' cannot be told
+mkdir "$TAP_TMP/gone"
+(cd "$TAP_TMP/gone" && rmdir "$TAP_TMP/gone" && run "$S" -p "$P/planted-dot-root.ini" true &&
+	echo "$RC" >"$TAP_TMP/rc")
+is "$(cat "$TAP_TMP/rc")" 125 "a removed working directory with 'write = .': refused"
+like "$ERR" "$P/planted-dot-root.ini:6: error: landlock: finding the working directory of '.' failed" \
+	"... located at the '.' line"
+rm -f "$job/tools"
 mkdir -m 755 "$job/tools" && echo tool >"$job/tools/file" && chmod 644 "$job/tools/file"
 launch nobody planted cat "$job/tools/file"
 status_is 0 "a directory below a write path: accepted"
