@@ -794,7 +794,8 @@ static int open_rule_path(const struct landlock_config *c, const char *dot, cons
 /*
  * open_rule_path() into h. When h is full, or the open-files limit is
  * reached while h holds descriptors, h is closed first: a low [limits]
- * open-files needs no more than one descriptor at a time.
+ * open-files needs no more than one descriptor at a time, two for a path
+ * below one that makes links (the directory it is opened from).
  */
 static int held_open(struct held_fds *h, const struct landlock_config *c, const char *dot,
 		     const char *path)
