@@ -84,17 +84,35 @@ static bool err_absent(int err)
 	return err == ENOENT || err == ENOTDIR || err == ENAMETOOLONG || err == ELOOP;
 }
 
-static void report_unusable(const char *cmd, int err, struct diag *d, enum run_failure *ret_fail)
+/* cmd could not be used; path is the file that err is about: a PATH
+ * candidate, named so that a typed name is not blamed for a file (or an
+ * unsearchable directory) found in its place. */
+static void report_unusable(const char *cmd, const char *path, int err, struct diag *d,
+			    enum run_failure *ret_fail)
 {
+	bool own = !path || !strcmp(path, cmd);
+
 	if (err_absent(err)) {
 		diag_error(d, NULL, "'%s': command not found", cmd);
 		*ret_fail = RUN_FAIL_NOT_FOUND;
-	} else if (err == EISDIR) {
+	} else if (err == EISDIR && own) {
 		diag_error(d, NULL, "'%s': is a directory, not an executable", cmd);
 		*ret_fail = RUN_FAIL_NOT_EXECUTABLE;
-	} else {
+	} else if (err == EISDIR) {
+		diag_error(d, NULL, "'%s': found '%s', a directory, not an executable", cmd, path);
+		*ret_fail = RUN_FAIL_NOT_EXECUTABLE;
+	} else if (own) {
 		diag_error(d, NULL, "'%s': cannot execute: %s (%s)", cmd, strerror(err),
 			   errno_name(err));
+		*ret_fail = RUN_FAIL_NOT_EXECUTABLE;
+	} else {
+		diag_error(d, NULL, "'%s': cannot execute '%s': %s (%s)", cmd, path, strerror(err),
+			   errno_name(err));
+		if (err == EACCES)
+			diag_hint(d, NULL,
+				  "PATH is searched as the user the command runs as: a directory "
+				  "of PATH that user may not search is refused as execvp(3) "
+				  "refuses it");
 		*ret_fail = RUN_FAIL_NOT_EXECUTABLE;
 	}
 }
@@ -118,8 +136,9 @@ static int push_candidate(char ***v, size_t *n, char *cand)
 }
 
 /* Every usable candidate for cmd on PATH, in order, into *v; the first
- * "found but unusable" error in *first_err (execvp() keeps EACCES). */
-static int search_path(const char *cmd, char ***v, size_t *n, int *first_err)
+ * "found but unusable" error in *first_err (execvp() keeps EACCES), and
+ * that candidate in *first_path (malloc'ed). */
+static int search_path(const char *cmd, char ***v, size_t *n, int *first_err, char **first_path)
 {
 	const char *path_env = getenv("PATH"), *p;
 	size_t cmd_len = strlen(cmd);
@@ -144,11 +163,13 @@ static int search_path(const char *cmd, char ***v, size_t *n, int *first_err)
 			err = check_executable(cand);
 			if (!err && push_candidate(v, n, cand) < 0)
 				return -ENOMEM;
-			if (err)
-				free(cand);
 			/* Found but unusable: remembered, the search goes on. */
-			if (err && !err_absent(err) && !*first_err)
+			if (err && !err_absent(err) && !*first_err) {
 				*first_err = err;
+				*first_path = cand;
+			} else if (err) {
+				free(cand);
+			}
 		}
 		if (!*end)
 			return 0;
@@ -165,12 +186,12 @@ void run_candidates_free(char **v)
 char **run_resolve_candidates(const char *cmd, struct diag *d, enum run_failure *ret_fail)
 {
 	int first_err = 0, r = 0;
-	char **v = NULL;
+	char **v = NULL, *first_path = NULL;
 	size_t n = 0;
 
 	*ret_fail = RUN_FAIL_NONE;
 	if (!cmd || !*cmd) {
-		report_unusable("", ENOENT, d, ret_fail);
+		report_unusable("", NULL, ENOENT, d, ret_fail);
 		return NULL;
 	}
 	if (strchr(cmd, '/')) {
@@ -178,16 +199,18 @@ char **run_resolve_candidates(const char *cmd, struct diag *d, enum run_failure 
 		if (!first_err)
 			r = push_candidate(&v, &n, strdup(cmd));
 	} else {
-		r = search_path(cmd, &v, &n, &first_err);
+		r = search_path(cmd, &v, &n, &first_err, &first_path);
 	}
 	if (r < 0) {
 		run_candidates_free(v);
+		free(first_path);
 		diag_error(d, NULL, "out of memory");
 		*ret_fail = RUN_FAIL_SETUP;
 		return NULL;
 	}
 	if (!n)
-		report_unusable(cmd, first_err ? first_err : ENOENT, d, ret_fail);
+		report_unusable(cmd, first_path, first_err ? first_err : ENOENT, d, ret_fail);
+	free(first_path);
 	return v;
 }
 

@@ -511,9 +511,17 @@ static void test_resolve(void)
 	diag_clear(&d);
 
 	r = resolve_first("sub", &d, &st);
+	snprintf(path, sizeof(path), "'sub': found '%s/sub', a directory, not an executable", d1);
 	tap_ok(!r && st == RUN_FAIL_NOT_EXECUTABLE && diag_failed(&d) &&
-		       strstr(d.msgs[0].text, "directory"),
-	       "a directory on PATH: 126 ('%s')", d.n_msgs ? d.msgs[0].text : "");
+		       !strcmp(d.msgs[0].text, path),
+	       "a directory on PATH: 126, named ('%s')", d.n_msgs ? d.msgs[0].text : "");
+	diag_clear(&d);
+
+	r = resolve_first("onlyplain", &d, &st);
+	snprintf(path, sizeof(path), "'onlyplain': cannot execute '%s/onlyplain': ", d1);
+	tap_ok(!r && d.n_msgs && !strncmp(d.msgs[0].text, path, strlen(path)),
+	       "a file on PATH that cannot be executed is named ('%s')",
+	       d.n_msgs ? d.msgs[0].text : "");
 	diag_clear(&d);
 
 	r = resolve_first("no-such-command-xyz", &d, &st);
@@ -1085,7 +1093,9 @@ static void test_resolve_as_user(void)
 	not_ran(&o, -EACCES, "only a root-only tool on PATH, as nobody");
 	tap_ok(o.fail == RUN_FAIL_NOT_EXECUTABLE && o.state == RUN_STATE_OPEN,
 	       "root-only tool as nobody: not executable (126)");
-	check_msg(&o, "'tool': cannot execute: Permission denied");
+	snprintf(cmd, sizeof(cmd), "'tool': cannot execute '%s/tool': Permission denied", a);
+	check_msg(&o, cmd);
+	check_msg(&o, "PATH is searched as the user the command runs as");
 	tap_ok(o.after && field_is(o.after, "Seccomp", "0"),
 	       "root-only tool as nobody: refused before the filter");
 	outcome_free(&o);
