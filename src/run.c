@@ -321,6 +321,38 @@ struct run_plan {
 	unsigned long seccomp_flags;
 };
 
+/* (uid_t)-1 and (gid_t)-1 mean "leave unchanged" to setresuid(2),
+ * setresgid(2) and chown(2): no process can be switched to them. */
+#define RUN_ID_UNCHANGED UINT32_MAX
+
+/* Digits only, but too large for an id: refused here with the reason, not
+ * looked up as a name (kind: "user" or "group"). */
+static bool id_out_of_range(const char *s, const char *kind, const struct src_loc *loc,
+			    struct diag *d)
+{
+	if (!*s || s[strspn(s, "0123456789")])
+		return false;
+	diag_error(d, loc,
+		   "%s id %s is out of range: at most %u (%u means 'unchanged' to the kernel)",
+		   kind, s, RUN_ID_UNCHANGED - 1, RUN_ID_UNCHANGED);
+	return true;
+}
+
+/* The entry of name in the kind ("user", "group") database gives field
+ * ("user id", ...) as id: true, with a located error, if no process can be
+ * switched to it. */
+static bool id_unchanged(uint32_t id, const char *kind, const char *name, const char *field,
+			 const struct src_loc *loc, struct diag *d)
+{
+	if (id != RUN_ID_UNCHANGED)
+		return false;
+	diag_error(d, loc,
+		   "%s '%s' has %s %u in the %s database, which the kernel takes as "
+		   "'unchanged': it cannot be switched to",
+		   kind, name, field, RUN_ID_UNCHANGED, kind);
+	return true;
+}
+
 /* Look up a user: name or number. A number without a passwd entry is
  * allowed only together with an explicit group (there is no primary group
  * to take). The entry found is copied to *user for the environment: one
@@ -335,6 +367,8 @@ static int resolve_user(const struct profile *p, struct run_plan *plan, struct c
 	bool is_num = number_parse_id(p->user, &num);
 	int r;
 
+	if (!is_num && id_out_of_range(p->user, "user", &p->user_loc, d))
+		return -ERANGE;
 	for (;;) {
 		char *nbuf = realloc(buf, size);
 
@@ -357,6 +391,12 @@ static int resolve_user(const struct profile *p, struct run_plan *plan, struct c
 		goto out;
 	}
 	plan->set_uid = true;
+	if (res && (id_unchanged(res->pw_uid, "user", p->user, "user id", &p->user_loc, d) ||
+		    (!p->has_group && id_unchanged(res->pw_gid, "user", p->user, "primary group id",
+						   &p->user_loc, d)))) {
+		r = -ERANGE;
+		goto out;
+	}
 	if (res) {
 		plan->uid = res->pw_uid;
 		plan->gid = res->pw_gid;
@@ -398,6 +438,8 @@ static int lookup_group(const char *name, const struct src_loc *loc, gid_t *ret,
 		*ret = num;
 		return 0;
 	}
+	if (id_out_of_range(name, "group", loc, d))
+		return -ERANGE;
 	for (;;) {
 		char *nbuf = realloc(buf, size);
 
@@ -412,7 +454,9 @@ static int lookup_group(const char *name, const struct src_loc *loc, gid_t *ret,
 			break;
 		size *= 2;
 	}
-	if (res) {
+	if (res && id_unchanged(res->gr_gid, "group", name, "group id", loc, d)) {
+		r = -ERANGE;
+	} else if (res) {
 		*ret = res->gr_gid;
 		r = 0;
 	} else if (r != 0 && r != ENOENT && r != ESRCH && r != EBADF && r != EPERM) {
@@ -461,8 +505,16 @@ static int init_groups(const struct profile *p, const struct caller_user *user,
 		plan->groups = g;
 		if (getgrouplist(user->name, plan->gid, g, &want) >= 0) {
 			plan->n_groups = 0;
-			for (int i = 0; i < want; i++)
+			for (int i = 0; i < want; i++) {
+				if (g[i] == RUN_ID_UNCHANGED) {
+					diag_error(d, &p->supp_loc,
+						   "the group database gives user '%s' group id "
+						   "%u, which the kernel takes as 'unchanged'",
+						   user->name, RUN_ID_UNCHANGED);
+					return -ERANGE;
+				}
 				groups_add(g, &plan->n_groups, g[i]);
+			}
 			return 0;
 		}
 		if (want <= n || (max > 0 && want > max)) {

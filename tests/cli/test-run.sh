@@ -65,6 +65,20 @@ for twice in "-p no-network --profile $P/small.ini" "--user root --user nobody" 
 	status_is 125 "$twice: 125"
 	like "$ERR" "given twice" "$twice: says so"
 done
+# An id of digits only that does not fit: (uid_t)-1 would leave the id
+# unchanged, a larger one is no id; neither is looked up as a name.
+for c in "--user 4294967295|--user: error: user id 4294967295" \
+	"--user 99999999999|--user: error: user id 99999999999" \
+	"--user root --group 4294967295|--group: error: group id 4294967295"; do
+	opts=${c%%|*}
+	# shellcheck disable=SC2086 # split on purpose
+	run "$SCMP_RUN" -p no-network $opts -- sh -c "touch $marker"
+	status_is 125 "$opts: 125"
+	like "$ERR" "${c#*|} is out of range: at most 4294967294" \
+		"$opts: says it is out of range, at the option"
+	run test -e "$marker"
+	status_is 1 "$opts: the command did not run"
+done
 run "$SCMP_RUN" -p tests/profiles/bad/unknown-syscall.ini -- sh -c "touch $marker"
 status_is 125 "bad profile in run mode: 125"
 like "$ERR" "unknown-syscall.ini:6: error: unknown syscall 'opn'" "bad profile: FILE:LINE"

@@ -269,6 +269,38 @@ os.execv(sys.argv[1], sys.argv[1:])' "$S" -p "$D/plain.ini" cat /proc/self/statu
 		skip "python3 missing: no case with many supplementary groups"
 	fi
 
+	# An id of (uid_t)-1 in the user or group database: setresuid(2) and
+	# setresgid(2) take it as "unchanged", so the switch would leave root.
+	# Refused before anything changes, at the line. The databases are
+	# replaced in a mount namespace of their own.
+	if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+		{ cat /etc/passwd; echo 'scmpminus:x:4294967295:4294967295::/nonexistent:/bin/sh'; } \
+			>"$D/passwd"
+		{ cat /etc/group; echo 'scmpminusg:x:4294967295:nobody'; } >"$D/group"
+		c="[filter]\ndefault-action = allow\n[credentials]\n"
+		printf "${c}user = scmpminus\n" >"$D/m-uid.ini"
+		printf "${c}user = scmpminus\ngroup = nogroup\n" >"$D/m-uid-group.ini"
+		printf "${c}user = nobody\ngroup = scmpminusg\n" >"$D/m-group.ini"
+		printf "${c}user = nobody\nsupplementary-groups = scmpminusg\n" >"$D/m-supp.ini"
+		printf "${c}user = nobody\nsupplementary-groups = init\n" >"$D/m-init.ini"
+		for c in "m-uid|4|user 'scmpminus' has user id 4294967295 in the user database" \
+			"m-uid-group|4|user 'scmpminus' has user id 4294967295 in the user database" \
+			"m-group|5|group 'scmpminusg' has group id 4294967295 in the group database" \
+			"m-supp|5|group 'scmpminusg' has group id 4294967295 in the group database" \
+			"m-init|5|the group database gives user 'nobody' group id 4294967295"; do
+			p=${c%%|*}
+			rest=${c#*|}
+			run unshare -m sh -c 'mount --bind "$1/passwd" /etc/passwd &&
+				mount --bind "$1/group" /etc/group && exec "$2" -p "$1/$3.ini" id -u' \
+				sh "$D" "$S" "$p"
+			status_is 125 "$p: an id of 4294967295 in the database: 125"
+			like "$ERR" "$p.ini:${rest%%|*}: error: ${rest#*|}" "$p: says which id, at the line"
+			is "$(cat "$OUT")" "" "$p: the command did not run"
+		done
+	else
+		skip "unshare -m missing or refused: no (uid_t)-1 database cases"
+	fi
+
 	# Executable as the target user: a file only root may execute.
 	install -m 0700 "$H" "$D/root-only"
 	run "$S" -p "$D/nobody.ini" "$D/root-only"
