@@ -91,6 +91,9 @@ struct exporter {
 	/* this syscall's entries on this ABI (indices into a scratch list) */
 	struct xentry *scratch;
 	size_t n_scratch, cap_scratch;
+	/* the rules whose action was refused, each said once */
+	const struct rule **reported;
+	size_t n_reported, cap_reported;
 };
 
 static void cubes_free(struct cubes *c)
@@ -578,19 +581,61 @@ static bool errno_exportable(uint32_t ret, const struct src_loc *loc, struct dia
 	return false;
 }
 
-/* An action libseccomp can take: trap without data, an errno it accepts.
- * Else false, with the error at the rule. */
-static bool rule_exportable(const struct rrule *r, struct diag *d)
+/* Whether a rule at the place of rule was reported already: a rule applies
+ * on every ABI that has its name, and one key makes a rule per name; its
+ * error is said once. Records it otherwise (on ENOMEM it is said again,
+ * which is harmless). */
+static bool reported_before(struct exporter *x, const struct rule *rule)
 {
-	uint32_t data = r->ret & SECCOMP_RET_DATA;
+	const struct rule **slot;
 
-	if ((r->ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRAP && data) {
-		diag_error(d, &r->src->loc,
-			   "--export-oci: trap(%u) has no OCI form: SCMP_ACT_TRAP carries no data",
-			   data);
+	for (size_t i = 0; i < x->n_reported; i++) {
+		const struct src_loc *a = &x->reported[i]->loc, *b = &rule->loc;
+
+		if (a->line == b->line && a->col == b->col &&
+		    (a->file == b->file || (a->file && b->file && !strcmp(a->file, b->file))))
+			return true;
+	}
+	slot = array_grow(&x->reported, &x->n_reported, &x->cap_reported, sizeof(*slot));
+	if (slot)
+		*slot = rule;
+	return false;
+}
+
+/*
+ * An action a runtime takes and runs as written: trap without data, an
+ * errno libseccomp accepts, no notify. notify needs a seccomp agent that
+ * listenerPath names, which the profile cannot name: without one runc
+ * refuses to start the container and crun fails the call with ENOSYS
+ * (scmp-run.ini(5), --export-oci). Else false, with the error at the rule.
+ */
+static bool rule_exportable(struct exporter *x, const struct rrule *r)
+{
+	uint32_t full = r->ret & SECCOMP_RET_ACTION_FULL, data = r->ret & SECCOMP_RET_DATA;
+
+	if (full == SECCOMP_RET_TRAP && data) {
+		if (!reported_before(x, r->src))
+			diag_error(x->d, &r->src->loc,
+				   "--export-oci: trap(%u) has no OCI form: SCMP_ACT_TRAP carries "
+				   "no data",
+				   data);
 		return false;
 	}
-	return errno_exportable(r->ret, &r->src->loc, d);
+	if (full == SECCOMP_RET_USER_NOTIF) {
+		if (!reported_before(x, r->src))
+			diag_error(x->d, &r->src->loc,
+				   "--export-oci: notify needs a seccomp agent named by "
+				   "listenerPath, which the exported JSON cannot name: runc "
+				   "would refuse to start the container, crun would fail the "
+				   "call with ENOSYS");
+		return false;
+	}
+	if (full == SECCOMP_RET_ERRNO && data > OCI_ERRNO_MAX) {
+		if (!reported_before(x, r->src))
+			errno_exportable(r->ret, &r->src->loc, x->d);
+		return false;
+	}
+	return true;
 }
 
 /* Whether a rule of s compares a 64-bit argument. */
@@ -1142,6 +1187,15 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 		}
 	if (!errno_exportable(p->abis[0].default_ret, &rs->attrs.default_loc, d))
 		return -EINVAL;
+	/* runc refuses it as defaultAction; under crun every call of the
+	 * runtime after the filter is installed would wait for an agent */
+	if ((p->abis[0].default_ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_USER_NOTIF) {
+		diag_error(d, &rs->attrs.default_loc,
+			   "--export-oci: notify as the default action: runc refuses "
+			   "SCMP_ACT_NOTIFY as defaultAction, and crun does not start the "
+			   "container under it");
+		return -EINVAL;
+	}
 	for (size_t i = 0; i < p->n_abis && r >= 0; i++) {
 		const struct abi_policy *abi = &p->abis[i];
 
@@ -1174,8 +1228,7 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 			if (r < 0)
 				break;
 			for (size_t j = 0; j < s->n_rules; j++)
-				if (!rule_exportable(&s->rules[j], d))
-					break;
+				rule_exportable(&x, &s->rules[j]);
 			if (abi->arch->id == ARCH_X32 && tests_wide_arg(s))
 				rules_error(&x, abi, s,
 					    "libseccomp compares the low 32 bits of x32's "
@@ -1241,5 +1294,6 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 		free(x.entries[i].names);
 	free(x.entries);
 	free(x.scratch);
+	free(x.reported);
 	return r;
 }

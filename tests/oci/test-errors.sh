@@ -121,6 +121,24 @@ export_fails no-native.ini \
 	"--export-oci: a profile without the native ABI is an error"
 export_fails trap-data.ini "$TAP_TMP/trap-data.ini:4: error: --export-oci: trap(5) has no OCI form" \
 	"--export-oci: trap with data is a located error"
+# notify needs an agent that listenerPath names: runc refuses the JSON
+# without one (and as defaultAction, and on write), crun fails the call
+# with ENOSYS. Said once per rule, however many ABIs and names it has.
+printf '[filter]\ndefault-action = allow\narchitectures = native x86\n[notify]\nsyscalls = mkdir write\n' \
+	>"$TAP_TMP/notify-rule.ini"
+printf '[filter]\ndefault-action = notify\n[allow]\nsyscalls = @default\n' >"$TAP_TMP/notify-default.ini"
+printf '[filter]\ndefault-action = allow\narchitectures = native x86\n[trap(5)]\nsyscalls = ptrace\n' \
+	>"$TAP_TMP/trap-two-abis.ini"
+export_fails notify-rule.ini \
+	"$TAP_TMP/notify-rule.ini:5: error: --export-oci: notify needs a seccomp agent named by listenerPath" \
+	"--export-oci: a notify rule is a located error"
+is "$(grep -c "error: --export-oci: notify" "$ERR")" 1 "... said once for two names on two ABIs"
+export_fails notify-default.ini \
+	"$TAP_TMP/notify-default.ini:2: error: --export-oci: notify as the default action: runc refuses SCMP_ACT_NOTIFY as defaultAction" \
+	"--export-oci: notify as the default action is a located error"
+export_fails trap-two-abis.ini "$TAP_TMP/trap-two-abis.ini:5: error: --export-oci: trap(5) has no OCI form" \
+	"--export-oci: trap with data on two ABIs is an error"
+is "$(grep -c "trap(5)" "$ERR")" 1 "... said once"
 export_fails one-abi.ini \
 	"scmp-run: error: --export-oci: 'read' has rules on x86 but none on $(uname -m | sed 's/amd64/x86_64/'): JSON entries apply to every ABI alike" \
 	"--export-oci: a syscall with rules on one ABI only is an error"
