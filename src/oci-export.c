@@ -1075,6 +1075,37 @@ static void warn_unknown_names(struct exporter *x, const struct xname *names, si
 	}
 }
 
+/*
+ * libseccomp gives the numbers it does not know the defaultAction: where
+ * the unknown-syscall-action is stricter, the JSON would let through what
+ * the profile refuses, so that is an error, located at the line to change
+ * (the key when written; one not written follows default-action,
+ * scmp-run.ini(5) UNKNOWN SYSCALLS). Setting it to the default action says
+ * the weaker meaning is wanted (scmp-run.ini(5), --export-oci).
+ */
+static bool unknown_exportable(const struct exporter *x)
+{
+	const struct policy *p = x->p;
+	const struct filter_attrs *at = &x->rs->attrs;
+	const struct src_loc *loc = at->has_unknown_action ? &at->unknown_loc : &at->default_loc;
+	char u[64], def[64];
+
+	if (action_ret_rank(p->abis[0].unknown_ret) <= action_ret_rank(p->abis[0].default_ret))
+		return true;
+	diag_error(x->d, loc,
+		   "--export-oci: unknown-syscall-action %s%s is stricter than the default action "
+		   "%s, and has no OCI form: libseccomp would give numbers it does not know %s",
+		   action_format_ret(p->abis[0].unknown_ret, p->abis[0].arch, u, sizeof(u)),
+		   at->has_unknown_action ? "" : " (its default)",
+		   action_format_ret(p->abis[0].default_ret, p->abis[0].arch, def, sizeof(def)),
+		   def);
+	diag_hint(x->d, loc,
+		  "to export it anyway, giving them %s, set unknown-syscall-action = %s (in a "
+		  "profile that includes this one, to keep run mode as it is)",
+		  def, def);
+	return false;
+}
+
 /* At the line to change: the key when written; an unknown-syscall-action
  * not written follows default-action (scmp-run.ini(5) UNKNOWN SYSCALLS). */
 static void warnings(struct exporter *x)
@@ -1196,6 +1227,8 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 			   "container under it");
 		return -EINVAL;
 	}
+	if (!unknown_exportable(&x))
+		return -EINVAL;
 	for (size_t i = 0; i < p->n_abis && r >= 0; i++) {
 		const struct abi_policy *abi = &p->abis[i];
 

@@ -208,6 +208,26 @@ like "$ERR" "$TAP_TMP/warnings.ini:4: warning: --export-oci: bad-arch-action has
 like "$ERR" "$TAP_TMP/warnings.ini:9: warning: --export-oci: priorities have no OCI form" "... priorities"
 like "$OUT" '"defaultErrnoRet": 1,' "... and the JSON is written"
 
+# An unknown-syscall-action stricter than the default: the JSON would give
+# unknown numbers the weaker defaultAction. An error at the line to change,
+# unless a profile that includes it says the default action is meant.
+printf '[filter]\ndefault-action = allow\nunknown-syscall-action = kill-process\n[errno(EPERM)]\nsyscalls = ptrace\n' \
+	>"$TAP_TMP/unknown-kill.ini"
+printf '[filter]\ndefault-action = trace(1)\n[allow]\nsyscalls = read\n' >"$TAP_TMP/unknown-trace.ini"
+printf '[profile]\ninclude = unknown-kill.ini\n[filter]\nunknown-syscall-action = allow\n' \
+	>"$TAP_TMP/unknown-meant.ini"
+export_fails unknown-kill.ini \
+	"$TAP_TMP/unknown-kill.ini:3: error: --export-oci: unknown-syscall-action kill-process is stricter than the default action allow" \
+	"--export-oci: an unknown-syscall-action stricter than the default is a located error"
+like "$ERR" "$TAP_TMP/unknown-kill.ini:3: hint: to export it anyway, giving them allow, set unknown-syscall-action = allow" \
+	"... with a hint"
+export_fails unknown-trace.ini \
+	"$TAP_TMP/unknown-trace.ini:2: error: --export-oci: unknown-syscall-action errno(ENOSYS) (its default) is stricter than the default action trace(1)" \
+	"--export-oci: ... also the errno(ENOSYS) it defaults to under trace, at default-action"
+run "$SCMP_RUN" -p "$TAP_TMP/unknown-meant.ini" --export-oci -
+is "$RC" 0 "--export-oci: unknown-syscall-action set to the default action: written"
+like "$OUT" '"defaultAction": "SCMP_ACT_ALLOW"' "... with the default action"
+
 # A name libseccomp 2.5 cannot resolve: runc and crun skip its entries, so
 # a rule stricter than the defaultAction would not hold there.
 printf '[filter]\ndefault-action = allow\n[errno(EPERM)]\nsyscalls = mseal ptrace\n' \

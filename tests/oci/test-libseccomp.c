@@ -585,6 +585,10 @@ static void compare_one(struct compare *c, const struct arch *a, const struct se
 	if ((why == MUX || why == BUILTIN || why == STRICTEST) &&
 	    action_ret_rank(ours.ret) < action_ret_rank(theirs.ret))
 		why = REAL;
+	/* an export refuses an unknown-syscall-action stricter than the
+	 * default: libseccomp's is never the laxer one */
+	if (why == UNKNOWN_NR && action_ret_rank(ours.ret) > action_ret_rank(theirs.ret))
+		why = REAL;
 	c->count[why]++;
 	if (why == REAL && !c->first_real[0])
 		snprintf(c->first_real, sizeof(c->first_real),
