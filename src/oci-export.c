@@ -659,6 +659,20 @@ static void rules_error(struct exporter *x, const struct abi_policy *abi, const 
 			diag_note(x->d, &s->rules[i].src->loc, "this rule of '%s'", s->name);
 }
 
+/* The error for a name whose rules on one ABI of the filter write entries,
+ * and which has none on another ABI: at the architectures key, which
+ * lists both, with the rules as notes. */
+static void abi_only_error(struct exporter *x, const struct xname *xn, const struct arch *other)
+{
+	diag_error(x->d, &x->rs->attrs.arches_loc,
+		   "--export-oci: '%s' has rules on %s but none on %s: JSON entries apply to "
+		   "every ABI alike",
+		   xn->name, xn->first->name, other->name);
+	for (size_t i = 0; i < xn->sys->n_rules; i++)
+		if (!xn->sys->rules[i].via_mux)
+			diag_note(x->d, &xn->sys->rules[i].src->loc, "this rule of '%s'", xn->name);
+}
+
 /* Add name to the output entry that decides like e, made if there is none. */
 static int add_names_entry(struct exporter *x, const struct xentry *e, const char *name)
 {
@@ -1201,7 +1215,7 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 	int r = 0;
 
 	if (!p->n_abis || p->abis[0].arch != native) {
-		diag_error(d, NULL,
+		diag_error(d, &rs->attrs.arches_loc,
 			   "--export-oci: the filter does not cover %s, the native ABI: a runtime "
 			   "always adds it, so the exported filter would decide otherwise there",
 			   native->name);
@@ -1210,7 +1224,7 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 	for (size_t i = 1; i < p->n_abis; i++)
 		if (p->abis[i].default_ret != p->abis[0].default_ret) {
 			diag_error(
-				d, NULL,
+				d, &rs->attrs.default_loc,
 				"--export-oci: the default action means another value on %s than "
 				"on %s (errno numbers differ): one defaultAction cannot say both",
 				p->abis[i].arch->name, p->abis[0].arch->name);
@@ -1303,11 +1317,7 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 			    policy_rsys(&p->abis[i], nr))
 				continue;
 			if (*names[j].text)
-				diag_error(
-					d, NULL,
-					"--export-oci: '%s' has rules on %s but none on %s: JSON "
-					"entries apply to every ABI alike",
-					names[j].name, names[j].first->name, p->abis[i].arch->name);
+				abi_only_error(&x, &names[j], p->abis[i].arch);
 		}
 	if (r >= 0 && d->n_errors == errs)
 		check_mux(&x, names, n_names);

@@ -445,6 +445,7 @@ static int key_architectures(struct key_ctx *k, const struct key_row *row)
 	if (!check_arch_mix(k, seen, tok, n) || bad)
 		return -EINVAL;
 	k->l->p->rs->attrs.arches = bits;
+	key_mark(k, row);
 	return 0;
 }
 
@@ -987,7 +988,8 @@ static const struct key_row key_rows[] = {
 	  FILTER_AT(bad_arch_loc) },
 	{ ROW("filter", "unknown-syscall-action", PARSE_ACTION), FILTER_FIELD(unknown_action),
 	  FILTER_HAS(has_unknown_action), FILTER_AT(unknown_loc) },
-	{ ROW("filter", "architectures", PARSE_ARCHITECTURES) },
+	{ ROW("filter", "architectures", PARSE_ARCHITECTURES), .base = IN_FILTER,
+	  FILTER_AT(arches_loc) },
 	{ ROW("filter", "no-new-privs", PARSE_BOOL), FILTER_FIELD(no_new_privs),
 	  FILTER_AT(nnp_loc) },
 	{ ROW("filter", "tsync", PARSE_BOOL), FILTER_FIELD(tsync) },

@@ -26,7 +26,8 @@ struct filter_attrs {
 	bool has_unknown_action; /* else unknown numbers get default_action */
 	/* where each action was written last; file NULL when it was not */
 	struct src_loc default_loc, unknown_loc, bad_arch_loc;
-	uint32_t arches; /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
+	uint32_t arches;	   /* bits (1u << enum arch_id), ARCH_NATIVE_BIT; 0 = native */
+	struct src_loc arches_loc; /* where architectures was written last */
 	bool no_new_privs;
 	struct src_loc nnp_loc; /* where no-new-privs was written last */
 	bool tsync;

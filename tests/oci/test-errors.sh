@@ -117,8 +117,8 @@ export_fails() {
 	[ "$RC" -eq 1 ] || diag "exit $RC" "$(cat "$ERR")"
 }
 export_fails no-native.ini \
-	"scmp-run: error: --export-oci: the filter does not cover $(uname -m | sed 's/amd64/x86_64/'), the native ABI" \
-	"--export-oci: a profile without the native ABI is an error"
+	"scmp-run: $TAP_TMP/no-native.ini:3: error: --export-oci: the filter does not cover $(uname -m | sed 's/amd64/x86_64/'), the native ABI" \
+	"--export-oci: a profile without the native ABI is an error at its architectures key"
 export_fails trap-data.ini "$TAP_TMP/trap-data.ini:4: error: --export-oci: trap(5) has no OCI form" \
 	"--export-oci: trap with data is a located error"
 # notify needs an agent that listenerPath names: runc refuses the JSON
@@ -140,8 +140,9 @@ export_fails trap-two-abis.ini "$TAP_TMP/trap-two-abis.ini:5: error: --export-oc
 	"--export-oci: trap with data on two ABIs is an error"
 is "$(grep -c "trap(5)" "$ERR")" 1 "... said once"
 export_fails one-abi.ini \
-	"scmp-run: error: --export-oci: 'read' has rules on x86 but none on $(uname -m | sed 's/amd64/x86_64/'): JSON entries apply to every ABI alike" \
-	"--export-oci: a syscall with rules on one ABI only is an error"
+	"scmp-run: $TAP_TMP/one-abi.ini:3: error: --export-oci: 'read' has rules on x86 but none on $(uname -m | sed 's/amd64/x86_64/'): JSON entries apply to every ABI alike" \
+	"--export-oci: a syscall with rules on one ABI only is an error at the architectures key"
+like "$ERR" "$TAP_TMP/one-abi.ini:5: note: this rule of 'read'" "... naming the rule"
 export_fails per-abi.ini "$TAP_TMP/per-abi.ini:5: note: this rule of 'lseek'" \
 	"--export-oci: a rule deciding differently per ABI is named"
 # With i386 in the filter libseccomp writes the entries of a sub-call onto
