@@ -517,10 +517,9 @@ void audit_explain(const struct policy *p, const struct audit_rec *rec, FILE *ou
 	if (rec->has_pid)
 		fprintf(out, " pid %" PRIu32, rec->pid);
 	if (rec->comm[0]) {
-		char *comm = diag_escape_name(rec->comm);
-
-		fprintf(out, " (%s)", comm ? comm : "?");
-		free(comm);
+		fputs(" (", out);
+		diag_fputs_escaped_name(rec->comm, out);
+		fputc(')', out);
 	}
 	fprintf(out, ": the kernel took %s\n", took);
 

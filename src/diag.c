@@ -109,27 +109,35 @@ static void escape(const char *s, struct sink *k, bool name)
 	}
 }
 
-int diag_fputs_escaped(const char *s, FILE *f)
+/* s escaped to f, with ')' or without. */
+static int fputs_escaped(const char *s, FILE *f, bool name)
 {
 	struct sink k = { .f = f };
 
-	escape(s, &k, false);
+	escape(s, &k, name);
 	return ferror(f) ? -EIO : 0;
+}
+
+int diag_fputs_escaped(const char *s, FILE *f)
+{
+	return fputs_escaped(s, f, false);
+}
+
+int diag_fputs_escaped_name(const char *s, FILE *f)
+{
+	return fputs_escaped(s, f, true);
 }
 
 /* s escaped into a malloc'ed string, with ')' or without. */
 static char *escape_to_string(const char *s, bool name)
 {
-	struct sink k;
 	char *buf;
 	FILE *m = memstream_open(&buf);
 	int r;
 
 	if (!m)
 		return NULL;
-	k = (struct sink){ .f = m };
-	escape(s, &k, name);
-	r = ferror(m) ? -EIO : 0;
+	r = fputs_escaped(s, m, name);
 	if (memstream_close(m, &buf) < 0 || r < 0) {
 		free(buf);
 		return NULL;

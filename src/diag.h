@@ -119,6 +119,9 @@ char *diag_escape(const char *s);
  * malloc'ed; NULL when out of memory. */
 char *diag_escape_name(const char *s);
 
+/* The same written to f, allocating nothing. Returns 0 or -EIO. */
+int diag_fputs_escaped_name(const char *s, FILE *f);
+
 /* Print every message as "PROG: FILE:LINE[:COL]: SEVERITY: TEXT" to f, then a
  * line "PROG: N more errors not shown" if the cap was hit. */
 void diag_print(const struct diag *d, const char *prog, FILE *f);
