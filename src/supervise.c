@@ -347,6 +347,7 @@ struct child_args {
 	sigset_t oldmask;	      /* the caller's signal mask */
 	struct sigaction old_sigchld; /* and its SIGCHLD disposition */
 	struct sigaction old_sigpipe; /* and its SIGPIPE disposition */
+	struct sigaction old_sigxfsz; /* and its SIGXFSZ disposition */
 	struct caller_pdeath pdeath;  /* the caller's parent-death signal, this process */
 };
 
@@ -370,6 +371,7 @@ static void child_main(const struct child_args *a)
 	/* the caller's signal state, as run mode would find it */
 	sigaction(SIGCHLD, &a->old_sigchld, NULL);
 	sigaction(SIGPIPE, &a->old_sigpipe, NULL);
+	sigaction(SIGXFSZ, &a->old_sigxfsz, NULL);
 	sigprocmask(SIG_SETMASK, &a->oldmask, NULL);
 	/* socket activation: the descriptors are meant for the command, which
 	 * is this process now (as systemd-socket-activate does) */
@@ -1561,7 +1563,8 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	struct handoff *h = &hand;
 	void *stack = MAP_FAILED;
 	sigset_t mask;
-	bool masked = false, chld_set = false, pipe_set = false, reaped = false;
+	bool masked = false, chld_set = false, pipe_set = false, xfsz_set = false;
+	bool reaped = false;
 	char *learn_tmp = NULL;
 	int learn_fd = -1, sfd = -1, wake_fd = -1, listen_poll = -1, readback = -1;
 	struct timespec tick = { 0, 20000 }; /* while the read-back is not over */
@@ -1607,10 +1610,15 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	/* A report reader that goes away must not take the supervisor with
 	 * it: the command would go on with every notified call failing with
 	 * ENOSYS, kill-process included. A failed write is said once
-	 * (report_line()). */
+	 * (report_flush()). So must a report past the caller's file-size
+	 * limit, which the command can grow with its denials: the write
+	 * fails with EFBIG instead. */
 	if (sigaction(SIGPIPE, &ign, &a.old_sigpipe) < 0)
 		goto sys_fail;
 	pipe_set = true;
+	if (sigaction(SIGXFSZ, &ign, &a.old_sigxfsz) < 0)
+		goto sys_fail;
+	xfsz_set = true;
 	if (sigprocmask(SIG_BLOCK, &mask, &a.oldmask) < 0)
 		goto sys_fail;
 	masked = true;
@@ -1734,6 +1742,8 @@ out:
 		sigaction(SIGCHLD, &a.old_sigchld, NULL);
 	if (pipe_set)
 		sigaction(SIGPIPE, &a.old_sigpipe, NULL);
+	if (xfsz_set)
+		sigaction(SIGXFSZ, &a.old_sigxfsz, NULL);
 	if (learn_fd >= 0) {
 		close(learn_fd);
 		unlink(learn_tmp);

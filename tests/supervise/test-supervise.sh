@@ -242,6 +242,30 @@ like "$ERR" "--report: writing '$T/reader' failed: Broken pipe; the profile is e
 	"report reader gone: says so on stderr"
 is "$(grep -c 'writing' "$ERR")" 1 "report reader gone: says it once"
 
+# A report past the caller's file-size limit, which the command grows with
+# denials of its own: the supervisor does not die of SIGXFSZ (the command
+# would go on without it, every notified call failing with ENOSYS), it says
+# once that the report is lost and still enacts kill-process.
+printf '[filter]\ndefault-action = allow\nunknown-syscall-action = errno(ENOSYS)\n
+[kill-process]\nsyscalls = mkdir\n\n[credentials]\nuser = root\n' >"$T/fsize.ini"
+# shellcheck disable=SC2016
+run sh -c 'ulimit -f 2 && exec "$@"' sh "$S" --report="$T/fsize.log" -p "$T/fsize.ini" \
+	sh -c "'$BUILDDIR/tests/supervise/rawcall' \$(seq 100000 100100) >/dev/null;
+		exec mkdir '$T/fsize-made'"
+status_is 159 "report past the file-size limit: kill-process still ends in status 159"
+[ ! -e "$T/fsize-made" ]
+ok $? "report past the file-size limit: the killed call never ran"
+like "$ERR" "--report: writing '$T/fsize.log' failed: File too large; the profile is enacted" \
+	"report past the file-size limit: says so on stderr"
+# ... and the command gets the caller's SIGXFSZ back (reset-signals = no
+# keeps it as it is): its own write past the limit kills it
+printf '[filter]\ndefault-action = allow\n\n[process]\nreset-signals = no\n
+[credentials]\nuser = root\n' >"$T/fsize-keep.ini"
+# shellcheck disable=SC2016
+run sh -c 'ulimit -f 2 && exec "$@"' sh "$S" --report -p "$T/fsize-keep.ini" \
+	sh -c "exec head -c 100000 /dev/zero >'$T/fsize-big'"
+status_is 153 "report past the file-size limit: the command's own SIGXFSZ is the default"
+
 # A signal that ends the setup before the command runs: pending before
 # scmp-run starts (blocked by sigblock.py), forwarded to the child as soon
 # as it exists, and delivered when run mode empties the signal mask. The
