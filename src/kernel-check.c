@@ -286,7 +286,10 @@ static int no_count(struct diag *d, int r)
 		diag_error(d, NULL,
 			   "the status text read from /proc/self/status is not this process's: "
 			   "the filter cannot be verified after loading");
-		diag_hint(d, NULL, "an outer seccomp filter may fake the result of open(2)");
+		diag_hint(d, NULL,
+			  "the /proc mounted here may belong to another pid namespace "
+			  "(unshare --pid without --mount-proc), or an outer seccomp filter "
+			  "may fake the result of open(2)");
 		return -EPERM;
 	}
 	diag_error(d, NULL,

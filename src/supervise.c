@@ -189,6 +189,36 @@ int supervise_check(const struct profile *prof, struct diag *d)
 	return -EINVAL;
 }
 
+/*
+ * The /proc mounted here belongs to this pid namespace: the supervisor
+ * reads a caller's name, memory and thread group there by the pid the
+ * kernel gives it, and kills by the thread group it reads. A /proc of
+ * another namespace (unshare --pid without --mount-proc) would name other
+ * processes by those numbers: the report would show another process's
+ * memory, and kill-process would kill it (scmp-run(1) FINDING WHAT WAS
+ * DENIED). Without a /proc at all nothing is read: names and strings are
+ * not shown, and a thread that is not its group's leader cannot be killed
+ * by the group (the report says so).
+ */
+static int proc_is_ours(struct diag *d)
+{
+	char self[32], want[32];
+	ssize_t n = readlink("/proc/self", self, sizeof(self) - 1);
+
+	if (n < 0)
+		return 0;
+	self[n] = '\0';
+	snprintf(want, sizeof(want), "%d", (int)getpid());
+	if (!strcmp(self, want))
+		return 0;
+	diag_error(d, NULL,
+		   "--report, --permissive and --learn need the /proc of their own pid namespace: "
+		   "/proc/self here is %s, not %s",
+		   self, want);
+	diag_hint(d, NULL, "mount one (unshare --pid --fork --mount-proc)");
+	return -EINVAL;
+}
+
 int supervise_program(const struct compiled *c, enum supervise_mode mode, struct diag *d,
 		      struct bpf_prog **ret)
 {
@@ -1572,7 +1602,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	pid_t child = -1;
 
 	*ret_fail = RUN_FAIL_SETUP;
-	if (supervise_check(c->profile, d) < 0)
+	if (supervise_check(c->profile, d) < 0 || proc_is_ours(d) < 0)
 		return -EINVAL;
 	/* the program loaded: the profile with its denials sent to us */
 	r = supervise_program(c, o->mode, d, &prog);

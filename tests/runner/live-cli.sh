@@ -482,6 +482,20 @@ rm -f "$M"
 run timeout 10 "$S" -p "$T/caps-none.ini"
 status_is 125 "no command: 125"
 
+# A /proc of another pid namespace: the read-back cannot tell the filter
+# is loaded; nothing runs, and the hint names that cause first.
+if unshare -p -f true 2>/dev/null; then
+	rm -f "$M"
+	run timeout 10 unshare -p -f "$S" -p "$T/caps-none.ini" touch "$M"
+	status_is 125 "a /proc of another pid namespace: 125"
+	like "$ERR" "hint: the /proc mounted here may belong to another pid namespace" \
+		"a /proc of another pid namespace: the hint says so"
+	[ ! -e "$M" ]
+	ok $? "a /proc of another pid namespace: the command did not run"
+else
+	for i in 1 2 3; do skip "unshare --pid is refused here"; done
+fi
+
 # The filter is in place before the command's first instruction: a denied
 # call made by the first program is refused, and its status says Seccomp 2
 # (checked above for every profile).

@@ -76,6 +76,22 @@ like "$ERR" "denied: mkdir(\"$T/killed\", 0777) -> kill-process [$ABI $MKDIR_NR]
 [ ! -e "$T/killed" ]
 ok $? "report: the killed call never ran"
 
+# A /proc of another pid namespace would name other processes by the
+# pids the kernel gives: refused before the command starts; with a /proc
+# of its own, the report works.
+if unshare -p -f true 2>/dev/null; then
+	run unshare -p -f "$S" --report -p "$P/deny.ini" touch "$T/other-proc"
+	status_is 125 "a /proc of another pid namespace: refused"
+	like "$ERR" "need the /proc of their own pid namespace: /proc/self here is " \
+		"a /proc of another pid namespace: says so"
+	[ ! -e "$T/other-proc" ]
+	ok $? "a /proc of another pid namespace: the command did not run"
+	run unshare -p -f --mount-proc "$S" --report -p "$P/deny.ini" sh -c 'uname; true'
+	like "$ERR" "] pid 3 (uname) by $P/deny.ini:6" "a pid namespace with its /proc: reported"
+else
+	for i in 1 2 3 4; do skip "unshare --pid is refused here"; done
+fi
+
 run "$S" --report -p "$P/deny.ini" sh -c 'for i in 1 2 3 4 5; do uname 2>/dev/null; done; true'
 status_is 0 "folding: ran"
 is "$(grep -c 'denied: uname' "$ERR")" 1 "folding: five denials, one line"
