@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "consts.h"
+#include "hardening.h"
 #include "number.h"
 #include "sim.h"
 #include "syscalls.h"
@@ -182,6 +183,10 @@ int explain_call(const struct compiled *c, const struct arch *a, const struct se
 		(uint32_t)sd->nr, action_format_ret(res.ret, owner, buf, sizeof(buf)));
 	print_why(&dec, owner, f);
 	print_unfiltered(owner, name, f);
+	/* past a filter that lets the call run, PR_SET_MDWE may refuse it */
+	if (action_ret_rank(res.ret) < action_rank(ACTION_ERRNO) &&
+	    hardening_explain(&c->rs->hardening, owner, name, sd, f) < 0)
+		return -EIO;
 	fprintf(f, "instructions executed: %zu of %zu\n", res.executed, c->prog->len);
 	return ferror(f) ? -EIO : 0;
 }

@@ -11,6 +11,9 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 
+#include "consts.h"
+#include "syscalls.h"
+
 /* linux/prctl.h of Linux 6.3; older C library headers lack them */
 #ifndef PR_SET_MDWE
 #define PR_SET_MDWE 65
@@ -69,6 +72,68 @@ int hardening_apply(const struct hardening *h, struct diag *d)
 		return -EPERM;
 	}
 	return 0;
+}
+
+/* Does the argument called arg of name on abi have a bit of the constant
+ * flag set? False when there is no such argument, as for x86's mmap
+ * (old_mmap), which passes its arguments in memory. */
+static bool arg_has(const struct arch *abi, const char *name, const char *arg,
+		    const struct seccomp_data *sd, const char *flag)
+{
+	struct syscall_arg slots[SYSCALL_ARGS_MAX];
+	int64_t bits;
+	bool known;
+
+	if (syscalls_args(abi, name, slots, &known) < 0 || consts_lookup(abi, flag, &bits) < 0)
+		return false;
+	for (int k = 0; k < SYSCALL_ARGS_MAX; k++)
+		if (syscalls_arg_named(&slots[k], arg))
+			return sd->args[k] & (uint64_t)bits;
+	return false;
+}
+
+/* How PR_MDWE_REFUSE_EXEC_GAIN answers the call: NULL when it runs it, ""
+ * when it refuses it, or the condition of a refusal that depends on the
+ * memory (scmp-run.ini(5) HARDENING): a new mapping is refused when
+ * writable and executable, a change of protection also when the memory
+ * gains execute permission. shmat maps writable without SHM_RDONLY. */
+static const char *mdwe_refusal(const struct arch *abi, const char *name,
+				const struct seccomp_data *sd)
+{
+	bool mprotect = !strcmp(name, "mprotect") || !strcmp(name, "pkey_mprotect");
+	bool exec, write;
+
+	if (!strcmp(name, "shmat")) {
+		exec = arg_has(abi, name, "shmflg", sd, "SHM_EXEC");
+		write = !arg_has(abi, name, "shmflg", sd, "SHM_RDONLY");
+	} else if (mprotect || !strcmp(name, "mmap") || !strcmp(name, "mmap2")) {
+		exec = arg_has(abi, name, "prot", sd, "PROT_EXEC");
+		write = arg_has(abi, name, "prot", sd, "PROT_WRITE");
+	} else {
+		return NULL;
+	}
+	if (!exec)
+		return NULL;
+	if (write)
+		return "";
+	return mprotect ? " unless the memory is executable already" : NULL;
+}
+
+int hardening_explain(const struct hardening *h, const struct arch *abi, const char *name,
+		      const struct seccomp_data *sd, FILE *f)
+{
+	const char *refusal;
+	char loc[256];
+
+	if (!h->mdwe || !h->mdwe_kernel || !name)
+		return 0;
+	refusal = mdwe_refusal(abi, name, sd);
+	if (refusal)
+		fprintf(f,
+			"kernel: memory-deny-write-execute (%s) is PR_SET_MDWE here: the kernel "
+			"refuses this call with EACCES%s\n",
+			src_loc_format(&h->mdwe_loc, loc, sizeof(loc)), refusal);
+	return ferror(f) ? -EIO : 0;
 }
 
 int hardening_print(const struct hardening *h, const char *prefix, FILE *f)

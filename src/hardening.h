@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <linux/seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -45,6 +46,17 @@ void hardening_probe(struct hardening *h);
  * errno with the failed step in d.
  */
 int hardening_apply(const struct hardening *h, struct diag *d);
+
+/*
+ * --explain of a call the filter lets run, named name on ABI abi with
+ * arguments in sd: with memory-deny-write-execute enforced by
+ * PR_SET_MDWE (h->mdwe and h->mdwe_kernel), a "kernel:" line when the kernel
+ * refuses it past the filter (scmp-run.ini(5) HARDENING): an mmap, mmap2 or
+ * shmat writable and executable, an mprotect or pkey_mprotect that adds
+ * execute permission. Returns 0 or -EIO.
+ */
+int hardening_explain(const struct hardening *h, const struct arch *abi, const char *name,
+		      const struct seccomp_data *sd, FILE *f);
 
 /* One line per preset that is on, each starting with prefix, saying how it
  * is enforced here ("PR_SET_MDWE (kernel)" or "seccomp rules") and, for

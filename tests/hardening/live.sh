@@ -86,6 +86,22 @@ expect mdwe EACCES mmap-wx
 expect mdwe ok mprotect-r
 expect mdwe ok mmap-rw
 expect mdwe EACCES rie-mmap
+expect mdwe EACCES shmat-exec
+# --explain: no rule decides these, the kernel refuses them past the filter
+K="kernel: memory-deny-write-execute ($P/mdwe.ini:8) is PR_SET_MDWE here: the kernel refuses this call with EACCES"
+for c in "mprotect 0 4096 7" "pkey_mprotect 0 4096 6 0" "mmap 0 4096 6 0x22 -1 0" \
+	"shmat 0 0 0x8000"; do
+	# $c is a call and its arguments, split on purpose
+	run "$S" -p "$P/mdwe.ini" --explain $c
+	like "$OUT" "$K" "--explain $c: the kernel refuses it (PR_SET_MDWE)"
+done
+run "$S" -p "$P/mdwe.ini" --explain mprotect 0 4096 5
+like "$OUT" "$K unless the memory is executable already" \
+	"--explain mprotect PROT_READ|PROT_EXEC: refused unless executable already"
+for c in "mprotect 0 4096 1" "mmap 0 4096 5 0x22 -1 0" "shmat 0 0 0x9000"; do
+	run "$S" -p "$P/mdwe.ini" --explain $c
+	unlike "$OUT" "kernel:" "--explain $c: the kernel runs it"
+done
 
 # A runtime sets no PR_SET_MDWE: the JSON carries the rules, whatever the
 # kernel that exports it (tests/oci/test-crun.sh runs them under crun)
@@ -129,6 +145,7 @@ like "$OUT" "hardening rule: $P/mdwe.ini:8: errno(EPERM) personality if personal
 	"--check lists the personality rule"
 run env SCMP_RUN_TEST_NO_MDWE=1 "$SEAM" -p "$P/mdwe.ini" --explain mprotect 0 4096 7
 like "$OUT" "rule: $P/mdwe.ini:8" "--explain names the [hardening] line"
+unlike "$OUT" "kernel:" "--explain without PR_SET_MDWE: no kernel line"
 
 # Rules cannot see old_mmap's protection (i386): an error at the key.
 printf '[filter]\ndefault-action = allow\narchitectures = x86_64 x86\n[hardening]\n' \
