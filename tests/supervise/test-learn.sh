@@ -245,14 +245,22 @@ else
 	skip "flock missing: no case 'FILE kept locked'"
 fi
 
+# learn_shimmed SHIM FILE COMMAND...: --learn FILE as root with
+# tests/supervise/SHIM.so preloaded into scmp-run (and the command).
+learn_shimmed() {
+	_shim=$1 _file=$2
+	shift 2
+	run env LD_PRELOAD="$BUILDDIR/tests/supervise/$_shim.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$S" --learn "$_file" --user root "$@"
+}
+
 # A file system without flock() (nolock-shim.so: ENOLCK, as NFS without
 # its lock service): FILE is merged and written as before, but the lock
 # that keeps runs at once from losing each other's records is missing,
 # and that is said, once.
 "$S" --learn "$T/nolock.ini" --user root true 2>/dev/null
-run env LD_PRELOAD="$BUILDDIR/tests/supervise/nolock-shim.so" \
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-	"$S" --learn "$T/nolock.ini" --user root sh -c "mkdir '$T/nolock-dir'"
+learn_shimmed nolock-shim "$T/nolock.ini" sh -c "mkdir '$T/nolock-dir'"
 status_is 0 "FILE on a file system without locks: written"
 like "$ERR" "--learn: '$T/nolock.ini' cannot be locked (flock: No locks available): written without the lock" \
 	"FILE on a file system without locks: says so"
@@ -263,9 +271,7 @@ status_is 0 "FILE on a file system without locks: the merged profile runs the co
 # The learned profile is on disk before it replaces FILE; when it cannot
 # be (fsync-shim.so: EIO), FILE keeps what it held and the run says why.
 cp "$T/nolock.ini" "$T/fsync-before.ini"
-run env LD_PRELOAD="$BUILDDIR/tests/supervise/fsync-shim.so" \
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-	"$S" --learn "$T/nolock.ini" --user root sh -c "mkdir '$T/fsync-dir'"
+learn_shimmed fsync-shim "$T/nolock.ini" sh -c "mkdir '$T/fsync-dir'"
 status_is 125 "the learned profile cannot be written to disk: status 125"
 like "$ERR" "--learn: writing '$T/nolock.ini' failed: Input/output error" \
 	"the learned profile cannot be written to disk: says why"
