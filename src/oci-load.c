@@ -617,14 +617,16 @@ static int parse_caps(struct oci_conv *cv, const char *list)
 		/* a capability named twice is kept once, as [capabilities] keep
 		 * does: includes/excludes are decided on doc->caps, and every one
 		 * of them must be kept in run mode too */
-		if (profile_keeps_cap(doc->profile, cap))
+		r = profile_keep_cap(doc->profile, cap);
+		if (r == 0)
 			continue;
-		if (doc->profile->n_keep_caps >= PROFILE_KEEP_CAPS_MAX) {
+		if (r < 0) {
 			diag_error(cv->d, NULL, "--oci-caps: too many capabilities (at most %d)",
 				   PROFILE_KEEP_CAPS_MAX);
 			r = -EINVAL;
 			break;
 		}
+		r = 0;
 		capname_format(cap, name, sizeof(name));
 		norm = strdup(name);
 		if (!norm) {
@@ -639,7 +641,6 @@ static int parse_caps(struct oci_conv *cv, const char *list)
 		}
 		doc->caps = caps;
 		caps[doc->n_caps++] = norm;
-		doc->profile->keep_caps[doc->profile->n_keep_caps++] = cap;
 	}
 	free(copy);
 	return r;

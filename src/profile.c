@@ -470,13 +470,10 @@ static int key_keep(struct key_ctx *k, const struct key_row *row)
 			r = -EINVAL;
 			continue;
 		}
-		if (profile_keeps_cap(p, cap))
-			continue;
-		if (p->n_keep_caps >= PROFILE_KEEP_CAPS_MAX) {
+		if (profile_keep_cap(p, cap) < 0) {
 			key_error(k, "too many capabilities (at most %d)", PROFILE_KEEP_CAPS_MAX);
 			return -EINVAL;
 		}
-		p->keep_caps[p->n_keep_caps++] = cap;
 	}
 	return r;
 }
@@ -1472,6 +1469,16 @@ bool profile_keeps_cap(const struct profile *p, int cap)
 		if (p->keep_caps[i] == cap)
 			return true;
 	return false;
+}
+
+int profile_keep_cap(struct profile *p, int cap)
+{
+	if (profile_keeps_cap(p, cap))
+		return 0;
+	if (p->n_keep_caps >= PROFILE_KEEP_CAPS_MAX)
+		return -E2BIG;
+	p->keep_caps[p->n_keep_caps++] = cap;
+	return 1;
 }
 
 int profile_set_credentials(struct profile *p, const char *user, const char *group, struct diag *d)

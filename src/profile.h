@@ -178,3 +178,8 @@ int profile_set_credentials(struct profile *p, const char *user, const char *gro
 
 /* Whether [capabilities] keep names cap (a CAP_* number). */
 bool profile_keeps_cap(const struct profile *p, int cap);
+
+/* Add cap to the capabilities kept ([capabilities] keep, --oci-caps), each
+ * once: 1 when added, 0 when kept already, -E2BIG when
+ * PROFILE_KEEP_CAPS_MAX are kept (the caller says where). */
+int profile_keep_cap(struct profile *p, int cap);

@@ -871,6 +871,27 @@ static void cleanup(void)
 	free(cmd);
 }
 
+/* profile_keep_cap(): each capability once, and no more than the array
+ * holds ([capabilities] keep and --oci-caps share it). */
+static void test_keep_cap(void)
+{
+	struct profile *p = profile_new("keep.ini");
+	bool added = true;
+
+	if (!p)
+		abort();
+	tap_is(profile_keep_cap(p, 12), 1, "keep: a capability is added");
+	tap_is(profile_keep_cap(p, 12), 0, "keep: named again, kept once");
+	for (int cap = 100; cap < 100 + PROFILE_KEEP_CAPS_MAX - 1; cap++)
+		added &= profile_keep_cap(p, cap) == 1;
+	tap_ok(added && p->n_keep_caps == PROFILE_KEEP_CAPS_MAX, "keep: %d fit",
+	       PROFILE_KEEP_CAPS_MAX);
+	tap_is(profile_keep_cap(p, 99), -E2BIG, "keep: one more is refused");
+	tap_is(profile_keep_cap(p, 12), 0, "keep: a full list still knows its own");
+	tap_is(p->n_keep_caps, PROFILE_KEEP_CAPS_MAX, "keep: nothing written past the array");
+	profile_free(p);
+}
+
 int main(int argc, char **argv)
 {
 	srcdir = argc > 1 ? argv[1] : "tests/profiles";
@@ -887,6 +908,7 @@ int main(int argc, char **argv)
 	test_generated();
 	test_control_bytes();
 	test_refused_header();
+	test_keep_cap();
 	test_find();
 	test_trust_before_read();
 	cleanup();
