@@ -152,6 +152,18 @@ static int print_entry_notes(FILE *f, const struct oci_doc *doc, size_t entry)
 	return 0;
 }
 
+/* " WORD" appended to a list line col wide so far, which goes on after a
+ * tab on the next line past IMPORT_WRAP. Returns the new width. */
+static size_t put_word(FILE *f, size_t col, const char *word, bool optional)
+{
+	if (col > IMPORT_WRAP) {
+		fputs("\n\t", f);
+		col = 8;
+	}
+	fprintf(f, " %s%s", word, optional ? "?" : "");
+	return col + 1 + strlen(word) + optional;
+}
+
 /* The rules [from, to) of one entry: all have its action. 0 or -ENOMEM. */
 static int print_rules(FILE *f, const struct import *im, size_t from, size_t to)
 {
@@ -183,12 +195,8 @@ static int print_rules(FILE *f, const struct import *im, size_t from, size_t to)
 		if (!col) {
 			fputs("syscalls =", f);
 			col = 10;
-		} else if (col > IMPORT_WRAP) {
-			fputs("\n\t", f);
-			col = 8;
 		}
-		fprintf(f, " %s%s", r->syscall, r->optional ? "?" : "");
-		col += strlen(r->syscall) + 1 + r->optional;
+		col = put_word(f, col, r->syscall, r->optional);
 	}
 	if (col)
 		fputc('\n', f);
@@ -289,14 +297,8 @@ static int print_profile(FILE *f, const struct import *im)
 		fputs("\n# --oci-caps: the capabilities the process keeps\n[capabilities]\nkeep =",
 		      f);
 		/* wrapped as syscall lists are: a dozen names exceed the line limit */
-		for (size_t i = 0; i < doc->n_caps; i++) {
-			if (col > IMPORT_WRAP) {
-				fputs("\n\t", f);
-				col = 8;
-			}
-			fprintf(f, " %s", doc->caps[i]);
-			col += strlen(doc->caps[i]) + 1;
-		}
+		for (size_t i = 0; i < doc->n_caps; i++)
+			col = put_word(f, col, doc->caps[i], false);
 		fputc('\n', f);
 	}
 	for (size_t e = 0; e < doc->n_entries; e++) {
