@@ -135,6 +135,15 @@ struct handoff {
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
 
+/* Signals the supervisor ignores: a report reader that goes away
+ * (SIGPIPE), a report past the caller's file-size limit, which the command
+ * can grow with its denials (SIGXFSZ). Either would otherwise end the
+ * supervisor and leave the command with every notified call failing with
+ * ENOSYS, kill-process included; the write fails instead, and that is said
+ * once (report_flush()). */
+static const int ignored[] = { SIGPIPE, SIGXFSZ };
+#define N_IGNORED (sizeof(ignored) / sizeof(ignored[0]))
+
 /* ---- the policy transform ---- */
 
 static bool is_act(uint32_t ret, uint32_t act)
@@ -374,11 +383,10 @@ struct child_args {
 	const struct bpf_prog *load; /* transformed: the one installed */
 	char *const *argv;
 	struct handoff *h;
-	sigset_t oldmask;	      /* the caller's signal mask */
-	struct sigaction old_sigchld; /* and its SIGCHLD disposition */
-	struct sigaction old_sigpipe; /* and its SIGPIPE disposition */
-	struct sigaction old_sigxfsz; /* and its SIGXFSZ disposition */
-	struct caller_pdeath pdeath;  /* the caller's parent-death signal, this process */
+	sigset_t oldmask;			 /* the caller's signal mask */
+	struct sigaction old_sigchld;		 /* and its SIGCHLD disposition */
+	struct sigaction old_ignored[N_IGNORED]; /* and those of ignored[] */
+	struct caller_pdeath pdeath; /* the caller's parent-death signal, this process */
 };
 
 /* The child: run mode, then the command. Never returns (not declared so:
@@ -400,8 +408,8 @@ static void child_main(const struct child_args *a)
 
 	/* the caller's signal state, as run mode would find it */
 	sigaction(SIGCHLD, &a->old_sigchld, NULL);
-	sigaction(SIGPIPE, &a->old_sigpipe, NULL);
-	sigaction(SIGXFSZ, &a->old_sigxfsz, NULL);
+	for (size_t i = 0; i < N_IGNORED; i++)
+		sigaction(ignored[i], &a->old_ignored[i], NULL);
 	sigprocmask(SIG_SETMASK, &a->oldmask, NULL);
 	/* socket activation: the descriptors are meant for the command, which
 	 * is this process now (as systemd-socket-activate does) */
@@ -1593,8 +1601,8 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	struct handoff *h = &hand;
 	void *stack = MAP_FAILED;
 	sigset_t mask;
-	bool masked = false, chld_set = false, pipe_set = false, xfsz_set = false;
-	bool reaped = false;
+	bool masked = false, chld_set = false, reaped = false;
+	size_t n_ignored = 0;
 	char *learn_tmp = NULL;
 	int learn_fd = -1, sfd = -1, wake_fd = -1, listen_poll = -1, readback = -1;
 	struct timespec tick = { 0, 20000 }; /* while the read-back is not over */
@@ -1637,18 +1645,9 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	if (sigaction(SIGCHLD, &dfl, &a.old_sigchld) < 0)
 		goto sys_fail;
 	chld_set = true;
-	/* A report reader that goes away must not take the supervisor with
-	 * it: the command would go on with every notified call failing with
-	 * ENOSYS, kill-process included. A failed write is said once
-	 * (report_flush()). So must a report past the caller's file-size
-	 * limit, which the command can grow with its denials: the write
-	 * fails with EFBIG instead. */
-	if (sigaction(SIGPIPE, &ign, &a.old_sigpipe) < 0)
-		goto sys_fail;
-	pipe_set = true;
-	if (sigaction(SIGXFSZ, &ign, &a.old_sigxfsz) < 0)
-		goto sys_fail;
-	xfsz_set = true;
+	for (; n_ignored < N_IGNORED; n_ignored++)
+		if (sigaction(ignored[n_ignored], &ign, &a.old_ignored[n_ignored]) < 0)
+			goto sys_fail;
 	if (sigprocmask(SIG_BLOCK, &mask, &a.oldmask) < 0)
 		goto sys_fail;
 	masked = true;
@@ -1770,10 +1769,8 @@ out:
 		sigprocmask(SIG_SETMASK, &a.oldmask, NULL);
 	if (chld_set)
 		sigaction(SIGCHLD, &a.old_sigchld, NULL);
-	if (pipe_set)
-		sigaction(SIGPIPE, &a.old_sigpipe, NULL);
-	if (xfsz_set)
-		sigaction(SIGXFSZ, &a.old_sigxfsz, NULL);
+	while (n_ignored--)
+		sigaction(ignored[n_ignored], &a.old_ignored[n_ignored], NULL);
 	if (learn_fd >= 0) {
 		close(learn_fd);
 		unlink(learn_tmp);
