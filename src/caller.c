@@ -561,18 +561,19 @@ static void xfsz_ignore(int sig)
 	(void)sig;
 }
 
-int caller_guard_xfsz(struct diag *d)
+int caller_guard_xfsz(bool keep_ignored, struct diag *d)
 {
 	struct sigaction sa = { .sa_handler = xfsz_ignore, .sa_flags = SA_RESTART }, old;
 
 	/* A caught signal is reset to SIG_DFL by execve(), SIG_IGN survives
 	 * it (signal(7)): a handler, not SIG_IGN, leaves the command the
-	 * default the caller gave. An ignored SIGXFSZ already spares
-	 * scmp-run, and is put back as it was, for the command. */
+	 * default. An ignored SIGXFSZ already spares scmp-run: kept, it is put
+	 * back for the command; else the handler takes its place, and the
+	 * command gets the default reset-signals would give it. */
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGXFSZ, &sa, &old) < 0)
+	if (sigaction(SIGXFSZ, &sa, keep_ignored ? &old : NULL) < 0)
 		return step_failed(d, "catching SIGXFSZ", errno);
-	if (old.sa_handler == SIG_IGN && sigaction(SIGXFSZ, &old, NULL) < 0)
+	if (keep_ignored && old.sa_handler == SIG_IGN && sigaction(SIGXFSZ, &old, NULL) < 0)
 		return step_failed(d, "catching SIGXFSZ", errno);
 	return 0;
 }

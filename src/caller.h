@@ -119,14 +119,15 @@ int caller_reset_signals(struct diag *d);
 
 /*
  * Keep a file-size limit (scmp-run.ini(5) LIMITS) from killing scmp-run
- * with SIGXFSZ when it writes its own messages: a default SIGXFSZ is caught
- * by a handler that does nothing, so the write fails with EFBIG instead;
- * execve() resets the handler, and the command gets the default again. An
- * ignored SIGXFSZ is left as it is. Call it again after
- * caller_reset_signals(). Returns 0 or a negative errno with the failed
- * step in d.
+ * with SIGXFSZ when it writes its own messages: SIGXFSZ is caught by a
+ * handler that does nothing, so the write fails with EFBIG instead;
+ * execve() resets the handler, and the command gets the default. With
+ * keep_ignored (no reset-signals), an ignored SIGXFSZ is left as it is, for
+ * the command; without, the handler replaces it too, which
+ * caller_reset_signals() then leaves alone. Returns 0 or a negative errno
+ * with the failed step in d.
  */
-int caller_guard_xfsz(struct diag *d);
+int caller_guard_xfsz(bool keep_ignored, struct diag *d);
 
 /* setsid(). Returns 0 or a negative errno (EPERM: this process leads a
  * process group) with a message and a hint in d. */

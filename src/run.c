@@ -1052,7 +1052,7 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	 * ruleset fd is close-on-exec and survives the descriptor step,
 	 * which only marks descriptors close-on-exec. */
 	guard_xfsz = fsize_limited(&p->limits);
-	r = guard_xfsz ? caller_guard_xfsz(d) : 0;
+	r = guard_xfsz ? caller_guard_xfsz(!p->caller.reset_signals, d) : 0;
 	if (r == 0)
 		r = rlimits_apply(&p->limits, d);
 	if (r < 0)
@@ -1084,8 +1084,6 @@ int run_exec_hooked(const struct profile *p, const struct bpf_prog *prog, const 
 	/* Caller state, applied before the lookup below: PATH is the
 	 * command's. */
 	r = caller_apply(&p->caller, listen_n, plan.set_uid ? &user : NULL, d);
-	if (r == 0 && guard_xfsz && p->caller.reset_signals)
-		r = caller_guard_xfsz(d); /* an ignored SIGXFSZ is the default now */
 	if (r < 0)
 		goto out;
 	/* The environment is the command's now: a stack limit execve() could

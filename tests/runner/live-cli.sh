@@ -397,6 +397,9 @@ RC=0
 timeout 10 sh -c 'trap "" XFSZ; exec "$@"' sh "$S" -p "$TAP_TMP/fsize.ini" \
 	no-such-command-scmp </dev/null >"$OUT" 2>>"$BIG" || RC=$?
 status_is 127 "file-size, SIGXFSZ ignored by the caller and reset: a missing command is 127"
+run timeout 10 sh -c 'trap "" XFSZ; exec "$@"' sh "$S" -p "$TAP_TMP/fsize.ini" \
+	sh -c 'head -c 2048 /dev/zero >"$0"; echo "$?"' "$TAP_TMP/grow-reset"
+is "$(cat "$OUT")" 153 "file-size, SIGXFSZ ignored by the caller and reset: the command gets the default"
 printf '[limits]\nfile-size = 1K\n' | cat "$TAP_TMP/exec-allow.ini" - >"$TAP_TMP/fsize-exec.ini"
 RC=0
 env PATH="$TAP_TMP/deny:/usr/bin:/bin" timeout 10 "$S" -p "$TAP_TMP/fsize-exec.ini" \
