@@ -649,6 +649,21 @@ static void why_text(const struct decision *dec, char *buf, size_t size)
 	}
 }
 
+/* Count a call of a kind the table has no room for. Its line is not
+ * printed, so that no command can grow the report without bound either:
+ * the first such call says so, once, and the summary counts them
+ * (scmp-run(1), FINDING WHAT WAS DENIED). */
+static void count_untabled(struct sup *s)
+{
+	if (s->dropped_folds++)
+		return;
+	fprintf(s->report,
+		PROG ": calls of kinds past the %zu counted are not shown from here on; the "
+		     "summary counts them\n",
+		s->n_folds);
+	report_flush(s);
+}
+
 /* Count a line; true if it is the first of its kind (to be printed). */
 static bool fold(struct sup *s, const struct arch *abi, const struct seccomp_data *sd,
 		 const struct decision *dec, const char *name, const char *why)
@@ -666,13 +681,13 @@ static bool fold(struct sup *s, const struct arch *abi, const struct seccomp_dat
 		}
 	}
 	if (s->n_folds >= FOLD_MAX) {
-		s->dropped_folds++;
-		return true;
+		count_untabled(s);
+		return false;
 	}
 	f = reallocarray(s->folds, s->n_folds + 1, sizeof(*f));
 	if (!f) {
-		s->dropped_folds++;
-		return true;
+		count_untabled(s);
+		return false;
 	}
 	s->folds = f;
 	f = &s->folds[s->n_folds];
@@ -687,14 +702,11 @@ static bool fold(struct sup *s, const struct arch *abi, const struct seccomp_dat
 	return true;
 }
 
-/* Take back the call fold() just counted as new: the fold it added (none
- * when the table was full), and the count. */
-static void unfold(struct sup *s, size_t n_folds)
+/* Take back the call fold() just counted as new: the fold it added, and
+ * the count. */
+static void unfold(struct sup *s)
 {
-	if (s->n_folds > n_folds)
-		free(s->folds[--s->n_folds].text);
-	else
-		s->dropped_folds--;
+	free(s->folds[--s->n_folds].text);
 	s->reported--;
 }
 
@@ -960,7 +972,6 @@ static void handle(struct sup *s)
 
 	s->reported++;
 	char why[PATH_MAX + 64];
-	size_t n_folds = s->n_folds;
 
 	why_text(&dec, why, sizeof(why));
 	if (fold(s, abi, &req.data, &dec, name, why)) {
@@ -978,7 +989,7 @@ static void handle(struct sup *s)
 		 * the call was not made (a signal interrupted it; restarted,
 		 * it comes again): uncounted, so that its line is printed then */
 		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0) {
-			unfold(s, n_folds);
+			unfold(s);
 			return;
 		}
 		/* one write for the line, '?' when out of memory */

@@ -108,14 +108,35 @@ if [ "$(uname -m)" = x86_64 ]; then
 	like "$ERR" "-> errno(ENOSYS) [x86_64 -1] by unknown-syscall-action" \
 		"folding: ... and in the summary, the same"
 	# 4096 kinds are folded at most, so a command cannot grow the
-	# supervisor without bound: a kind past them has a line per call,
-	# counted in one summary line (scmp-run(1) FINDING WHAT WAS DENIED)
-	# shellcheck disable=SC2046
-	run "$S" --report --user root -p "$T/unknown.ini" "$BUILDDIR/tests/supervise/rawcall" \
-		$(seq 100000 104095) 200000 200000
-	is "$(grep -c 'denied: syscall_200000(' "$ERR")" 2 "folding: past 4096 kinds, a line a call"
-	like "$ERR" "4098 calls denied or logged, 4096 distinct:" "folding: 4096 kinds counted"
-	like "$ERR" "scmp-run:   2 more calls not counted by kind" "folding: ... and the others"
+	# supervisor without bound; past them, one notice and no line for a
+	# call of an untabled kind, so that it cannot grow the report either:
+	# 4096 lines, the notice, a summary of 4096 kinds and its two lines
+	# around them, whatever the number of calls (scmp-run(1) FINDING WHAT
+	# WAS DENIED). Here 5000 kinds, then one of them 10000 times more:
+	# 904 + 10000 calls are not shown.
+	run "$S" --report="$T/many.log" --user root -p "$T/unknown.ini" sh -c \
+		"'$BUILDDIR/tests/supervise/rawcall' 100000:5000:1 200000:10000; exit 7"
+	status_is 7 "folding: past 4096 kinds, the command's own status"
+	is "$(grep -c ': -1 Function not implemented$' "$OUT")" 15000 \
+		"folding: ... every call failed with ENOSYS"
+	is "$(grep -c '^scmp-run: denied: ' "$T/many.log")" 4096 "folding: ... a line for each kind counted"
+	is "$(grep -c '^scmp-run: calls of kinds past the 4096 counted are not shown' \
+		"$T/many.log")" 1 "folding: ... then one notice"
+	is "$(grep -c 'denied: syscall_104096(\|syscall_200000(' "$T/many.log")" 0 \
+		"folding: ... and no line for the kinds past it"
+	like "$T/many.log" "15000 calls denied or logged, 4096 distinct:" "folding: 4096 kinds counted"
+	like "$T/many.log" "scmp-run:   10904 more calls not counted by kind" \
+		"folding: ... and the others, exactly"
+	n=$(wc -l <"$T/many.log")
+	[ "$n" -le $((2 * 4096 + 3)) ]
+	ok $? "folding: the report is bounded ($n lines)"
+	# kill-process is enacted past the table all the same
+	printf '%s\n[kill-process]\nsyscalls = mkdir\n' "$(cat "$T/unknown.ini")" >"$T/kill-many.ini"
+	run "$S" --report="$T/kill-many.log" --user root -p "$T/kill-many.ini" sh -c \
+		"'$BUILDDIR/tests/supervise/rawcall' 100000:4200:1 >/dev/null; exec mkdir '$T/many-made'"
+	status_is 159 "folding: past 4096 kinds, kill-process still ends in status 159"
+	[ ! -e "$T/many-made" ]
+	ok $? "folding: ... and the killed call never ran"
 else
 	skip "syscall -1 in the summary: x86_64 only"
 fi
