@@ -561,6 +561,10 @@ static void report_flush(struct sup *s)
 			s->o->report_path, strerror(errno));
 }
 
+/* The caller's memory, through /proc/PID/mem. A page the command serves
+ * itself through FUSE makes this wait as long as the command wants; no
+ * timeout can cut it short, and no call runs unfiltered meanwhile: a
+ * known limit (scmp-run(1), FINDING WHAT WAS DENIED). */
 static ssize_t read_mem(void *data, uint64_t addr, char *buf, size_t size)
 {
 	const pid_t *tid = data;
