@@ -26,11 +26,14 @@ static bool is_alias(const char *name)
 	for (const char *const *a = aliases; *a; a++)
 		if (!strcmp(*a, name))
 			return true;
-	/* sub-values of a prctl option, owner kinds, seal bits: not options */
+	/* sub-values of a prctl option, owner kinds, seal bits: not options;
+	 * modem lines, packet-mode and line-status bits (tty_ioctl(4)): not
+	 * ioctl requests */
 	return !strncmp(name, "PR_SET_MM_", 10) || !strncmp(name, "PR_SET_VMA_", 11) ||
 	       !strncmp(name, "PR_SET_PTRACER_", 15) || !strncmp(name, "F_OWNER_", 8) ||
 	       !strncmp(name, "F_SEAL_", 7) || !strncmp(name, "SIG_", 4) ||
-	       !strncmp(name, "MAP_HUGE_", 9);
+	       !strncmp(name, "MAP_HUGE_", 9) || !strncmp(name, "TIOCM_", 6) ||
+	       !strncmp(name, "TIOCPKT_", 8) || !strcmp(name, "TIOCSER_TEMT");
 }
 
 const char *callfmt_const_name(const struct arch *a, const char *prefix, int64_t value)

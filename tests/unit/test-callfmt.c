@@ -42,6 +42,9 @@ static const struct call calls[] = {
 	{ ARCH_X86_64, "ioctl", 16, { 0, 0x5401 }, NULL, "ioctl(0, TCGETS, 0)" },
 	{ ARCH_X86_64, "ioctl", 16, { 1, 0x5412 }, NULL, "ioctl(1, TIOCSTI, 0)" },
 	{ ARCH_X86_64, "ioctl", 16, { 1, 0xdeadbeef }, NULL, "ioctl(1, 0xdeadbeef, 0)" },
+	/* modem and packet-mode bits are no requests */
+	{ ARCH_X86_64, "ioctl", 16, { 1, 1 }, NULL, "ioctl(1, 0x1, 0)" },
+	{ ARCH_X86_64, "ioctl", 16, { 1, 0 }, NULL, "ioctl(1, 0, 0)" },
 	{ ARCH_X86_64,
 	  "mmap",
 	  9,
@@ -189,6 +192,11 @@ int main(void)
 	if (!tap_ok(!strcmp(buf, "openat(AT_FDCWD, 0x1000, O_RDONLY, 0)"),
 		    "an unreadable string: its address"))
 		tap_diag("got: %s", buf);
+
+	/* learn mode names an ioctl request through the same lookup */
+	tap_ok(!callfmt_const_name(arch_get(ARCH_X86_64), "TIOC", 1) &&
+		       !callfmt_const_name(arch_get(ARCH_X86_64), "TIOC", 0),
+	       "TIOCM_* and TIOCPKT_* bits name no ioctl request");
 
 	/* a buffer too small: NUL-terminated, ending in "..." */
 	format(&calls[0], read_str, buf, 12);
