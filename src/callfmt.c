@@ -135,6 +135,52 @@ static void put_string(struct out *o, uint64_t addr, callfmt_read_fn read, void 
 	put(o, len == (size_t)n ? "\"..." : "\"");
 }
 
+/*
+ * The prctl(2) options that are not named PR_SET_* or PR_GET_*. Every other
+ * PR_ name is a value of an option's argument, and shares numbers with the
+ * options: PR_ENDIAN_BIG is 0, PR_PPC_DEXCR_CTRL_MASK is 31, which is
+ * PR_TASK_PERF_EVENTS_DISABLE.
+ */
+static const char *const prctl_options[] = {
+	"PR_CAPBSET_READ",
+	"PR_CAPBSET_DROP",
+	"PR_TASK_PERF_EVENTS_DISABLE",
+	"PR_TASK_PERF_EVENTS_ENABLE",
+	"PR_MCE_KILL",
+	"PR_MCE_KILL_GET",
+	"PR_MPX_ENABLE_MANAGEMENT",
+	"PR_MPX_DISABLE_MANAGEMENT",
+	"PR_CAP_AMBIENT",
+	"PR_SVE_SET_VL",
+	"PR_SVE_GET_VL",
+	"PR_PAC_RESET_KEYS",
+	"PR_PAC_SET_ENABLED_KEYS",
+	"PR_PAC_GET_ENABLED_KEYS",
+	"PR_SCHED_CORE",
+	"PR_SME_SET_VL",
+	"PR_SME_GET_VL",
+	"PR_RISCV_V_SET_CONTROL",
+	"PR_RISCV_V_GET_CONTROL",
+	"PR_RISCV_SET_ICACHE_FLUSH_CTX",
+	"PR_PPC_GET_DEXCR",
+	"PR_PPC_SET_DEXCR",
+	NULL,
+};
+
+/* The name of prctl(2) option v on a, or NULL. */
+static const char *prctl_option_name(const struct arch *a, int32_t v)
+{
+	const char *n = callfmt_const_name(a, "PR_SET_", v);
+	int64_t c;
+
+	if (!n)
+		n = callfmt_const_name(a, "PR_GET_", v);
+	for (const char *const *o = prctl_options; !n && *o; o++)
+		if (consts_lookup(a, *o, &c) == 0 && c == v)
+			n = *o;
+	return n;
+}
+
 static bool is_string_param(const char *name)
 {
 	static const char *const names[] = {
@@ -182,12 +228,8 @@ static bool put_special(struct out *o, const struct arch *a, const char *sys,
 		else
 			put(o, "%#" PRIx32, (uint32_t)v);
 	} else if (is(sys, "prctl") && i == 0) {
-		const char *n = callfmt_const_name(a, "PR_SET_", s32);
+		const char *n = prctl_option_name(a, s32);
 
-		if (!n)
-			n = callfmt_const_name(a, "PR_GET_", s32);
-		if (!n)
-			n = callfmt_const_name(a, "PR_", s32);
 		if (n)
 			put(o, "%s", n);
 		else

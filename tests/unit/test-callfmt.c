@@ -60,6 +60,10 @@ static const struct call calls[] = {
 	{ ARCH_X86_64, "prctl", 157, { 38, 1 }, NULL, "prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)" },
 	{ ARCH_X86_64, "prctl", 157, { 23, 5 }, NULL, "prctl(PR_CAPBSET_READ, 5, 0, 0, 0)" },
 	{ ARCH_X86_64, "prctl", 157, { 0x7ffffff0 }, NULL, "prctl(2147483632, 0, 0, 0, 0)" },
+	/* an option, not a value of another option's argument */
+	{ ARCH_X86_64, "prctl", 157, { 31 }, NULL, "prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0)" },
+	{ ARCH_X86_64, "prctl", 157, { 47, 2, 12 }, NULL, "prctl(PR_CAP_AMBIENT, 2, 12, 0, 0)" },
+	{ ARCH_X86_64, "prctl", 157, { 0 }, NULL, "prctl(0, 0, 0, 0, 0)" },
 	{ ARCH_X86_64, "fcntl", 72, { 3, 3 }, NULL, "fcntl(3, F_GETFL, 0)" },
 	{ ARCH_X86_64,
 	  "setsockopt",
