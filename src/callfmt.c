@@ -110,6 +110,17 @@ static void put_const(struct out *o, const struct arch *a, const char *prefix, i
 		put(o, "%" PRId64, v);
 }
 
+/* A word whose bits under mask are one value, a kind (the socket type
+ * of socket(2), the mapping type of mmap(2): MAP_SHARED_VALIDATE is 3, not
+ * MAP_SHARED|MAP_PRIVATE), and the rest flags. */
+static void put_kind_flags(struct out *o, const struct arch *a, const char *prefix, uint64_t v,
+			   uint64_t mask)
+{
+	put_const(o, a, prefix, (int64_t)(v & mask));
+	if (v & ~mask)
+		put_flags(o, a, prefix, v & ~mask, "|");
+}
+
 static void put_string(struct out *o, uint64_t addr, callfmt_read_fn read, void *data)
 {
 	char s[CALLFMT_STRING_MAX + 1];
@@ -213,9 +224,7 @@ static bool put_special(struct out *o, const struct arch *a, const char *sys,
 	if ((is(sys, "socket") || is(sys, "socketpair")) && i == 0) {
 		put_const(o, a, "AF_", s32);
 	} else if ((is(sys, "socket") || is(sys, "socketpair")) && i == 1) {
-		put_const(o, a, "SOCK_", s32 & 0xf);
-		if ((uint32_t)v & ~0xfu)
-			put_flags(o, a, "SOCK_", (uint32_t)v & ~0xfu, "|");
+		put_kind_flags(o, a, "SOCK_", (uint32_t)v, 0xf);
 	} else if (is(sys, "ioctl") && i == 1) {
 		const char *n = callfmt_const_name(a, "TIOC", (uint32_t)v);
 
@@ -247,7 +256,12 @@ static bool put_special(struct out *o, const struct arch *a, const char *sys,
 		else
 			put(o, "PROT_NONE");
 	} else if (is(p, "flags") && (is(sys, "mmap") || is(sys, "mmap2"))) {
-		put_flags(o, a, "MAP_", v, "");
+		int64_t type;
+
+		if (consts_lookup(a, "MAP_TYPE", &type) == 0)
+			put_kind_flags(o, a, "MAP_", v, (uint64_t)type);
+		else
+			put_flags(o, a, "MAP_", v, "");
 	} else if ((is(p, "flags") || is(p, "clone_flags") || is(p, "unshare_flags")) &&
 		   (is(sys, "clone") || is(sys, "unshare"))) {
 		uint64_t f = (uint32_t)v;
