@@ -264,7 +264,9 @@ static bool put_special(struct out *o, const struct arch *a, const char *sys,
 			put_flags(o, a, "MAP_", v, "");
 	} else if ((is(p, "flags") || is(p, "clone_flags") || is(p, "unshare_flags")) &&
 		   (is(sys, "clone") || is(sys, "unshare"))) {
-		uint64_t f = (uint32_t)v;
+		/* clone(2) reads the low 32 bits of its flags, unshare(2) all 64
+		 * (and refuses a bit it does not know) */
+		uint64_t f = is(sys, "clone") ? (uint32_t)v : v;
 
 		if (is(sys, "clone") && (f & 0xff)) {
 			put_const(o, a, "SIG", (int64_t)(f & 0xff));
