@@ -78,6 +78,8 @@ static const struct call calls[] = {
 	{ ARCH_X86_64, "prctl", 157, { 31 }, NULL, "prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0)" },
 	{ ARCH_X86_64, "prctl", 157, { 47, 2, 12 }, NULL, "prctl(PR_CAP_AMBIENT, 2, 12, 0, 0)" },
 	{ ARCH_X86_64, "prctl", 157, { 0 }, NULL, "prctl(0, 0, 0, 0, 0)" },
+	/* PR_SET_PTRACER_ANY is a value of PR_SET_PTRACER's argument */
+	{ ARCH_X86_64, "prctl", 157, { 0xffffffff }, NULL, "prctl(-1, 0, 0, 0, 0)" },
 	{ ARCH_X86_64, "fcntl", 72, { 3, 3 }, NULL, "fcntl(3, F_GETFL, 0)" },
 	{ ARCH_X86_64,
 	  "setsockopt",
