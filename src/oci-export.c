@@ -196,6 +196,36 @@ static int cubes_and(struct cubes *a, const struct cubes *b)
 
 /* ---- deciding tests in a region ---- */
 
+/*
+ * A masked test whose mask keeps the top bits of the argument's width down
+ * to some bit is a test of an aligned block of values: what interval_cubes()
+ * writes, and so what an exported JSON holds when read back (scmp-run.ini(5),
+ * --export-oci). As intervals in t's key space it ORs and negates without
+ * multiplying out bit by bit (rcmp_cubes() of a MASK_NE is a cube per bit of
+ * the mask): into iv (room for 2), and a test *tmp of kind RCMP_IN that uses
+ * iv is returned. Any other test is returned as it is.
+ */
+static const struct rcmp *as_block(const struct rcmp *t, struct interval iv[2], struct rcmp *tmp)
+{
+	uint64_t wmax = width_max(t->width), mask = t->mask & wmax, low = wmax & ~mask;
+	struct interval blk;
+
+	if (t->kind == RCMP_IN || !mask || (low & (low + 1)) || (t->value & ~mask))
+		return t;
+	blk.lo = t->value ^ (t->is_signed ? width_sign(t->width) : 0);
+	blk.hi = blk.lo | low;
+	*tmp = *t;
+	tmp->kind = RCMP_IN;
+	tmp->ivs = iv;
+	if (t->kind == RCMP_MASK_EQ) {
+		iv[0] = blk;
+		tmp->n_ivs = 1;
+	} else {
+		tmp->n_ivs = ivset_complement_into(&blk, 1, wmax, iv);
+	}
+	return tmp;
+}
+
 /* The values the region (tests ctx[0..n)) allows on t's argument, in t's
  * key space; false if it says nothing usable about it. */
 static bool region_set(const struct rcmp *ctx, size_t n, const struct rcmp *t, struct ivset *ret)
@@ -206,8 +236,9 @@ static bool region_set(const struct rcmp *ctx, size_t n, const struct rcmp *t, s
 	*ret = (struct ivset){ 0 };
 	for (size_t i = 0; i < n; i++) {
 		const struct rcmp *c = &ctx[i];
-		struct ivset b = { c->ivs, c->n_ivs };
-		struct interval point;
+		struct interval point, blk[2];
+		struct rcmp tmp;
+		struct ivset b;
 
 		if (c->arg != t->arg || c->width != t->width)
 			continue;
@@ -216,8 +247,11 @@ static bool region_set(const struct rcmp *ctx, size_t n, const struct rcmp *t, s
 			 * outside the mask */
 			point.lo = point.hi = c->value ^ (t->is_signed ? width_sign(t->width) : 0);
 			b = (struct ivset){ &point, (c->value & ~wmax) ? 0 : 1 };
-		} else if (c->kind != RCMP_IN || c->is_signed != t->is_signed) {
-			continue;
+		} else {
+			c = as_block(c, blk, &tmp);
+			if (c->kind != RCMP_IN || c->is_signed != t->is_signed)
+				continue;
+			b = (struct ivset){ c->ivs, c->n_ivs };
 		}
 		if (!any) {
 			if (ivset_add(ret, 0, wmax) < 0)
@@ -234,6 +268,8 @@ static bool region_set(const struct rcmp *ctx, size_t n, const struct rcmp *t, s
 
 int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t)
 {
+	struct interval blk[2];
+	struct rcmp tmp;
 	struct ivset s;
 	int res = -1;
 
@@ -250,6 +286,7 @@ int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t)
 		if (c->kind == RCMP_MASK_EQ && c->value != t->value)
 			return t->kind == RCMP_MASK_NE;
 	}
+	t = as_block(t, blk, &tmp);
 	if (!region_set(ctx, n, t, &s))
 		return -1;
 	if (!s.n) {
@@ -284,10 +321,74 @@ int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t)
 
 /* ---- the region tree ---- */
 
+/* The values of set test c as raw argument values (the sign bit not
+ * flipped), intersected into *set, or put there if *fresh. */
+static int raw_intersect(struct ivset *set, bool fresh, const struct rcmp *c)
+{
+	uint64_t sign = c->is_signed ? width_sign(c->width) : 0, wmax = width_max(c->width);
+	struct ivset b = { 0 };
+	int r = 0;
+
+	for (size_t i = 0; i < c->n_ivs && r >= 0; i++) {
+		uint64_t lo = c->ivs[i].lo, hi = c->ivs[i].hi;
+
+		if (sign && lo < sign && hi >= sign) { /* keys across the sign flip */
+			r = ivset_add(&b, lo ^ sign, wmax);
+			lo = sign;
+		}
+		if (r >= 0)
+			r = ivset_add(&b, lo ^ sign, hi ^ sign);
+	}
+	if (r >= 0)
+		r = ivset_normalize(&b);
+	if (r >= 0 && fresh) {
+		*set = b;
+		return 0;
+	}
+	if (r >= 0)
+		r = ivset_intersect(set, &b);
+	ivset_free(&b);
+	return r;
+}
+
+/*
+ * The set tests of each argument in the context, intersected first and
+ * then made cubes, into per[] and used[]: cubes of each set ANDed one by
+ * one would multiply out (the negations of the blocks one masked entry
+ * each that an export read back holds).
+ */
+static int leaf_sets(const struct exporter *x, struct cubes per[SYSCALL_ARGS_MAX],
+		     bool used[SYSCALL_ARGS_MAX], bool in_set[])
+{
+	struct ivset set[SYSCALL_ARGS_MAX] = { 0 };
+	unsigned width[SYSCALL_ARGS_MAX] = { 0 };
+	int r = 0;
+
+	for (size_t i = 0; i < x->n_ctx && r >= 0; i++) {
+		const struct rcmp *c = &x->ctx[i];
+
+		if (c->kind != RCMP_IN || (width[c->arg] && width[c->arg] != c->width))
+			continue;
+		r = raw_intersect(&set[c->arg], !width[c->arg], c);
+		width[c->arg] = c->width;
+		in_set[i] = true;
+	}
+	for (int a = 0; a < SYSCALL_ARGS_MAX && r >= 0; a++) {
+		if (!width[a])
+			continue;
+		used[a] = true;
+		for (size_t k = 0; k < set[a].n && r >= 0; k++)
+			r = interval_cubes(&per[a], set[a].iv[k].lo, set[a].iv[k].hi, width[a], 0);
+	}
+	for (int a = 0; a < SYSCALL_ARGS_MAX; a++)
+		ivset_free(&set[a]);
+	return r;
+}
+
 static int leaf(struct exporter *x, uint32_t ret)
 {
 	struct cubes per[SYSCALL_ARGS_MAX] = { 0 };
-	bool used[SYSCALL_ARGS_MAX] = { false };
+	bool used[SYSCALL_ARGS_MAX] = { false }, in_set[EXPORT_CTX_MAX] = { false };
 	size_t total = 1;
 	int r = 0;
 
@@ -295,10 +396,13 @@ static int leaf(struct exporter *x, uint32_t ret)
 		return 0; /* runc drops such entries; the default decides there */
 	if (x->target != SIZE_MAX && ret != x->sys->rules[x->target].ret)
 		return 0; /* an earlier rule's region: written with that rule */
+	r = leaf_sets(x, per, used, in_set);
 	for (size_t i = 0; i < x->n_ctx && r >= 0; i++) {
 		const struct rcmp *c = &x->ctx[i];
 		struct cubes one = { 0 };
 
+		if (in_set[i])
+			continue;
 		r = rcmp_cubes(c, &one);
 		if (r >= 0 && !used[c->arg]) {
 			per[c->arg] = one;
@@ -340,14 +444,19 @@ static int leaf(struct exporter *x, uint32_t ret)
 	return r;
 }
 
+/* Push test t, or its negation, onto the context; a block (as_block())
+ * goes as a set, so that the negations of many blocks intersect. */
 static int push(struct exporter *x, const struct rcmp *t, bool negate)
 {
-	struct rcmp c = *t;
+	struct interval blk[2];
+	struct rcmp tmp, c;
 
 	if (x->n_ctx >= EXPORT_CTX_MAX)
 		return -E2BIG;
+	t = as_block(t, blk, &tmp);
+	c = *t;
 	x->owned[x->n_ctx] = false;
-	if (negate && t->kind == RCMP_IN) {
+	if (t->kind == RCMP_IN && (negate || t == &tmp)) {
 		struct ivset s = { 0 };
 		int r = 0;
 
@@ -355,7 +464,7 @@ static int push(struct exporter *x, const struct rcmp *t, bool negate)
 			r = ivset_add(&s, t->ivs[i].lo, t->ivs[i].hi);
 		if (r >= 0)
 			r = ivset_normalize(&s);
-		if (r >= 0)
+		if (r >= 0 && negate)
 			r = ivset_complement(&s, width_max(t->width));
 		if (r < 0) {
 			ivset_free(&s);
