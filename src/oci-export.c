@@ -895,7 +895,11 @@ static int split_rules(struct exporter *x)
 }
 
 /* The entries of one syscall on one ABI, into x->scratch (sorted): the
- * smaller of the two ways to write them. */
+ * smaller of the two ways to write them, per rule on a tie. Read back,
+ * each entry is a rule, whose own region is that entry again: so the
+ * export of an export writes the same entries (scmp-run.ini(5),
+ * --export-oci), where disjoint regions would cut overlapping entries of
+ * one action apart. */
 static int split_sys(struct exporter *x, const struct abi_policy *abi, const struct rsys *s)
 {
 	struct xentry *regions;
@@ -923,7 +927,7 @@ static int split_sys(struct exporter *x, const struct abi_policy *abi, const str
 		return q;
 	}
 	scratch_tidy(x);
-	if (q < 0 || (r >= 0 && n_regions <= x->n_scratch)) {
+	if (q < 0 || (r >= 0 && n_regions < x->n_scratch)) {
 		free(x->scratch);
 		x->scratch = regions;
 		x->n_scratch = n_regions;
