@@ -864,9 +864,19 @@ static void check_credentials(struct lint *L)
 {
 	const struct lint_env *env = L->env;
 	const char *name = env->cred_name;
+	char msg[NUMBER_ID_MSG_MAX];
 
 	switch (env->cred) {
 	case LINT_CRED_OK:
+		return;
+	case LINT_CRED_USER_RANGE:
+	case LINT_CRED_GROUP_RANGE:
+		/* run mode's message (resolve_user(), lookup_group()) */
+		(void)number_id_range_error(name,
+					    env->cred == LINT_CRED_USER_RANGE ? "user" : "group",
+					    msg, sizeof(msg));
+		warn(L, "credentials", &env->cred_loc, "write a number below 4294967295, or a name",
+		     "run mode would refuse this profile here: %s", msg);
 		return;
 	case LINT_CRED_NO_USER:
 	case LINT_CRED_NO_GROUP:
@@ -1102,14 +1112,6 @@ int lint_check(const struct compiled *c, const struct lint_env *env, struct diag
 	return L.oom ? L.oom : L.silenced;
 }
 
-/* Would run mode find the group name (or number)? */
-static bool group_known(const char *name)
-{
-	uint32_t id;
-
-	return number_parse_id(name, &id) || caller_group_known(name);
-}
-
 /* Records what run mode would refuse; true, for the caller to stop. */
 static bool set_cred(struct lint_env *ret, enum lint_cred cred, const char *name,
 		     const struct src_loc *loc)
@@ -1118,6 +1120,21 @@ static bool set_cred(struct lint_env *ret, enum lint_cred cred, const char *name
 	ret->cred_name = name;
 	ret->cred_loc = *loc;
 	return true;
+}
+
+/* Would run mode refuse the group name (or number) written at loc? As
+ * run mode reads it: digits are a gid, or out of range, never a name. */
+static bool probe_group(const char *name, const struct src_loc *loc, struct lint_env *ret)
+{
+	uint32_t id;
+
+	if (number_parse_id(name, &id))
+		return false;
+	if (number_id_range_error(name, "group", NULL, 0))
+		return set_cred(ret, LINT_CRED_GROUP_RANGE, name, loc);
+	if (!caller_group_known(name))
+		return set_cred(ret, LINT_CRED_NO_GROUP, name, loc);
+	return false;
 }
 
 /* The lookups of run mode's credential switch, in its order (run.c,
@@ -1129,9 +1146,12 @@ static bool probe_credentials(const struct profile *p, struct lint_env *ret)
 
 	if (set_uid) {
 		bool num = number_parse_id(p->user, &id);
-		const struct passwd *pw = num ? getpwuid(id) : getpwnam(p->user);
+		const struct passwd *pw;
 
-		/* as run mode reads it: digits are a uid */
+		/* as run mode reads it: digits are a uid, or out of range */
+		if (number_id_range_error(p->user, "user", NULL, 0))
+			return set_cred(ret, LINT_CRED_USER_RANGE, p->user, &p->user_loc);
+		pw = num ? getpwuid(id) : getpwnam(p->user);
 		ret->target_known = pw || num;
 		ret->target_root = ret->target_known && (pw ? pw->pw_uid : id) == 0;
 		if (!pw && !num)
@@ -1139,11 +1159,11 @@ static bool probe_credentials(const struct profile *p, struct lint_env *ret)
 		if (!pw && !set_gid)
 			return set_cred(ret, LINT_CRED_NO_PRIMARY, p->user, &p->user_loc);
 	}
-	if (set_gid && !group_known(p->group))
-		return set_cred(ret, LINT_CRED_NO_GROUP, p->group, &p->group_loc);
+	if (set_gid && probe_group(p->group, &p->group_loc, ret))
+		return true;
 	for (unsigned i = 0; i < p->n_supp_groups; i++)
-		if (!group_known(p->supp_groups[i]))
-			return set_cred(ret, LINT_CRED_NO_GROUP, p->supp_groups[i], &p->supp_loc);
+		if (probe_group(p->supp_groups[i], &p->supp_loc, ret))
+			return true;
 	if ((p->supp_init || p->n_supp_groups) && !set_uid && !set_gid)
 		return set_cred(ret, LINT_CRED_SUPP_ALONE, NULL, &p->supp_loc);
 	return false;

@@ -19,10 +19,12 @@
  * service's profile runs unprivileged, the service as root.) */
 enum lint_cred {
 	LINT_CRED_OK,
-	LINT_CRED_NO_USER,    /* a user name not in the user database */
-	LINT_CRED_NO_PRIMARY, /* a user id without a passwd entry, and no group */
-	LINT_CRED_NO_GROUP,   /* a group name not in the group database */
-	LINT_CRED_SUPP_ALONE, /* supplementary-groups without user or group */
+	LINT_CRED_USER_RANGE,  /* a user id of digits only, too large for an id */
+	LINT_CRED_NO_USER,     /* a user name not in the user database */
+	LINT_CRED_NO_PRIMARY,  /* a user id without a passwd entry, and no group */
+	LINT_CRED_GROUP_RANGE, /* a group id of digits only, too large for an id */
+	LINT_CRED_NO_GROUP,    /* a group name not in the group database */
+	LINT_CRED_SUPP_ALONE,  /* supplementary-groups without user or group */
 };
 
 /* What the lint knows about the process that would run the profile. */

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 int number_parse_u64(const char *s, size_t len, uint64_t *ret)
@@ -95,5 +96,17 @@ bool number_parse_id(const char *s, uint32_t *ret)
 			return false;
 	}
 	*ret = (uint32_t)v;
+	return true;
+}
+
+bool number_id_range_error(const char *s, const char *kind, char *buf, size_t size)
+{
+	uint32_t id;
+
+	if (!*s || s[strspn(s, "0123456789")] || number_parse_id(s, &id))
+		return false;
+	snprintf(buf, size,
+		 "%s id %s is out of range: at most %u (%u means 'unchanged' to the kernel)", kind,
+		 s, UINT32_MAX - 1, UINT32_MAX);
 	return true;
 }

@@ -41,3 +41,18 @@ bool number_looks_like(const char *s);
 /* A user or group id written as decimal digits only, below UINT32_MAX
  * ((uid_t)-1 means "unchanged" to the kernel): true with *ret set. */
 bool number_parse_id(const char *s, uint32_t *ret);
+
+/* Room for number_id_range_error()'s message about an id of a profile
+ * line (at most 198 bytes long); a longer one is cut short. */
+#define NUMBER_ID_MSG_MAX 320
+
+/*
+ * A user or group id written as digits only that number_parse_id()
+ * refuses: no process can have it, and it is not looked up as a name
+ * either (scmp-run.ini(5) [credentials]). Then the one message run mode
+ * and --check give, "KIND id S is out of range: ...", goes to buf (size
+ * bytes; buf may be NULL when size is 0) and the result is true. False for
+ * a valid id and for anything that is not digits only. kind: "user" or
+ * "group".
+ */
+bool number_id_range_error(const char *s, const char *kind, char *buf, size_t size);

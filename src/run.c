@@ -330,11 +330,11 @@ struct run_plan {
 static bool id_out_of_range(const char *s, const char *kind, const struct src_loc *loc,
 			    struct diag *d)
 {
-	if (!*s || s[strspn(s, "0123456789")])
+	char msg[NUMBER_ID_MSG_MAX];
+
+	if (!number_id_range_error(s, kind, msg, sizeof(msg)))
 		return false;
-	diag_error(d, loc,
-		   "%s id %s is out of range: at most %u (%u means 'unchanged' to the kernel)",
-		   kind, s, RUN_ID_UNCHANGED - 1, RUN_ID_UNCHANGED);
+	diag_error(d, loc, "%s", msg);
 	return true;
 }
 

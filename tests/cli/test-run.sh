@@ -547,7 +547,10 @@ if [ "$(id -u)" = 0 ]; then
 	for c in "--user no-such-user-scmp|--user: |unknown user 'no-such-user-scmp'" \
 		"--user $uid|--user: |user id $uid has no passwd entry, so it has no primary group" \
 		"--user root --group no-such-group-scmp|--group: |unknown group 'no-such-group-scmp'" \
-		"--user root --set credentials.supplementary-groups=no-such-group-scmp|command line:1: |unknown group 'no-such-group-scmp'"; do
+		"--user root --set credentials.supplementary-groups=no-such-group-scmp|command line:1: |unknown group 'no-such-group-scmp'" \
+		"--user 4294967295|--user: |user id 4294967295 is out of range: at most 4294967294 (4294967295 means 'unchanged' to the kernel)" \
+		"--user root --group 99999999999|--group: |group id 99999999999 is out of range: at most 4294967294" \
+		"--user root --set credentials.supplementary-groups=4294967295|command line:1: |group id 4294967295 is out of range: at most 4294967294"; do
 		opts=${c%%|*}
 		rest=${c#*|}
 		at=${rest%%|*}

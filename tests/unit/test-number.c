@@ -103,6 +103,22 @@ static void test_signed(void)
 			       id == 10,
 		       "id: decimal only, a leading 0 is not octal");
 	}
+	{
+		char msg[NUMBER_ID_MSG_MAX] = "";
+
+		tap_ok(number_id_range_error("4294967295", "user", msg, sizeof(msg)) &&
+			       !strcmp(msg,
+				       "user id 4294967295 is out of range: at most 4294967294 "
+				       "(4294967295 means 'unchanged' to the kernel)"),
+		       "id range: (uid_t)-1 is out of range, with run mode's message");
+		tap_ok(number_id_range_error("99999999999", "group", NULL, 0),
+		       "id range: a larger number too, without a buffer");
+		tap_ok(!number_id_range_error("4294967294", "user", NULL, 0) &&
+			       !number_id_range_error("nobody", "user", NULL, 0) &&
+			       !number_id_range_error("", "user", NULL, 0) &&
+			       !number_id_range_error("0x100000000", "user", NULL, 0),
+		       "id range: a valid id, a name, '' and hex are not");
+	}
 	tap_ok(number_looks_like("1") && number_looks_like("-1") && number_looks_like("0x"),
 	       "looks like a number: a digit, or '-' and a digit");
 	tap_ok(!number_looks_like("EPERM") && !number_looks_like("-") && !number_looks_like("-x") &&
