@@ -22,6 +22,7 @@ void profile_dirs_init(struct profile_dirs *it, const char *search_path, const c
 	it->fixed[1] = installed_dir;
 	it->next_fixed = 0;
 	it->dir[0] = '\0';
+	it->too_long = false;
 }
 
 const char *profile_dirs_next(struct profile_dirs *it)
@@ -35,12 +36,16 @@ const char *profile_dirs_next(struct profile_dirs *it)
 			it->rest++;
 		/* A relative entry would make the lookup depend on the current
 		 * directory, where anyone may have planted a file. */
-		if (n && entry[0] == '/' && n < sizeof(it->dir)) {
+		if (n && entry[0] == '/') {
+			it->too_long = n >= sizeof(it->dir);
+			if (it->too_long)
+				n = PROFILE_DIRS_SHOWN;
 			memcpy(it->dir, entry, n);
-			it->dir[n] = '\0';
+			strcpy(it->dir + n, it->too_long ? "..." : "");
 			return it->dir;
 		}
 	}
+	it->too_long = false;
 	while (it->next_fixed < 2) {
 		const char *d = it->fixed[it->next_fixed++];
 
@@ -247,6 +252,12 @@ char *profile_find_visit(const char *name, const char *search_path, const char *
 	}
 	profile_dirs_init(&it, search_path, installed_dir);
 	while ((dir = profile_dirs_next(&it))) {
+		/* The environment is the caller's: an entry that cannot be
+		 * opened may still name the first match (scmp-run(1)
+		 * ENVIRONMENT), so it ends the lookup like an unsearchable
+		 * directory, never passed over. */
+		if (it.too_long)
+			return unsearchable(dir, ENAMETOOLONG, visit, ctx);
 		/* One descriptor for the visitor's check (scmp-run(1) TRUST)
 		 * and for the lookup: a directory missing now is not looked
 		 * in, and one put in its place after the check is not the one
@@ -359,7 +370,8 @@ int profile_names_list(const char *search_path, const char *installed_dir, char 
 
 	profile_dirs_init(&it, search_path, installed_dir);
 	while (r == 0 && (dir = profile_dirs_next(&it)))
-		r = names_add_dir(&l, dir);
+		if (!it.too_long)
+			r = names_add_dir(&l, dir);
 	if (r < 0) {
 		profile_names_free(l.v, l.n);
 		*ret_names = NULL;

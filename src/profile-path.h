@@ -11,6 +11,9 @@
 
 struct stat;
 
+/* The bytes of a search path entry too long to open that messages show. */
+#define PROFILE_DIRS_SHOWN 64
+
 #define PROFILE_SYSCONF_DIR "/etc/scmp-run/profiles"
 
 /* An iterator over the search path; no allocation, nothing to free. */
@@ -19,6 +22,7 @@ struct profile_dirs {
 	const char *fixed[2]; /* PROFILE_SYSCONF_DIR, then the installed directory */
 	unsigned next_fixed;  /* index into fixed[] once rest is used up */
 	char dir[PATH_MAX];   /* the current entry, NUL-terminated */
+	bool too_long;	      /* dir is the start of an entry of PATH_MAX bytes or more */
 };
 
 /*
@@ -31,8 +35,9 @@ struct profile_dirs {
 void profile_dirs_init(struct profile_dirs *it, const char *search_path, const char *installed_dir);
 
 /* The next directory, valid until the next call; NULL after the last one.
- * Entries of PATH_MAX bytes or more are skipped (no file could be opened
- * below them). */
+ * An entry of PATH_MAX bytes or more cannot be opened, yet may name a
+ * directory (through repeated slashes or links) that holds a profile: it
+ * comes as its first bytes and "...", with it->too_long set. */
 const char *profile_dirs_next(struct profile_dirs *it);
 
 /* True if a -p argument or an include names a file by path: it contains a
@@ -78,7 +83,8 @@ char *profile_find(const char *name, const char *search_path, const char *instal
  * The names of the profiles in the search path (the files NAME.ini, with a
  * non-empty NAME), sorted, each once. *ret_names is a malloc'ed array of
  * malloc'ed strings (free both, or use profile_names_free()); NULL when
- * *ret_n is 0. Directories that cannot be read are skipped. Returns 0 or
+ * *ret_n is 0. Directories that cannot be read, and entries too long to
+ * open, are skipped. Returns 0 or
  * -ENOMEM (nothing is returned then).
  */
 int profile_names_list(const char *search_path, const char *installed_dir, char ***ret_names,

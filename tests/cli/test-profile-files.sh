@@ -83,6 +83,22 @@ status_is 125 "include = NAME not found, run mode: 125"
 like "$ERR" "missing.ini:2: error: include 'nosuch': no profile of that name" \
 	"run mode: the same located error"
 
+# A search path entry of PATH_MAX bytes or more cannot be opened, but may
+# name a directory (here $D/top, padded with slashes) that holds the first
+# match: the lookup ends with an error, never goes on to the next entry.
+pad=$(printf '%4100s' '' | tr ' ' /)
+run env SCMP_RUN_PROFILE_PATH="$pad$D/top:$D/lib" "$SCMP_RUN" -p base --check
+status_is 1 "search path entry of PATH_MAX bytes: --check 1"
+like "$ERR" "error: cannot look in directory '////" "... says where it cannot look"
+like "$ERR" "for 'base': File name too long" "... and why"
+unlike "$OUT" "base from the search path" "... not the profile of the next entry"
+run env SCMP_RUN_PROFILE_PATH="$pad$D/top:$D/lib" "$SCMP_RUN" -p "$D/top/by-name.ini" -- true
+status_is 125 "search path entry of PATH_MAX bytes, include = NAME, run mode: 125"
+like "$ERR" "by-name.ini:2: error: cannot look in directory '////" "... located at the include"
+run env SCMP_RUN_PROFILE_PATH="$pad$D/top:$D/lib" "$SCMP_RUN" --list-profiles
+status_is 0 "search path entry of PATH_MAX bytes: --list-profiles skips it"
+like "$OUT" "base" "... and lists the other directories"
+
 # Through a symbolic link: relative includes start beside the target.
 mkdir "$D/real" "$D/links"
 printf '[profile]\ninclude = inc.ini\n' >"$D/real/real.ini"

@@ -46,7 +46,7 @@ static char *walk(const char *search_path, const char *installed)
 
 static void test_order(void)
 {
-	char *s, *long_entry, *sp;
+	char *s, *long_entry, *sp, *want;
 
 	s = walk("/a::/b:", "/inst");
 	tap_ok(!strcmp(s, "/a|/b|" PROFILE_SYSCONF_DIR "|/inst"),
@@ -68,10 +68,14 @@ static void test_order(void)
 	if (!long_entry)
 		abort();
 	memset(long_entry, 'x', PATH_MAX);
+	long_entry[0] = '/';
 	long_entry[PATH_MAX] = '\0';
 	sp = xasprintf("/a:%s:/b", long_entry);
 	s = walk(sp, NULL);
-	tap_ok(!strcmp(s, "/a|/b|" PROFILE_SYSCONF_DIR), "an entry of PATH_MAX bytes is skipped");
+	long_entry[PROFILE_DIRS_SHOWN] = '\0';
+	want = xasprintf("/a|%s...|/b|" PROFILE_SYSCONF_DIR, long_entry);
+	tap_ok(!strcmp(s, want), "an entry of PATH_MAX bytes comes cut short, not skipped");
+	free(want);
 	free(s);
 	free(sp);
 	free(long_entry);
@@ -116,6 +120,30 @@ static void test_list(void)
 	p = profile_find("alpha", sp, NULL);
 	tap_ok(p && !strncmp(p, b, strlen(b)), "find: the first directory of the list wins");
 	free(p);
+
+	/* An entry too long to open may name a directory with the first
+	 * match: the lookup ends there, the list passes over it. */
+	{
+		char *pad = malloc(PATH_MAX + 1), *lsp;
+		size_t n_long = 0;
+
+		if (!pad)
+			abort();
+		memset(pad, '/', PATH_MAX);
+		pad[PATH_MAX] = '\0';
+		lsp = xasprintf("%s%s:%s", pad, a, sp);
+		errno = 0;
+		p = profile_find("alpha", lsp, NULL);
+		tap_ok(!p && errno == ENAMETOOLONG,
+		       "find: an entry of PATH_MAX bytes ends the lookup (ENAMETOOLONG)");
+		free(p);
+		r = profile_names_list(lsp, NULL, &names, &n_long);
+		tap_ok(r == 0 && n_long == n, "list: ... and is passed over (%zu names, want %zu)",
+		       n_long, n);
+		profile_names_free(names, n_long);
+		free(lsp);
+		free(pad);
+	}
 
 	/* A directory of the name is passed over (scmp-run(1) PROFILE LOOKUP):
 	 * the lookup goes on with NAME.ini, then the next directory. */
