@@ -724,16 +724,16 @@ static void check_unknown_optional(struct lint *L)
 
 /* ---- other-abi ---- */
 
-/* Whether r is written "ABI/NUMBER" for an ABI the filter does not have,
- * by itself (a group may name members for several ABIs). */
-static bool other_abi(const struct policy *p, const struct rule *r)
+/* Whether syscall is written "ABI/NUMBER" for an ABI the filter does not
+ * have, by itself (via_group false: a group may name members for several
+ * ABIs). */
+static bool other_abi(const struct policy *p, const char *syscall, bool via_group)
 {
 	const struct arch *by;
 	const char *err;
 	uint32_t nr;
 
-	if (r->via_group || r->name_key ||
-	    syscalls_parse_numbered(r->syscall, &by, &nr, &err) < 0 || !by)
+	if (via_group || syscalls_parse_numbered(syscall, &by, &nr, &err) < 0 || !by)
 		return false;
 	for (size_t a = 0; a < p->n_abis; a++)
 		if (p->abis[a].arch == by)
@@ -741,22 +741,26 @@ static bool other_abi(const struct policy *p, const struct rule *r)
 	return true;
 }
 
-/* The warning for the numbers of one line, collected in names. */
-static void warn_other_abi(struct lint *L, const struct src_loc *loc, const char *names)
+/* The warning for the numbers of one line, collected in names: of rules,
+ * or (prio) of a [priority] key. */
+static void warn_other_abi(struct lint *L, const struct src_loc *loc, const char *names, bool prio)
 {
-	char abis[128];
+	char abis[128], hint[160];
 
-	warn(L, "other-abi", loc,
-	     "add the ABI to [filter] architectures or correct the one before '/'; silence this "
-	     "warning if the rule is meant for other architectures",
-	     "%s: by number on an ABI the filter does not have (%s): matches nothing here", names,
-	     filter_abis(L->c->policy, abis, sizeof(abis)));
+	snprintf(hint, sizeof(hint),
+		 "add the ABI to [filter] architectures or correct the one before '/'; silence "
+		 "this warning if the %s is meant for other architectures",
+		 prio ? "priority" : "rule");
+	warn(L, "other-abi", loc, hint, "%s: %s on an ABI the filter does not have (%s): %s", names,
+	     prio ? "priority for a number" : "by number",
+	     filter_abis(L->c->policy, abis, sizeof(abis)),
+	     prio ? "it applies to nothing here" : "matches nothing here");
 }
 
 /* A rule on "ABI/NUMBER" of an ABI the filter lacks never decides a call
  * (scmp-run.ini(5) SYSCALL NAMES): right in a profile for several machines,
  * a typo of the ABI otherwise, and then a denial stops nothing. One warning
- * per line, naming its numbers. */
+ * per line, naming its numbers. A [priority] key so written orders nothing. */
 static void check_other_abi(struct lint *L)
 {
 	const struct ruleset *rs = L->c->rs;
@@ -769,10 +773,10 @@ static void check_other_abi(struct lint *L)
 
 		if (first &&
 		    (!r || r->loc.file != first->loc.file || r->loc.line != first->loc.line)) {
-			warn_other_abi(L, &first->loc, names);
+			warn_other_abi(L, &first->loc, names, false);
 			first = NULL;
 		}
-		if (!r || !other_abi(L->c->policy, r))
+		if (!r || r->name_key || !other_abi(L->c->policy, r->syscall, r->via_group))
 			continue;
 		if (!first) {
 			first = r;
@@ -785,6 +789,16 @@ static void check_other_abi(struct lint *L)
 			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s'%s'",
 						len ? ", " : "", r->syscall);
 		last = r;
+	}
+	/* [priority]: one key a line, so one number a warning */
+	for (size_t i = 0; i < rs->n_prios; i++) {
+		const struct priority *q = &rs->prios[i];
+		char name[80];
+
+		if (!other_abi(L->c->policy, q->syscall, q->via_group))
+			continue;
+		snprintf(name, sizeof(name), "'%s'", q->syscall);
+		warn_other_abi(L, &q->loc, name, true);
 	}
 }
 

@@ -431,7 +431,7 @@ static inline int emit(struct expand_ctx *x, const char *name, int id, bool opti
 		/* An optional name the table lacks has no number to prioritise. */
 		if (optional && !syscalls_known(name))
 			return 0;
-		return ruleset_set_priority(rs, name, e->prio, &e->loc);
+		return ruleset_set_priority(rs, name, e->prio, via_group, &e->loc);
 	}
 	if (!tmpl && entry_rule(x, optional, via_group, &own) < 0)
 		return -ENOMEM;

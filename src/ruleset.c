@@ -127,7 +127,7 @@ const struct src_loc *ruleset_notify_at(const struct ruleset *rs, const struct s
 	return NULL;
 }
 
-int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
+int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio, bool via_group,
 			 const struct src_loc *loc)
 {
 	struct priority *p;
@@ -143,6 +143,6 @@ int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
 		free(name);
 		return -ENOMEM;
 	}
-	*p = (struct priority){ .syscall = name, .prio = prio, .loc = *loc };
+	*p = (struct priority){ .syscall = name, .prio = prio, .via_group = via_group, .loc = *loc };
 	return 0;
 }

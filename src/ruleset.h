@@ -85,6 +85,7 @@ struct hardening {
 struct priority {
 	char *syscall;
 	unsigned prio;
+	bool via_group; /* a member of the group the [priority] key names */
 	struct src_loc loc;
 };
 
@@ -144,7 +145,8 @@ int ruleset_reserve(struct ruleset *rs, size_t more);
  * bad-arch action, a default set in code). NULL if rs never notifies. */
 const struct src_loc *ruleset_notify_at(const struct ruleset *rs, const struct src_loc *fallback);
 
-/* Set the dispatch priority hint of a syscall (0..RULESET_PRIORITY_MAX). The
- * last one written wins. Returns 0, -ERANGE or -ENOMEM. */
-int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio,
+/* Set the dispatch priority hint of a syscall (0..RULESET_PRIORITY_MAX),
+ * via_group if the key written names a group. The last one written wins.
+ * Returns 0, -ERANGE or -ENOMEM. */
+int ruleset_set_priority(struct ruleset *rs, const char *syscall, unsigned prio, bool via_group,
 			 const struct src_loc *loc);

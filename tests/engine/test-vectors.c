@@ -278,7 +278,8 @@ static void run_file(const char *path)
 
 			if (n)
 				*n++ = '\0';
-			r = n ? ruleset_set_priority(c.rs, rest, (unsigned)atoi(n), &loc) : -EINVAL;
+			r = n ? ruleset_set_priority(c.rs, rest, (unsigned)atoi(n), false, &loc)
+			      : -EINVAL;
 		} else if (!strcmp(word, "check")) {
 			if (!compile_ok) {
 				tap_ok(false, "%s:%u: rule set did not compile", file, line);
