@@ -25,6 +25,21 @@ static int set3(uint64_t eff_prm, uint64_t inh)
 	return syscall(SYS_capset, &hdr, data) < 0 ? -errno : 0;
 }
 
+int caps_drop_bounding(uint64_t keep)
+{
+	/* up to the kernel's last capability: past it, EINVAL */
+	for (int c = 0; c < 64; c++) {
+		if (keep & (uint64_t)1 << c)
+			continue;
+		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0) {
+			if (errno == EINVAL && c > 0)
+				break;
+			return -errno;
+		}
+	}
+	return 0;
+}
+
 int caps_set(uint64_t keep, bool bound, const char **ret_step)
 {
 	const uint64_t setpcap = (uint64_t)1 << CAP_SETPCAP;
@@ -37,16 +52,9 @@ int caps_set(uint64_t keep, bool bound, const char **ret_step)
 		if (r < 0)
 			return r;
 		*ret_step = "dropping the capability bounding set";
-		/* up to the kernel's last capability: past it, EINVAL */
-		for (int c = 0; c < 64; c++) {
-			if (keep & (uint64_t)1 << c)
-				continue;
-			if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0) {
-				if (errno == EINVAL && c > 0)
-					break;
-				return -errno;
-			}
-		}
+		r = caps_drop_bounding(keep);
+		if (r < 0)
+			return r;
 		*ret_step = "dropping capabilities";
 	}
 	return set3(keep, keep);

@@ -18,6 +18,10 @@
  */
 int caps_set(uint64_t keep, bool bound, const char **ret_step);
 
+/* Drop every capability not in keep from the bounding set, up to the
+ * kernel's last one (needs CAP_SETPCAP effective). Returns 0 or -errno. */
+int caps_drop_bounding(uint64_t keep);
+
 /* The effective, permitted and inheritable sets, a bit per capability. */
 struct caps_sets {
 	uint64_t eff, prm, inh;

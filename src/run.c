@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
+#include <linux/securebits.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -316,8 +317,9 @@ struct run_plan {
 	gid_t *groups; /* supplementary groups, the primary first, each once (owned);
 			   * NULL: the primary group alone */
 	size_t n_groups;
-	uint64_t keep;	  /* capabilities kept: profile keep and permitted at start */
-	uint64_t ambient; /* raised as ambient (subset of keep) */
+	uint64_t keep;	      /* capabilities kept: profile keep and permitted at start */
+	uint64_t ambient;     /* raised as ambient (subset of keep) */
+	bool keepcaps_locked; /* SECBIT_KEEP_CAPS_LOCKED: no PR_SET_KEEPCAPS */
 	unsigned long seccomp_flags;
 };
 
@@ -562,6 +564,42 @@ static int resolve_supp_groups(const struct profile *p, const struct caller_user
 	return 0;
 }
 
+/*
+ * SECBIT_KEEP_CAPS_LOCKED makes the kernel refuse PR_SET_KEEPCAPS, and
+ * execve() cleared SECBIT_KEEP_CAPS itself: leaving uid 0 then clears the
+ * permitted set (capabilities(7), "Effect of user ID changes"). Fine when
+ * nothing is kept (switch_credentials() drops the bounding set first);
+ * refused, before anything changes, when something is.
+ */
+static int check_keepcaps_lock(const struct profile *p, struct run_plan *plan, struct diag *d)
+{
+	const struct src_loc *at = p->keep_loc.file ? &p->keep_loc : NULL;
+	uid_t ru, eu, su;
+	int bits;
+
+	if (!plan->set_uid || plan->uid == 0)
+		return 0;
+	bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (bits < 0)
+		return step_failed(d, "reading the securebits", errno);
+	plan->keepcaps_locked = bits & SECBIT_KEEP_CAPS_LOCKED;
+	if (!plan->keepcaps_locked || !plan->keep)
+		return 0;
+	if (getresuid(&ru, &eu, &su) < 0)
+		return step_failed(d, "reading the user ids", errno);
+	if (ru != 0 && eu != 0 && su != 0)
+		return 0; /* no uid 0 to leave: nothing is cleared */
+	diag_error(d, at,
+		   "[capabilities] keep needs the capabilities kept across the switch from root to "
+		   "user '%s', and SECBIT_KEEP_CAPS_LOCKED is set for this process: the kernel "
+		   "refuses PR_SET_KEEPCAPS, and the switch would clear them",
+		   p->user);
+	diag_hint(d, at,
+		  "start scmp-run without that securebit, or keep no capability (the switch "
+		  "needs none kept)");
+	return -EPERM;
+}
+
 /* Everything that can be checked without changing the process. */
 static int plan_build(const struct profile *p, const struct bpf_prog *prog, struct diag *d,
 		      struct run_plan *plan, struct caller_user *user)
@@ -626,6 +664,9 @@ static int plan_build(const struct profile *p, const struct bpf_prog *prog, stru
 	r = resolve_supp_groups(p, user, plan, d);
 	if (r < 0)
 		return r;
+	r = check_keepcaps_lock(p, plan, d);
+	if (r < 0)
+		return r;
 	if ((plan->set_gid && !(now.eff & CAPBIT(CAP_SETGID))) ||
 	    (plan->set_uid && !(now.eff & CAPBIT(CAP_SETUID)))) {
 		diag_error(d, p->has_user ? &p->user_loc : &p->group_loc,
@@ -676,6 +717,19 @@ static bool groups_read_back(const gid_t *want, size_t n)
 	return same;
 }
 
+/* The bounding set reduced to plan->keep, if this process may (CAP_SETPCAP
+ * effective); else it is left to drop_capabilities(), which refuses it
+ * without no_new_privs. 0 or -errno. */
+static int drop_bounding_now(const struct run_plan *plan)
+{
+	struct caps_sets now = { 0 };
+	int r = caps_read(&now);
+
+	if (r < 0)
+		return r;
+	return now.eff & CAPBIT(CAP_SETPCAP) ? caps_drop_bounding(plan->keep) : 0;
+}
+
 /*
  * Supplementary groups are the primary group and what [credentials]
  * supplementary-groups names, nothing else: inheriting the caller's groups
@@ -700,8 +754,17 @@ static int switch_credentials(const struct run_plan *plan, struct diag *d)
 		/* Without KEEPCAPS, leaving uid 0 clears the permitted set
 		 * (capabilities(7), "Effect of user ID changes"); the kept
 		 * capabilities are re-established in the next step. Staying
-		 * or becoming uid 0 clears no capability set: no KEEPCAPS. */
-		bool keep = plan->uid != 0;
+		 * or becoming uid 0 clears no capability set: no KEEPCAPS.
+		 * KEEPCAPS locked: check_keepcaps_lock() made sure no kept
+		 * capability needs it, but CAP_SETPCAP may go with the
+		 * switch, so the bounding set is dropped now. */
+		bool keep = plan->uid != 0 && !plan->keepcaps_locked;
+
+		if (plan->uid != 0 && plan->keepcaps_locked) {
+			r = drop_bounding_now(plan);
+			if (r < 0)
+				return step_failed(d, "dropping the capability bounding set", -r);
+		}
 
 		if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 			return step_failed(d, "keeping capabilities across the user change", errno);

@@ -87,6 +87,24 @@ status_is 0 "numeric-ids: ran"
 ids_are numeric-ids "4242 4242 4242 4242" "4343 4343 4343 4343" "4343"
 caps_are numeric-ids $Z $Z $Z $Z $Z
 
+# SECBIT_KEEP_CAPS_LOCKED (inherited through execve): no capability can be
+# kept across the switch from root. Nothing kept: the switch goes on, and
+# the sets, the bounding set too, end as without the bit. Something kept:
+# refused before anything changes, naming the bit.
+if command -v setpriv >/dev/null; then
+	status "$T/numeric-ids.ini" setpriv --securebits +keep_caps_locked
+	status_is 0 "KEEPCAPS locked, nothing kept: ran"
+	ids_are "KEEPCAPS locked, nothing kept" "4242 4242 4242 4242" "4343 4343 4343 4343" "4343"
+	caps_are "KEEPCAPS locked, nothing kept" $Z $Z $Z $Z $Z
+	status "$T/nobody-ambient.ini" setpriv --securebits +keep_caps_locked
+	status_is 125 "KEEPCAPS locked, capabilities kept: refused, 125"
+	like "$ERR" "nobody-ambient.ini:11: error: [capabilities] keep needs the capabilities kept across the switch from root to user 'nobody', and SECBIT_KEEP_CAPS_LOCKED is set" \
+		"KEEPCAPS locked, capabilities kept: names the securebit, at keep"
+	is "$(cat "$OUT")" "" "KEEPCAPS locked, capabilities kept: the command did not run"
+else
+	for i in 1 2 3 4 5 6 7; do skip "setpriv (util-linux) is not installed"; done
+fi
+
 # [credentials] supplementary-groups: named, numbered, the primary again
 # (set once); the kernel lists Groups sorted.
 ADM=$(getent group adm | cut -d: -f3)
