@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "path-walk.h"
+
 void profile_dirs_init(struct profile_dirs *it, const char *search_path, const char *installed_dir)
 {
 	it->rest = search_path ? search_path : "";
@@ -97,23 +99,6 @@ bool profile_is_path(const char *s)
 	return strchr(s, '/') != NULL;
 }
 
-/* Symbolic links followed on the way to one directory, as many as the
- * kernel follows in one path (path_resolution(7)). */
-#define WALK_LINKS_MAX 40
-
-/* rest becomes head "/" rest; -ENAMETOOLONG if that does not fit. */
-static int prepend(char *rest, size_t size, const char *head, size_t n_head)
-{
-	size_t n_rest = strlen(rest);
-
-	if (n_head + 1 + n_rest >= size)
-		return -ENAMETOOLONG;
-	memmove(rest + n_head + 1, rest, n_rest + 1);
-	memcpy(rest, head, n_head);
-	rest[n_head] = '/';
-	return 0;
-}
-
 /* The link open at lfd (O_PATH | O_NOFOLLOW), the links-th on the way,
  * read into rest (PATH_MAX bytes) before what *cursor has left of it, and
  * *cursor reset to the start: what is walked next. 0 or a negative errno. */
@@ -124,45 +109,9 @@ static int follow_link(int lfd, char *rest, char **cursor, unsigned links)
 
 	if (n < 0)
 		return -errno;
-	if (links > WALK_LINKS_MAX || n == (ssize_t)sizeof(target))
+	if (links > PATH_WALK_LINKS_MAX || n == (ssize_t)sizeof(target))
 		return -ELOOP;
-	memmove(rest, *cursor, strlen(*cursor) + 1);
-	*cursor = rest;
-	return prepend(rest, PATH_MAX, target, (size_t)n);
-}
-
-/* at, the path of the directory walked so far, one component down (name)
- * or up (".."). */
-static void at_step(char *at, size_t size, const char *name)
-{
-	char *slash;
-
-	if (strcmp(name, "..")) {
-		snprintf(at + strlen(at), size - strlen(at), "%s%s", at[1] ? "/" : "", name);
-		return;
-	}
-	slash = strrchr(at, '/');
-	slash[slash == at] = '\0'; /* the parent of "/" is "/" */
-}
-
-/* The next component of *rest (skipping empty ones and "."), copied to
- * name (NAME_MAX + 1 bytes): 1, 0 at the end, or -ENAMETOOLONG. */
-static int next_component(char **rest, char *name)
-{
-	while (**rest) {
-		size_t n = strcspn(*rest, "/");
-		const char *c = *rest;
-
-		*rest += n + (c[n] == '/');
-		if (n == 0 || (n == 1 && c[0] == '.'))
-			continue;
-		if (n > NAME_MAX)
-			return -ENAMETOOLONG; /* never a shorter name in its place */
-		memcpy(name, c, n);
-		name[n] = '\0';
-		return 1;
-	}
-	return 0;
+	return path_walk_follow(rest, PATH_MAX, cursor, target, (size_t)n);
 }
 
 /*
@@ -187,7 +136,7 @@ static int walk_open(const char *dir, profile_visit_fn visit, void *ctx, int *re
 	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	while (r == 0 && (r = next_component(&cursor, name)) > 0) {
+	while (r == 0 && (r = path_walk_next(&cursor, name)) > 0) {
 		struct stat st;
 		int next;
 
@@ -206,7 +155,9 @@ static int walk_open(const char *dir, profile_visit_fn visit, void *ctx, int *re
 		if (S_ISDIR(st.st_mode)) {
 			close(fd);
 			fd = next;
-			at_step(at, sizeof(at), name);
+			/* at names the directory to visit; a longer one
+			 * than fits leaves it at its parent's name */
+			path_walk_step(at, sizeof(at), name);
 			continue;
 		}
 		r = S_ISLNK(st.st_mode) ? follow_link(next, rest, &cursor, ++links) : -ENOTDIR;
