@@ -7,14 +7,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "landlock-uapi.h"
+#include "path-walk.h"
 #include "suggest.h"
 
 /* Every filesystem right of LANDLOCK_ABI_KNOWN (bits 0-15). */
@@ -719,95 +724,242 @@ static void held_close(struct held_fds *h)
 }
 
 /*
- * The highest path of c strictly above path whose rights make symbolic
- * links: below it the command may have put a link in the place of a
- * directory or of a missing path on an earlier run, and a rule that
- * followed it would grant what the link leads to. A '.' rule stands for
- * dot, the working directory (links_dot()). NULL if none, and for "."
- * (the working directory is not looked up).
+ * The directories of the paths whose key makes symbolic links, by identity
+ * (st_dev, st_ino): below one, the command may have put a link in the
+ * place of a directory or of a missing path on an earlier run, and a rule
+ * that followed it would grant what the link leads to. Which directory a
+ * rule path reaches is what counts, not how it is spelled (scmp-run.ini(5)
+ * LANDLOCK, Paths).
  */
-static const char *link_maker_above(const struct landlock_config *c, const char *dot,
-				    const char *path)
+struct landlock_link_dirs {
+	size_t n;
+	bool root;	 /* "/" is one: every link is below it */
+	bool proc_asked; /* /proc was looked at: proc_dev is known if has_proc */
+	bool has_proc;
+	dev_t proc_dev;
+	struct link_dir {
+		dev_t dev;
+		ino_t ino;
+	} id[];
+};
+
+static bool link_dirs_has(const struct landlock_link_dirs *ld, const struct stat *st)
 {
-	const char *top = NULL;
-
-	for (size_t i = 0; path[0] == '/' && i < c->n_paths; i++) {
-		const char *w = strcmp(c->paths[i].path, ".") ? c->paths[i].path : dot;
-		size_t n = w ? strlen(w) : 0;
-
-		if (!(set_rights(c->paths[i].set) & LANDLOCK_ACCESS_FS_MAKE_SYM) || !w ||
-		    w[0] != '/' || strncmp(w, path, n) || (n > 1 && path[n] != '/') || !path[n] ||
-		    (top && strlen(top) <= n))
-			continue;
-		top = w;
-	}
-	return top;
+	for (size_t i = 0; i < ld->n; i++)
+		if (ld->id[i].dev == st->st_dev && ld->id[i].ino == st->st_ino)
+			return true;
+	return false;
 }
 
-/*
- * The working directory, allocated, when a '.' rule of c makes links: the
- * command may plant links below it as below any write path (scmp-run.ini(5)
- * LANDLOCK, Paths). *ret is NULL when no '.' rule makes links. 0 or the
- * -errno of getcwd(3), with *ret_loc (if not NULL) the line of that rule.
- */
-static int links_dot(const struct landlock_config *c, char **ret, const struct src_loc **ret_loc)
+int landlock_link_dirs_new(const struct landlock_config *c, struct landlock_link_dirs **ret)
 {
-	*ret = NULL;
+	struct landlock_link_dirs *ld = calloc(1, sizeof(*ld) + c->n_paths * sizeof(ld->id[0]));
+	struct stat st;
+
+	if (!ld)
+		return -ENOMEM;
 	for (size_t i = 0; i < c->n_paths; i++) {
-		if (strcmp(c->paths[i].path, ".") ||
-		    !(set_rights(c->paths[i].set) & LANDLOCK_ACCESS_FS_MAKE_SYM))
+		/* A path that cannot be looked up now is no directory to
+		 * guard: its own rule fails, or is skipped, when opened. */
+		if (!(set_rights(c->paths[i].set) & LANDLOCK_ACCESS_FS_MAKE_SYM) ||
+		    stat(c->paths[i].path, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		if (ret_loc)
-			*ret_loc = &c->paths[i].loc;
-		*ret = getcwd(NULL, 0);
-		return *ret ? 0 : -errno;
+		ld->id[ld->n++] = (struct link_dir){ .dev = st.st_dev, .ino = st.st_ino };
 	}
+	/* "/" that cannot be told apart counts as one: no link is followed */
+	ld->root = ld->n && (stat("/", &st) < 0 || link_dirs_has(ld, &st));
+	*ret = ld;
 	return 0;
 }
 
-/*
- * open(path, O_PATH | O_CLOEXEC) for a rule of c, or -errno. Below a path
- * that makes links (link_maker_above()) none is followed: the part below
- * it is opened with openat2(2) RESOLVE_NO_SYMLINKS, and a link there fails
- * with ELOOP (scmp-run.ini(5) LANDLOCK, Paths).
- */
-static int open_rule_path(const struct landlock_config *c, const char *dot, const char *path)
+void landlock_link_dirs_free(struct landlock_link_dirs *ld)
 {
-	const char *top = link_maker_above(c, dot, path);
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
-	int tfd, fd, err;
+	free(ld);
+}
 
-	if (!top) {
+/*
+ * A rule path resolved one component at a time: done is the part resolved,
+ * with no link in it, todo what is left, each link's target put in front
+ * of it (path-walk.h).
+ */
+struct walk {
+	struct landlock_link_dirs *ld;
+	bool inside;	 /* done is at or below a directory of ld */
+	bool no_openat2; /* look at every component: the final open cannot refuse links */
+	unsigned links;
+	char *cursor; /* into todo */
+	char done[LANDLOCK_PATH_MAX];
+	char todo[LANDLOCK_PATH_MAX];
+	char link[LANDLOCK_PATH_MAX];
+	char name[NAME_MAX + 1];
+};
+
+/*
+ * Whether a link (st, from lstat) is on /proc, where a link may lead where
+ * no path does (a pipe, a deleted file). /proc is looked at once per ld,
+ * when a walk first ends at a link.
+ */
+static bool link_in_proc(struct landlock_link_dirs *ld, const struct stat *st)
+{
+	struct statfs sf;
+	struct stat ps;
+
+	if (!ld->proc_asked) {
+		ld->proc_asked = true;
+		ld->has_proc = statfs("/proc", &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC &&
+			       stat("/proc", &ps) == 0;
+		ld->proc_dev = ld->has_proc ? ps.st_dev : 0;
+	}
+	return ld->has_proc && st->st_dev == ld->proc_dev;
+}
+
+/* Put the target of the link that ends w->done in front of what is left,
+ * and go back to the link's directory (to "/" for an absolute target). */
+static int walk_follow(struct walk *w)
+{
+	ssize_t n = readlink(w->done, w->link, sizeof(w->link));
+
+	if (n < 0)
+		return -errno;
+	if (n == (ssize_t)sizeof(w->link))
+		return -ENAMETOOLONG;
+	if (w->link[0] == '/')
+		strcpy(w->done, "/");
+	else
+		path_walk_step(w->done, sizeof(w->done), "..");
+	return path_walk_follow(w->todo, sizeof(w->todo), &w->cursor, w->link, (size_t)n);
+}
+
+/*
+ * The component in w->name: 0 to go on, or a negative errno (-ELOOP with
+ * *ret_planted for a link below a directory of ld), or a descriptor in
+ * *ret_fd when the walk ends at a /proc link.
+ */
+static int walk_step(struct walk *w, int *ret_fd, bool *ret_planted)
+{
+	bool up = !strcmp(w->name, "..");
+	struct stat st;
+	int r = path_walk_step(w->done, sizeof(w->done), w->name);
+
+	/* ".." comes from a link's target only (rule paths have none) and
+	 * leads to a directory already looked at */
+	if (r < 0 || up)
+		return r;
+	/* below a directory of ld, the final openat2(2) refuses any link */
+	if (w->inside && !w->no_openat2)
+		return 0;
+	if (lstat(w->done, &st) < 0)
+		return -errno;
+	if (!S_ISLNK(st.st_mode)) {
+		w->inside |= S_ISDIR(st.st_mode) && link_dirs_has(w->ld, &st);
+		return 0;
+	}
+	if (w->inside) {
+		*ret_planted = true;
+		return -ELOOP;
+	}
+	if (++w->links > PATH_WALK_LINKS_MAX)
+		return -ELOOP;
+	/* A /proc link at the end (/dev/stdout leads to /proc/self/fd/1)
+	 * may lead where no path does: the kernel follows it, as open(2)
+	 * would. Nothing is looked up below what it leads to. */
+	if (!w->cursor[strspn(w->cursor, "/")] && link_in_proc(w->ld, &st)) {
+		*ret_fd = open(w->done, O_PATH | O_CLOEXEC);
+		return *ret_fd < 0 ? -errno : 0;
+	}
+	return walk_follow(w);
+}
+
+/* Open w->done, where the walk ended, following no link. */
+static int walk_open_done(struct walk *w, bool *ret_planted)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	int fd;
+
+	/* Every component was looked at: the last is no link. */
+	if (w->no_openat2)
+		fd = open(w->done, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	else
+		fd = (int)syscall(SYS_openat2, AT_FDCWD, w->done, &how, sizeof(how));
+	if (fd >= 0)
+		return fd;
+	*ret_planted = errno == ELOOP && w->inside;
+	return -errno;
+}
+
+/*
+ * open_rule_path() of an absolute path with a link on the way: each
+ * component is looked up without following links (lstat(2)); a directory
+ * of ld reached makes the walk inside, and a link inside is refused with
+ * ELOOP (*ret_planted set); a link above is followed by putting its
+ * target in front of the rest. The path reached, link-free, is opened with
+ * openat2(2) RESOLVE_NO_SYMLINKS, so that a link made meanwhile is refused
+ * too; without openat2 (no_openat2) every component is looked at.
+ */
+static int walk_open(struct landlock_link_dirs *ld, const char *path, bool no_openat2,
+		     bool *ret_planted)
+{
+	struct walk *w = malloc(sizeof(*w));
+	int fd = -1, r = 0;
+
+	if (!w)
+		return -ENOMEM;
+	w->ld = ld;
+	w->inside = ld->root;
+	w->no_openat2 = no_openat2;
+	w->links = 0;
+	strcpy(w->done, "/");
+	snprintf(w->todo, sizeof(w->todo), "%s", path);
+	w->cursor = w->todo;
+	while (r >= 0 && fd < 0 && (r = path_walk_next(&w->cursor, w->name)) > 0)
+		r = walk_step(w, &fd, ret_planted);
+	if (r >= 0)
+		r = fd >= 0 ? fd : walk_open_done(w, ret_planted);
+	free(w);
+	return r;
+}
+
+/*
+ * open(path, O_PATH | O_CLOEXEC) for a rule, or -errno. Below a directory
+ * of ld no symbolic link is followed: one there fails with ELOOP, and
+ * *ret_planted is set (scmp-run.ini(5) LANDLOCK, Paths). Without ld ('.'
+ * is not looked up) this is one open(2); with it, a path with no link on
+ * the way is one openat2(2), and only one with a link is walked.
+ */
+static int open_rule_path(struct landlock_link_dirs *ld, const char *path, bool *ret_planted)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	int fd;
+
+	*ret_planted = false;
+	if (!ld || !ld->n || path[0] != '/') {
 		fd = open(path, O_PATH | O_CLOEXEC);
 		return fd < 0 ? -errno : fd;
 	}
-	tfd = open(top == dot ? "." : top, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (tfd < 0)
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	if (fd >= 0)
+		return fd;
+	if (errno != ELOOP && errno != ENOSYS)
 		return -errno;
-	fd = (int)syscall(SYS_openat2, tfd, path + strlen(top) + (top[1] != '\0'), &how,
-			  sizeof(how));
-	err = errno;
-	close(tfd);
-	return fd < 0 ? -err : fd;
+	return walk_open(ld, path, errno == ENOSYS, ret_planted);
 }
 
 /*
  * open_rule_path() into h. When h is full, or the open-files limit is
  * reached while h holds descriptors, h is closed first: a low [limits]
- * open-files needs no more than one descriptor at a time, two for a path
- * below one that makes links (the directory it is opened from).
+ * open-files needs no more than one descriptor at a time.
  */
-static int held_open(struct held_fds *h, const struct landlock_config *c, const char *dot,
-		     const char *path)
+static int held_open(struct held_fds *h, struct landlock_link_dirs *ld, const char *path,
+		     bool *ret_planted)
 {
 	int fd;
 
 	if (h->n == HELD_MAX)
 		held_close(h);
-	fd = open_rule_path(c, dot, path);
+	fd = open_rule_path(ld, path, ret_planted);
 	if (fd == -EMFILE && h->n) {
 		held_close(h);
-		fd = open_rule_path(c, dot, path);
+		fd = open_rule_path(ld, path, ret_planted);
 	}
 	if (fd < 0)
 		return fd;
@@ -847,29 +999,16 @@ static int rule_check(int fd)
 	return err == EBADFD ? -EBADFD : 0;
 }
 
-bool landlock_path_below_links(const struct landlock_config *c, const char *path)
-{
-	char *dot;
-	bool below = links_dot(c, &dot, NULL) == 0 && link_maker_above(c, dot, path);
-
-	free(dot);
-	return below;
-}
-
 const char landlock_link_hint[] =
 	"below a path the command may make symbolic links in, none is followed: the "
 	"command may have made it on an earlier run; name the path the link leads to";
 
-int landlock_path_check(const struct landlock_config *c, const struct landlock_path_rule *pr)
+int landlock_path_check(struct landlock_link_dirs *ld, const struct landlock_path_rule *pr,
+			bool *ret_planted)
 {
-	char *dot;
 	int fd, r;
 
-	/* a working directory that is gone fails run mode at its '.' line;
-	 * here the paths are checked as if '.' made no links */
-	links_dot(c, &dot, NULL);
-	fd = open_rule_path(c, dot, pr->path);
-	free(dot);
+	fd = open_rule_path(ld, pr->path, ret_planted);
 	if (fd < 0)
 		return path_skipped(pr, -fd) ? 0 : fd;
 	r = rule_check(fd);
@@ -886,15 +1025,16 @@ int landlock_path_check(const struct landlock_config *c, const struct landlock_p
  * set of file rights alone (devices) cost one call less. A directory
  * refused with EINVAL for another reason gets fewer rights, never more.
  */
-static int add_path(const struct landlock_config *c, const char *dot,
-		    const struct landlock_path_rule *pr, int ruleset_fd, uint64_t handled,
-		    struct held_fds *h, struct diag *d, struct landlock_plan *plan)
+static int add_path(struct landlock_link_dirs *ld, const struct landlock_path_rule *pr,
+		    int ruleset_fd, uint64_t handled, struct held_fds *h, struct diag *d,
+		    struct landlock_plan *plan)
 {
 	struct landlock_path_beneath_attr attr = { .allowed_access =
 							   set_rights(pr->set) & handled };
+	bool planted;
 	int fd, err, r;
 
-	fd = held_open(h, c, dot, pr->path);
+	fd = held_open(h, ld, pr->path, &planted);
 	if (fd < 0) {
 		r = -fd;
 		if (path_skipped(pr, r)) {
@@ -905,7 +1045,7 @@ static int add_path(const struct landlock_config *c, const char *dot,
 		if (r == -ENOENT)
 			diag_hint(d, &pr->loc, "write '%s?' for a path that may be missing",
 				  pr->path);
-		else if (r == -ELOOP && link_maker_above(c, dot, pr->path))
+		else if (r == -ELOOP && planted)
 			diag_hint(d, &pr->loc, "%s", landlock_link_hint);
 		return r;
 	}
@@ -951,8 +1091,7 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 {
 	struct landlock_ruleset_attr attr;
 	struct held_fds held = { .n = 0 };
-	const struct src_loc *dot_loc = NULL;
-	char *dot = NULL;
+	struct landlock_link_dirs *ld = NULL;
 	size_t size;
 	long fd;
 	int r;
@@ -980,13 +1119,13 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 			return step_failed(d, NULL, "creating the ruleset", NULL, errno);
 		ret->ruleset_fd = (int)fd;
 	}
-	r = links_dot(c, &dot, &dot_loc);
+	r = landlock_link_dirs_new(c, &ld);
 	if (r < 0) {
-		step_failed(d, dot_loc, "finding the working directory of '.'", NULL, -r);
+		step_failed(d, NULL, "finding the directories of the write paths", NULL, -r);
 		goto fail;
 	}
 	for (size_t i = 0; i < c->n_paths; i++) {
-		r = add_path(c, dot, &c->paths[i], ret->ruleset_fd, ret->rights.fs, &held, d, ret);
+		r = add_path(ld, &c->paths[i], ret->ruleset_fd, ret->rights.fs, &held, d, ret);
 		if (r < 0)
 			goto fail;
 	}
@@ -996,10 +1135,10 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		if (r < 0)
 			goto fail;
 	}
-	free(dot);
+	landlock_link_dirs_free(ld);
 	return 0;
 fail:
-	free(dot);
+	landlock_link_dirs_free(ld);
 	held_close(&held);
 	landlock_plan_close(ret);
 	return r;

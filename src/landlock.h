@@ -161,8 +161,9 @@ struct landlock_plan {
 /*
  * Prepare the domain for c on ABI abi: decide the rights
  * (landlock_rights_build), open each path O_PATH|O_CLOEXEC (following
- * symbolic links except below a path of c that makes them, a '.' one
- * included; '.' is the working directory now), restrict the rights of
+ * symbolic links except below a directory of a path of c that makes them,
+ * as landlock_link_dirs_new() finds them; '.' is the working directory
+ * now), restrict the rights of
  * a path that is not a directory to the rights a file can carry, create the
  * ruleset and add every rule. Run it before the credential switch, with
  * the real kernel's ABI from landlock_abi_probe(); tests pass a lower abi.
@@ -179,26 +180,35 @@ int landlock_prepare(const struct landlock_config *c, int abi, struct diag *d,
 		     struct landlock_plan *ret);
 
 /*
- * Open pr->path, a path of c, as landlock_prepare() does (O_PATH, following
- * symbolic links except below a path of c that makes them; '.' is the
- * working directory now), ask a scratch ruleset whether
- * the kernel takes a rule on it, and close both again: 0 when run mode
- * would take the rule (an optional path that is missing included, and any
- * path when there is no Landlock to ask), or the negative errno with which
- * it would refuse the profile: open's, or -EBADFD for what Landlock takes
- * no rule on (landlock_no_rule_hint). Changes nothing; for --check, which
- * cannot know the paths at launch.
+ * The directories of the paths of c whose key may make symbolic links
+ * (write), by identity, as they are now: below one, no link is followed
+ * (scmp-run.ini(5) LANDLOCK, Paths). A path that cannot be looked up is
+ * left out (its own rule fails or is skipped). Returns 0 with *ret owned
+ * by the caller (landlock_link_dirs_free), or -ENOMEM.
  */
-int landlock_path_check(const struct landlock_config *c, const struct landlock_path_rule *pr);
+struct landlock_link_dirs;
+int landlock_link_dirs_new(const struct landlock_config *c, struct landlock_link_dirs **ret);
+void landlock_link_dirs_free(struct landlock_link_dirs *ld);
+
+/*
+ * Open pr->path as landlock_prepare() does (O_PATH, following symbolic
+ * links except below a directory of ld, from landlock_link_dirs_new() of
+ * its config; '.' is the working directory now), ask a scratch ruleset
+ * whether the kernel takes a rule on it, and close both again: 0 when run
+ * mode would take the rule (an optional path that is missing included,
+ * and any path when there is no Landlock to ask), or the negative errno
+ * with which it would refuse the profile: open's, or -EBADFD for what
+ * Landlock takes no rule on (landlock_no_rule_hint). *ret_planted tells
+ * whether an -ELOOP is a link below a directory of ld. Changes nothing
+ * (but what ld caches); for --check, which cannot know the paths at launch.
+ */
+int landlock_path_check(struct landlock_link_dirs *ld, const struct landlock_path_rule *pr,
+			bool *ret_planted);
 
 /* Why the kernel refused a rule with EBADFD, as a hint. */
 extern const char landlock_no_rule_hint[];
 
-/* Whether path lies below a path of c whose key may make symbolic links,
- * where none is followed (scmp-run.ini(5) LANDLOCK, Paths). */
-bool landlock_path_below_links(const struct landlock_config *c, const char *path);
-
-/* Why such a path failed with ELOOP, as a hint. */
+/* Why a path failed with ELOOP below such a directory, as a hint. */
 extern const char landlock_link_hint[];
 
 /*

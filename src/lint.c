@@ -1034,12 +1034,16 @@ static void check_nnp(struct lint *L)
 static void check_landlock_paths(struct lint *L)
 {
 	const struct landlock_config *ll = &L->c->profile->landlock;
+	struct landlock_link_dirs *ld;
 
-	if (ll->mode == LANDLOCK_MODE_OFF)
+	/* without the write directories (out of memory) no path can be
+	 * opened as run mode opens it */
+	if (ll->mode == LANDLOCK_MODE_OFF || landlock_link_dirs_new(ll, &ld) < 0)
 		return;
 	for (size_t i = 0; i < ll->n_paths; i++) {
 		const struct landlock_path_rule *pr = &ll->paths[i];
-		int r = landlock_path_check(ll, pr);
+		bool planted;
+		int r = landlock_path_check(ld, pr, &planted);
 		char hint[LANDLOCK_PATH_MAX + 64];
 
 		if (r == 0)
@@ -1060,7 +1064,7 @@ static void check_landlock_paths(struct lint *L)
 			     pr->path, strerror(-r));
 			continue;
 		}
-		if (r == -ELOOP && landlock_path_below_links(ll, pr->path)) {
+		if (r == -ELOOP && planted) {
 			warn(L, "path-missing", &pr->loc, landlock_link_hint,
 			     "landlock: a symbolic link is on the way to '%s' (%s): run mode "
 			     "would refuse the profile",
@@ -1072,6 +1076,7 @@ static void check_landlock_paths(struct lint *L)
 		     "landlock: opening '%s' fails now (%s): run mode would refuse the profile",
 		     pr->path, strerror(-r));
 	}
+	landlock_link_dirs_free(ld);
 }
 
 /* ---- the comments themselves ---- */
