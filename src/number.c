@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 int number_parse_u64(const char *s, size_t len, uint64_t *ret)
 {
@@ -109,4 +110,23 @@ bool number_id_range_error(const char *s, const char *kind, char *buf, size_t si
 		 "%s id %s is out of range: at most %u (%u means 'unchanged' to the kernel)", kind,
 		 s, UINT32_MAX - 1, UINT32_MAX);
 	return true;
+}
+
+int number_parse_bool(const char *s, bool *ret, const char **reterr)
+{
+	static const char *const yes[] = { "yes", "true", "1", "on" };
+	static const char *const no[] = { "no", "false", "0", "off" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*ret = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*ret = false;
+			return 0;
+		}
+	}
+	*reterr = NUMBER_ERR_BOOL;
+	return -EINVAL;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Integers as a profile and the command line write them (scmp-run.ini(5)
- * NUMBERS): decimal, 0x hex, 0o or leading-0 octal, never truncated.
+ * NUMBERS): decimal, 0x hex, 0o or leading-0 octal, never truncated; and
+ * booleans (scmp-run.ini(5) FILE SYNTAX).
  */
 #pragma once
 
@@ -12,6 +13,7 @@
 /* The two messages every reader of a number uses. */
 #define NUMBER_ERR_SYNTAX "not a number"
 #define NUMBER_ERR_RANGE  "out of range"
+#define NUMBER_ERR_BOOL	  "use yes/no, true/false, on/off or 1/0"
 
 /*
  * The len bytes at s as an unsigned integer: decimal ("42"), hex ("0x2a",
@@ -56,3 +58,10 @@ bool number_parse_id(const char *s, uint32_t *ret);
  * "group".
  */
 bool number_id_range_error(const char *s, const char *kind, char *buf, size_t size);
+
+/*
+ * A boolean as scmp-run.ini(5) FILE SYNTAX spells it: yes/no, true/false,
+ * on/off or 1/0, in any case. Returns 0 with *ret set, or -EINVAL with
+ * *reterr NUMBER_ERR_BOOL.
+ */
+int number_parse_bool(const char *s, bool *ret, const char **reterr);

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -188,26 +187,6 @@ static int parse_action(const char *text, const struct arch *native, struct acti
 	return action_parse(text, native, ret, reterr);
 }
 
-/* scmp-run.ini(5) FILE SYNTAX: the spellings of a boolean. */
-static int parse_bool(const char *s, bool *ret, const char **reterr)
-{
-	static const char *const yes[] = { "yes", "true", "1", "on" };
-	static const char *const no[] = { "no", "false", "0", "off" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (!strcasecmp(s, yes[i])) {
-			*ret = true;
-			return 0;
-		}
-		if (!strcasecmp(s, no[i])) {
-			*ret = false;
-			return 0;
-		}
-	}
-	*reterr = "use yes/no, true/false, on/off or 1/0";
-	return -EINVAL;
-}
-
 #define PRIORITY_RANGE "0..255"
 _Static_assert(RULESET_PRIORITY_MAX == 255, "PRIORITY_RANGE spells out RULESET_PRIORITY_MAX");
 
@@ -346,7 +325,7 @@ static int key_bool(struct key_ctx *k, const struct key_row *row)
 {
 	const char *err;
 
-	if (parse_bool(k->value, key_field(k, row, row->field), &err) < 0) {
+	if (number_parse_bool(k->value, key_field(k, row, row->field), &err) < 0) {
 		key_error(k, "invalid boolean '%s' for '%s': %s", k->value, k->key, err);
 		return -EINVAL;
 	}
@@ -621,7 +600,7 @@ static int key_hardening_bool(struct key_ctx *k, const struct key_row *row)
 	const char *err;
 	bool v;
 
-	if (parse_bool(k->value, &v, &err) < 0) {
+	if (number_parse_bool(k->value, &v, &err) < 0) {
 		key_error(k, "invalid boolean '%s' for '%s': %s", k->value, k->key, err);
 		return -EINVAL;
 	}
@@ -655,7 +634,7 @@ static int key_restrict_namespaces(struct key_ctx *k, const struct key_row *row)
 	types = hardening_ns_types(&n_types);
 	for (size_t i = 0; i < n_types; i++)
 		all |= types[i].bit;
-	if (parse_bool(k->value, &v, &err) == 0) {
+	if (number_parse_bool(k->value, &v, &err) == 0) {
 		if (!hardening_first(k, &h->ns_loc))
 			return -EINVAL;
 		h->ns_denied = v ? all : 0;
@@ -708,7 +687,7 @@ static int key_restrict_families(struct key_ctx *k, const struct key_row *row)
 		size_t dup = SIZE_MAX;
 		bool b;
 
-		if (parse_bool(w, &b, &err) == 0) {
+		if (number_parse_bool(w, &b, &err) == 0) {
 			key_error(k,
 				  "'%s' takes a list of address families, not '%s': the AF_ "
 				  "names allowed (AF_UNIX AF_INET ...), or ~ and those denied",

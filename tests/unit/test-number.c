@@ -126,9 +126,27 @@ static void test_signed(void)
 	       "names, '-' alone and '' do not");
 }
 
+static void test_bool(void)
+{
+	const char *err = NULL;
+	bool v = false;
+
+	tap_ok(number_parse_bool("Yes", &v, &err) == 0 && v &&
+		       number_parse_bool("1", &v, &err) == 0,
+	       "bool: yes in any case, 1");
+	tap_ok(number_parse_bool("OFF", &v, &err) == 0 && !v &&
+		       number_parse_bool("false", &v, &err) == 0,
+	       "bool: off in any case, false");
+	v = true;
+	tap_ok(number_parse_bool("yes no", &v, &err) == -EINVAL && v &&
+		       !strcmp(err, NUMBER_ERR_BOOL),
+	       "bool: anything else is refused with the spellings, *ret untouched");
+}
+
 int main(void)
 {
 	test_u64();
 	test_signed();
+	test_bool();
 	return tap_done();
 }
