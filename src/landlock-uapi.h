@@ -25,6 +25,15 @@ struct landlock_ruleset_attr {
 #define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
 #define LANDLOCK_CREATE_RULESET_ERRATA	(1U << 1)
 
+/*
+ * landlock_restrict_self() flags, ABI 7 (Linux 6.15): newer than the source
+ * above, so tools/check-landlock-uapi.py compares them only with a source
+ * that has them.
+ */
+#define LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF  (1U << 0)
+#define LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON	  (1U << 1)
+#define LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF (1U << 2)
+
 /* landlock_add_rule() rule types */
 enum landlock_rule_type {
 	LANDLOCK_RULE_PATH_BENEATH = 1,

@@ -19,6 +19,7 @@
 
 #include "array.h"
 #include "landlock-uapi.h"
+#include "number.h"
 #include "path-walk.h"
 #include "suggest.h"
 
@@ -458,6 +459,21 @@ static int parse_mode(struct landlock_config *c, const char *value, const struct
 	return -EINVAL;
 }
 
+/* log = yes|no; a later line replaces (scmp-run.ini(5) LANDLOCK, Logging). */
+static int parse_log(struct landlock_config *c, const char *value, const struct src_loc *loc,
+		     const char **reterr, const char **ret_word, int *ret_word_len)
+{
+	bool v;
+
+	*ret_word = value;
+	*ret_word_len = (int)strlen(value);
+	if (number_parse_bool(value, &v, reterr) < 0)
+		return -EINVAL;
+	c->log = v;
+	c->log_loc = *loc;
+	return 0;
+}
+
 int landlock_parse_key(struct landlock_config *c, const char *key, const char *value,
 		       const struct src_loc *loc, const char **reterr, const char **ret_word,
 		       int *ret_word_len)
@@ -479,6 +495,8 @@ int landlock_parse_key(struct landlock_config *c, const char *key, const char *v
 		return parse_scope(c, value, loc, reterr, ret_word, ret_word_len);
 	if (!strcmp(key, "mode"))
 		return parse_mode(c, value, loc, reterr, ret_word, ret_word_len);
+	if (!strcmp(key, "log"))
+		return parse_log(c, value, loc, reterr, ret_word, ret_word_len);
 	*reterr = "unknown right";
 	return -ENOENT;
 }
@@ -490,13 +508,14 @@ int landlock_parse_key_diag(struct landlock_config *c, const char *key, const ch
 	int len, r = landlock_parse_key(c, key, value, loc, &err, &word, &len);
 
 	if (r == -ENOENT) {
-		static const char *const keys[] = { "read",	"read-exec",   "write", "devices",
-						    "bind-tcp", "connect-tcp", "scope", "mode" };
+		static const char *const keys[] = { "read",    "read-exec", "write",
+						    "devices", "bind-tcp",  "connect-tcp",
+						    "scope",   "mode",	    "log" };
 		struct suggest sg;
 
 		diag_error(d, loc,
 			   "unknown right '%s' in [landlock] (read, read-exec, write, devices, "
-			   "bind-tcp, connect-tcp; also scope, mode)",
+			   "bind-tcp, connect-tcp; also scope, mode, log)",
 			   key);
 		suggest_init(&sg, key);
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -607,6 +626,11 @@ int landlock_rights_build(const struct landlock_config *c, int abi, struct diag 
 	ret->drop_net = want_net & ~ret->net;
 	ret->drop_scoped = want_scoped & ~ret->scoped;
 	ret->domain = ret->fs || ret->net || ret->scoped;
+	/* Denials after execve(2), the command's, are not logged unless asked
+	 * (landlock_restrict_self(2), ABI 7). */
+	if (c->log && abi >= 7)
+		ret->restrict_flags = LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON;
+	ret->drop_log = c->log && abi < 7;
 	if (c->mode != LANDLOCK_MODE_REQUIRE)
 		return 0;
 
@@ -633,6 +657,10 @@ int landlock_rights_build(const struct landlock_config *c, int abi, struct diag 
 		snprintf(buf, sizeof(buf), "scope %s",
 			 names_str((char[64]){ 0 }, 64, ret->drop_scoped, scope_names, 2));
 		require_failed(d, c, c->has_scope ? &c->scope_loc : &c->mode_loc, abi, buf, 6);
+		r = -EOPNOTSUPP;
+	}
+	if (ret->drop_log) {
+		require_failed(d, c, &c->log_loc, abi, "log", 7);
 		r = -EOPNOTSUPP;
 	}
 	return r;
@@ -1176,7 +1204,7 @@ int landlock_enforce(struct landlock_plan *p, struct diag *d)
 		landlock_plan_close(p);
 		return r;
 	}
-	if (syscall(SYS_landlock_restrict_self, p->ruleset_fd, 0) < 0) {
+	if (syscall(SYS_landlock_restrict_self, p->ruleset_fd, p->rights.restrict_flags) < 0) {
 		int err = errno;
 
 		r = step_failed(d, NULL, "entering the domain (landlock_restrict_self)", NULL, err);
@@ -1328,6 +1356,10 @@ int landlock_report(const struct landlock_config *c, const struct landlock_right
 		e |= names_print(f, r->drop_scoped, scope_names, 2) < 0;
 		e |= fputc('\n', f) == EOF;
 	}
+	if (c->log)
+		e |= fprintf(f, "%slog: %s\n", prefix,
+			     r->drop_log ? "dropped, the kernel lacks it (needs ABI 7)"
+					 : "denials of the command are logged (audit)") < 0;
 	e |= fprintf(f, "%sptrace and /proc/PID/mem of processes outside the domain: denied\n",
 		     prefix) < 0;
 	if (plan)

@@ -12,7 +12,7 @@
 
 #include "diag.h"
 
-#define LANDLOCK_ABI_KNOWN 6	      /* the newest ABI that added a right this build uses */
+#define LANDLOCK_ABI_KNOWN 7	      /* the newest ABI whose additions this build uses */
 #define LANDLOCK_PATHS_MAX 4096	      /* path words in one profile */
 #define LANDLOCK_PATH_MAX  4096	      /* bytes of one path, as PATH_MAX */
 #define LANDLOCK_PORTS_MAX (1u << 17) /* ports in one profile (bind + connect) */
@@ -63,6 +63,9 @@ struct landlock_config {
 	bool has_scope;	 /* a scope key was written; else the default (signal) */
 	uint64_t scoped; /* LANDLOCK_SCOPE_* bits, valid when has_scope */
 	struct src_loc scope_loc;
+	/* log = yes: the command's denials are logged (ABI 7); its last line */
+	bool log;
+	struct src_loc log_loc;
 	size_t n_port_numbers; /* ports counted over all ranges, for LANDLOCK_PORTS_MAX */
 	/* > 0: act as if the kernel's ABI were at most this. No key sets it:
 	 * only a test build simulates an older kernel with it. */
@@ -127,15 +130,18 @@ struct landlock_rights {
 	uint64_t drop_fs;  /* rights the section asks for that the ABI lacks (best-effort) */
 	uint64_t drop_net; /* idem */
 	uint64_t drop_scoped;
+	uint32_t restrict_flags; /* for landlock_restrict_self(): log = yes on ABI 7 */
+	bool drop_log;		 /* log = yes that the ABI lacks (best-effort) */
 };
 
 /*
  * Decide the handled rights and scopes of c on ABI abi (what
  * landlock_abi_probe() returned, or a lower value to simulate an older
  * kernel). Pure. With mode = off: no domain, nothing dropped. With
- * best-effort, rights the ABI lacks go to drop_*; with require, each is an
- * error located at the key that asks for it (and mode's line), and the
- * result is -EOPNOTSUPP. Returns 0 or -EOPNOTSUPP; abi < 0 is -EINVAL.
+ * best-effort, rights the ABI lacks go to drop_* (log = yes to drop_log);
+ * with require, each is an error located at the key that asks for it (and
+ * mode's line), and the result is -EOPNOTSUPP. Returns 0 or -EOPNOTSUPP;
+ * abi < 0 is -EINVAL.
  */
 int landlock_rights_build(const struct landlock_config *c, int abi, struct diag *d,
 			  struct landlock_rights *ret);
@@ -212,9 +218,10 @@ extern const char landlock_no_rule_hint[];
 extern const char landlock_link_hint[];
 
 /*
- * Enter the prepared domain (landlock_restrict_self) and close the ruleset
- * fd. Run it after no_new_privs is set (or with CAP_SYS_ADMIN), right
- * before the seccomp filter is installed. A plan without domain is a no-op.
+ * Enter the prepared domain (landlock_restrict_self, with the plan's
+ * restrict_flags) and close the ruleset fd. Run it after no_new_privs is
+ * set (or with CAP_SYS_ADMIN), right before the seccomp filter is
+ * installed. A plan without domain is a no-op.
  * Returns 0 or a negative errno with a message (and hint) in d.
  */
 int landlock_enforce(struct landlock_plan *p, struct diag *d);
@@ -224,9 +231,10 @@ void landlock_plan_close(struct landlock_plan *p);
 
 /*
  * Print for --check and -v: the kernel's ABI, the mode, and per kind
- * (filesystem, bind-tcp, connect-tcp, scope) what is enforced and what is
- * dropped, as lines starting with prefix. plan may be NULL (--check: no
- * fds); then only the rights are printed. Returns 0 or -EIO.
+ * (filesystem, bind-tcp, connect-tcp, scope, log when asked for) what is
+ * enforced and what is dropped, as lines starting with prefix. plan may
+ * be NULL (--check: no fds); then only the rights are printed. Returns 0
+ * or -EIO.
  */
 int landlock_report(const struct landlock_config *c, const struct landlock_rights *r,
 		    const struct landlock_plan *plan, const char *prefix, FILE *f);

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # [landlock] and [limits] through the command line, live in the kernel: each
 # run as root (user = root) and as uid 65534 (scmp-run itself unprivileged).
-# Usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY (environment: SCMP_RUN, SRCDIR).
+# Usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY AUDIT-PY (environment: SCMP_RUN, SRCDIR).
 
 # $AS is a command prefix, split on purpose; '$PPID' in single quotes is
 # for the sandboxed shell.
@@ -16,8 +16,9 @@ if ! [ -x /usr/bin/python3 ] || ! command -v setpriv >/dev/null; then
 fi
 . "$SRCDIR/tests/tap.sh"
 
-SEAM=${1:?usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY}
-ESC=${2:?usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY}
+SEAM=${1:?usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY AUDIT-PY}
+ESC=${2:?usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY AUDIT-PY}
+AUDIT=${3:?usage: cli.sh SCMP-RUN-SEAM ESCAPE-PY AUDIT-PY}
 S=$SCMP_RUN
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -627,8 +628,45 @@ like "$OUT" "landlock: filesystem: dropped, the kernel lacks them: truncate ioct
 	"ABI 1: truncate and ioctl-dev are dropped"
 unlike "$OUT" "lacks them: refer" "ABI 1: refer is not called dropped"
 like "$OUT" "landlock: filesystem: refer is always denied on ABI 1" "ABI 1: refer is denied"
+# log = yes asks ABI 7 to log the command's denials: refused by require
+# before it, dropped by best-effort, and -v and --check say so
+printf '[landlock]\nmode = require\nlog = yes\n' | prof log-require
+SCMP_RUN_TEST_LANDLOCK_ABI=6 run "$SEAM" -p "$P/log-require-root.ini" touch "$TAP_TMP/w/ran"
+is "$RC" 125 "require: log on ABI 6 is 125"
+like "$ERR" "log-require-root.ini:5: error: landlock: log needs Landlock ABI 7; the kernel has ABI 6 (mode = require)" \
+	"require: located at the log line"
+[ ! -e "$TAP_TMP/w/ran" ]
+ok $? "require: and nothing ran"
+printf '%s\nlog = yes\n' "$SYS" | prof logged
+SCMP_RUN_TEST_LANDLOCK_ABI=6 run "$SEAM" -v -p "$P/logged-root.ini" true
+status_is 0 "best-effort: log on ABI 6 runs"
+like "$ERR" "scmp-run: landlock: log: dropped, the kernel lacks it (needs ABI 7)" \
+	"best-effort: -v says log is dropped"
+SCMP_RUN_TEST_LANDLOCK_ABI=6 run "$SEAM" -p "$P/logged.ini" --check
+like "$OUT" "landlock: log: dropped, the kernel lacks it (needs ABI 7)" \
+	"best-effort: --check says log is dropped"
 SCMP_RUN_TEST_LANDLOCK_ABI=3 run "$S" -v -p "$P/besteffort-root.ini" true
 like "$ERR" "landlock: kernel: Landlock ABI $ABI" "the installed build ignores the seam"
+
+# ---- log = yes: the command's denials in the kernel's audit log ----
+
+printf '%s\n' "$SYS" | prof unlogged
+if [ "$ABI" -lt 7 ]; then
+	skip "log = yes: Landlock ABI $ABI logs no denial of the command (needs ABI 7)"
+elif ! "$PY" "$AUDIT" enabled; then
+	skip "log = yes: audit is disabled (auditctl -e 1): the kernel logs no Landlock denial"
+else
+	run "$S" -p "$P/logged.ini" --check
+	like "$OUT" "landlock: log: denials of the command are logged (audit)" \
+		"log = yes: --check says denials are logged"
+	run "$PY" "$AUDIT" run "$S" -p "$P/logged-root.ini" cat "$TAP_TMP/secret/file"
+	is "$RC" 1 "log = yes: a read outside the paths fails"
+	like "$OUT" "blockers=fs.read_file path=\"$TAP_TMP/secret/file\"" \
+		"log = yes: the kernel logs the command's denial"
+	run "$PY" "$AUDIT" run "$S" -p "$P/unlogged-root.ini" cat "$TAP_TMP/secret/file"
+	is "$RC" 1 "near miss: without log the read fails as well"
+	is "$(cat "$OUT")" "" "near miss: without log nothing of the command is logged"
+fi
 
 # ---- [limits]: applied before the command, read back inside it; only
 # lowered (root here lacks CAP_SYS_RESOURCE) ----

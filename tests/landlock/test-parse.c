@@ -125,6 +125,8 @@ static void test_errors(void)
 	bad("mode", "strict", -EINVAL, "mode: unknown mode (best-effort, require, off) 'strict'");
 	bad("mode", "require off", -EINVAL,
 	    "mode: mode takes one value (best-effort, require, off) 'require off'");
+	bad("log", "maybe", -EINVAL, "log: use yes/no, true/false, on/off or 1/0 'maybe'");
+	bad("log", "yes no", -EINVAL, "log: use yes/no, true/false, on/off or 1/0 'yes no'");
 	bad("read", " ", -EINVAL, "read: no path given");
 	bad("bind-tcp", "\t", -EINVAL, "bind-tcp: no port given");
 
@@ -133,6 +135,8 @@ static void test_errors(void)
 	good("bind-tcp", "0 65535 8000-8010");
 	good("scope", "signal,abstract-unix");
 	good("scope", "none");
+	good("log", "yes");
+	good("log", "off");
 	good("mode", "off");
 }
 
@@ -406,11 +410,76 @@ static void test_rights(void)
 	landlock_config_clear(&c);
 }
 
+/* log = yes: LOG_NEW_EXEC_ON from ABI 7; dropped or refused before. */
+static void test_log(void)
+{
+	static const char *const yes[] = { "log", "yes", NULL };
+	static const char *const no[] = { "log", "yes", "log", "no", NULL };
+	static const char *const req[] = { "mode", "require", "log", "on", NULL };
+	static const char *const off[] = { "mode", "off", "log", "yes", NULL };
+	struct landlock_config c;
+	struct landlock_rights r;
+	char *msg, *rep;
+	int ret;
+
+	c = config(yes);
+	tap_ok(c.log && c.log_loc.line == 7, "log = yes is kept with its line");
+	msg = rights_msg(&c, 7, &ret, &r);
+	tap_ok(ret == 0 && r.restrict_flags == LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON &&
+		       !r.drop_log,
+	       "ABI 7: the domain logs the command's denials (LOG_NEW_EXEC_ON)");
+	free(msg);
+	rep = report(&c, &r);
+	tap_ok(strstr(rep, "landlock: log: denials of the command are logged (audit)\n") != NULL,
+	       "the report says denials are logged");
+	free(rep);
+	msg = rights_msg(&c, 6, &ret, &r);
+	tap_ok(ret == 0 && !r.restrict_flags && r.drop_log && r.domain,
+	       "ABI 6, best-effort: log is dropped, the domain stays");
+	free(msg);
+	rep = report(&c, &r);
+	tap_ok(strstr(rep, "landlock: log: dropped, the kernel lacks it (needs ABI 7)\n") != NULL,
+	       "the report says log was dropped");
+	free(rep);
+	landlock_config_clear(&c);
+
+	c = config(req);
+	msg = rights_msg(&c, 6, &ret, &r);
+	if (!tap_ok(ret == -EOPNOTSUPP &&
+			    strstr(msg, "p.ini:7: error: landlock: log needs Landlock ABI 7; the "
+					"kernel has ABI 6 (mode = require)"),
+		    "ABI 6, require: refused at the log line"))
+		tap_diag("%s", msg);
+	free(msg);
+	msg = rights_msg(&c, 7, &ret, &r);
+	tap_ok(ret == 0 && r.restrict_flags == LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON,
+	       "ABI 7, require: accepted");
+	free(msg);
+	landlock_config_clear(&c);
+
+	c = config(no);
+	msg = rights_msg(&c, 7, &ret, &r);
+	rep = report(&c, &r);
+	tap_ok(ret == 0 && !c.log && !r.restrict_flags && !strstr(rep, "log:"),
+	       "a later log = no replaces: nothing logged, nothing reported");
+	free(rep);
+	free(msg);
+	landlock_config_clear(&c);
+
+	c = config(off);
+	msg = rights_msg(&c, 6, &ret, &r);
+	tap_ok(ret == 0 && !r.domain && !r.restrict_flags && !r.drop_log,
+	       "mode = off: no domain, log neither used nor dropped");
+	free(msg);
+	landlock_config_clear(&c);
+}
+
 int main(void)
 {
 	test_errors();
 	test_limits();
 	test_values();
 	test_rights();
+	test_log();
 	return tap_done();
 }
