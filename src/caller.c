@@ -308,6 +308,19 @@ static bool user_id_without_entry(const char *user)
 	return number_parse_id(user, &id) && !getpwuid(id);
 }
 
+/* What the user switch does to HOME, USER, LOGNAME and SHELL; nothing for
+ * an id run mode refuses (--check warns about it at its line). */
+static void describe_user_env(const char *user, FILE *f)
+{
+	if (!user || number_id_range_error(user, "user", NULL, 0))
+		return;
+	if (user_id_without_entry(user))
+		fprintf(f, "; HOME USER LOGNAME SHELL removed (user id %s has no passwd entry)",
+			user);
+	else
+		fprintf(f, "; HOME USER LOGNAME SHELL of user '%s'", user);
+}
+
 static void describe_env(const struct caller_settings *s, const char *user, FILE *f)
 {
 	bool dflt = !s->env_clear && !user && !s->n_env_set;
@@ -320,11 +333,7 @@ static void describe_env(const struct caller_settings *s, const char *user, FILE
 	} else {
 		fputs("passed on", f);
 	}
-	if (user && user_id_without_entry(user))
-		fprintf(f, "; HOME USER LOGNAME SHELL removed (user id %s has no passwd entry)",
-			user);
-	else if (user)
-		fprintf(f, "; HOME USER LOGNAME SHELL of user '%s'", user);
+	describe_user_env(user, f);
 	for (size_t i = 0; i < s->n_env_set; i++)
 		fprintf(f, "%s%.*s", i ? " " : "; set ", (int)strcspn(s->env_set[i], "="),
 			s->env_set[i]);

@@ -180,6 +180,15 @@ static void test_describe(void)
 		       "session keyring: a new one (default)\n"
 		       "environment: cleared; HOME USER LOGNAME SHELL of user 'root'\n",
 		       "keep-fds only, clear without keep");
+	/* an id run mode refuses (warned about at its line) has no entry to
+	 * describe */
+	check_describe(&s, 0, "4294967295",
+		       "descriptors: closed from 3 up, except 5 (keep-fds)\n"
+		       "signals: dispositions and mask reset (default)\n"
+		       "session: the caller's (default)\n"
+		       "session keyring: a new one (default)\n"
+		       "environment: cleared\n",
+		       "a user id out of range: no variables described");
 	caller_settings_clear(&s);
 }
 
