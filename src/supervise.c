@@ -81,6 +81,7 @@
 #include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -100,6 +101,7 @@
 
 #define LEARN_LOCK_WAIT	 10   /* seconds: struct lock_wait, in all */
 #define LEARN_OPEN_MAX	 100  /* files opened: learn_lock_current() */
+#define LEARN_LINK_TRIES 100  /* names taken already: learn_link() */
 #define FOLD_MAX	 4096 /* distinct report lines counted */
 #define SUPERVISE_FD_MIN 256  /* the supervisor's own descriptors (see the top) */
 
@@ -1157,24 +1159,150 @@ static char *join_argv(char *const argv[])
 	return e;
 }
 
-/* Open a temporary file next to path, for an atomic rename at the end. */
-static int learn_open(const char *path, char **ret_tmp, struct diag *d)
+/* The directory of path, as a path (its slash kept: "/" for "/f"), or
+ * NULL without memory. Freed by the caller. */
+static char *dir_of(const char *path)
 {
-	char *tmp = NULL;
+	const char *slash = strrchr(path, '/');
+
+	return slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+}
+
+/* path.XXXXXX, as mkostemp(3) takes it, or NULL without memory */
+static char *learn_tmp_template(const char *path)
+{
+	char *tmp;
+
+	return asprintf(&tmp, "%s.XXXXXX", path) < 0 ? NULL : tmp;
+}
+
+/* fd's link in /proc, which names the open file itself (proc(5)) */
+static void proc_fd_path(char buf[static 32], int fd)
+{
+	snprintf(buf, 32, "/proc/self/fd/%d", fd);
+}
+
+/* Whether the file open at fd can be given a name at the end through its
+ * /proc link (learn_link()): a /proc mounted here, whose link leads to it. */
+static bool proc_fd_reaches(int fd)
+{
+	char link[32];
+	struct stat open_st, link_st;
+
+	proc_fd_path(link, fd);
+	return fstat(fd, &open_st) == 0 && stat(link, &link_st) == 0 &&
+	       open_st.st_dev == link_st.st_dev && open_st.st_ino == link_st.st_ino;
+}
+
+/* The unnamed file, beside path: its descriptor or -errno (-EOPNOTSUPP
+ * when /proc cannot name it at the end). */
+static int learn_open_unnamed(const char *path)
+{
+	char *dir = dir_of(path);
 	int fd;
 
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	fd = fd < 0 ? -errno : fd_high(fd);
+	free(dir);
+	if (fd >= 0 && !proc_fd_reaches(fd)) {
+		close(fd);
+		return -EOPNOTSUPP;
+	}
+	return fd;
+}
+
+/* The named file path.XXXXXX: its descriptor (its name in *ret_tmp) or
+ * -errno. */
+static int learn_open_named(const char *path, char **ret_tmp)
+{
+	char *tmp = learn_tmp_template(path);
+	int fd;
+
+	if (!tmp)
 		return -ENOMEM;
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		int err = errno;
-
-		diag_error(d, NULL, "--learn: cannot write '%s': %s", path, strerror(err));
+		fd = -errno;
 		free(tmp);
-		return -err;
+		return fd;
 	}
 	*ret_tmp = tmp;
+	return fd_high(fd);
+}
+
+/*
+ * The file the learned profile is written into, beside path, made before
+ * the command runs: a place that cannot take it is said then. It has no
+ * name (O_TMPFILE, open(2)), so that a supervisor killed during the run
+ * leaves nothing behind; the end gives it one for the rename only
+ * (learn_link()), and *ret_tmp is left NULL. Where the file system has no
+ * unnamed files (EOPNOTSUPP; EISDIR from a kernel without O_TMPFILE;
+ * EINVAL) or /proc cannot name it, it is path.XXXXXX from the start
+ * (mkostemp(3)), in *ret_tmp (scmp-run(1) WRITING A PROFILE FOR A
+ * PROGRAM). Returns the descriptor (fd_high()) or -errno with the error
+ * in d.
+ */
+static int learn_open(const char *path, char **ret_tmp, struct diag *d)
+{
+	int fd = learn_open_unnamed(path);
+
+	*ret_tmp = NULL;
+	if (fd == -EOPNOTSUPP || fd == -EISDIR || fd == -EINVAL)
+		fd = learn_open_named(path, ret_tmp);
+	if (fd < 0)
+		diag_error(d, NULL, "--learn: cannot write '%s': %s", path, strerror(-fd));
 	return fd;
+}
+
+/* path.XXXXXX, its tail drawn at random as mkostemp(3) draws it, in
+ * *ret (the caller frees it). Returns 0 or -errno. */
+static int learn_tmp_name(const char *path, char **ret)
+{
+	static const char chars[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char draw[6];
+	ssize_t n = getrandom(draw, sizeof(draw), 0);
+	char *tmp, *tail;
+
+	if (n != (ssize_t)sizeof(draw))
+		return n < 0 ? -errno : -EIO;
+	tmp = learn_tmp_template(path);
+	if (!tmp)
+		return -ENOMEM;
+	tail = tmp + strlen(tmp) - sizeof(draw);
+	for (size_t i = 0; i < sizeof(draw); i++)
+		tail[i] = chars[draw[i] % (sizeof(chars) - 1)];
+	*ret = tmp;
+	return 0;
+}
+
+/*
+ * A name beside path for the unnamed file fd, given at the end for the
+ * rename: linkat(2) of its /proc link, followed (AT_EMPTY_PATH would need
+ * CAP_DAC_READ_SEARCH). linkat() neither replaces nor follows what holds
+ * the name already (EEXIST): that file is left alone and another name is
+ * drawn. The name in *ret_tmp; returns 0 or -errno.
+ */
+static int learn_link(int fd, const char *path, char **ret_tmp)
+{
+	char link[32], *tmp;
+	int r = -EEXIST;
+
+	proc_fd_path(link, fd);
+	for (unsigned tries = 0; r == -EEXIST && tries < LEARN_LINK_TRIES; tries++) {
+		r = learn_tmp_name(path, &tmp);
+		if (r < 0)
+			return r;
+		if (linkat(AT_FDCWD, link, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
+			*ret_tmp = tmp;
+			return 0;
+		}
+		r = -errno;
+		free(tmp);
+	}
+	return r;
 }
 
 /* Why --report=FILE could not be opened: outfile_open()'s refusals in
@@ -1254,8 +1382,7 @@ static int learn_base(struct sup *s, const struct profile *prof, struct diag *d)
  * file in a sticky directory of a third (rename(2)). */
 static bool sticky_other(const char *path, uid_t uid)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	char *dir = dir_of(path);
 	struct stat st;
 	bool r;
 
@@ -1359,7 +1486,7 @@ static int learn_start(struct sup *s, const struct profile *prof, int *ret_fd, c
 	r = learn_open(path, ret_tmp, d);
 	if (r < 0)
 		return r;
-	*ret_fd = fd_high(r);
+	*ret_fd = r;
 	return 0;
 }
 
@@ -1539,8 +1666,15 @@ static int learn_replace(const char *tmp, const char *path, bool over)
 	return rename(tmp, path) < 0 ? -errno : 0;
 }
 
+/*
+ * The learned profile merged, written into fd and renamed onto FILE. An
+ * unnamed fd (*tmp NULL, learn_open()) is given its name, into *tmp,
+ * once it is on disk; it keeps it when the rename finds that another run
+ * wrote FILE first (it cannot be unnamed again), and is written again.
+ * Closes fd; *tmp is removed unless renamed, and the caller frees it.
+ */
 static int learn_finish(struct sup *s, const struct profile *prof, char *const argv[], int fd,
-			const char *tmp, struct diag *d)
+			char **tmp, struct diag *d)
 {
 	const char *path = s->o->learn_path;
 	char *cmd = join_argv(argv);
@@ -1563,6 +1697,7 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 	for (unsigned tries = 0; r == 0; tries++) {
 		mode_t mode = 0777;
 		int lock = learn_merge_current(s, &w, &mode, d);
+		bool again = false;
 
 		if (lock < 0 && lock != -ENOENT) {
 			r = lock;
@@ -1570,17 +1705,23 @@ static int learn_finish(struct sup *s, const struct profile *prof, char *const a
 			break;
 		}
 		r = learn_write_tmp(s, &h, fd, s->learn_mode & mode);
-		if (r == 0)
-			r = learn_replace(tmp, path, lock >= 0);
+		if (r == 0 && !*tmp)
+			r = learn_link(fd, path, tmp);
+		if (r == 0) {
+			r = learn_replace(*tmp, path, lock >= 0);
+			/* another run wrote the first FILE: add it (not a
+			 * name learn_link() found taken, every time) */
+			again = r == -EEXIST;
+		}
 		if (lock >= 0)
 			close(lock);
-		if (r != -EEXIST || tries >= 100)
+		if (!again || tries >= 100)
 			break;
-		r = 0; /* another run wrote the first FILE: add it */
+		r = 0;
 	}
 	close(fd);
-	if (r < 0)
-		unlink(tmp);
+	if (r < 0 && *tmp)
+		unlink(*tmp);
 	if (r == -E2BIG && !said)
 		diag_error(d, NULL,
 			   "--learn: the command made more than %d distinct calls (counting the "
@@ -1757,7 +1898,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		status = SUPERVISE_KILL_STATUS;
 	summary(&s);
 	if (o->mode == SUPERVISE_LEARN) {
-		r = learn_finish(&s, c->profile, argv, learn_fd, learn_tmp, d);
+		r = learn_finish(&s, c->profile, argv, learn_fd, &learn_tmp, d);
 		learn_fd = -1;
 		learn_warn_base(&s, d);
 		if (r < 0 && status == 0)
@@ -1788,7 +1929,8 @@ out:
 		sigaction(ignored[n_ignored], &a.old_ignored[n_ignored], NULL);
 	if (learn_fd >= 0) {
 		close(learn_fd);
-		unlink(learn_tmp);
+		if (learn_tmp)
+			unlink(learn_tmp);
 	}
 	free(learn_tmp);
 	free(s.base);

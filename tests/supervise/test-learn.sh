@@ -280,6 +280,103 @@ ok $? "the learned profile cannot be written to disk: FILE unchanged"
 [ -d "$T/fsync-dir" ]
 ok $? "the learned profile cannot be written to disk: the command ran"
 
+# killed_learn DIR [SHIM]: --learn DIR/k.ini as root (tests/supervise/
+# SHIM.so preloaded) of a command that waits; once the command runs, the
+# supervisor is killed with SIGKILL (as by the OOM killer or a stop
+# timeout), then the command. RC: the supervisor's status.
+killed_learn() {
+	_dir=$1 _pre=
+	[ -z "${2:-}" ] || _pre=$BUILDDIR/tests/supervise/$2.so
+	mkdir "$_dir"
+	rm -f "$_dir.pid"
+	env LD_PRELOAD="$_pre" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$S" --learn "$_dir/k.ini" --user root \
+		sh -c 'echo $$ >"$1.pid"; exec sleep 30' sh "$_dir" 2>/dev/null &
+	_sup=$!
+	_i=0
+	while [ ! -s "$_dir.pid" ] && [ "$_i" -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill -KILL "$_sup"
+	RC=0
+	wait "$_sup" 2>/dev/null || RC=$?
+	[ -s "$_dir.pid" ] && kill -KILL "$(cat "$_dir.pid")" 2>/dev/null
+	rm -f "$_dir.pid"
+}
+
+# learn_umask MASK SHIM FILE COMMAND...: learn_shimmed under umask MASK
+# (SHIM "-": none)
+learn_umask() {
+	_um=$(umask)
+	umask "$1"
+	if [ "$2" = - ]; then
+		shift 2
+		_file=$1
+		shift
+		run "$S" --learn "$_file" --user root "$@"
+	else
+		shift
+		learn_shimmed "$@"
+	fi
+	umask "$_um"
+}
+
+# The learned profile is written into a file that has no name until the
+# rename at the end (O_TMPFILE): a supervisor killed during the run leaves
+# nothing beside FILE. Where the file system has no such files it has a
+# name from the start (tmpfile-shim.so: EOPNOTSUPP, as on NFS), which a
+# killed supervisor leaves, empty (scmp-run(1) WRITING A PROFILE FOR A
+# PROGRAM). Either way FILE is written with its mode, and nothing else is
+# left by a run that ends.
+if command -v python3 >/dev/null &&
+	python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600))' \
+		"$T" 2>/dev/null; then
+	killed_learn "$T/kill"
+	is "$RC:$(ls -A "$T/kill")" "137:" "supervisor killed: nothing is left beside FILE"
+	learn_umask 077 - "$T/kill/k.ini" true
+	is "$RC:$(stat -c %a "$T/kill/k.ini"):$(ls -A "$T/kill")" "0:600:k.ini" \
+		"a new FILE: written with its mode, nothing else left"
+	like "$T/kill/k.ini" ";@learned" "a new FILE: it holds the record"
+	learn_umask 022 - "$T/kill/k.ini" sh -c "mkdir '$T/kill-dir'"
+	is "$RC:$(stat -c %a "$T/kill/k.ini"):$(ls -A "$T/kill")" "0:600:k.ini" \
+		"FILE replaced: written with its mode, nothing else left"
+	# The name given at the end is taken meanwhile (taken-shim.so): the
+	# file there is left alone and another name is found.
+	learn_shimmed taken-shim "$T/kill/k.ini" sh -c "mkdir '$T/taken-dir'"
+	status_is 0 "the temporary name taken at the end: written"
+	set -- "$T/kill"/k.ini.*
+	is "$#:$(cat "$1")" "1:taken" "the temporary name taken at the end: that file is left as it was"
+	run "$S" -p "$T/kill/k.ini" sh -c "mkdir '$T/kill-dir2'; mkdir '$T/taken-dir2'"
+	status_is 0 "the temporary name taken at the end: FILE holds both runs' calls"
+else
+	for i in 1 2 3 4 5 6 7; do
+		skip "no O_TMPFILE in $T (or no python3 to tell): no case 'unnamed temporary file'"
+	done
+fi
+killed_learn "$T/killfb" tmpfile-shim
+set -- "$T/killfb"/k.ini.*
+is "$RC:$#:$(wc -c <"$1")" "137:1:0" \
+	"no O_TMPFILE, supervisor killed: its temporary file is left, empty"
+rm -f "$1"
+learn_umask 077 tmpfile-shim "$T/killfb/k.ini" true
+is "$RC:$(stat -c %a "$T/killfb/k.ini"):$(ls -A "$T/killfb")" "0:600:k.ini" \
+	"no O_TMPFILE, a new FILE: written with its mode, nothing else left"
+learn_umask 022 tmpfile-shim "$T/killfb/k.ini" sh -c "mkdir '$T/killfb-dir'"
+is "$RC:$(stat -c %a "$T/killfb/k.ini"):$(ls -A "$T/killfb")" "0:600:k.ini" \
+	"no O_TMPFILE, FILE replaced: written with its mode, nothing else left"
+# Without /proc/self/fd (a mount over it) the unnamed file could not be
+# given its name at the end: it is named from the start instead.
+if unshare -m true 2>/dev/null; then
+	mkdir "$T/nofd" "$T/nofd-empty"
+	run unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" "/proc/$$/fd" &&
+		exec "$2" --learn "$3" --user root true' sh "$T/nofd-empty" "$S" "$T/nofd/k.ini"
+	is "$RC:$(ls -A "$T/nofd")" "0:k.ini" "no /proc/self/fd: FILE written, nothing else left"
+else
+	skip "unshare -m fails here: no case 'no /proc/self/fd'"
+fi
+
 # Reading FILE again at the end takes one descriptor more than anything
 # before it: under the highest RLIMIT_NOFILE at which a run fails, the
 # command has run and that step is the one that fails, with its errno
