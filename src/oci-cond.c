@@ -102,6 +102,17 @@ static struct cdesc cd_signed(unsigned arg, enum cmp_op op, int64_t s)
 	return cd_pattern(arg, op, (uint64_t)s);
 }
 
+/* SCMP_CMP_MASKED_EQ as libseccomp reads it: (arg & mask) == (datum & mask),
+ * the mask as the JSON's 64-bit pattern. */
+static struct cdesc cd_masked(unsigned arg, uint64_t mask, uint64_t datum)
+{
+	struct cdesc c = cd_pattern(arg, CMP_MASKED_EQ, datum & mask);
+
+	c.mneg = (int64_t)mask < 0;
+	c.mmag = c.mneg ? (uint64_t)0 - mask : mask;
+	return c;
+}
+
 /* The error for a value (what: "value", "valueTwo") wider than the
  * argument; kind qualifies the width (", unsigned"). */
 static int too_wide(struct oci_conv *cv, const char *path, const char *what, uint64_t v,
@@ -136,7 +147,8 @@ static int convert_cond(struct oci_conv *cv, const char *path, const char *name,
 			 "compares all 64",
 			 idx, name, t.wmin, t.wmin);
 	if (!t.any) { /* no ABI of the filter has it: the rule is optional and idle */
-		alt[0].c[alt[0].n++] = cd_pattern(idx, op, v);
+		alt[0].c[alt[0].n++] =
+			op == CMP_MASKED_EQ ? cd_masked(idx, v, v2) : cd_pattern(idx, op, v);
 		return 1;
 	}
 	if (op == CMP_MASKED_EQ) {
@@ -153,19 +165,17 @@ static int convert_cond(struct oci_conv *cv, const char *path, const char *name,
 		ojson_path_key(p2, path, "valueTwo");
 		if (!fits_width(v2, t.wmin))
 			return too_wide(cv, p2, "valueTwo", v2, idx, name, t.wmin, "");
-		alt[0].c[0] = cd_pattern(idx, op, v2);
+		alt[0].c[0] = cd_masked(idx, v, v2);
 		alt[0].n = 1;
 		if (t.same_width) {
 			/* mask bits above the width only test bits the kernel ignores */
+			alt[0].c[0].mneg = false;
 			alt[0].c[0].mmag = v & width_max(t.wmin);
 			if (v & ~width_max(t.wmin))
 				snprintf(note, note_size,
 					 "arg%u of %s is %u-bit: mask bits above the low %u are "
 					 "dropped (libseccomp compares them)",
 					 idx, name, t.wmin, t.wmin);
-		} else {
-			alt[0].c[0].mneg = (int64_t)v < 0;
-			alt[0].c[0].mmag = alt[0].c[0].mneg ? (uint64_t)0 - v : v;
 		}
 		return 1;
 	}
