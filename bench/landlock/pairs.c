@@ -11,6 +11,19 @@
 
 #define COMMANDS_MAX 8
 
+/* The command run k-th in cycle c of n commands. The order rotates every
+ * cycle, forward for n cycles, then backward for n: with a rotation alone,
+ * of three commands one runs before the next in two cycles of three, and
+ * whatever a run leaves behind (a warmer cache, writeback) would favour
+ * the later one; over 2n cycles each runs before each other as often as
+ * after it, right before it as often too, and in every place alike. */
+static int cycle_order(long c, int k, int n)
+{
+	int first = (int)(c % n);
+
+	return (c / n) % 2 ? (first - k + n) % n : (first + k) % n;
+}
+
 int main(int argc, char **argv)
 {
 	char **cmd[COMMANDS_MAX];
@@ -35,7 +48,7 @@ int main(int argc, char **argv)
 	}
 	for (long c = 0; c < warmup + cycles; c++) {
 		for (int k = 0; k < n; k++) {
-			int j = (int)((c + k) % n);
+			int j = cycle_order(c, k, n);
 			double wall, cpu;
 
 			if (run_timed(cmd[j], true, &wall, &cpu) < 0) {
