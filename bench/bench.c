@@ -30,6 +30,7 @@
 #include "sim.h"
 #include "syscalls.h"
 #include "rng.h"
+#include "timing.h"
 
 #define MAX_CMPS     3
 #define MAX_ABIS     3
@@ -873,13 +874,6 @@ static int build_theirs(const struct bset *s, unsigned opt, struct prog *out)
 	return r;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 enum engine {
 	ENG_OURS,
 	ENG_LS1,
@@ -918,8 +912,7 @@ static double median_compile(enum engine e, const struct bset *s, const char *pr
 		build(e, s, profile, NULL);
 		t[n] = cpu_now() - t0;
 	}
-	qsort(t, n, sizeof(t[0]), cmp_double);
-	return t[n / 2];
+	return median(t, n);
 }
 
 /* Median CPU seconds of our compile_ruleset() on a profile that
@@ -947,8 +940,7 @@ static double median_ours_from_ruleset(const char *profile)
 		diag_clear(&d);
 	}
 	profile_free(prof);
-	qsort(t, n, sizeof(t[0]), cmp_double);
-	return t[n / 2];
+	return median(t, n);
 }
 
 /* ---- profile load + build ---- */
@@ -992,11 +984,9 @@ static double median_load_build(const char *path, unsigned n, double *ret_load)
 	load_build_once(path, NULL); /* warm-up */
 	for (unsigned i = 0; i < n; i++)
 		t[i] = load_build_once(path, &tl[i]);
-	qsort(t, n, sizeof(t[0]), cmp_double);
-	qsort(tl, n, sizeof(tl[0]), cmp_double);
 	if (ret_load)
-		*ret_load = tl[n / 2];
-	return t[n / 2];
+		*ret_load = median(tl, n);
+	return median(t, n);
 }
 
 /* bench BENCHDIR --load-build [-r REPS] [-n RUNS] PROFILE...: the profiles
@@ -1030,10 +1020,10 @@ static int load_build_main(int argc, char **argv)
 	for (int p = first; p < argc; p++) {
 		double *m = med[p - first], *l = load[p - first];
 
-		qsort(m, reps, sizeof(double), cmp_double);
-		qsort(l, reps, sizeof(double), cmp_double);
-		printf("| %s | %.1f (%.1f..%.1f) | %.1f |\n", argv[p], m[reps / 2] * 1e6,
-		       m[0] * 1e6, m[reps - 1] * 1e6, l[reps / 2] * 1e6);
+		double mm = median(m, reps); /* sorts m */
+
+		printf("| %s | %.1f (%.1f..%.1f) | %.1f |\n", argv[p], mm * 1e6, m[0] * 1e6,
+		       m[reps - 1] * 1e6, median(l, reps) * 1e6);
 	}
 	return 0;
 }
@@ -1347,12 +1337,12 @@ int main(int argc, char **argv)
 			die("the sample profile does not compile");
 		t_all[k] = cpu_now() - t0;
 	}
-	qsort(t_load, 200, sizeof(double), cmp_double);
-	qsort(t_all, 200, sizeof(double), cmp_double);
+	double med_load = median(t_load, 200), med_all = median(t_all, 200); /* t_all sorted */
+
 	printf("\n%s: load %.1f us, load + compile %.1f us CPU (median of 200; max %.1f us)\n",
-	       service, t_load[100] * 1e6, t_all[100] * 1e6, t_all[199] * 1e6);
+	       service, med_load * 1e6, med_all * 1e6, t_all[199] * 1e6);
 	if (out) {
-		fprintf(out, "system-service\tours\t0\t0\t0\t0\t%.2f\t\n", t_all[100] * 1e6);
+		fprintf(out, "system-service\tours\t0\t0\t0\t0\t%.2f\t\n", med_all * 1e6);
 		fclose(out);
 	}
 	for (size_t i = 0; i < 6; i++)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the small timing programs of bench/ share: a monotonic clock, a
- * comparison for qsort(), and one timed run of a command with its CPU time
+ * comparison for qsort(), the median, and one timed run of a command with its CPU time
  * (header only: each program is also built alone with `cc FILE.c`). */
 #ifndef SCMP_RUN_BENCH_TIMING_H
 #define SCMP_RUN_BENCH_TIMING_H
@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +27,14 @@ static inline int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n-1], n >= 1, which it sorts: for an even n the mean
+ * of the two middle values (v[n / 2] alone is the upper one, too high). */
+static inline double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Run argv once (fork, execvp, wait4), its standard streams on /dev/null

@@ -24,8 +24,9 @@
 
 static void report(const char *what, double *t, size_t n)
 {
-	qsort(t, n, sizeof(*t), cmp_double);
-	printf("%s\t%.2f\t%.2f\n", what, t[0], t[n / 2]);
+	double med = median(t, n); /* sorts t */
+
+	printf("%s\t%.2f\t%.2f\n", what, t[0], med);
 }
 
 /* Enter the domain of plan in a child; the time it took, or < 0. */

@@ -13,12 +13,6 @@
 
 #include "../timing.h"
 
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* One run of argv: wall and CPU milliseconds; exits on failure. */
 static void run_once(char **argv, double *wall, double *cpu)
 {
@@ -81,7 +75,7 @@ int main(int argc, char **argv)
 	}
 	/* "A-wall B-wall pair-ratio A-cpu B-cpu": ms, medians of wall time and
 	 * of the per-pair ratios, means of CPU time */
-	printf("%.4f %.4f %.4f %.4f %.4f\n", median(wa, runs), median(wb, runs), median(rw, runs),
-	       sum_ca / runs, sum_cb / runs);
+	printf("%.4f %.4f %.4f %.4f %.4f\n", median(wa, (size_t)runs), median(wb, (size_t)runs),
+	       median(rw, (size_t)runs), sum_ca / runs, sum_cb / runs);
 	return 0;
 }

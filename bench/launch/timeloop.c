@@ -27,7 +27,7 @@ static double run_once(char **argv)
 int main(int argc, char **argv)
 {
 	long runs, warmup;
-	double *t, sum = 0;
+	double *t, sum = 0, med;
 
 	if (argc < 4 || (runs = strtol(argv[1], NULL, 10)) < 1 ||
 	    (warmup = strtol(argv[2], NULL, 10)) < 0) {
@@ -50,8 +50,8 @@ int main(int argc, char **argv)
 	}
 	for (long i = 0; i < runs; i++)
 		sum += t[i];
-	qsort(t, (size_t)runs, sizeof(*t), cmp_double);
-	printf("%.4f %.4f %.4f\n", sum / (double)runs, t[runs / 2], t[0]);
+	med = median(t, (size_t)runs); /* sorts t */
+	printf("%.4f %.4f %.4f\n", sum / (double)runs, med, t[0]);
 	free(t);
 	return 0;
 }
