@@ -1227,11 +1227,15 @@ int main(int argc, char **argv)
 		char path[4096];
 
 		profile_path(benchdir, s->id, path, sizeof(path));
-		if (!profile_current(s, path))
+		/* ours compiles the file, libseccomp the generator's rules:
+		 * unless they agree, the two would be given different sets */
+		if (!profile_current(s, path)) {
 			fprintf(stderr,
 				"bench: %s is not what the generator writes: "
 				"run 'bench --write-profiles'\n",
 				path);
+			return 1;
+		}
 		for (int e = 0; e < ENG_COUNT; e++) {
 			struct prog p = { 0 };
 
