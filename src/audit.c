@@ -232,13 +232,41 @@ static size_t skip_syslog(const char *line, size_t len, size_t i)
 	return i;
 }
 
+/* An RFC 5424 header of the kernel's facility at i, "<5>1 TIMESTAMP HOST
+ * kernel - - - ", with no structured data (the kernel's messages carry
+ * none); returns i if there is none. PRI below 8 is the kern facility,
+ * which a user's syslog(3) message never has. */
+static size_t skip_rfc5424(const char *line, size_t len, size_t i)
+{
+	static const char *const tail[] = { "kernel", "-", "-", "-" };
+	size_t j = i + 1;
+
+	if (!at(line, len, i, "<"))
+		return i;
+	while (j < len && line[j] >= '0' && line[j] <= '9')
+		j++;
+	if (j == i + 1 || j - i > 2 || !at(line, len, j, ">1 ") || line[j - 1] > '7')
+		return i;
+	j += strlen(">1 ");
+	for (unsigned w = 0; w < 2; w++) /* TIMESTAMP HOSTNAME */
+		j = skip_blanks(line, len, word_end(line, len, j));
+	for (size_t w = 0; w < sizeof(tail) / sizeof(tail[0]); w++) {
+		size_t end = word_end(line, len, j);
+
+		if (end - j != strlen(tail[w]) || memcmp(line + j, tail[w], end - j))
+			return i;
+		j = skip_blanks(line, len, end);
+	}
+	return skip_time(line, len, j);
+}
+
 /*
  * Where the record's type field is: at the start of the log message (after
- * auditd's "node=HOST", dmesg's level and time, a kernel log prefix or a syslog
- * header, then the kernel's "audit: "), or nowhere (len). A type field
- * further on is text another message quotes: a file name in a kernel
- * message about a crash, which any user can choose, would otherwise be
- * taken for a record (scmp-run(1) FINDING WHAT WAS DENIED).
+ * auditd's "node=HOST", dmesg's level and time, a kernel log prefix, a syslog
+ * header or an RFC 5424 one, then the kernel's "audit: "), or nowhere
+ * (len). A type field further on is text another message quotes: a file
+ * name in a kernel message about a crash, which any user can choose, would
+ * otherwise be taken for a record (scmp-run(1) FINDING WHAT WAS DENIED).
  */
 static size_t record_start(const char *line, size_t len)
 {
@@ -251,6 +279,8 @@ static size_t record_start(const char *line, size_t len)
 	if (at(line, len, i, "type="))
 		return i;
 	i = skip_time(line, len, skip_level(line, len, skip_kmsg(line, len, i)));
+	if (!at(line, len, i, "audit: "))
+		i = skip_rfc5424(line, len, i);
 	if (!at(line, len, i, "audit: "))
 		i = skip_syslog(line, len, i);
 	if (!at(line, len, i, "audit: "))

@@ -493,6 +493,9 @@ int main(void)
 		"2027-03-01T12:00:00.123+00:00 host kernel: [  915.971400] audit: ",
 		"    MESSAGE=audit: ",
 		"node=host ",
+		/* RFC 5424 (rsyslog's RSYSLOG_SyslogProtocol23Format), kern facility */
+		"<5>1 2027-03-01T12:00:00.123456+00:00 host kernel - - - audit: ",
+		"<4>1 2027-03-01T12:00:00Z host kernel - - - [  915.971400] audit: ",
 	};
 	char line[1024];
 
@@ -510,6 +513,12 @@ int main(void)
 		"[ 2234.958035] forge[27758]: segfault at 0 in x ",
 		"user  :notice: [ 2234.958035] audit: ",
 		"kern  :notice: [ 2234.958035] forge[27758]: segfault at 0 in x ",
+		/* RFC 5424: another facility than kern (user.notice is 13),
+		 * another program, structured data */
+		"<13>1 2027-03-01T12:00:00Z host kernel - - - audit: ",
+		"<5>1 2027-03-01T12:00:00Z host logger - - - audit: ",
+		"<5>1 2027-03-01T12:00:00Z host kernel - - [x@1 a=\"b\"] audit: ",
+		"<5>2 2027-03-01T12:00:00Z host kernel - - - audit: ",
 	};
 
 	for (size_t i = 0; i < sizeof(quoted) / sizeof(quoted[0]); i++) {
