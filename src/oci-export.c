@@ -91,6 +91,8 @@ struct exporter {
 	/* this syscall's entries on this ABI (indices into a scratch list) */
 	struct xentry *scratch;
 	size_t n_scratch, cap_scratch;
+	/* the multiplexer's sub-call rules take part (check_mux_forms()) */
+	bool with_mux;
 	/* the rules whose action was refused, each said once */
 	const struct rule **reported;
 	size_t n_reported, cap_reported;
@@ -508,7 +510,7 @@ static size_t first_rule(const struct exporter *x, size_t from, const struct rcm
 		bool never = false;
 
 		*ret_open = NULL;
-		if (rr->via_mux || skipped(x, i))
+		if ((rr->via_mux && !x->with_mux) || skipped(x, i))
 			continue;
 		if (x->target != SIZE_MAX && i > x->target)
 			break;
@@ -1021,35 +1023,57 @@ static void mux_error(struct exporter *x, const struct xname *xn, const struct a
 			diag_note(x->d, &xn->sys->rules[i].src->loc, "this rule of '%s'", xn->name);
 }
 
-/* How many entries name has, and whether one of them compares arguments. */
-static size_t name_entries(const struct exporter *x, const char *name, bool *ret_args)
+/* What to change for a multiplexer error on a, at the architectures key:
+ * drop a, or what instead says (NULL: nothing else helps). */
+static void mux_hint(struct exporter *x, const struct arch *a, const char *instead)
 {
-	size_t n = 0;
+	diag_hint(x->d, &x->rs->attrs.arches_loc,
+		  "remove %s from the architectures (from archMap's subArchitectures in a JSON "
+		  "profile)%s%s",
+		  a->name, instead ? ", or " : "", instead ? instead : "");
+}
 
-	*ret_args = false;
+/* What the output holds for one name. */
+struct name_sum {
+	size_t n;     /* entries */
+	bool args;    /* one of them compares arguments */
+	bool mixed;   /* they have more than one action */
+	uint32_t ret; /* the action of the first */
+};
+
+static void name_summary(const struct exporter *x, const char *name, struct name_sum *ret)
+{
+	*ret = (struct name_sum){ 0 };
 	for (size_t j = 0; j < x->n_entries; j++) {
 		const struct xentry *e = &x->entries[j];
 
 		for (size_t k = 0; k < e->n_names; k++) {
 			if (strcmp(e->names[k], name))
 				continue;
-			n++;
+			ret->mixed |= ret->n && e->ret != ret->ret;
+			if (!ret->n++)
+				ret->ret = e->ret;
 			for (int g = 0; g < SYSCALL_ARGS_MAX; g++)
-				*ret_args |= e->arg[g].mask != 0;
+				ret->args |= e->arg[g].mask != 0;
 		}
 	}
-	return n;
 }
 
 /*
  * On an ABI with socketcall or ipc, libseccomp adds every entry of a
  * sub-call to the multiplexer as well, its first comparison replaced by
- * the sub-call's number (scmp-run.ini(5), --export-oci). That decides like
- * the program only for one unconditional entry of a socketcall sub-call
- * and no rule on the multiplexer itself: conditions would be applied to
- * the multiplexer's own registers (the pointer), entries of other actions
- * collapse into one rule that libseccomp refuses, and ipc's first argument
- * is compared whole where the kernel reads its low 16 bits.
+ * the sub-call's number (scmp-run.ini(5), --export-oci). Where the
+ * multiplexer has no entry, that decides like the program only for one
+ * unconditional entry of a socketcall sub-call: conditions would be
+ * applied to the multiplexer's own registers (the pointer), entries of
+ * other actions collapse into one rule that libseccomp refuses, and ipc's
+ * first argument is compared whole where the kernel reads its low 16 bits.
+ * Where it has one entry without conditions, that entry decides every call
+ * of it: libseccomp 2.5.4 drops a conditional rule added to a syscall that
+ * has an unconditional one, and an unconditional rule replaces the
+ * conditional ones before it; but sub-call entries of two actions read
+ * before it clash, and are refused. check_mux_forms() then compares the
+ * outcome with the program's.
  */
 static void check_mux(struct exporter *x, const struct xname *names, size_t n_names)
 {
@@ -1058,30 +1082,157 @@ static void check_mux(struct exporter *x, const struct xname *names, size_t n_na
 
 		for (size_t i = 0; i < x->p->n_abis; i++) {
 			const struct arch *a = x->p->abis[i].arch;
+			struct name_sum sub, own;
+			char why[160], instead[96];
 			enum mux_kind k;
-			bool args, own = false;
-			size_t n;
+			const char *mux;
 
 			if (!mux_sub(a, xn->name, &k))
 				continue;
-			n = name_entries(x, xn->name, &args);
-			for (size_t m = 0; m < n_names; m++)
-				own |= !strcmp(names[m].name, arch_mux_name(a, k));
-			if (own)
-				mux_error(x, xn, a,
-					  "libseccomp adds its rules to the multiplexer, which has "
-					  "rules of its own");
-			else if (k == MUX_IPC && n)
+			mux = arch_mux_name(a, k);
+			name_summary(x, xn->name, &sub);
+			name_summary(x, mux, &own);
+			if (own.n && (own.n > 1 || own.args)) {
+				snprintf(why, sizeof(why),
+					 "libseccomp adds its entries to those of '%s', which "
+					 "compare arguments",
+					 mux);
+				snprintf(instead, sizeof(instead),
+					 "give '%s' one rule without conditions", mux);
+			} else if (own.n && sub.mixed) {
+				snprintf(why, sizeof(why),
+					 "its entries have several actions, which libseccomp "
+					 "refuses on %s unless the entry of '%s' comes first",
+					 mux, mux);
+				snprintf(instead, sizeof(instead), "give '%s' rules of one action",
+					 xn->name);
+			} else if (!own.n && k == MUX_IPC && sub.n) {
 				mux_error(x, xn, a,
 					  "libseccomp compares ipc's call number whole, the kernel "
 					  "its low 16 bits: the ipc form would escape the rules");
-			else if (n > 1 || args)
+				break;
+			} else if (!own.n && (sub.n > 1 || sub.args)) {
 				mux_error(x, xn, a,
 					  "libseccomp drops its conditions on the socketcall form, "
 					  "or refuses rules of other actions there");
-			else
+				break;
+			} else {
 				continue;
+			}
+			mux_error(x, xn, a, why);
+			mux_hint(x, a, instead);
 			break;
+		}
+	}
+}
+
+/* What the program decides for the calls of multiplexer ms of kind k on
+ * abi that select sub-call `call`, from all its rules, those made for the
+ * sub-calls (scmp-run.ini(5) Multiplexed calls) included: the SECCOMP_RET
+ * value when one action holds whatever the arguments, else -1 (also when
+ * out of memory: the caller refuses then). */
+static int64_t mux_form(struct exporter *x, const struct abi_policy *abi, const struct rsys *ms,
+			enum mux_kind k, uint32_t call)
+{
+	struct rcmp t = { .arg = 0,
+			  .width = 32,
+			  .kind = RCMP_MASK_EQ,
+			  .mask = arch_mux_call_mask(k),
+			  .value = call };
+	int64_t res;
+
+	x->abi = abi;
+	x->sys = ms;
+	x->target = SIZE_MAX;
+	x->visits = 0;
+	x->with_mux = true;
+	res = push(x, &t, false) < 0 ? -1 : uniform(x, 0);
+	while (x->n_ctx)
+		pop(x);
+	x->with_mux = false;
+	return res < 0 ? -1 : res;
+}
+
+/* The error for sub-call sub of multiplexer mux that libseccomp decides
+ * otherwise than the program, naming the rules the program applies there
+ * (those of ms, its rules, NULL if it has none). */
+static void mux_form_error(struct exporter *x, const struct abi_policy *abi, const char *mux,
+			   const struct rsys *ms, const struct mux_subcall *sub, const char *how,
+			   bool own)
+{
+	char instead[128];
+
+	diag_error(x->d, NULL,
+		   "--export-oci: '%s' cannot be written for libseccomp with %s: libseccomp gives "
+		   "its %s form %s, and the profile decides it otherwise (see scmp-run.ini(5), "
+		   "Multiplexed calls)",
+		   sub->name, abi->arch->name, mux, how);
+	for (size_t i = 0; ms && i < ms->n_rules; i++) {
+		const struct rrule *r = &ms->rules[i];
+		bool said = false;
+
+		if (!r->via_mux || r->cmps[r->n_cmps - 1].value != sub->call)
+			continue;
+		for (size_t j = 0; j < i && !said; j++)
+			said = ms->rules[j].src == r->src;
+		if (!said)
+			diag_note(x->d, &r->src->loc, "this rule of '%s'", r->src->syscall);
+	}
+	snprintf(instead, sizeof(instead), "make the rules of '%s' no stricter than that of '%s'",
+		 sub->name, mux);
+	mux_hint(x, abi->arch, own ? instead : NULL);
+}
+
+/*
+ * The calls of each multiplexer, per sub-call, as libseccomp decides them
+ * from the entries check_mux() lets through: the multiplexer's own entry
+ * where it has one, else the sub-call's one unconditional entry, else the
+ * defaultAction. The program must decide them alike: its rules for the
+ * hidden arguments (scmp-run.ini(5) Multiplexed calls) can give the
+ * multiplexer's form of a sub-call a stricter action than the
+ * multiplexer's own rule, and a sub-call the ABI has no syscall for (recv
+ * on i386) has no entry to carry its rules.
+ */
+static void check_mux_forms(struct exporter *x)
+{
+	for (size_t i = 0; i < x->p->n_abis; i++) {
+		const struct abi_policy *abi = &x->p->abis[i];
+
+		for (int k = 0; k < MUX_COUNT; k++) {
+			const char *mux = arch_mux_name(abi->arch, (enum mux_kind)k);
+			const struct mux_subcall *subs;
+			const struct rsys *ms;
+			struct name_sum own;
+			size_t n_subs;
+			uint32_t nr;
+
+			if (!mux || syscalls_lookup_name(abi->arch, mux, &nr) < 0)
+				continue;
+			ms = policy_rsys(abi, nr);
+			name_summary(x, mux, &own);
+			subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
+			for (size_t m = 0; m < n_subs; m++) {
+				struct name_sum sub;
+				uint32_t want = abi->default_ret;
+				const char *how = "the defaultAction";
+				char own_how[64];
+				int64_t got;
+
+				name_summary(x, subs[m].name, &sub);
+				if (own.n) {
+					want = own.ret;
+					snprintf(own_how, sizeof(own_how),
+						 "the action of the entry of '%s'", mux);
+					how = own_how;
+				} else if (sub.n) {
+					want = sub.ret;
+					how = "the action of its own entry";
+				}
+				got = ms ? mux_form(x, abi, ms, (enum mux_kind)k, subs[m].call)
+					 : (int64_t)abi->default_ret;
+				if (got != (int64_t)want)
+					mux_form_error(x, abi, mux, ms, &subs[m], how, own.n > 0);
+			}
 		}
 	}
 }
@@ -1434,6 +1585,8 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 		}
 	if (r >= 0 && d->n_errors == errs)
 		check_mux(&x, names, n_names);
+	if (r >= 0 && d->n_errors == errs)
+		check_mux_forms(&x);
 	if (r >= 0 && d->n_errors == errs)
 		check_size(&x, names, n_names);
 	if (r >= 0 && d->n_errors == errs) {

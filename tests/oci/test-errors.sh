@@ -181,9 +181,61 @@ like "$ERR" "$TAP_TMP/mux-cond.ini:8: note: this rule of 'socket'" "... and the 
 export_fails mux-ipc.ini \
 	"scmp-run: error: --export-oci: 'shmget' cannot be written for libseccomp with x86: libseccomp compares ipc's call number whole" \
 	"--export-oci: a rule on an ipc sub-call with x86 is an error"
+cat >"$TAP_TMP/mux-own-cond.ini" <<'EOI'
+[filter]
+default-action = errno(EPERM)
+architectures = native x86
+[allow]
+syscalls = exit_group socket
+socketcall = call == 1
+EOI
+# socketcall itself allowed, and socket's rules of two actions that both
+# yield to it there: libseccomp refuses the second on socketcall when both
+# come before socketcall's own entry
+cat >"$TAP_TMP/mux-actions.ini" <<'EOI'
+[filter]
+default-action = kill-process
+architectures = native x86
+[errno(EPERM)]
+syscalls = exit_group socketcall
+[allow]
+socket = family == AF_UNIX
+[log]
+socket = family == AF_INET
+EOI
 export_fails mux-own.ini \
-	"scmp-run: error: --export-oci: 'socket' cannot be written for libseccomp with x86: libseccomp adds its rules to the multiplexer, which has rules of its own" \
-	"--export-oci: rules on socketcall and on a sub-call with x86 are an error"
+	"scmp-run: error: --export-oci: 'socket' cannot be written for libseccomp with x86: libseccomp gives its socketcall form the action of the entry of 'socketcall', and the profile decides it otherwise (see scmp-run.ini(5), Multiplexed calls)" \
+	"--export-oci: a sub-call stricter than its allowed multiplexer with x86 is an error"
+like "$ERR" "$TAP_TMP/mux-own.ini:7: note: this rule of 'socket'" "... naming the rule"
+like "$ERR" "$TAP_TMP/mux-own.ini:3: hint: remove x86 from the architectures (from archMap's subArchitectures in a JSON profile), or make the rules of 'socket' no stricter than that of 'socketcall'" \
+	"... and saying what to change"
+export_fails mux-own-cond.ini \
+	"scmp-run: error: --export-oci: 'socket' cannot be written for libseccomp with x86: libseccomp adds its entries to those of 'socketcall', which compare arguments" \
+	"--export-oci: a sub-call beside a conditional rule on the multiplexer with x86 is an error"
+like "$ERR" "$TAP_TMP/mux-own-cond.ini:3: hint: remove x86 from the architectures (from archMap's subArchitectures in a JSON profile), or give 'socketcall' one rule without conditions" \
+	"... and saying what to change"
+export_fails mux-actions.ini \
+	"scmp-run: error: --export-oci: 'socket' cannot be written for libseccomp with x86: its entries have several actions, which libseccomp refuses on socketcall unless the entry of 'socketcall' comes first" \
+	"--export-oci: sub-call entries of two actions beside the multiplexer's with x86 are an error"
+like "$ERR" "$TAP_TMP/mux-actions.ini:3: hint: remove x86 from the architectures (from archMap's subArchitectures in a JSON profile), or give 'socket' rules of one action" \
+	"... and saying what to change"
+# recv is a socketcall sub-call i386 has no syscall for: no entry carries
+# its rule, and libseccomp gives socketcall(SYS_RECV) the defaultAction
+printf '[filter]\ndefault-action = allow\narchitectures = native x86\n[errno(EPERM)]\nsyscalls = recv\n' \
+	>"$TAP_TMP/mux-recv.ini"
+export_fails mux-recv.ini \
+	"scmp-run: error: --export-oci: 'recv' cannot be written for libseccomp with x86: libseccomp gives its socketcall form the defaultAction, and the profile decides it otherwise" \
+	"--export-oci: a rule on a sub-call reached only through socketcall with x86 is an error"
+like "$ERR" "$TAP_TMP/mux-recv.ini:5: note: this rule of 'recv'" "... naming the rule"
+grep -qxF "scmp-run: $TAP_TMP/mux-recv.ini:3: hint: remove x86 from the architectures (from archMap's subArchitectures in a JSON profile)" "$ERR"
+ok $? "... and saying what to change"
+# A multiplexer allowed by name beside allowed sub-calls (Docker's and
+# Podman's default profiles, with x86 in archMap): libseccomp's entry of the
+# multiplexer decides every call of it, as the profile does
+run "$SCMP_RUN" -p "$SRCDIR/tests/oci/json/mux-allowed.json" --export-oci -
+is "$RC" 0 "--export-oci: a multiplexer and its sub-calls allowed with x86 are written"
+like "$OUT" '"SCMP_ARCH_X86"' "... for x86"
+unlike "$ERR" "multiplexer" "... without a warning"
 run "$SCMP_RUN" -p "$SRCDIR/tests/oci/export/x86-socket.ini" --export-oci -
 is "$RC" 0 "--export-oci: unconditional rules on socketcall sub-calls with x86 are written"
 # ... exactly (tests/oci/test-libseccomp.c compiles them), so without a warning
