@@ -30,17 +30,18 @@
 /*
  * A conservative count of what libseccomp 2.5.4 emits, in instructions
  * (scmp-run.ini(5), --export-oci): per ABI its checks and returns; per name
- * a load and its number test; per entry a return; per comparison one node
- * (load, "and", jump) for each 32-bit half, two on a 64-bit ABI. It shares
- * identical blocks and loads, which leaves room for the jumps it adds where
- * a target is over 255 instructions away. The largest program a runtime
- * may be left with: the kernel's limit less room for the stub runc puts in
- * front of it (numbers newer than the profile get ENOSYS).
+ * its number test; per name with conditions a jump, a return per entry and
+ * its argument tree (lsc_level()); per return action, a copy every
+ * LSC_JUMP_SPAN instructions, which libseccomp puts near jumps that cannot
+ * reach the return (a jump reaches 255 instructions). The largest program
+ * a runtime may be left with: the kernel's limit less room for the stub
+ * runc puts in front of it (numbers newer than the profile get ENOSYS).
  */
 #define LSC_ABI_COST	 16u
-#define LSC_NODE_COST	 3u
-#define LSC_NAME_COST	 2u
+#define LSC_NAME_COST	 1u
+#define LSC_ARGS_COST	 1u
 #define LSC_ENTRY_COST	 1u
+#define LSC_JUMP_SPAN	 200u
 #define LSC_STUB_RESERVE 64u
 #define EXPORT_INSNS_MAX (BPF_PROG_MAX - LSC_STUB_RESERVE)
 
@@ -91,6 +92,7 @@ struct exporter {
 	/* this syscall's entries on this ABI (indices into a scratch list) */
 	struct xentry *scratch;
 	size_t n_scratch, cap_scratch;
+	size_t insns; /* what libseccomp may compile the output to (check_size()) */
 	/* the multiplexer's sub-call rules take part (check_mux_forms()) */
 	bool with_mux;
 	/* the rules whose action was refused, each said once */
@@ -1237,46 +1239,225 @@ static void check_mux_forms(struct exporter *x)
 	}
 }
 
+/* One comparison node of libseccomp's argument tree: a 32-bit half of an
+ * argument (hi: the upper), tested with a mask and a value. */
+struct lsc_node {
+	uint64_t mask, value;
+	uint8_t arg, hi, eq;
+};
+
+#define LSC_CHAIN_MAX (2 * SYSCALL_ARGS_MAX)
+
+/* The nodes of one entry, in the order libseccomp chains them. */
+struct lsc_chain {
+	struct lsc_node node[LSC_CHAIN_MAX];
+	size_t n;
+};
+
+/* libseccomp chains an entry's comparisons by argument index, each as its
+ * upper then its lower half on a 64-bit ABI (both, even where a mask
+ * leaves one half out). */
+static void lsc_chain_of(const struct xentry *e, size_t halves, struct lsc_chain *ret)
+{
+	ret->n = 0;
+	for (int g = 0; g < SYSCALL_ARGS_MAX; g++) {
+		const struct cube *c = &e->arg[g];
+		uint8_t eq = c->mask == UINT64_MAX;
+
+		if (!c->mask)
+			continue;
+		if (halves == 2) {
+			ret->node[ret->n++] = (struct lsc_node){ c->mask >> 32, c->value >> 32,
+								 (uint8_t)g, 1, eq };
+			ret->node[ret->n++] =
+				(struct lsc_node){ c->mask & UINT32_MAX, c->value & UINT32_MAX,
+						   (uint8_t)g, 0, eq };
+		} else {
+			ret->node[ret->n++] =
+				(struct lsc_node){ c->mask, c->value, (uint8_t)g, 0, eq };
+		}
+	}
+}
+
+/* The order of libseccomp's siblings: by argument and half, then by value;
+ * then, where it leaves the order to the rules' (one value, two masks), by
+ * kind and mask. */
+static int lsc_node_cmp(const struct lsc_node *a, const struct lsc_node *b)
+{
+	int c = (a->arg * 2 + a->hi > b->arg * 2 + b->hi) -
+		(a->arg * 2 + a->hi < b->arg * 2 + b->hi);
+
+	if (!c)
+		c = cmp_u64(a->value, b->value);
+	if (!c)
+		c = (a->eq > b->eq) - (a->eq < b->eq);
+	return c ? c : cmp_u64(a->mask, b->mask);
+}
+
+/* Whether libseccomp may put a and b in either order (same half, value). */
+static bool lsc_same_place(const struct lsc_node *a, const struct lsc_node *b)
+{
+	return a->arg == b->arg && a->hi == b->hi && a->value == b->value;
+}
+
+/* Nodes two chains start with alike. */
+static size_t lsc_common(const struct lsc_chain *a, const struct lsc_chain *b)
+{
+	size_t n = 0;
+
+	while (n < a->n && n < b->n && !lsc_node_cmp(&a->node[n], &b->node[n]))
+		n++;
+	return n;
+}
+
+static int lsc_chain_cmp(const void *pa, const void *pb)
+{
+	const struct lsc_chain *a = pa, *b = pb;
+	size_t n = lsc_common(a, b);
+
+	if (n < a->n && n < b->n)
+		return lsc_node_cmp(&a->node[n], &b->node[n]);
+	return (a->n > b->n) - (a->n < b->n);
+}
+
+/*
+ * The instructions of the tree level at depth d of the sorted chains
+ * c[lo..hi), which share their first d nodes, and of the levels below it.
+ * libseccomp merges chains that start alike into one node, and writes each
+ * node as a jump on its value, after a load of the argument's half and an
+ * "and" with its mask unless the sibling before it (the accumulator it
+ * leaves) had the same half and mask. Where two nodes share a value, their
+ * order is open: each counts its load and "and". A node with nodes below it
+ * counts a jump to them, and the level a jump from its last node onwards:
+ * either may be too far for the test's own.
+ */
+static size_t lsc_level(const struct lsc_chain *c, size_t lo, size_t hi, size_t d)
+{
+	const struct lsc_node *prev = NULL; /* the node before, alone at its value */
+	size_t insns = 0, i = lo;
+
+	while (i < hi && c[i].n <= d) /* chains that end above: sorted first */
+		i++;
+	if (i < hi)
+		insns++;
+	while (i < hi) {
+		const struct lsc_node *first = &c[i].node[d];
+		size_t end = i, distinct = 0;
+
+		while (end < hi && lsc_same_place(&c[end].node[d], first))
+			end++;
+		for (size_t s = i; s < end;) {
+			size_t e = s;
+
+			while (e < end && !lsc_node_cmp(&c[e].node[d], &c[s].node[d]))
+				e++;
+			distinct++;
+			insns += 1 + lsc_level(c, s, e, d + 1);
+			if (c[e - 1].n > d + 1)
+				insns++;
+			s = e;
+		}
+		if (distinct > 1 || !prev || prev->arg != first->arg || prev->hi != first->hi ||
+		    prev->eq != first->eq || prev->mask != first->mask)
+			insns += 2 * distinct;
+		prev = distinct == 1 ? first : NULL;
+		i = end;
+	}
+	return insns;
+}
+
+/* The instructions of libseccomp's argument tree for the entries of name
+ * on one ABI (lsc_level()); SIZE_MAX when out of memory. */
+static size_t lsc_tree_insns(const struct exporter *x, const char *name, size_t halves)
+{
+	struct lsc_chain *chains = NULL;
+	size_t n = 0, cap = 0, insns;
+
+	for (size_t j = 0; j < x->n_entries; j++) {
+		const struct xentry *e = &x->entries[j];
+		bool named = false;
+		struct lsc_chain *c;
+
+		for (size_t k = 0; k < e->n_names && !named; k++)
+			named = e->names[k] == name || !strcmp(e->names[k], name);
+		if (!named)
+			continue;
+		c = array_grow(&chains, &n, &cap, sizeof(*c));
+		if (!c) {
+			free(chains);
+			return SIZE_MAX;
+		}
+		lsc_chain_of(e, halves, c);
+	}
+	if (n > 1)
+		qsort(chains, n, sizeof(*chains), lsc_chain_cmp);
+	insns = lsc_level(chains, 0, n, 0);
+	free(chains);
+	return insns;
+}
+
 /* The instructions libseccomp emits at most for the entries of xn, on every
- * ABI of the filter (LSC_*). */
+ * ABI of the filter (LSC_*); SIZE_MAX when out of memory. */
 static size_t name_insns(const struct exporter *x, const struct xname *xn)
 {
 	size_t total = 0;
 
 	for (size_t i = 0; i < x->p->n_abis; i++) {
 		const struct arch *a = x->p->abis[i].arch;
-		size_t halves = a->bits == 64 ? 2 : 1, one = LSC_NAME_COST;
+		size_t one = LSC_NAME_COST,
+		       tree = lsc_tree_insns(x, xn->name, a->bits == 64 ? 2 : 1);
 
-		for (size_t j = 0; j < x->n_entries; j++) {
-			const struct xentry *e = &x->entries[j];
-			bool named = false;
+		if (tree == SIZE_MAX)
+			return SIZE_MAX;
+		if (tree) { /* else its test jumps to a shared return */
+			one += LSC_ARGS_COST + tree;
+			for (size_t j = 0; j < x->n_entries; j++) {
+				const struct xentry *e = &x->entries[j];
 
-			for (size_t k = 0; k < e->n_names && !named; k++)
-				named = e->names[k] == xn->name || !strcmp(e->names[k], xn->name);
-			if (!named)
-				continue;
-			one += LSC_ENTRY_COST;
-			for (int g = 0; g < SYSCALL_ARGS_MAX; g++)
-				if (e->arg[g].mask)
-					one += halves * LSC_NODE_COST;
+				for (size_t k = 0; k < e->n_names; k++)
+					if (e->names[k] == xn->name ||
+					    !strcmp(e->names[k], xn->name))
+						one += LSC_ENTRY_COST;
+			}
 		}
 		total += mux_sub(a, xn->name, NULL) ? 2 * one : one;
 	}
 	return total;
 }
 
+/* The return actions of the entries, the defaultAction and bad-arch one
+ * left out. */
+static size_t return_actions(const struct exporter *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->n_entries; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = x->entries[j].ret == x->entries[i].ret;
+		n += !seen;
+	}
+	return n;
+}
+
 /* Refuse JSON libseccomp would compile to more than a runtime can load,
- * naming the rules of the syscalls that cost most. */
-static void check_size(struct exporter *x, struct xname *names, size_t n_names)
+ * naming the rules of the syscalls that cost most; the count into
+ * x->insns. 0, or -ENOMEM. */
+static int check_size(struct exporter *x, struct xname *names, size_t n_names)
 {
 	size_t total = x->p->n_abis * LSC_ABI_COST;
 
 	for (size_t j = 0; j < n_names; j++) {
 		names[j].insns = *names[j].text ? name_insns(x, &names[j]) : 0;
+		if (names[j].insns == SIZE_MAX)
+			return -ENOMEM;
 		total += names[j].insns;
 	}
+	total += (total / LSC_JUMP_SPAN + 1) * (return_actions(x) + 2);
+	x->insns = total;
 	if (total <= EXPORT_INSNS_MAX)
-		return;
+		return 0;
 	diag_error(x->d, NULL,
 		   "--export-oci: libseccomp may compile the JSON to %zu instructions, more than "
 		   "the %u a runtime can load",
@@ -1297,6 +1478,7 @@ static void check_size(struct exporter *x, struct xname *names, size_t n_names)
 					top->name, top->insns);
 		top->insns = 0;
 	}
+	return 0;
 }
 
 /*
@@ -1470,8 +1652,10 @@ static int write_json(const struct exporter *x, FILE *f)
 	return 0;
 }
 
-int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
-	       struct diag *d, FILE *f)
+/* oci_export(), writing to f unless it is NULL, and the instructions
+ * check_size() counted into *ret_insns (0 if it was not reached). */
+static int export_run(const struct policy *p, const struct ruleset *rs, const struct arch *native,
+		      struct diag *d, FILE *f, size_t *ret_insns)
 {
 	struct exporter x = { .p = p, .rs = rs, .d = d, .target = SIZE_MAX };
 	struct xname *names = NULL;
@@ -1588,11 +1772,11 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 	if (r >= 0 && d->n_errors == errs)
 		check_mux_forms(&x);
 	if (r >= 0 && d->n_errors == errs)
-		check_size(&x, names, n_names);
+		r = check_size(&x, names, n_names);
 	if (r >= 0 && d->n_errors == errs) {
 		warnings(&x);
 		warn_unknown_names(&x, names, n_names);
-		r = write_json(&x, f);
+		r = f ? write_json(&x, f) : 0;
 	}
 	if (r >= 0 && d->n_errors > errs)
 		r = -EINVAL;
@@ -1604,5 +1788,19 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 	free(x.entries);
 	free(x.scratch);
 	free(x.reported);
+	if (ret_insns)
+		*ret_insns = x.insns;
 	return r;
+}
+
+int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
+	       struct diag *d, FILE *f)
+{
+	return export_run(p, rs, native, d, f, NULL);
+}
+
+int oci_export_insns(const struct policy *p, const struct ruleset *rs, const struct arch *native,
+		     struct diag *d, size_t *ret)
+{
+	return export_run(p, rs, native, d, NULL, ret);
 }

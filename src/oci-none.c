@@ -40,6 +40,13 @@ int oci_export(const struct policy *p, const struct ruleset *rs, const struct ar
 	return unsupported(d);
 }
 
+int oci_export_insns(const struct policy *p, const struct ruleset *rs, const struct arch *native,
+		     struct diag *d, size_t *ret)
+{
+	*ret = 0;
+	return unsupported(d);
+}
+
 bool oci_libseccomp_unknown(const struct arch *a, const char *name)
 {
 	return false; /* nothing is exported without JSON */

@@ -61,6 +61,15 @@ int oci_import(const char *path, const struct arch *native, const struct oci_opt
 int oci_export(const struct policy *p, const struct ruleset *rs, const struct arch *native,
 	       struct diag *d, FILE *f);
 
+/*
+ * What oci_export() checks the size of its JSON with: the instructions
+ * libseccomp 2.5.4 may compile it to at most (scmp-run.ini(5),
+ * --export-oci), into *ret (0 when the export stops before counting).
+ * Writes nothing; returns as oci_export() does.
+ */
+int oci_export_insns(const struct policy *p, const struct ruleset *rs, const struct arch *native,
+		     struct diag *d, size_t *ret);
+
 /* Whether libseccomp 2.5, which runc and crun link, cannot resolve the
  * syscall name on ABI a (scmp-run.ini(5), --export-oci): a runtime then
  * skips the name's JSON entries, and --export-oci warns. */

@@ -27,7 +27,8 @@
  *  - refused by libseccomp (JSON import only): a rule seccomp_rule_add_array()
  *    refused (runc would not start the container). An export scmp-run wrote
  *    must load: there a refused rule fails, and so does a program longer
- *    than EXPORT_LOADABLE, what a runtime can load after its own stub.
+ *    than EXPORT_LOADABLE, what a runtime can load after its own stub, or
+ *    than the count the export checked its size with (oci_export_insns()).
  *  - unknown-syscall-action, bad-arch-action (export only): no OCI form;
  *  - built-in rule (JSON import only): a rule located at "built-in:NAME"
  *    decided (scmp-run.ini(5) BUILT-IN RULES: every profile gets them; an
@@ -462,7 +463,8 @@ struct compare {
 	const struct theirs *t;
 	char **strict; /* names the loader warned about (overlaps) */
 	size_t n_strict;
-	bool exported; /* the export round trip: masks make every input exact */
+	bool exported;	 /* the export round trip: masks make every input exact */
+	size_t estimate; /* the export's size count (oci_export_insns()); 0: none */
 	size_t count[N_CAUSES];
 	size_t inputs;
 	char first_real[256];
@@ -723,6 +725,12 @@ static void report(const char *what, const struct compare *c)
 		       "%s: libseccomp takes every rule, and a runtime can load its %zu "
 		       "instructions",
 		       what, c->t->len);
+		/* the count --export-oci refuses a JSON by must never be below
+		 * what libseccomp builds; how close it is, for the record */
+		tap_ok(c->estimate >= c->t->len,
+		       "%s: the export's size count (%zu) is at least libseccomp's length (%zu), "
+		       "%.2f times it",
+		       what, c->estimate, c->t->len, (double)c->estimate / (double)c->t->len);
 	}
 	if (c->count[REAL])
 		tap_diag("first unexplained difference: %s", c->first_real);
@@ -797,9 +805,10 @@ static size_t json_values(const char *text, uint64_t *out, size_t max)
 }
 
 static void run_compare(const char *what, const char *json_text, const struct policy *p,
-			const struct bpf_prog *prog, const struct diag *d, bool exported)
+			const struct bpf_prog *prog, const struct diag *d, bool exported,
+			size_t estimate)
 {
-	struct compare c = { .p = p, .prog = prog, .exported = exported };
+	struct compare c = { .p = p, .prog = prog, .exported = exported, .estimate = estimate };
 	struct theirs t = { 0 };
 	uint64_t extra[128];
 	size_t n_extra = json_values(json_text, extra, 128);
@@ -837,11 +846,24 @@ static void test_json(const char *path)
 		tap_ok(false, "%s: loads and compiles", what);
 		diag_print(&d, "test", stdout);
 	} else {
-		run_compare(what, text, c.policy, c.prog, &d, false);
+		run_compare(what, text, c.policy, c.prog, &d, false, 0);
 	}
 	compiled_free(&c);
 	diag_clear(&d);
 	free(text);
+}
+
+/* The size count of c's export (oci_export_insns()); 0 if it fails. */
+static size_t export_estimate(const struct compiled *c)
+{
+	struct diag d;
+	size_t n = 0;
+
+	diag_init(&d);
+	if (oci_export_insns(c->policy, c->rs, arch_native(), &d, &n) < 0)
+		n = 0;
+	diag_clear(&d);
+	return n;
 }
 
 /* c's policy as --export-oci writes it, into *ret (malloc'ed). */
@@ -897,7 +919,7 @@ static void test_again(const char *what, const struct compiled *back, const stru
 		diag_print(&d, "test", stdout);
 		goto out;
 	}
-	run_compare(what2, text, from->policy, from->prog, NULL, true);
+	run_compare(what2, text, from->policy, from->prog, NULL, true, export_estimate(back));
 	r = compile_text(text, &d, &third);
 	if (r >= 0)
 		r = export_text(&third, &d, &text3);
@@ -961,7 +983,7 @@ static void test_export(const char *path)
 		tap_ok(false, "%s: compiles and exports", what);
 		diag_print(&d, "test", stdout);
 	} else {
-		run_compare(what, text, c.policy, c.prog, NULL, true);
+		run_compare(what, text, c.policy, c.prog, NULL, true, export_estimate(&c));
 		test_read_back(what, text, &c);
 	}
 	compiled_free(&c);
