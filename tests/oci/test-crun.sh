@@ -54,10 +54,14 @@ PY
 wrap=
 
 # check PROFILE CMD TEXT: CMD fails with TEXT (the errno's message) inside
-# the container and under scmp-run alike.
+# the container and under scmp-run alike. PROFILE: a sample profile, or a
+# path in the source tree.
 check() {
-	profile=$SRCDIR/profiles/$1
-	json=$TAP_TMP/$1.json
+	case $1 in
+	*/*) profile=$SRCDIR/$1 ;;
+	*) profile=$SRCDIR/profiles/$1 ;;
+	esac
+	json=$TAP_TMP/$(basename "$1").json
 	run "$SCMP_RUN" -p "$profile" --export-oci "$json"
 	is "$RC" 0 "$1: --export-oci succeeds"
 	in_container "$json" "echo hello from busybox"
@@ -78,6 +82,14 @@ like "$OUT" "errno(EPERM)" "no-network: --explain says EPERM for socket(AF_INET)
 check net-daemon.ini "arping -c1 -I lo 127.0.0.1" "socket: Address family not supported by protocol"
 run "$SCMP_RUN" -p "$SRCDIR/profiles/net-daemon.ini" --explain socket AF_PACKET
 like "$OUT" "errno(EAFNOSUPPORT)" "net-daemon: --explain says EAFNOSUPPORT for socket(AF_PACKET)"
+# Docker's shape: socketcall and ipc allowed by name beside rules on socket
+# and shmget, x86 and x32 in archMap; socket refused for AF_INET only
+check tests/oci/json/mux-allowed.json "nc 127.0.0.1 9" "socket: Operation not permitted"
+like "$TAP_TMP/mux-allowed.json.json" '"SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"' \
+	"mux-allowed.json: exported for x86 and x32 too"
+in_container "$TAP_TMP/mux-allowed.json.json" "busybox mkdir /x"
+like "$ERR" "mkdir: can't create directory '/x': Operation not permitted" \
+	"mux-allowed.json: a call it does not name gets the defaultAction inside"
 
 # The flags the runtime installs the filter with: crun and runc read a
 # JSON without "flags" as SECCOMP_FILTER_FLAG_SPEC_ALLOW (the speculative
