@@ -813,7 +813,7 @@ void landlock_link_dirs_free(struct landlock_link_dirs *ld)
 struct walk {
 	struct landlock_link_dirs *ld;
 	bool inside;	 /* done is at or below a directory of ld */
-	bool no_openat2; /* look at every component: the final open cannot refuse links */
+	bool no_openat2; /* the final open goes one component at a time (open_no_links) */
 	unsigned links;
 	char *cursor; /* into todo */
 	char done[LANDLOCK_PATH_MAX];
@@ -859,11 +859,10 @@ static int walk_follow(struct walk *w)
 }
 
 /*
- * The component in w->name: 0 to go on, or a negative errno (-ELOOP with
- * *ret_planted for a link below a directory of ld), or a descriptor in
- * *ret_fd when the walk ends at a /proc link.
+ * The component in w->name: 0 to go on, or a negative errno, or a
+ * descriptor in *ret_fd when the walk ends at a /proc link.
  */
-static int walk_step(struct walk *w, int *ret_fd, bool *ret_planted)
+static int walk_step(struct walk *w, int *ret_fd)
 {
 	bool up = !strcmp(w->name, "..");
 	struct stat st;
@@ -873,18 +872,14 @@ static int walk_step(struct walk *w, int *ret_fd, bool *ret_planted)
 	 * leads to a directory already looked at */
 	if (r < 0 || up)
 		return r;
-	/* below a directory of ld, the final openat2(2) refuses any link */
-	if (w->inside && !w->no_openat2)
+	/* below a directory of ld, the final open refuses any link */
+	if (w->inside)
 		return 0;
 	if (lstat(w->done, &st) < 0)
 		return -errno;
 	if (!S_ISLNK(st.st_mode)) {
 		w->inside |= S_ISDIR(st.st_mode) && link_dirs_has(w->ld, &st);
 		return 0;
-	}
-	if (w->inside) {
-		*ret_planted = true;
-		return -ELOOP;
 	}
 	if (++w->links > PATH_WALK_LINKS_MAX)
 		return -ELOOP;
@@ -898,31 +893,59 @@ static int walk_step(struct walk *w, int *ret_fd, bool *ret_planted)
 	return walk_follow(w);
 }
 
+/*
+ * openat2(2) RESOLVE_NO_SYMLINKS without openat2: path (absolute, with no
+ * "..", as a walk leaves it) opened one component at a time below the
+ * descriptor of the one before, with O_NOFOLLOW, a link refused with
+ * ELOOP. Looking at each component by its path and then opening the whole
+ * path would follow a directory that a running command replaced with a
+ * link meanwhile; a held descriptor cannot be redirected. The descriptor,
+ * or a negative errno.
+ */
+static int open_no_links(char *path)
+{
+	char name[NAME_MAX + 1];
+	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	while ((r = path_walk_next(&path, name)) > 0) {
+		int next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+
+		r = next < 0 || fstat(next, &st) < 0 ? -errno : S_ISLNK(st.st_mode) ? -ELOOP : 0;
+		close(fd);
+		fd = next;
+		if (r < 0)
+			break;
+	}
+	if (r < 0 && fd >= 0)
+		close(fd);
+	return r < 0 ? r : fd;
+}
+
 /* Open w->done, where the walk ended, following no link. */
 static int walk_open_done(struct walk *w, bool *ret_planted)
 {
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
 	int fd;
 
-	/* Every component was looked at: the last is no link. */
 	if (w->no_openat2)
-		fd = open(w->done, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	else
-		fd = (int)syscall(SYS_openat2, AT_FDCWD, w->done, &how, sizeof(how));
-	if (fd >= 0)
-		return fd;
-	*ret_planted = errno == ELOOP && w->inside;
-	return -errno;
+		fd = open_no_links(w->done);
+	else if ((fd = (int)syscall(SYS_openat2, AT_FDCWD, w->done, &how, sizeof(how))) < 0)
+		fd = -errno;
+	*ret_planted = fd == -ELOOP && w->inside;
+	return fd;
 }
 
 /*
  * open_rule_path() of an absolute path with a link on the way: each
- * component is looked up without following links (lstat(2)); a directory
- * of ld reached makes the walk inside, and a link inside is refused with
- * ELOOP (*ret_planted set); a link above is followed by putting its
- * target in front of the rest. The path reached, link-free, is opened with
- * openat2(2) RESOLVE_NO_SYMLINKS, so that a link made meanwhile is refused
- * too; without openat2 (no_openat2) every component is looked at.
+ * component is looked up without following links (lstat(2)) until a
+ * directory of ld is reached; a link before that is followed by putting
+ * its target in front of the rest. The path reached is opened following
+ * no link, with openat2(2) RESOLVE_NO_SYMLINKS or, without openat2
+ * (no_openat2), one component at a time: a link below a directory of ld,
+ * made before or meanwhile, is refused with ELOOP (*ret_planted set).
  */
 static int walk_open(struct landlock_link_dirs *ld, const char *path, bool no_openat2,
 		     bool *ret_planted)
@@ -940,7 +963,7 @@ static int walk_open(struct landlock_link_dirs *ld, const char *path, bool no_op
 	snprintf(w->todo, sizeof(w->todo), "%s", path);
 	w->cursor = w->todo;
 	while (r >= 0 && fd < 0 && (r = path_walk_next(&w->cursor, w->name)) > 0)
-		r = walk_step(w, &fd, ret_planted);
+		r = walk_step(w, &fd);
 	if (r >= 0)
 		r = fd >= 0 ? fd : walk_open_done(w, ret_planted);
 	free(w);

@@ -256,6 +256,34 @@ status_is 0 "no openat2: links above every write path are followed"
 is "$(cat "$OUT")" "hidden
 tool" "no openat2: ... and their rules apply"
 rm -rf "$app/tools"
+# A command left running from an earlier run swaps a directory in its
+# write directory with a link to the secret directory, over and over
+# (renameat2(2) RENAME_EXCHANGE): a rule path through that directory must
+# never be opened through the link, also when the link appears after the
+# path was looked at. Each try that does not fail with ELOOP opened the
+# directory, so only the rule on the secret file can let cat read it.
+mkdir -m 755 "$app/flip" && echo decoy >"$app/flip/file" && chmod 644 "$app/flip/file"
+ln -s "$TAP_TMP/secret" "$app/flop"
+printf '%s\nwrite = %s\nread = %s/flip/file\n' "$SYS" "$app" "$app" | prof flip
+"$PY" -c '
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+a, b = os.fsencode(sys.argv[1]), os.fsencode(sys.argv[2])
+while libc.renameat2(-100, a, -100, b, 2) == 0:
+	pass
+sys.exit("renameat2: " + os.strerror(ctypes.get_errno()))' "$app/flip" "$app/flop" &
+swapper=$!
+leaked=0
+tries=0
+while [ $tries -lt 300 ] && [ $leaked = 0 ]; do
+	run $NOBODY "$S" -p "$P/no-openat2.ini" "$S" -p "$P/flip.ini" cat "$TAP_TMP/secret/file"
+	[ "$RC" != 0 ] || leaked=1
+	tries=$((tries + 1))
+done
+kill "$swapper"
+wait "$swapper" 2>/dev/null
+is "$leaked" 0 "no openat2: a directory swapped with a link meanwhile is not followed ($tries tries)"
+rm -rf "$app/flip" "$app/flop"
 
 # execute is checked by execve(2) alone: the dynamic loader maps a program
 # it may read, and runs it inside its own process (scmp-run.ini(5)
