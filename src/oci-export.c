@@ -1239,6 +1239,45 @@ static void check_mux_forms(struct exporter *x)
 	}
 }
 
+/* Whether entry e names socketcall or ipc on an ABI of the filter. */
+static bool names_mux(const struct exporter *x, const struct xentry *e)
+{
+	for (size_t i = 0; i < x->p->n_abis; i++)
+		for (int k = 0; k < MUX_COUNT; k++) {
+			const char *mux = arch_mux_name(x->p->abis[i].arch, (enum mux_kind)k);
+
+			for (size_t n = 0; mux && n < e->n_names; n++)
+				if (!strcmp(e->names[n], mux))
+					return true;
+		}
+	return false;
+}
+
+/*
+ * The multiplexers' entries before every other, the order kept otherwise.
+ * check_mux_forms() made the profile decide each sub-call's multiplexed
+ * form by the multiplexer's entry; read back, the first entry written wins
+ * a tie of precedence (scmp-run.ini(5), Multiplexed calls), and a
+ * sub-call's entry of the same precedence but other data (errno(EACCES)
+ * beside errno(EPERM)) would win it there. A name that shares the
+ * multiplexer's entry, one without conditions, has no other entry of
+ * another action (split_sys()), so moving it changes nothing for it.
+ */
+static void mux_entries_first(struct exporter *x)
+{
+	size_t front = 0;
+
+	for (size_t i = 0; i < x->n_entries; i++) {
+		struct xentry e = x->entries[i];
+
+		if (!names_mux(x, &e))
+			continue;
+		memmove(&x->entries[front + 1], &x->entries[front],
+			(i - front) * sizeof(*x->entries));
+		x->entries[front++] = e;
+	}
+}
+
 /* One comparison node of libseccomp's argument tree: a 32-bit half of an
  * argument (hi: the upper), tested with a mask and a value. */
 struct lsc_node {
@@ -1769,8 +1808,10 @@ static int export_run(const struct policy *p, const struct ruleset *rs, const st
 		}
 	if (r >= 0 && d->n_errors == errs)
 		check_mux(&x, names, n_names);
-	if (r >= 0 && d->n_errors == errs)
+	if (r >= 0 && d->n_errors == errs) {
 		check_mux_forms(&x);
+		mux_entries_first(&x);
+	}
 	if (r >= 0 && d->n_errors == errs)
 		r = check_size(&x, names, n_names);
 	if (r >= 0 && d->n_errors == errs) {
