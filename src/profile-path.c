@@ -155,9 +155,11 @@ static int walk_open(const char *dir, profile_visit_fn visit, void *ctx, int *re
 		if (S_ISDIR(st.st_mode)) {
 			close(fd);
 			fd = next;
-			/* at names the directory to visit; a longer one
-			 * than fits leaves it at its parent's name */
-			path_walk_step(at, sizeof(at), name);
+			/* at names the directory visit checks next; one whose
+			 * name does not fit cannot be told from its parent,
+			 * which visit may have recorded as checked already:
+			 * the lookup ends there */
+			r = path_walk_step(at, sizeof(at), name);
 			continue;
 		}
 		r = S_ISLNK(st.st_mode) ? follow_link(next, rest, &cursor, ++links) : -ENOTDIR;

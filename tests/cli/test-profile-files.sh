@@ -376,6 +376,35 @@ mkdir -m 757 "$T/open-above" && cp -r "$T/lib" "$T/open-above/lib"
 refused "root: -p NAME below a directory others may write" named \
 	"$T/open-above: error: untrusted directory on the way to '$T/open-above/lib', searched for profile 'named': writable by group or others (mode 0757)" \
 	SCMP_RUN_PROFILE_PATH="$T/open-above/lib"
+# A directory on the way whose name, links resolved, is longer than
+# PATH_MAX: a chain of 250-byte names reached through two short links, the
+# last but one writable by others. Its name cannot be told from its
+# parent's, which the check has seen: the lookup ends there.
+python3 - "$T" <<'EOP'
+import os, sys
+t = sys.argv[1]
+def chain(fd, letter, n):
+    names = []
+    for i in range(n):
+        name = '%s%02d' % (letter, i) + letter * 247
+        os.mkdir(name, 0o755, dir_fd=fd)
+        nfd = os.open(name, os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = nfd
+        names.append(name)
+    return fd, '/'.join(names)
+os.mkdir(t + '/deep', 0o755)
+d, rel_d = chain(os.open(t + '/deep', os.O_RDONLY), 'd', 14)
+e, rel_e = chain(os.dup(d), 'e', 4)
+os.fchmod(os.open('..', os.O_RDONLY, dir_fd=e), 0o777)
+os.symlink(rel_e, 'L2', dir_fd=d)
+os.symlink('deep/' + rel_d, t + '/L1')
+with open(os.open('named.ini', os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=e), 'w') as f:
+    f.write('[filter]\ndefault-action = allow\n')
+EOP
+refused "root: -p NAME through a directory whose name is longer than PATH_MAX" named \
+	"error: cannot look in directory '$T/L1/L2' for 'named': File name too long" \
+	SCMP_RUN_PROFILE_PATH="$T/L1/L2"
 printf '[profile]\ninclude = named\n' >"$T/inc-theirs.ini"
 refused "root: include = NAME below a directory another user owns" "$T/inc-theirs.ini" \
 	"$T/inc-theirs.ini:2: error: untrusted directory '$T/theirs' on the way to '$T/theirs/lib', searched for include 'named'" \
