@@ -1287,7 +1287,7 @@ static int learn_tmp_name(const char *path, char **ret)
  */
 static int learn_link(int fd, const char *path, char **ret_tmp)
 {
-	char link[32], *tmp;
+	char link[32], *tmp = NULL;
 	int r = -EEXIST;
 
 	proc_fd_path(link, fd);
