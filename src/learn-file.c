@@ -268,16 +268,18 @@ static int learn_old_open(const char *path, mode_t *ret_mode, struct diag *d)
 	return r;
 }
 
-int learn_file_start(struct learn_file *lf, const char *path, const char *base, struct diag *d)
+int learn_file_start(struct learn_file *lf, const char *path, const char *base,
+		     struct learn_header *h, struct diag *d)
 {
 	int r, fd;
 	mode_t umask_was, old_mode = 0777;
 	FILE *old;
 
-	*lf = (struct learn_file){ .path = path, .fd = -1 };
+	*lf = (struct learn_file){ .path = path, .fd = -1, .h = h };
 	r = learn_base(lf, base, d);
 	if (r < 0)
 		return r;
+	h->base = lf->base;
 	lf->learn = learn_new();
 	if (!lf->learn) {
 		diag_error(d, NULL, "out of memory");
@@ -301,7 +303,7 @@ int learn_file_start(struct learn_file *lf, const char *path, const char *base, 
 			diag_error(d, NULL, "--learn: reading '%s' failed: %s", path, strerror(-r));
 			return r;
 		}
-		r = learn_load(lf->learn, old, path, arch_native(), d);
+		r = learn_load(lf->learn, old, path, h, d);
 		fclose(old);
 		if (r < 0)
 			return r;
@@ -423,7 +425,7 @@ static int learn_merge_current(struct learn_file *lf, struct lock_wait *w, mode_
 		diag_error(d, NULL, "--learn: reading '%s' again failed: %s", path, strerror(err));
 		return -err;
 	}
-	r = learn_load(lf->learn, f, path, arch_native(), d);
+	r = learn_load(lf->learn, f, path, lf->h, d);
 	fclose(f);
 	if (r < 0) {
 		close(fd);
@@ -433,7 +435,7 @@ static int learn_merge_current(struct learn_file *lf, struct lock_wait *w, mode_
 }
 
 /* The learned profile into the file written (lf->fd), from its start. */
-static int learn_write_tmp(const struct learn_file *lf, const struct learn_header *h, mode_t mode)
+static int learn_write_tmp(const struct learn_file *lf, mode_t mode)
 {
 	int fd = lf->fd, copy = -1, r = 0;
 	FILE *f = NULL;
@@ -442,7 +444,7 @@ static int learn_write_tmp(const struct learn_file *lf, const struct learn_heade
 	    !(f = fdopen(copy, "w")))
 		r = -errno;
 	if (r == 0)
-		r = learn_write(lf->learn, h, f);
+		r = learn_write(lf->learn, lf->h, f);
 	if (f && fclose(f) != 0 && r == 0)
 		r = -errno;
 	if (!f && copy >= 0)
@@ -471,7 +473,7 @@ static int learn_replace(const char *tmp, const char *path, bool over)
 	return rename(tmp, path) < 0 ? -errno : 0;
 }
 
-int learn_file_finish(struct learn_file *lf, const struct learn_header *h, int err, struct diag *d)
+int learn_file_finish(struct learn_file *lf, int err, struct diag *d)
 {
 	struct lock_wait w = { .ticks = LEARN_LOCK_WAIT * 100 };
 	bool said = false;
@@ -487,7 +489,7 @@ int learn_file_finish(struct learn_file *lf, const struct learn_header *h, int e
 			said = true;
 			break;
 		}
-		r = learn_write_tmp(lf, h, lf->mode & mode);
+		r = learn_write_tmp(lf, lf->mode & mode);
 		if (r == 0 && !lf->tmp)
 			r = learn_link(lf->fd, lf->path, &lf->tmp);
 		if (r == 0) {

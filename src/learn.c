@@ -334,7 +334,83 @@ static int parse_record(const char *line, struct rec *r)
 	return 0;
 }
 
-int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *native,
+/* ---- the header a learned profile was written under ---- */
+
+#define INCLUDE_KEY "include = "
+
+/* The lines of learn_write()'s header that merged runs must share, each
+ * with its value in this run's header. */
+enum {
+	HEADER_BASE,
+	HEADER_USER,
+	HEADER_GROUP,
+	HEADER_KEYS
+};
+
+static const struct {
+	const char *key;
+	const char *what;
+} header_keys[HEADER_KEYS] = {
+	[HEADER_BASE] = { INCLUDE_KEY, "base" },
+	[HEADER_USER] = { "user = ", "user" },
+	[HEADER_GROUP] = { "group = ", "group" },
+};
+
+static const char *header_value(const struct learn_header *h, int k)
+{
+	return k == HEADER_BASE ? h->base : k == HEADER_USER ? h->user : h->group;
+}
+
+/*
+ * A header line of a file being merged (line, at loc, with its '\n'):
+ * -EINVAL with the error in d if this run's header has another value for
+ * it, else 0; seen[] notes the keys met.
+ */
+static int header_line_check(const char *line, const struct learn_header *h, bool seen[HEADER_KEYS],
+			     const struct src_loc *loc, struct diag *d)
+{
+	for (int k = 0; k < HEADER_KEYS; k++) {
+		size_t n = strlen(header_keys[k].key);
+		const char *mine = header_value(h, k), *value = line + n;
+		size_t len;
+
+		if (strncmp(line, header_keys[k].key, n))
+			continue;
+		seen[k] = true;
+		len = strcspn(value, "\n");
+		if (mine && strlen(mine) == len && !memcmp(mine, value, len))
+			return 0;
+		diag_error(d, loc,
+			   "--learn: this file was learned with the %s '%.*s', this run with "
+			   "%s%s%s: merged, the earlier runs would no longer run as learned; "
+			   "learn into another file",
+			   header_keys[k].what, (int)len, value, mine ? "'" : "",
+			   mine ? mine : "none", mine ? "'" : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* After the last line: a key this run writes that the file has not. */
+static int header_missing_check(const char *path, const struct learn_header *h,
+				const bool seen[HEADER_KEYS], struct diag *d)
+{
+	for (int k = 0; k < HEADER_KEYS; k++) {
+		const char *mine = header_value(h, k);
+
+		if (seen[k] || !mine)
+			continue;
+		diag_error(d, NULL,
+			   "--learn: '%s' was learned with no %s, this run with '%s': merged, "
+			   "the earlier runs would no longer run as learned; learn into another "
+			   "file",
+			   path, header_keys[k].what, mine);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int learn_load(struct learn *l, FILE *f, const char *path, const struct learn_header *h,
 	       struct diag *d)
 {
 	char *line = NULL;
@@ -342,6 +418,7 @@ int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *na
 	ssize_t len;
 	unsigned lineno = 0;
 	int n = 0, r = 0;
+	bool seen[HEADER_KEYS] = { false };
 
 	/* whole lines, however long: a piece of one is not a line, and a
 	 * record cut short would be read as another record */
@@ -349,8 +426,12 @@ int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *na
 		struct src_loc loc = { .file = path, .line = ++lineno };
 		struct rec rec;
 
-		if (strncmp(line, LEARN_TAG, strlen(LEARN_TAG)))
+		if (strncmp(line, LEARN_TAG, strlen(LEARN_TAG))) {
+			r = header_line_check(line, h, seen, &loc, d);
+			if (r < 0)
+				goto out;
 			continue;
+		}
 		r = strlen(line) != (size_t)len ? -EINVAL : parse_record(line, &rec);
 		if (r == -EPROTO) {
 			/* socketcall and ipc: their operation was not recorded,
@@ -370,11 +451,11 @@ int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *na
 		/* the written profile lists the ABI beside native, which one
 		 * filter cannot do: it would not load (scmp-run.ini(5)
 		 * ARCHITECTURES) */
-		if (!arch_compatible(native, rec.abi)) {
+		if (!arch_compatible(h->native, rec.abi)) {
 			diag_error(d, &loc,
 				   "a record of %s, which cannot run beside %s: the file was "
 				   "learned on another machine; learn into another file",
-				   rec.abi->name, native->name);
+				   rec.abi->name, h->native->name);
 			r = -EINVAL;
 			goto out;
 		}
@@ -407,7 +488,9 @@ int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *na
 			   path, LEARN_TAG);
 		r = -EINVAL;
 	} else {
-		r = n;
+		r = header_missing_check(path, h, seen, d);
+		if (r == 0)
+			r = n;
 	}
 out:
 	free(line);
@@ -660,8 +743,6 @@ static void write_cond(FILE *f, const struct rec *r, bool by_number)
 	}
 	fputc('\n', f);
 }
-
-#define INCLUDE_KEY "include = "
 
 const char *learn_include_unfit(const char *path)
 {

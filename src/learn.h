@@ -45,28 +45,6 @@ int learn_record_clone3(struct learn *l, const struct arch *a, uint64_t flags);
 /* Number of distinct records. */
 size_t learn_count(const struct learn *l);
 
-/*
- * Read the records of a profile this module wrote (its LEARN_TAG lines) from
- * f, named path in diagnostics, for a profile whose native ABI is native. A
- * file without any record is not a learned profile: -EINVAL with an error in
- * d (it is not overwritten). A malformed record line is an error too, and
- * so is a record of an ABI that cannot run beside native (no filter could
- * allow both), and a record past LEARN_RECORDS_MAX with those already in l
- * (-E2BIG). Returns the number of records read, or -errno with the error
- * in d.
- */
-int learn_load(struct learn *l, FILE *f, const char *path, const struct arch *native,
-	       struct diag *d);
-
-/*
- * Why path cannot be the value of the learned profile's include line, or
- * NULL if it can: the loader must read back the very same path (no blank
- * at either end, no ';' after a blank, which would start a comment, no
- * control character or byte that is not UTF-8, nothing utf8_hides_text())
- * from a line that fits PROFILE_LINE_MAX.
- */
-const char *learn_include_unfit(const char *path);
-
 struct learn_header {
 	const char *base; /* absolute path of the base profile; NULL: none */
 	const char *user; /* [credentials] to keep; NULL: none */
@@ -78,6 +56,31 @@ struct learn_header {
 	const struct arch *const *base_abis;
 	size_t n_base_abis;
 };
+
+/*
+ * Read the records of a profile this module wrote (its LEARN_TAG lines) from
+ * f, named path in diagnostics, for a profile whose native ABI is h->native. A
+ * file without any record is not a learned profile: -EINVAL with an error in
+ * d (it is not overwritten). A malformed record line is an error too, and
+ * so is a record of an ABI that cannot run beside h->native (no filter could
+ * allow both), and a record past LEARN_RECORDS_MAX with those already in l
+ * (-E2BIG). So is a file written under another header than h, the one
+ * this run writes: another base (what a base allows by rule is never
+ * recorded) or other [credentials] (scmp-run(1), WRITING A PROFILE FOR A
+ * PROGRAM). Returns the number of records read, or -errno with the error
+ * in d.
+ */
+int learn_load(struct learn *l, FILE *f, const char *path, const struct learn_header *h,
+	       struct diag *d);
+
+/*
+ * Why path cannot be the value of the learned profile's include line, or
+ * NULL if it can: the loader must read back the very same path (no blank
+ * at either end, no ';' after a blank, which would start a comment, no
+ * control character or byte that is not UTF-8, nothing utf8_hides_text())
+ * from a line that fits PROFILE_LINE_MAX.
+ */
+const char *learn_include_unfit(const char *path);
 
 /*
  * Write the profile: it includes the base, denies by default

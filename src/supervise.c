@@ -526,8 +526,10 @@ struct sup {
 	struct fold *folds;
 	size_t n_folds;
 	unsigned long reported, dropped_folds;
-	pid_t killed_tgid;    /* a kill-process decision was enacted on it */
-	struct learn_file lf; /* --learn: FILE, its records and the file written */
+	pid_t killed_tgid;	     /* a kill-process decision was enacted on it */
+	struct learn_file lf;	     /* --learn: FILE, its records and the file written */
+	struct learn_header learn_h; /* --learn: what the learned profile is written under */
+	const struct arch *base_abis[ARCH_COUNT];
 	/* --learn -p BASE: rules of the base that deny what the command did
 	 * (the learned profile includes them: they still deny); distinct */
 	struct base_denial {
@@ -1192,12 +1194,25 @@ static int report_open(struct sup *s, struct diag *d)
 	return 0;
 }
 
-/* --learn: FILE and the base checked, and the file written opened, out of
- * the child's way: every check before the command runs. */
-static int learn_start(struct sup *s, const struct profile *prof, struct diag *d)
+/* --learn: this run's header, FILE and the base checked, and the file
+ * written opened, out of the child's way: every check before the command
+ * runs. */
+static int learn_start(struct sup *s, const struct profile *prof, char *const argv[],
+		       struct diag *d)
 {
-	int r = learn_file_start(&s->lf, s->o->learn_path, s->o->has_base ? prof->path : NULL, d);
+	struct learn_header *h = &s->learn_h;
+	int r;
 
+	*h = (struct learn_header){
+		.user = prof->has_user ? prof->user : NULL,
+		.group = prof->has_group ? prof->group : NULL,
+		.command = join_argv(argv),
+		.native = arch_native(),
+		.base_abis = s->base_abis,
+	};
+	for (size_t i = 0; s->o->has_base && i < s->policy->n_abis && i < ARCH_COUNT; i++)
+		s->base_abis[h->n_base_abis++] = s->policy->abis[i].arch;
+	r = learn_file_start(&s->lf, s->o->learn_path, s->o->has_base ? prof->path : NULL, h, d);
 	if (r == 0)
 		s->lf.fd = fd_high(s->lf.fd);
 	return r;
@@ -1220,31 +1235,6 @@ static void banner(enum supervise_mode mode, const struct profile *prof)
 	else
 		fprintf(stderr, PROG ": %s: the filter denies nothing, this is not a sandbox\n",
 			opt);
-}
-
-/* The learned profile written into FILE, with the header of this run:
- * the base, the credentials kept, the command. */
-static int learn_finish(struct sup *s, const struct profile *prof, char *const argv[],
-			struct diag *d)
-{
-	char *cmd = join_argv(argv);
-	const struct arch *base_abis[ARCH_COUNT];
-	struct learn_header h = {
-		.base = s->lf.base,
-		.user = prof->has_user ? prof->user : NULL,
-		.group = prof->has_group ? prof->group : NULL,
-		.command = cmd,
-		.native = arch_native(),
-		.base_abis = base_abis,
-	};
-	int r;
-
-	for (size_t i = 0; s->o->has_base && i < s->policy->n_abis && i < ARCH_COUNT; i++)
-		base_abis[h.n_base_abis++] = s->policy->abis[i].arch;
-	/* the header names the command: no silent gap */
-	r = learn_file_finish(&s->lf, &h, cmd ? s->learn_err : -ENOMEM, d);
-	free(cmd);
-	return r;
 }
 
 int supervise_run(const struct supervise_opts *o, const struct compiled *c, char *const argv[],
@@ -1287,7 +1277,7 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 	a.load = prog;
 
 	if (o->mode == SUPERVISE_LEARN)
-		r = learn_start(&s, c->profile, d);
+		r = learn_start(&s, c->profile, argv, d);
 	else
 		r = report_open(&s, d);
 	if (r < 0) {
@@ -1410,7 +1400,8 @@ int supervise_run(const struct supervise_opts *o, const struct compiled *c, char
 		status = SUPERVISE_KILL_STATUS;
 	summary(&s);
 	if (o->mode == SUPERVISE_LEARN) {
-		r = learn_finish(&s, c->profile, argv, d);
+		/* the header names the command: no silent gap */
+		r = learn_file_finish(&s.lf, s.learn_h.command ? s.learn_err : -ENOMEM, d);
 		learn_warn_base(&s, d);
 		if (r < 0 && status == 0)
 			status = r; /* the command succeeded, the learning did not */
@@ -1439,6 +1430,7 @@ out:
 	while (n_ignored--)
 		sigaction(ignored[n_ignored], &a.old_ignored[n_ignored], NULL);
 	learn_file_clear(&s.lf);
+	free((char *)s.learn_h.command);
 	if (s.report && s.report != stderr)
 		fclose(s.report);
 	for (size_t i = 0; i < s.n_folds; i++)

@@ -227,11 +227,60 @@ int main(void)
 
 			diag_init(&d);
 			if (f && l)
-				r = learn_load(l, f, "learned.ini", arch_get(ARCH_X86_64), &d);
+				r = learn_load(
+					l, f, "learned.ini",
+					&(struct learn_header){ .native = arch_get(ARCH_X86_64) },
+					&d);
 			tap_ok(r == recs[i].want &&
 				       (r > 0 || (d.n_errors == 1 && d.msgs[0].loc.line == 1)),
 			       "record read back: %.*s: %s", (int)strlen(recs[i].line) - 1,
 			       recs[i].line, recs[i].want > 0 ? "kept" : "refused at its line");
+			if (f)
+				fclose(f);
+			learn_free(l);
+			diag_clear(&d);
+		}
+	}
+	/* a file read back for a merge: its header lines must be this run's */
+	{
+		static const struct {
+			const char *text, *base, *user, *group;
+			int want;
+			unsigned line; /* of the error; 0: none at a line */
+		} files[] = {
+			{ "include = /b.ini\nuser = u\n;@learned x86_64 39\n", "/b.ini", "u", NULL,
+			  1, 0 },
+			{ ";@learned x86_64 39\n", NULL, NULL, NULL, 1, 0 },
+			{ "include = /b.ini\n;@learned x86_64 39\n", "/c.ini", NULL, NULL, -EINVAL,
+			  1 },
+			{ "include = /b.ini\n;@learned x86_64 39\n", "/b.in", NULL, NULL, -EINVAL,
+			  1 },
+			{ "include = /b.ini\n;@learned x86_64 39\n", NULL, NULL, NULL, -EINVAL, 1 },
+			{ "\ngroup = g\n;@learned x86_64 39\n", NULL, NULL, "h", -EINVAL, 2 },
+			{ "user = u\n;@learned x86_64 39\n", NULL, NULL, NULL, -EINVAL, 1 },
+			{ ";@learned x86_64 39\n", "/b.ini", NULL, NULL, -EINVAL, 0 },
+			{ ";@learned x86_64 39\n", NULL, "u", NULL, -EINVAL, 0 },
+		};
+
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			const char *text = files[i].text;
+			FILE *f = fmemopen((void *)text, strlen(text), "r");
+			struct learn *l = learn_new();
+			struct learn_header h = { .base = files[i].base,
+						  .user = files[i].user,
+						  .group = files[i].group,
+						  .native = arch_get(ARCH_X86_64) };
+			struct diag d;
+			int r = -ENOMEM;
+
+			diag_init(&d);
+			if (f && l)
+				r = learn_load(l, f, "learned.ini", &h, &d);
+			tap_ok(r == files[i].want &&
+				       (r > 0 ||
+					(d.n_errors == 1 && d.msgs[0].loc.line == files[i].line)),
+			       "header read back %zu: %s", i,
+			       files[i].want > 0 ? "merged" : "refused");
 			if (f)
 				fclose(f);
 			learn_free(l);

@@ -166,6 +166,12 @@ learned based "with a base" -p "$P/base.ini" -- sh -c 'echo hi | cat'
 like "$T/based.ini" "include = $(realpath "$P/base.ini")" "with a base: it is included"
 unlike "$T/based.ini" "syscalls = brk" "with a base: what the base allows is not repeated"
 
+# the same base again: the runs add up
+cp "$T/based.ini" "$T/based.before"
+learned based "with the same base again" -p "$P/base.ini" -- sh -c 'ls / >/dev/null'
+[ "$(grep -c '^;@learned' "$T/based.ini")" -gt "$(grep -c '^;@learned' "$T/based.before")" ]
+ok $? "with the same base again: the record grew"
+
 # ---- two runs merge ----
 
 run "$S" --learn "$T/m.ini" --user root sh -c 'echo one'
@@ -642,6 +648,47 @@ refused_learn "--learn into a FIFO" "--learn: '$T/fifo.ini' is not a regular fil
 mkdir "$T/dir.ini"
 refused_learn "--learn into a directory" "--learn: '$T/dir.ini' is not a regular file" \
 	-- "$T/dir.ini" --user root
+
+# Runs merge only under the header they were learned under: the base
+# (what it allows by rule was not recorded) and the credentials. A run
+# with another is refused before the command runs, the file kept.
+cp "$T/based.ini" "$T/based.before"
+base_line=$(grep -n '^include = ' "$T/based.ini" | cut -d: -f1)
+refused_learn "--learn without the base of the file's runs" \
+	"based.ini:$base_line: error: --learn: this file was learned with the base '$(realpath "$P/base.ini")', this run with none" \
+	-- "$T/based.ini" --user root
+printf '[filter]\ndefault-action = allow\n' >"$T/other-base.ini"
+refused_learn "--learn with another base than the file's runs" \
+	"this file was learned with the base '$(realpath "$P/base.ini")', this run with '$(realpath "$T/other-base.ini")'" \
+	-- "$T/based.ini" --user root -p "$T/other-base.ini"
+user_line=$(grep -n '^user = ' "$T/based.ini" | cut -d: -f1)
+refused_learn "--learn as another user than the file's runs" \
+	"based.ini:$user_line: error: --learn: this file was learned with the user 'root', this run with 'nobody'" \
+	-- "$T/based.ini" --user nobody -p "$P/base.ini"
+cmp -s "$T/based.ini" "$T/based.before"
+ok $? "--learn under another header: the file is left as it was"
+"$S" --learn "$T/nobase.ini" --user root true 2>/dev/null
+refused_learn "--learn with a base into a file learned without one" \
+	"--learn: '$T/nobase.ini' was learned with no base, this run with '$(realpath "$P/base.ini")'" \
+	-- "$T/nobase.ini" --user root -p "$P/base.ini"
+# ... and at the end: a run that finds FILE written meanwhile under
+# another header writes nothing (125), and FILE is kept as the other wrote it
+rm -f "$T/hdr.ini" "$T/hdr-in" "$T/hdr-go"
+"$S" --learn "$T/hdr.ini" --user root -p "$P/base.ini" sh -c \
+	"touch '$T/hdr-in'; until [ -e '$T/hdr-go' ]; do sleep 0.1; done" 2>"$T/hdr.err" &
+long=$!
+until [ -e "$T/hdr-in" ]; do sleep 0.1; done
+run "$S" --learn "$T/hdr.ini" --user root true
+status_is 0 "FILE written meanwhile without the base: the short run"
+cp "$T/hdr.ini" "$T/hdr.before"
+touch "$T/hdr-go"
+rc=0
+wait "$long" || rc=$?
+is "$rc" 125 "FILE written meanwhile without the base: the long run fails with 125"
+like "$T/hdr.err" "hdr.ini' was learned with no base, this run with '$(realpath "$P/base.ini")'" \
+	"FILE written meanwhile without the base: says why"
+cmp -s "$T/hdr.ini" "$T/hdr.before"
+ok $? "FILE written meanwhile without the base: FILE is kept as the short run wrote it"
 
 # More records than a record keeps (a file edited or joined by hand): the
 # run would not be written at its end, so it is refused before the command
