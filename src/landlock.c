@@ -762,6 +762,7 @@ static void held_close(struct held_fds *h)
 struct landlock_link_dirs {
 	size_t n;
 	bool root;	 /* "/" is one: every link is below it */
+	dev_t root_dev;	 /* the file system of "/": known when links are looked at */
 	bool proc_asked; /* /proc was looked at: proc_dev is known if has_proc */
 	bool has_proc;
 	dev_t proc_dev;
@@ -796,6 +797,8 @@ int landlock_link_dirs_new(const struct landlock_config *c, struct landlock_link
 	}
 	/* "/" that cannot be told apart counts as one: no link is followed */
 	ld->root = ld->n && (stat("/", &st) < 0 || link_dirs_has(ld, &st));
+	if (ld->n && !ld->root)
+		ld->root_dev = st.st_dev;
 	*ret = ld;
 	return 0;
 }
@@ -824,14 +827,18 @@ struct walk {
 
 /*
  * Whether a link (st, from lstat) is on /proc, where a link may lead where
- * no path does (a pipe, a deleted file). /proc is looked at once per ld,
- * when a walk first ends at a link.
+ * no path does (a pipe, a deleted file). A link on the file system of "/"
+ * is not: "/" would have to be a proc file system, which holds no program
+ * to launch or to run. Otherwise /proc is looked at once per ld, when a
+ * walk first ends at such a link.
  */
 static bool link_in_proc(struct landlock_link_dirs *ld, const struct stat *st)
 {
 	struct statfs sf;
 	struct stat ps;
 
+	if (st->st_dev == ld->root_dev)
+		return false;
 	if (!ld->proc_asked) {
 		ld->proc_asked = true;
 		ld->has_proc = statfs("/proc", &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC &&

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * [landlock] rule paths with a link on the way and a write path present
+ * (scmp-run.ini(5) LANDLOCK, Paths): which are refused, and how many
+ * components are looked at. This program replaces lstat() and statfs() to
+ * count them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock.h"
+#include "tests/tap.h"
+
+static char base[] = "/tmp/test-landlock-walk-XXXXXX";
+static unsigned n_lstat, n_statfs;
+
+int lstat(const char *path, struct stat *st)
+{
+	n_lstat++;
+	return (int)syscall(SYS_newfstatat, AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+
+int statfs(const char *path, struct statfs *sf)
+{
+	n_statfs++;
+	return (int)syscall(SYS_statfs, path, sf);
+}
+
+static void tree_add(const char *kind, const char *name, const char *target)
+{
+	char p[256];
+	int r;
+
+	snprintf(p, sizeof(p), "%s/%s", base, name);
+	if (!strcmp(kind, "dir"))
+		r = mkdir(p, 0755);
+	else if (!strcmp(kind, "file"))
+		r = close(open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+	else
+		r = symlink(target, p);
+	if (r < 0)
+		abort();
+}
+
+/*
+ * w the write directory; a above it, a link to real; wl a link to w; w/in
+ * a link below w to real (a command's, from an earlier run); real/tow a
+ * link to w further down; end a link to a file at the end of a path.
+ */
+static void make_tree(void)
+{
+	if (!mkdtemp(base))
+		abort();
+	tree_add("dir", "w", NULL);
+	tree_add("dir", "real", NULL);
+	tree_add("dir", "real/sub", NULL);
+	tree_add("file", "real/sub/file", NULL);
+	tree_add("link", "a", "real");
+	tree_add("link", "wl", "w");
+	tree_add("link", "w/in", "../real");
+	tree_add("link", "real/tow", "../w");
+	tree_add("link", "end", "real/sub/file");
+}
+
+/* landlock_path_check() of base/rel with base/w the write path; the calls
+ * counted from zero. */
+static int check(const char *rel, bool *ret_planted)
+{
+	char w[256], p[256];
+	const char *kv[] = { "write", w, "read", p };
+	struct landlock_config c;
+	struct landlock_link_dirs *ld;
+	struct landlock_path_rule pr;
+	struct src_loc loc = { .file = "t.ini", .line = 1 };
+	struct diag d;
+	int r;
+
+	snprintf(w, sizeof(w), "%s/w", base);
+	snprintf(p, sizeof(p), "%s/%s", base, rel);
+	landlock_config_init(&c);
+	diag_init(&d);
+	for (size_t i = 0; i < 4; i += 2)
+		if (landlock_parse_key_diag(&c, kv[i], kv[i + 1], &loc, &d) < 0)
+			abort();
+	if (landlock_link_dirs_new(&c, &ld) < 0)
+		abort();
+	pr = c.paths[1];
+	n_lstat = n_statfs = 0;
+	r = landlock_path_check(ld, &pr, ret_planted);
+	landlock_link_dirs_free(ld);
+	diag_clear(&d);
+	landlock_config_clear(&c);
+	return r;
+}
+
+/* A link at the end on the root file system is no /proc link: /proc is not
+ * looked at for it. */
+static void link_at_end(void)
+{
+	struct stat st, root;
+	bool planted, on_root;
+	int r;
+
+	if (stat(base, &st) < 0 || stat("/", &root) < 0)
+		abort();
+	on_root = st.st_dev == root.st_dev;
+	r = check("end", &planted);
+	tap_ok(r == 0 && n_statfs == !on_root,
+	       "a link at the end %s the root file system: accepted (%d), /proc looked at %u "
+	       "times (want %u)",
+	       on_root ? "on" : "off", r, n_statfs, !on_root);
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	make_tree();
+	link_at_end();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		tap_diag("could not remove %s", base);
+	return tap_done();
+}
