@@ -766,6 +766,8 @@ struct landlock_link_dirs {
 	bool proc_asked; /* /proc was looked at: proc_dev is known if has_proc */
 	bool has_proc;
 	dev_t proc_dev;
+	bool openat2_works; /* an openat2 succeeded: an EPERM from it is the path's */
+	bool no_openat2;    /* openat2 is missing or refused: one component at a time */
 	struct link_dir {
 		dev_t dev;
 		ino_t ino;
@@ -808,6 +810,57 @@ void landlock_link_dirs_free(struct landlock_link_dirs *ld)
 	free(ld);
 }
 
+/* openat2(2) of path, O_PATH, following no link: a descriptor or -errno. */
+static int openat2_path(const char *path)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Whether openat2(2) itself is refused, asked after it failed with EPERM:
+ * an outer seccomp filter may answer a call it does not know with EPERM
+ * rather than ENOSYS (scmp-run.ini(5) LANDLOCK, Paths). "/" is no link
+ * and can always be looked up, so openat2 of "/" with the same arguments
+ * tells a refused call from a refused path; once it worked, it is not
+ * asked again.
+ */
+static bool openat2_refused(struct landlock_link_dirs *ld)
+{
+	int fd;
+
+	if (ld->openat2_works)
+		return false;
+	fd = openat2_path("/");
+	if (fd >= 0) {
+		close(fd);
+		ld->openat2_works = true;
+	}
+	return fd == -EPERM;
+}
+
+/*
+ * openat2(2) of path with RESOLVE_NO_SYMLINKS: the descriptor, or a
+ * negative errno; -ENOSYS, with no call once known, where openat2 cannot
+ * be used: the kernel lacks it, or a filter refuses it with ENOSYS or
+ * EPERM. The caller then goes one component at a time (open_no_links).
+ */
+static int openat2_no_links(struct landlock_link_dirs *ld, const char *path)
+{
+	int fd;
+
+	if (ld->no_openat2)
+		return -ENOSYS;
+	fd = openat2_path(path);
+	if (fd >= 0)
+		ld->openat2_works = true;
+	else if (fd == -ENOSYS || (fd == -EPERM && openat2_refused(ld)))
+		ld->no_openat2 = true;
+	return ld->no_openat2 ? -ENOSYS : fd;
+}
+
 /*
  * A rule path resolved one component at a time: done is the part resolved,
  * with no link in it, todo what is left, each link's target put in front
@@ -815,8 +868,7 @@ void landlock_link_dirs_free(struct landlock_link_dirs *ld)
  */
 struct walk {
 	struct landlock_link_dirs *ld;
-	bool inside;	 /* done is at or below a directory of ld */
-	bool no_openat2; /* the final open goes one component at a time (open_no_links) */
+	bool inside; /* done is at or below a directory of ld */
 	unsigned links;
 	char *cursor; /* into todo */
 	char done[LANDLOCK_PATH_MAX];
@@ -934,13 +986,10 @@ static int open_no_links(char *path)
 /* Open w->done, where the walk ended, following no link. */
 static int walk_open_done(struct walk *w, bool *ret_planted)
 {
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
-	int fd;
+	int fd = openat2_no_links(w->ld, w->done);
 
-	if (w->no_openat2)
+	if (fd == -ENOSYS)
 		fd = open_no_links(w->done);
-	else if ((fd = (int)syscall(SYS_openat2, AT_FDCWD, w->done, &how, sizeof(how))) < 0)
-		fd = -errno;
 	*ret_planted = fd == -ELOOP && w->inside;
 	return fd;
 }
@@ -951,11 +1000,11 @@ static int walk_open_done(struct walk *w, bool *ret_planted)
  * directory of ld is reached; a link before that is followed by putting
  * its target in front of the rest. The path reached is opened following
  * no link, with openat2(2) RESOLVE_NO_SYMLINKS or, without openat2
- * (no_openat2), one component at a time: a link below a directory of ld,
- * made before or meanwhile, is refused with ELOOP (*ret_planted set).
+ * (openat2_no_links), one component at a time: a link below a directory
+ * of ld, made before or meanwhile, is refused with ELOOP (*ret_planted
+ * set).
  */
-static int walk_open(struct landlock_link_dirs *ld, const char *path, bool no_openat2,
-		     bool *ret_planted)
+static int walk_open(struct landlock_link_dirs *ld, const char *path, bool *ret_planted)
 {
 	struct walk *w = malloc(sizeof(*w));
 	int fd = -1, r = 0;
@@ -964,7 +1013,6 @@ static int walk_open(struct landlock_link_dirs *ld, const char *path, bool no_op
 		return -ENOMEM;
 	w->ld = ld;
 	w->inside = ld->root;
-	w->no_openat2 = no_openat2;
 	w->links = 0;
 	strcpy(w->done, "/");
 	snprintf(w->todo, sizeof(w->todo), "%s", path);
@@ -982,11 +1030,11 @@ static int walk_open(struct landlock_link_dirs *ld, const char *path, bool no_op
  * of ld no symbolic link is followed: one there fails with ELOOP, and
  * *ret_planted is set (scmp-run.ini(5) LANDLOCK, Paths). Without ld ('.'
  * is not looked up) this is one open(2); with it, a path with no link on
- * the way is one openat2(2), and only one with a link is walked.
+ * the way is one openat2(2), and only one with a link, or every one where
+ * openat2 cannot be used, is walked.
  */
 static int open_rule_path(struct landlock_link_dirs *ld, const char *path, bool *ret_planted)
 {
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
 	int fd;
 
 	*ret_planted = false;
@@ -994,12 +1042,10 @@ static int open_rule_path(struct landlock_link_dirs *ld, const char *path, bool 
 		fd = open(path, O_PATH | O_CLOEXEC);
 		return fd < 0 ? -errno : fd;
 	}
-	fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
-	if (fd >= 0)
+	fd = openat2_no_links(ld, path);
+	if (fd >= 0 || (fd != -ELOOP && fd != -ENOSYS))
 		return fd;
-	if (errno != ELOOP && errno != ENOSYS)
-		return -errno;
-	return walk_open(ld, path, errno == ENOSYS, ret_planted);
+	return walk_open(ld, path, ret_planted);
 }
 
 /*

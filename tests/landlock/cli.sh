@@ -255,6 +255,33 @@ run $NOBODY "$S" -p "$P/no-openat2.ini" "$S" -p "$P/above.ini" cat "$TAP_TMP/up/
 status_is 0 "no openat2: links above every write path are followed"
 is "$(cat "$OUT")" "hidden
 tool" "no openat2: ... and their rules apply"
+# An outer filter that answers EPERM for openat2 (as container profiles
+# do for calls they do not know) is told from a path refused with EPERM:
+# the paths are opened as without openat2, and the rules are in force.
+printf '[errno(EPERM)]\nsyscalls = openat2\n[landlock]\nmode = off\n' | prof eperm-openat2
+EPERM_OUTER="$S -p $P/eperm-openat2.ini"
+run $NOBODY $EPERM_OUTER "$S" -p "$P/fs.ini" sh -c "echo x >$TAP_TMP/w/ok && cat $TAP_TMP/w/ok"
+status_is 0 "openat2 refused with EPERM: the command runs"
+is "$(cat "$OUT")" x "openat2 refused with EPERM: ... writing in the write path works"
+rm -f "$TAP_TMP/w/ok"
+run $NOBODY $EPERM_OUTER "$S" -p "$P/fs.ini" sh -c "echo x >$TAP_TMP/other/f"
+is "$RC" 2 "openat2 refused with EPERM: writing outside the write paths fails"
+like "$ERR" "Permission denied" "openat2 refused with EPERM: ... with EACCES"
+run $NOBODY $EPERM_OUTER "$S" -p "$P/fs.ini" cat "$TAP_TMP/secret/file"
+is "$RC" 1 "openat2 refused with EPERM: reading an unlisted directory fails"
+run $NOBODY $EPERM_OUTER "$S" -p "$P/above.ini" cat "$TAP_TMP/up/file" "$TAP_TMP/srv/tools/file"
+status_is 0 "openat2 refused with EPERM: links above every write path are followed"
+is "$(cat "$OUT")" "hidden
+tool" "openat2 refused with EPERM: ... and their rules apply"
+ln -s "$TAP_TMP/secret" "$app/x"
+run $NOBODY $EPERM_OUTER "$S" -p "$P/alias-read.ini" cat "$TAP_TMP/srv/x/file"
+is "$RC" 125 "openat2 refused with EPERM: a link in a write directory is refused (125)"
+like "$ERR" "$P/alias-read.ini:7: error: landlock: opening '$TAP_TMP/srv/x' failed: Too many levels of symbolic links" \
+	"openat2 refused with EPERM: ... located at the rule"
+like "$ERR" "none is followed: the command may have made it on an earlier run" \
+	"openat2 refused with EPERM: ... and says why"
+unlike "$OUT" hidden "openat2 refused with EPERM: ... and nothing of what it leads to was read"
+rm -f "$app/x"
 rm -rf "$app/tools"
 # A command left running from an earlier run swaps a directory in its
 # write directory with a link to the secret directory, over and over

@@ -7,9 +7,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -118,12 +123,90 @@ static void link_at_end(void)
 	       on_root ? "on" : "off", r, n_statfs, !on_root);
 }
 
+/*
+ * A filter answering openat2 with err for a path at or above mark: 0 for
+ * every path; this program's data for a path refused with err, as the rule
+ * paths are on the heap, above it, and the "/" the launcher asks for to
+ * tell the two apart is not.
+ */
+static void openat2_filter(int err, uintptr_t mark)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const unsigned lo = offsetof(struct seccomp_data, args[1]), hi = lo + 4;
+#else
+	const unsigned hi = offsetof(struct seccomp_data, args[1]), lo = hi + 4;
+#endif
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 6),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, hi),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, (uint32_t)((uint64_t)mark >> 32), 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)((uint64_t)mark >> 32), 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, lo),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)mark, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		_exit(127);
+}
+
+/* The result of check(rel) in a child under openat2_filter(err, mark):
+ * -r, with 128 added when planted. */
+static int check_filtered(int err, uintptr_t mark, const char *rel)
+{
+	pid_t pid = tap_fork();
+	bool planted = false;
+	int r;
+
+	if (pid == 0) {
+		openat2_filter(err, mark);
+		r = check(rel, &planted);
+		_exit(-r + (planted ? 128 : 0));
+	}
+	return tap_wait(pid);
+}
+
+/* A filter around the launcher that refuses openat2 with ENOSYS or EPERM:
+ * each path is opened one component at a time, with the same outcome. */
+static void filtered(void)
+{
+	static const int errs[] = { ENOSYS, EPERM };
+	int r;
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *name = strerrorname_np(errs[i]);
+
+		r = check_filtered(errs[i], 0, "a/sub/file");
+		tap_ok(r == 0,
+		       "openat2 refused with %s: a link above the write path: accepted (%d)", name,
+		       r);
+		r = check_filtered(errs[i], 0, "real/sub/file");
+		tap_ok(r == 0, "openat2 refused with %s: no link on the way: accepted (%d)", name,
+		       r);
+		r = check_filtered(errs[i], 0, "a/sub/missing");
+		tap_ok(r == ENOENT, "openat2 refused with %s: a missing path: ENOENT (%d)", name,
+		       r);
+		r = check_filtered(errs[i], 0, "wl/in/sub/file");
+		tap_ok(r == ELOOP + 128,
+		       "openat2 refused with %s: a link below the write path: ELOOP, planted (%d)",
+		       name, r);
+	}
+	/* near miss: openat2 works, the path is refused */
+	r = check_filtered(EPERM, (uintptr_t)&n_lstat, "real/sub/file");
+	tap_ok(r == EPERM, "a path refused with EPERM, openat2 of / works: EPERM (%d)", r);
+}
+
 int main(void)
 {
 	char cmd[128];
 
 	make_tree();
 	link_at_end();
+	filtered();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		tap_diag("could not remove %s", base);
