@@ -918,8 +918,35 @@ static int walk_follow(struct walk *w)
 }
 
 /*
+ * After a link above every directory of ld is followed: the whole path now
+ * reached (w->done, then what is left) opened at once, following no link.
+ * When that works no link is left on the way, and what it opened is what
+ * the walk would reach, one call instead of one per component left; when
+ * it fails (ELOOP for a link further on, or any other error) the walk goes
+ * on and decides, as without this try. The descriptor in *ret_fd when it
+ * worked.
+ */
+static void walk_retry(struct walk *w, int *ret_fd)
+{
+	size_t n = (size_t)snprintf(w->link, sizeof(w->link), "%s/%s", w->done[1] ? w->done : "",
+				    w->cursor);
+	int fd;
+
+	if (n >= sizeof(w->link))
+		return;
+	/* as for the walk, which skips empty components, a '/' at the end
+	 * (the one put after the link's target) asks for no directory */
+	while (n > 1 && w->link[n - 1] == '/')
+		w->link[--n] = '\0';
+	fd = openat2_no_links(w->ld, w->link);
+	if (fd >= 0)
+		*ret_fd = fd;
+}
+
+/*
  * The component in w->name: 0 to go on, or a negative errno, or a
- * descriptor in *ret_fd when the walk ends at a /proc link.
+ * descriptor in *ret_fd when the walk ends early: at a /proc link, or
+ * where what is left has no link (walk_retry).
  */
 static int walk_step(struct walk *w, int *ret_fd)
 {
@@ -949,7 +976,10 @@ static int walk_step(struct walk *w, int *ret_fd)
 		*ret_fd = open(w->done, O_PATH | O_CLOEXEC);
 		return *ret_fd < 0 ? -errno : 0;
 	}
-	return walk_follow(w);
+	r = walk_follow(w);
+	if (r == 0)
+		walk_retry(w, ret_fd);
+	return r;
 }
 
 /*

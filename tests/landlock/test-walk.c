@@ -38,6 +38,16 @@ int statfs(const char *path, struct statfs *sf)
 	return (int)syscall(SYS_statfs, path, sf);
 }
 
+/* The components of the absolute path p. */
+static unsigned depth(const char *p)
+{
+	unsigned n = 0;
+
+	for (; *p; p++)
+		n += p[0] == '/' && p[1] && p[1] != '/';
+	return n;
+}
+
 static void tree_add(const char *kind, const char *name, const char *target)
 {
 	char p[256];
@@ -103,6 +113,54 @@ static int check(const char *rel, bool *ret_planted)
 	diag_clear(&d);
 	landlock_config_clear(&c);
 	return r;
+}
+
+/* After the link above the write path, the rest of the path is opened at once. */
+static void link_above(void)
+{
+	unsigned d = depth(base);
+	bool planted;
+	int r;
+
+	r = check("a/sub/file", &planted);
+	tap_ok(r == 0 && n_lstat == d + 1,
+	       "a link above the write path and none after: accepted (%d), %u components looked "
+	       "at (want %u: up to the link)",
+	       r, n_lstat, d + 1);
+	r = check("end", &planted);
+	tap_ok(r == 0 && n_lstat == d + 1,
+	       "a link above the write path at the end, to a file: accepted (%d), %u components "
+	       "looked at (want %u)",
+	       r, n_lstat, d + 1);
+	r = check("a/sub/missing?", &planted);
+	tap_ok(r == 0, "... a missing optional path after it: skipped (%d)", r);
+	r = check("a/sub/missing", &planted);
+	tap_ok(r == -ENOENT && !planted, "... a missing path after it: ENOENT, not planted (%d)",
+	       r);
+	r = check("a/sub/file/x", &planted);
+	tap_ok(r == -ENOTDIR && !planted, "... a file on the way after it: ENOTDIR (%d)", r);
+	r = check("wl/missing", &planted);
+	tap_ok(r == -ENOENT && !planted,
+	       "a link to the write path, a missing path below: ENOENT, not planted (%d)", r);
+}
+
+/* A link below the write path is refused, however many links lead there. */
+static void link_below(void)
+{
+	bool planted;
+	int r;
+
+	r = check("wl/in/sub/file", &planted);
+	tap_ok(r == -ELOOP && planted,
+	       "a link to the write path, then a link below it: ELOOP, planted (%d, %d)", r,
+	       planted);
+	r = check("a/tow/in/sub/file", &planted);
+	tap_ok(r == -ELOOP && planted,
+	       "two links to the write path, then a link below it: ELOOP, planted (%d, %d)", r,
+	       planted);
+	r = check("wl/in", &planted);
+	tap_ok(r == -ELOOP && planted,
+	       "a link below the write path at the end: ELOOP, planted (%d)", r);
 }
 
 /* A link at the end on the root file system is no /proc link: /proc is not
@@ -205,6 +263,8 @@ int main(void)
 	char cmd[128];
 
 	make_tree();
+	link_above();
+	link_below();
 	link_at_end();
 	filtered();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
