@@ -48,6 +48,9 @@
 /* "(arg & mask) == value" on the register, as libseccomp compares it. */
 struct cube {
 	uint64_t mask, value;
+	/* "(arg & mask) != value" instead (SCMP_CMP_NE): every value but one
+	 * of an argument as wide as the ABI's registers (leaf_sets()) */
+	bool ne;
 };
 
 struct cubes {
@@ -118,7 +121,7 @@ static int cubes_add(struct cubes *c, uint64_t mask, uint64_t value)
 	g = array_grow(&c->c, &c->n, &c->cap, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	*g = (struct cube){ mask, value };
+	*g = (struct cube){ .mask = mask, .value = value };
 	return 0;
 }
 
@@ -356,6 +359,35 @@ static int raw_intersect(struct ivset *set, bool fresh, const struct rcmp *c)
 }
 
 /*
+ * Whether the set of argument a (raw values, width bits) is every value
+ * but one, *ret, at the full width of the ABI's registers, and no other
+ * test of the context is on a: SCMP_CMP_NE says it exactly, where masked
+ * blocks would compare a pointer with values other than 0, which no
+ * profile may (scmp-run.ini(5), --export-oci).
+ */
+static bool all_but_one(const struct exporter *x, int a, unsigned width, const struct ivset *set,
+			const bool in_set[], uint64_t *ret)
+{
+	uint64_t wmax = width_max(width);
+
+	if (width != x->abi->arch->bits)
+		return false;
+	for (size_t i = 0; i < x->n_ctx; i++)
+		if (!in_set[i] && x->ctx[i].arg == a)
+			return false;
+	if (set->n == 1 && set->iv[0].lo == 1 && set->iv[0].hi == wmax)
+		*ret = 0;
+	else if (set->n == 1 && set->iv[0].lo == 0 && set->iv[0].hi == wmax - 1)
+		*ret = wmax;
+	else if (set->n == 2 && set->iv[0].lo == 0 && set->iv[1].hi == wmax &&
+		 set->iv[0].hi + 2 == set->iv[1].lo)
+		*ret = set->iv[0].hi + 1;
+	else
+		return false;
+	return true;
+}
+
+/*
  * The set tests of each argument in the context, intersected first and
  * then made cubes, into per[] and used[]: cubes of each set ANDed one by
  * one would multiply out (the negations of the blocks one masked entry
@@ -378,9 +410,17 @@ static int leaf_sets(const struct exporter *x, struct cubes per[SYSCALL_ARGS_MAX
 		in_set[i] = true;
 	}
 	for (int a = 0; a < SYSCALL_ARGS_MAX && r >= 0; a++) {
+		uint64_t v;
+
 		if (!width[a])
 			continue;
 		used[a] = true;
+		if (all_but_one(x, a, width[a], &set[a], in_set, &v)) {
+			r = cubes_add(&per[a], width_max(width[a]), v);
+			if (r >= 0)
+				per[a].c[0].ne = true;
+			continue;
+		}
 		for (size_t k = 0; k < set[a].n && r >= 0; k++)
 			r = interval_cubes(&per[a], set[a].iv[k].lo, set[a].iv[k].hi, width[a], 0);
 	}
@@ -646,7 +686,12 @@ static char *entry_key(const struct xentry *e, uint64_t cmp_max)
 			continue;
 		fputs(first ? ",\n      \"args\": [\n" : ",\n", f);
 		first = 0;
-		if ((c->mask & cmp_max) == cmp_max)
+		if (c->ne)
+			fprintf(f,
+				"        { \"index\": %d, \"value\": %" PRIu64
+				", \"op\": \"SCMP_CMP_NE\" }",
+				a, c->value);
+		else if ((c->mask & cmp_max) == cmp_max)
 			fprintf(f,
 				"        { \"index\": %d, \"value\": %" PRIu64
 				", \"op\": \"SCMP_CMP_EQ\" }",
@@ -676,6 +721,8 @@ static int cmp_ent(const void *a, const void *b)
 		c = cmp_u64(x->arg[i].mask, y->arg[i].mask);
 		if (!c)
 			c = cmp_u64(x->arg[i].value, y->arg[i].value);
+		if (!c)
+			c = (x->arg[i].ne > y->arg[i].ne) - (x->arg[i].ne < y->arg[i].ne);
 	}
 	return c;
 }
@@ -817,6 +864,12 @@ static int add_names_entry(struct exporter *x, const struct xentry *e, const cha
 /* Whether cube a holds every value cube b holds. */
 static bool cube_covers(const struct cube *a, const struct cube *b)
 {
+	if (a->ne && b->ne)
+		return a->mask == b->mask && a->value == b->value;
+	if (b->ne) /* every value but one: only a cube without a test holds it */
+		return !a->mask;
+	if (a->ne) /* b holds no value that a leaves out */
+		return ((b->value ^ a->value) & b->mask & a->mask) != 0;
 	return !(a->mask & ~b->mask) && (b->value & a->mask) == a->value;
 }
 
@@ -1282,7 +1335,7 @@ static void mux_entries_first(struct exporter *x)
  * argument (hi: the upper), tested with a mask and a value. */
 struct lsc_node {
 	uint64_t mask, value;
-	uint8_t arg, hi, eq;
+	uint8_t arg, hi, eq, ne;
 };
 
 #define LSC_CHAIN_MAX (2 * SYSCALL_ARGS_MAX)
@@ -1302,19 +1355,19 @@ static void lsc_chain_of(const struct xentry *e, size_t halves, struct lsc_chain
 	for (int g = 0; g < SYSCALL_ARGS_MAX; g++) {
 		const struct cube *c = &e->arg[g];
 		uint8_t eq = c->mask == UINT64_MAX;
+		struct lsc_node n = { c->mask, c->value, (uint8_t)g, 0, eq, c->ne };
 
 		if (!c->mask)
 			continue;
 		if (halves == 2) {
-			ret->node[ret->n++] = (struct lsc_node){ c->mask >> 32, c->value >> 32,
-								 (uint8_t)g, 1, eq };
-			ret->node[ret->n++] =
-				(struct lsc_node){ c->mask & UINT32_MAX, c->value & UINT32_MAX,
-						   (uint8_t)g, 0, eq };
-		} else {
-			ret->node[ret->n++] =
-				(struct lsc_node){ c->mask, c->value, (uint8_t)g, 0, eq };
+			ret->node[ret->n] = n;
+			ret->node[ret->n].hi = 1;
+			ret->node[ret->n].mask = c->mask >> 32;
+			ret->node[ret->n++].value = c->value >> 32;
+			n.mask &= UINT32_MAX;
+			n.value &= UINT32_MAX;
 		}
+		ret->node[ret->n++] = n;
 	}
 }
 
@@ -1330,6 +1383,8 @@ static int lsc_node_cmp(const struct lsc_node *a, const struct lsc_node *b)
 		c = cmp_u64(a->value, b->value);
 	if (!c)
 		c = (a->eq > b->eq) - (a->eq < b->eq);
+	if (!c)
+		c = (a->ne > b->ne) - (a->ne < b->ne);
 	return c ? c : cmp_u64(a->mask, b->mask);
 }
 
