@@ -273,6 +273,42 @@ static bool region_set(const struct rcmp *ctx, size_t n, const struct rcmp *t, s
 	return any;
 }
 
+/*
+ * Whether "(arg & t->mask) == t->value" holds where "(arg & c->mask) ==
+ * c->value" does (one argument, one width), masks of any shape: 0 where
+ * they want a bit both test set differently (or t wants a bit its mask
+ * clears), 1 where c tests every bit t does, -1 otherwise. Entries an
+ * export wrote outside another rule's masks are then known to lie outside
+ * them when read back (scmp-run.ini(5), --export-oci), instead of being
+ * split against them bit by bit.
+ */
+static int masked_within(const struct rcmp *c, const struct rcmp *t)
+{
+	uint64_t wmax = width_max(t->width);
+
+	if ((t->value & ~t->mask & wmax) || ((c->value ^ t->value) & c->mask & t->mask & wmax))
+		return 0; /* t holds nowhere, or not where c does */
+	return (t->mask & ~c->mask & wmax) ? -1 : 1;
+}
+
+/* The reverse of as_block(): a set test of one aligned block as the masked
+ * test it came from, into *tmp; any other test as it is. */
+static const struct rcmp *as_mask(const struct rcmp *c, struct rcmp *tmp)
+{
+	uint64_t wmax = width_max(c->width), low;
+
+	if (c->kind != RCMP_IN || c->n_ivs != 1)
+		return c;
+	low = c->ivs[0].hi - c->ivs[0].lo;
+	if ((low & (low + 1)) || (c->ivs[0].lo & low) || low > wmax)
+		return c;
+	*tmp = *c;
+	tmp->kind = RCMP_MASK_EQ;
+	tmp->mask = wmax & ~low;
+	tmp->value = (c->ivs[0].lo ^ (c->is_signed ? width_sign(c->width) : 0)) & tmp->mask;
+	return tmp;
+}
+
 int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t)
 {
 	struct interval blk[2];
@@ -281,10 +317,20 @@ int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t)
 	int res = -1;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct rcmp *c = &ctx[i];
+		struct rcmp cmask;
+		const struct rcmp *c = as_mask(&ctx[i], &cmask);
 
 		if (c->kind == RCMP_IN || t->kind == RCMP_IN || c->arg != t->arg ||
-		    c->width != t->width || c->mask != t->mask)
+		    c->width != t->width)
+			continue;
+		if (c->kind == RCMP_MASK_EQ && c->mask != t->mask) {
+			int v = masked_within(c, t);
+
+			if (v >= 0)
+				return t->kind == RCMP_MASK_EQ ? v : !v;
+			continue;
+		}
+		if (c->mask != t->mask)
 			continue;
 		if (c->kind == t->kind && c->value == t->value)
 			return 1;

@@ -29,7 +29,7 @@ round_trip() {
 	ok $? "$f: ... and writes the same JSON"
 }
 
-for f in ../../profiles/*.ini export/*.ini json/*.json; do
+for f in ../../profiles/*.ini export/*.ini export/*.json json/*.json; do
 	case $f in
 	*/actions.json) continue ;; # notify: no OCI form, checked below
 	esac
