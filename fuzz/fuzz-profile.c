@@ -2,7 +2,9 @@
 /*
  * libFuzzer target over the loader and the compiler: an input is a profile;
  * every one that compiles must give a valid program that decides each probed
- * call exactly as the rules do. Errors are fine; crashes, leaks, UB are not.
+ * call exactly as the rules do. Its [landlock] section is decided for an
+ * ABI, reported and asked about a few paths, as --check and --explain-path
+ * do. Errors are fine; crashes, leaks, UB are not.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -16,6 +18,7 @@
 #include "compile.h"
 #include "cond.h"
 #include "diag.h"
+#include "landlock.h"
 #include "pfc.h"
 #include "profile.h"
 #include "policy.h"
@@ -215,6 +218,26 @@ static void simulate(const struct policy *p, const struct bpf_prog *prog)
 	probe(p, prog, p->abis[0].arch, &sd, &budget);
 }
 
+/* The Landlock section on the ABI picked by an input byte (0: none; past
+ * the newest, as a newer kernel), then the paths of --explain-path. */
+static void landlock_pass(const struct landlock_config *c, uint8_t pick)
+{
+	static const char *const paths[] = { "/usr/bin/sh", "/tmp/x", "/etc", "sub/file", "." };
+	struct landlock_rights r;
+	struct diag d;
+
+	diag_init(&d);
+	if (landlock_rights_build(c, pick % 10, &d, &r) == 0 &&
+	    landlock_report(c, &r, NULL, "  ", devnull) < 0)
+		abort();
+	diag_print(&d, "fuzz-profile", devnull);
+	diag_clear(&d);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		(void)landlock_explain_print(c, i % 2 ? NULL : "/home/u", paths[i],
+					     (enum landlock_kind)((pick + i) % 4),
+					     (enum landlock_access)((pick / 4 + i) % 3), devnull);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* the first byte picks the ABI "native" stands for */
@@ -244,6 +267,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (c.prog->len > BPF_PROG_MAX)
 		abort();
 	simulate(c.policy, c.prog);
+	landlock_pass(&c.profile->landlock, size > 1 ? data[1] : 0);
 	if (pfc_print(c.policy, devnull) < 0)
 		abort();
 	bpf_disasm(c.prog->insns, c.prog->len, devnull);

@@ -12,7 +12,7 @@ name=$(basename "$fuzzer")
 mkdir -p "$out/corpus" "$out/artifacts" || exit 99
 # FUZZ_SEEDS (directories under SRCDIR) and FUZZ_DICT pick another corpus.
 seeds="$src/profiles $src/tests/profiles/good $src/tests/profiles/bad $src/tests/profiles/bad/include
-$src/tests/cli/profiles $src/tests/cli/bad $src/fuzz/regressions"
+$src/tests/cli/profiles $src/tests/cli/bad $src/fuzz/profile-seeds $src/fuzz/regressions"
 if [ -n "${FUZZ_SEEDS:-}" ]; then
 	seeds=
 	for d in $FUZZ_SEEDS; do
