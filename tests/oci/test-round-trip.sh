@@ -38,4 +38,17 @@ done
 run "$SCMP_RUN" -p ./json/actions.json --export-oci -
 is "$RC" 1 "a profile with notify still cannot be exported"
 
+# A profile that turns the built-in rules off: JSON cannot, so read back it
+# gets them again, and its export gains exactly their entries.
+run "$SCMP_RUN" -p ../cli/profiles/builtins-off.ini --export-oci "$TAP_TMP/bo1.json"
+run "$SCMP_RUN" -p "$TAP_TMP/bo1.json" --export-oci "$TAP_TMP/bo2.json"
+is "$RC" 0 "built-ins off: the export read back exports again"
+is "$(grep -c '"ioctl"' "$TAP_TMP/bo1.json")/$(grep -c '"clone3"' "$TAP_TMP/bo1.json")" 0/0 \
+	"built-ins off: the export has no entry for them"
+is "$(grep -A1 '"ioctl"' "$TAP_TMP/bo2.json" | grep -c '"errnoRet": 1,')" 2 \
+	"built-ins off: read back, TIOCSTI and TIOCLINUX get EPERM"
+is "$(grep -A1 '"clone3"' "$TAP_TMP/bo2.json" | grep -c '"errnoRet": 38')" 1 \
+	"built-ins off: read back, clone3 gets ENOSYS"
+is "$(grep -c '"names"' "$TAP_TMP/bo2.json")" 4 "built-ins off: ... and nothing else is added"
+
 done_testing
