@@ -345,6 +345,25 @@ const struct mux_subcall *arch_mux_subcalls(enum mux_kind kind, size_t *ret_n)
 	}
 }
 
+bool arch_mux_subcall(const struct arch *a, const char *name, enum mux_kind *ret_kind)
+{
+	for (int k = 0; k < MUX_COUNT; k++) {
+		const struct mux_subcall *subs;
+		size_t n_subs;
+
+		if (!arch_mux_name(a, (enum mux_kind)k))
+			continue;
+		subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
+		for (size_t m = 0; m < n_subs; m++)
+			if (!strcmp(name, subs[m].name)) {
+				if (ret_kind)
+					*ret_kind = (enum mux_kind)k;
+				return true;
+			}
+	}
+	return false;
+}
+
 uint32_t arch_mux_call_mask(enum mux_kind kind)
 {
 	/* ipc/syscall.c: "version = call >> 16; call &= 0xffff;" */

@@ -97,6 +97,10 @@ const struct arch *arch_of_call(uint32_t audit_arch, uint32_t nr);
 /* The sub-calls of a multiplexer (n written to ret_n). */
 const struct mux_subcall *arch_mux_subcalls(enum mux_kind kind, size_t *ret_n);
 
+/* Whether name is a sub-call of one of a's multiplexers (its kind in
+ * *ret_kind unless NULL). */
+bool arch_mux_subcall(const struct arch *a, const char *name, enum mux_kind *ret_kind);
+
 /* Mask applied to the multiplexer's first argument before comparing it with
  * the sub-call number: ipc(2) keeps a version in the upper 16 bits. */
 uint32_t arch_mux_call_mask(enum mux_kind kind);

@@ -27,43 +27,9 @@
 #define EXPORT_ENTRIES_MAX 65536      /* entries of the whole file */
 #define EXPORT_VISITS_MAX  (1u << 20) /* region tree nodes looked at per syscall */
 
-/*
- * A conservative count of what libseccomp 2.5.4 emits, in instructions
- * (scmp-run.ini(5), --export-oci): per ABI its checks and returns; per name
- * its number test; per name with conditions a jump, a return per entry and
- * its argument tree (lsc_level()); per return action, a copy every
- * LSC_JUMP_SPAN instructions, which libseccomp puts near jumps that cannot
- * reach the return (a jump reaches 255 instructions). The largest program
- * a runtime may be left with: the kernel's limit less room for the stub
- * runc puts in front of it (numbers newer than the profile get ENOSYS).
- */
-#define LSC_ABI_COST	 16u
-#define LSC_NAME_COST	 1u
-#define LSC_ARGS_COST	 1u
-#define LSC_ENTRY_COST	 1u
-#define LSC_JUMP_SPAN	 200u
-#define LSC_STUB_RESERVE 64u
-#define EXPORT_INSNS_MAX (BPF_PROG_MAX - LSC_STUB_RESERVE)
-
-/* "(arg & mask) == value" on the register, as libseccomp compares it. */
-struct cube {
-	uint64_t mask, value;
-	/* "(arg & mask) != value" instead (SCMP_CMP_NE): every value but one
-	 * of an argument as wide as the ABI's registers (leaf_sets()) */
-	bool ne;
-};
-
 struct cubes {
-	struct cube *c;
+	struct oci_cube *c;
 	size_t n, cap;
-};
-
-/* One entry of the output: an action and at most one cube per argument. */
-struct xentry {
-	uint32_t ret;
-	struct cube arg[SYSCALL_ARGS_MAX];
-	const char **names; /* borrowed from the policy */
-	size_t n_names, cap_names;
 };
 
 /* One name's entries on one ABI, as canonical text, to compare ABIs. */
@@ -79,7 +45,7 @@ struct exporter {
 	const struct policy *p;
 	const struct ruleset *rs; /* what p was built from */
 	struct diag *d;
-	struct xentry *entries;
+	struct oci_entry *entries;
 	size_t n_entries, cap_entries;
 	/* the syscall being split */
 	const struct abi_policy *abi;
@@ -93,7 +59,7 @@ struct exporter {
 	 * the rules before it with another action */
 	size_t target;
 	/* this syscall's entries on this ABI (indices into a scratch list) */
-	struct xentry *scratch;
+	struct oci_entry *scratch;
 	size_t n_scratch, cap_scratch;
 	size_t insns; /* what libseccomp may compile the output to (check_size()) */
 	/* the multiplexer's sub-call rules take part (check_mux_forms()) */
@@ -111,7 +77,7 @@ static void cubes_free(struct cubes *c)
 
 static int cubes_add(struct cubes *c, uint64_t mask, uint64_t value)
 {
-	struct cube *g;
+	struct oci_cube *g;
 
 	for (size_t i = 0; i < c->n; i++)
 		if (c->c[i].mask == mask && c->c[i].value == value)
@@ -121,7 +87,7 @@ static int cubes_add(struct cubes *c, uint64_t mask, uint64_t value)
 	g = array_grow(&c->c, &c->n, &c->cap, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	*g = (struct cube){ .mask = mask, .value = value };
+	*g = (struct oci_cube){ .mask = mask, .value = value };
 	return 0;
 }
 
@@ -190,7 +156,7 @@ static int cubes_and(struct cubes *a, const struct cubes *b)
 
 	for (size_t i = 0; i < a->n && r >= 0; i++)
 		for (size_t j = 0; j < b->n && r >= 0; j++) {
-			const struct cube *x = &a->c[i], *y = &b->c[j];
+			const struct oci_cube *x = &a->c[i], *y = &b->c[j];
 
 			if ((x->value ^ y->value) & x->mask & y->mask)
 				continue;
@@ -512,8 +478,8 @@ static int leaf(struct exporter *x, uint32_t ret)
 	}
 	/* every combination of one cube per argument is an entry */
 	for (size_t k = 0; r >= 0 && k < total; k++) {
-		struct xentry e = { .ret = ret };
-		struct xentry *g;
+		struct oci_entry e = { .ret = ret };
+		struct oci_entry *g;
 		size_t rest = k;
 
 		for (int a = 0; a < SYSCALL_ARGS_MAX; a++) {
@@ -713,7 +679,7 @@ static bool ret_has_data(uint32_t ret)
 }
 
 /* An entry's action and arguments as text: equal text, equal entry. */
-static char *entry_key(const struct xentry *e, uint64_t cmp_max)
+static char *entry_key(const struct oci_entry *e, uint64_t cmp_max)
 {
 	char *text = NULL;
 	FILE *f = memstream_open(&text);
@@ -726,7 +692,7 @@ static char *entry_key(const struct xentry *e, uint64_t cmp_max)
 	int first = 1;
 
 	for (int a = 0; a < SYSCALL_ARGS_MAX; a++) {
-		const struct cube *c = &e->arg[a];
+		const struct oci_cube *c = &e->arg[a];
 
 		if (!c->mask)
 			continue;
@@ -760,7 +726,7 @@ static int cmp_u64(uint64_t a, uint64_t b)
 
 static int cmp_ent(const void *a, const void *b)
 {
-	const struct xentry *x = a, *y = b;
+	const struct oci_entry *x = a, *y = b;
 	int c = cmp_u64(x->ret, y->ret);
 
 	for (int i = 0; i < SYSCALL_ARGS_MAX && !c; i++) {
@@ -880,9 +846,9 @@ static void abi_only_error(struct exporter *x, const struct xname *xn, const str
 }
 
 /* Add name to the output entry that decides like e, made if there is none. */
-static int add_names_entry(struct exporter *x, const struct xentry *e, const char *name)
+static int add_names_entry(struct exporter *x, const struct oci_entry *e, const char *name)
 {
-	struct xentry *have = NULL;
+	struct oci_entry *have = NULL;
 	const char **slot;
 
 	for (size_t i = 0; i < x->n_entries && !have; i++)
@@ -894,7 +860,7 @@ static int add_names_entry(struct exporter *x, const struct xentry *e, const cha
 		have = array_grow(&x->entries, &x->n_entries, &x->cap_entries, sizeof(*have));
 		if (!have)
 			return -ENOMEM;
-		*have = (struct xentry){ .ret = e->ret };
+		*have = (struct oci_entry){ .ret = e->ret };
 		memcpy(have->arg, e->arg, sizeof(have->arg));
 	}
 	for (size_t k = 0; k < have->n_names; k++)
@@ -908,7 +874,7 @@ static int add_names_entry(struct exporter *x, const struct xentry *e, const cha
 }
 
 /* Whether cube a holds every value cube b holds. */
-static bool cube_covers(const struct cube *a, const struct cube *b)
+static bool cube_covers(const struct oci_cube *a, const struct oci_cube *b)
 {
 	if (a->ne && b->ne)
 		return a->mask == b->mask && a->value == b->value;
@@ -920,7 +886,7 @@ static bool cube_covers(const struct cube *a, const struct cube *b)
 }
 
 /* Whether entry a matches every call entry b matches, with b's action. */
-static bool entry_covers(const struct xentry *a, const struct xentry *b)
+static bool entry_covers(const struct oci_entry *a, const struct oci_entry *b)
 {
 	if (a->ret != b->ret)
 		return false;
@@ -1005,7 +971,7 @@ static int split_rules(struct exporter *x)
  * one action apart. */
 static int split_sys(struct exporter *x, const struct abi_policy *abi, const struct rsys *s)
 {
-	struct xentry *regions;
+	struct oci_entry *regions;
 	size_t n_regions, cap_regions;
 	int r, q;
 
@@ -1091,27 +1057,6 @@ static const char *scmp_arch_name(const struct arch *a)
 	return names[a->id];
 }
 
-/* Whether name is a sub-call of a multiplexer of a: libseccomp adds its
- * rules to the multiplexer as well. */
-static bool mux_sub(const struct arch *a, const char *name, enum mux_kind *ret_kind)
-{
-	for (int k = 0; k < MUX_COUNT; k++) {
-		const struct mux_subcall *subs;
-		size_t n_subs;
-
-		if (!arch_mux_name(a, k))
-			continue;
-		subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
-		for (size_t m = 0; m < n_subs; m++)
-			if (!strcmp(name, subs[m].name)) {
-				if (ret_kind)
-					*ret_kind = (enum mux_kind)k;
-				return true;
-			}
-	}
-	return false;
-}
-
 /* Errors for the rules of name xn that libseccomp would write onto a's
  * multiplexer otherwise than the compiled program decides it. */
 static void mux_error(struct exporter *x, const struct xname *xn, const struct arch *a,
@@ -1146,7 +1091,7 @@ static void name_summary(const struct exporter *x, const char *name, struct name
 {
 	*ret = (struct name_sum){ 0 };
 	for (size_t j = 0; j < x->n_entries; j++) {
-		const struct xentry *e = &x->entries[j];
+		const struct oci_entry *e = &x->entries[j];
 
 		for (size_t k = 0; k < e->n_names; k++) {
 			if (strcmp(e->names[k], name))
@@ -1188,7 +1133,7 @@ static void check_mux(struct exporter *x, const struct xname *names, size_t n_na
 			enum mux_kind k;
 			const char *mux;
 
-			if (!mux_sub(a, xn->name, &k))
+			if (!arch_mux_subcall(a, xn->name, &k))
 				continue;
 			mux = arch_mux_name(a, k);
 			name_summary(x, xn->name, &sub);
@@ -1339,7 +1284,7 @@ static void check_mux_forms(struct exporter *x)
 }
 
 /* Whether entry e names socketcall or ipc on an ABI of the filter. */
-static bool names_mux(const struct exporter *x, const struct xentry *e)
+static bool names_mux(const struct exporter *x, const struct oci_entry *e)
 {
 	for (size_t i = 0; i < x->p->n_abis; i++)
 		for (int k = 0; k < MUX_COUNT; k++) {
@@ -1367,7 +1312,7 @@ static void mux_entries_first(struct exporter *x)
 	size_t front = 0;
 
 	for (size_t i = 0; i < x->n_entries; i++) {
-		struct xentry e = x->entries[i];
+		struct oci_entry e = x->entries[i];
 
 		if (!names_mux(x, &e))
 			continue;
@@ -1377,231 +1322,29 @@ static void mux_entries_first(struct exporter *x)
 	}
 }
 
-/* One comparison node of libseccomp's argument tree: a 32-bit half of an
- * argument (hi: the upper), tested with a mask and a value. */
-struct lsc_node {
-	uint64_t mask, value;
-	uint8_t arg, hi, eq, ne;
-};
-
-#define LSC_CHAIN_MAX (2 * SYSCALL_ARGS_MAX)
-
-/* The nodes of one entry, in the order libseccomp chains them. */
-struct lsc_chain {
-	struct lsc_node node[LSC_CHAIN_MAX];
-	size_t n;
-};
-
-/* libseccomp chains an entry's comparisons by argument index, each as its
- * upper then its lower half on a 64-bit ABI (both, even where a mask
- * leaves one half out). */
-static void lsc_chain_of(const struct xentry *e, size_t halves, struct lsc_chain *ret)
-{
-	ret->n = 0;
-	for (int g = 0; g < SYSCALL_ARGS_MAX; g++) {
-		const struct cube *c = &e->arg[g];
-		uint8_t eq = c->mask == UINT64_MAX;
-		struct lsc_node n = { c->mask, c->value, (uint8_t)g, 0, eq, c->ne };
-
-		if (!c->mask)
-			continue;
-		if (halves == 2) {
-			ret->node[ret->n] = n;
-			ret->node[ret->n].hi = 1;
-			ret->node[ret->n].mask = c->mask >> 32;
-			ret->node[ret->n++].value = c->value >> 32;
-			n.mask &= UINT32_MAX;
-			n.value &= UINT32_MAX;
-		}
-		ret->node[ret->n++] = n;
-	}
-}
-
-/* The order of libseccomp's siblings: by argument and half, then by value;
- * then, where it leaves the order to the rules' (one value, two masks), by
- * kind and mask. */
-static int lsc_node_cmp(const struct lsc_node *a, const struct lsc_node *b)
-{
-	int c = (a->arg * 2 + a->hi > b->arg * 2 + b->hi) -
-		(a->arg * 2 + a->hi < b->arg * 2 + b->hi);
-
-	if (!c)
-		c = cmp_u64(a->value, b->value);
-	if (!c)
-		c = (a->eq > b->eq) - (a->eq < b->eq);
-	if (!c)
-		c = (a->ne > b->ne) - (a->ne < b->ne);
-	return c ? c : cmp_u64(a->mask, b->mask);
-}
-
-/* Whether libseccomp may put a and b in either order (same half, value). */
-static bool lsc_same_place(const struct lsc_node *a, const struct lsc_node *b)
-{
-	return a->arg == b->arg && a->hi == b->hi && a->value == b->value;
-}
-
-/* Nodes two chains start with alike. */
-static size_t lsc_common(const struct lsc_chain *a, const struct lsc_chain *b)
-{
-	size_t n = 0;
-
-	while (n < a->n && n < b->n && !lsc_node_cmp(&a->node[n], &b->node[n]))
-		n++;
-	return n;
-}
-
-static int lsc_chain_cmp(const void *pa, const void *pb)
-{
-	const struct lsc_chain *a = pa, *b = pb;
-	size_t n = lsc_common(a, b);
-
-	if (n < a->n && n < b->n)
-		return lsc_node_cmp(&a->node[n], &b->node[n]);
-	return (a->n > b->n) - (a->n < b->n);
-}
-
-/*
- * The instructions of the tree level at depth d of the sorted chains
- * c[lo..hi), which share their first d nodes, and of the levels below it.
- * libseccomp merges chains that start alike into one node, and writes each
- * node as a jump on its value, after a load of the argument's half and an
- * "and" with its mask unless the sibling before it (the accumulator it
- * leaves) had the same half and mask. Where two nodes share a value, their
- * order is open: each counts its load and "and". A node with nodes below it
- * counts a jump to them, and the level a jump from its last node onwards:
- * either may be too far for the test's own.
- */
-static size_t lsc_level(const struct lsc_chain *c, size_t lo, size_t hi, size_t d)
-{
-	const struct lsc_node *prev = NULL; /* the node before, alone at its value */
-	size_t insns = 0, i = lo;
-
-	while (i < hi && c[i].n <= d) /* chains that end above: sorted first */
-		i++;
-	if (i < hi)
-		insns++;
-	while (i < hi) {
-		const struct lsc_node *first = &c[i].node[d];
-		size_t end = i, distinct = 0;
-
-		while (end < hi && lsc_same_place(&c[end].node[d], first))
-			end++;
-		for (size_t s = i; s < end;) {
-			size_t e = s;
-
-			while (e < end && !lsc_node_cmp(&c[e].node[d], &c[s].node[d]))
-				e++;
-			distinct++;
-			insns += 1 + lsc_level(c, s, e, d + 1);
-			if (c[e - 1].n > d + 1)
-				insns++;
-			s = e;
-		}
-		if (distinct > 1 || !prev || prev->arg != first->arg || prev->hi != first->hi ||
-		    prev->eq != first->eq || prev->mask != first->mask)
-			insns += 2 * distinct;
-		prev = distinct == 1 ? first : NULL;
-		i = end;
-	}
-	return insns;
-}
-
-/* The instructions of libseccomp's argument tree for the entries of name
- * on one ABI (lsc_level()); SIZE_MAX when out of memory. */
-static size_t lsc_tree_insns(const struct exporter *x, const char *name, size_t halves)
-{
-	struct lsc_chain *chains = NULL;
-	size_t n = 0, cap = 0, insns;
-
-	for (size_t j = 0; j < x->n_entries; j++) {
-		const struct xentry *e = &x->entries[j];
-		bool named = false;
-		struct lsc_chain *c;
-
-		for (size_t k = 0; k < e->n_names && !named; k++)
-			named = e->names[k] == name || !strcmp(e->names[k], name);
-		if (!named)
-			continue;
-		c = array_grow(&chains, &n, &cap, sizeof(*c));
-		if (!c) {
-			free(chains);
-			return SIZE_MAX;
-		}
-		lsc_chain_of(e, halves, c);
-	}
-	if (n > 1)
-		qsort(chains, n, sizeof(*chains), lsc_chain_cmp);
-	insns = lsc_level(chains, 0, n, 0);
-	free(chains);
-	return insns;
-}
-
-/* The instructions libseccomp emits at most for the entries of xn, on every
- * ABI of the filter (LSC_*); SIZE_MAX when out of memory. */
-static size_t name_insns(const struct exporter *x, const struct xname *xn)
-{
-	size_t total = 0;
-
-	for (size_t i = 0; i < x->p->n_abis; i++) {
-		const struct arch *a = x->p->abis[i].arch;
-		size_t one = LSC_NAME_COST,
-		       tree = lsc_tree_insns(x, xn->name, a->bits == 64 ? 2 : 1);
-
-		if (tree == SIZE_MAX)
-			return SIZE_MAX;
-		if (tree) { /* else its test jumps to a shared return */
-			one += LSC_ARGS_COST + tree;
-			for (size_t j = 0; j < x->n_entries; j++) {
-				const struct xentry *e = &x->entries[j];
-
-				for (size_t k = 0; k < e->n_names; k++)
-					if (e->names[k] == xn->name ||
-					    !strcmp(e->names[k], xn->name))
-						one += LSC_ENTRY_COST;
-			}
-		}
-		total += mux_sub(a, xn->name, NULL) ? 2 * one : one;
-	}
-	return total;
-}
-
-/* The return actions of the entries, the defaultAction and bad-arch one
- * left out. */
-static size_t return_actions(const struct exporter *x)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < x->n_entries; i++) {
-		bool seen = false;
-
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = x->entries[j].ret == x->entries[i].ret;
-		n += !seen;
-	}
-	return n;
-}
-
 /* Refuse JSON libseccomp would compile to more than a runtime can load,
  * naming the rules of the syscalls that cost most; the count into
  * x->insns. 0, or -ENOMEM. */
 static int check_size(struct exporter *x, struct xname *names, size_t n_names)
 {
-	size_t total = x->p->n_abis * LSC_ABI_COST;
+	size_t total = 0;
 
 	for (size_t j = 0; j < n_names; j++) {
-		names[j].insns = *names[j].text ? name_insns(x, &names[j]) : 0;
+		names[j].insns = *names[j].text ? oci_lsc_name_insns(x->p, x->entries, x->n_entries,
+								     names[j].name)
+						: 0;
 		if (names[j].insns == SIZE_MAX)
 			return -ENOMEM;
 		total += names[j].insns;
 	}
-	total += (total / LSC_JUMP_SPAN + 1) * (return_actions(x) + 2);
+	total = oci_lsc_program_insns(x->p, x->entries, x->n_entries, total);
 	x->insns = total;
-	if (total <= EXPORT_INSNS_MAX)
+	if (total <= OCI_EXPORT_INSNS_MAX)
 		return 0;
 	diag_error(x->d, NULL,
 		   "--export-oci: libseccomp may compile the JSON to %zu instructions, more than "
 		   "the %u a runtime can load",
-		   total, EXPORT_INSNS_MAX);
+		   total, OCI_EXPORT_INSNS_MAX);
 	for (int shown = 0; shown < 3; shown++) {
 		struct xname *top = NULL;
 
@@ -1619,30 +1362,6 @@ static int check_size(struct exporter *x, struct xname *names, size_t n_names)
 		top->insns = 0;
 	}
 	return 0;
-}
-
-/*
- * The syscall names libseccomp 2.5 cannot resolve (its table reaches
- * futex_requeue, Linux 6.7; Debian 12's 2.5.4 has the same), each unknown
- * on every ABI that has it, or after a ':' on that ABI alone; checked
- * against the library by tests/oci/test-libseccomp.c. runc and crun skip
- * the entries of a name they cannot resolve (scmp-run.ini(5),
- * --export-oci).
- */
-static const char lsc_unknown[] =
-	"uretprobe\0uprobe\0statmount\0listmount\0lsm_get_self_attr\0lsm_set_self_attr\0"
-	"lsm_list_modules\0mseal\0setxattrat\0getxattrat\0listxattrat\0removexattrat\0"
-	"open_tree_attr\0file_getattr\0file_setattr\0listns\0riscv_hwprobe\0"
-	"map_shadow_stack:x32\0";
-
-bool oci_libseccomp_unknown(const struct arch *a, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *u = lsc_unknown; *u; u += strlen(u) + 1)
-		if (!strncmp(u, name, n) && (!u[n] || (u[n] == ':' && !strcmp(u + n + 1, a->name))))
-			return true;
-	return false;
 }
 
 /* A warning for each name written, stricter than the defaultAction, that
@@ -1768,7 +1487,7 @@ static int write_json(const struct exporter *x, FILE *f)
 	write_flags(at, f);
 	fputs("  \"syscalls\": [", f);
 	for (size_t i = 0; i < x->n_entries; i++) {
-		const struct xentry *e = &x->entries[i];
+		const struct oci_entry *e = &x->entries[i];
 		char *k = entry_key(e, UINT64_MAX);
 		size_t col = 15;
 

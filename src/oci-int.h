@@ -2,14 +2,19 @@
 /*
  * Internals of the OCI modules: the state of one conversion (oci-load.c,
  * oci-cond.c) and the converted document, which keeps next to its profile
- * where each rule came from and the notes --import-oci prints.
+ * where each rule came from and the notes --import-oci prints; the entries
+ * an export writes, and what libseccomp makes of them.
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "bpf-check.h"
 #include "oci-json.h"
 #include "oci.h"
+#include "syscalls.h"
 
 /* Per rule of the ruleset (same index). */
 struct oci_rule_info {
@@ -106,3 +111,41 @@ void oci_warn_overlaps(struct oci_conv *cv);
  * -1 undecided (in part, or not known). Never wrong when it decides.
  */
 int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t);
+
+/* ---- what --export-oci writes (oci-export.c), and libseccomp's view of
+ * it (oci-libseccomp.c) ---- */
+
+/* "(arg & mask) == value" on the register, as libseccomp compares it. */
+struct oci_cube {
+	uint64_t mask, value;
+	/* "(arg & mask) != value" instead (SCMP_CMP_NE): every value but one
+	 * of an argument as wide as the ABI's registers (leaf_sets()) */
+	bool ne;
+};
+
+/* One entry of the output: an action and at most one cube per argument. */
+struct oci_entry {
+	uint32_t ret;
+	struct oci_cube arg[SYSCALL_ARGS_MAX];
+	const char **names; /* borrowed from the policy */
+	size_t n_names, cap_names;
+};
+
+/* The largest program a runtime may be left with: the kernel's limit less
+ * room for the stub runc puts in front of it (numbers newer than the
+ * profile get ENOSYS). */
+#define OCI_LSC_STUB_RESERVE 64u
+#define OCI_EXPORT_INSNS_MAX (BPF_PROG_MAX - OCI_LSC_STUB_RESERVE)
+
+/*
+ * The instructions libseccomp 2.5.4 emits at most for the entries that
+ * name name (of entries[0..n_entries)), on every ABI of p: a conservative
+ * count (oci-libseccomp.c). SIZE_MAX when out of memory.
+ */
+size_t oci_lsc_name_insns(const struct policy *p, const struct oci_entry *entries, size_t n_entries,
+			  const char *name);
+
+/* The whole program's instructions at most, given the sum of
+ * oci_lsc_name_insns() over the names written. */
+size_t oci_lsc_program_insns(const struct policy *p, const struct oci_entry *entries,
+			     size_t n_entries, size_t names_insns);
