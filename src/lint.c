@@ -552,31 +552,25 @@ static bool same_result_up_to(const struct rrule *mine, const struct rrule *u)
  */
 static bool mux_tie_after(const struct abi_policy *abi, const struct rule *r)
 {
-	uint32_t ret;
+	const struct rsys *s;
+	enum mux_kind k;
+	const char *mux;
+	uint32_t ret, nr;
 
 	if (action_ret(&r->action, abi->arch, &ret) < 0)
 		return true;
-	for (int k = 0; k < MUX_COUNT; k++) {
-		const char *mux = arch_mux_name(abi->arch, (enum mux_kind)k);
-		const struct mux_subcall *subs;
-		const struct rsys *s;
-		bool sub = false;
-		size_t n_subs;
-		uint32_t nr;
+	if (!arch_mux_subcall(abi->arch, r->syscall, &k))
+		return false;
+	mux = arch_mux_name(abi->arch, k);
+	if (!mux || syscalls_lookup_name(abi->arch, mux, &nr) < 0)
+		return false;
+	s = policy_rsys(abi, nr);
+	for (size_t i = 0; s && i < s->n_rules; i++) {
+		const struct rrule *x = &s->rules[i];
 
-		if (!mux || syscalls_lookup_name(abi->arch, mux, &nr) < 0)
-			continue;
-		subs = arch_mux_subcalls((enum mux_kind)k, &n_subs);
-		for (size_t i = 0; i < n_subs && !sub; i++)
-			sub = !strcmp(subs[i].name, r->syscall);
-		s = sub ? policy_rsys(abi, nr) : NULL;
-		for (size_t i = 0; s && i < s->n_rules; i++) {
-			const struct rrule *x = &s->rules[i];
-
-			if (!x->via_mux && x->src->action.kind == r->action.kind &&
-			    x->src->seq > r->seq && x->ret != ret)
-				return true;
-		}
+		if (!x->via_mux && x->src->action.kind == r->action.kind && x->src->seq > r->seq &&
+		    x->ret != ret)
+			return true;
 	}
 	return false;
 }

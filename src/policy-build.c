@@ -1220,17 +1220,9 @@ bool policy_reaches(const struct policy *p, const char *name)
 	for (size_t a = 0; a < p->n_abis; a++)
 		if (syscalls_lookup_name(p->abis[a].arch, name, &nr) == 0)
 			return true;
-	for (int k = 0; k < MUX_COUNT; k++) {
-		size_t n;
-		const struct mux_subcall *sub = arch_mux_subcalls((enum mux_kind)k, &n);
-		bool named = false;
-
-		for (size_t i = 0; i < n && !named; i++)
-			named = !strcmp(sub[i].name, name);
-		for (size_t a = 0; named && a < p->n_abis; a++)
-			if (arch_mux_name(p->abis[a].arch, k))
-				return true;
-	}
+	for (size_t a = 0; a < p->n_abis; a++)
+		if (arch_mux_subcall(p->abis[a].arch, name, NULL))
+			return true;
 	return false;
 }
 
