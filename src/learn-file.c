@@ -104,18 +104,20 @@ static int learn_open_named(const char *path, char **ret_tmp)
  * the command runs: a place that cannot take it is said then. It has no
  * name (O_TMPFILE, open(2)), so that a supervisor killed during the run
  * leaves nothing behind; the end gives it one for the rename only
- * (learn_link()), and *ret_tmp is left NULL. Where the file system has no
- * unnamed files (EOPNOTSUPP; EISDIR from a kernel without O_TMPFILE;
- * EINVAL) or /proc cannot name it, it is path.XXXXXX from the start
- * (mkostemp(3)), in *ret_tmp (scmp-run(1) WRITING A PROFILE FOR A
- * PROGRAM). Returns the descriptor or -errno with the error in d.
+ * (learn_link()), and *ret_tmp is left NULL. Where it cannot be made
+ * (a file system without unnamed files: EOPNOTSUPP, EISDIR from a kernel
+ * without O_TMPFILE, EINVAL; a security module that refuses them) or /proc
+ * cannot name it, it is path.XXXXXX from the start (mkostemp(3)), in
+ * *ret_tmp, and what refuses that one is said (scmp-run(1) WRITING A
+ * PROFILE FOR A PROGRAM). Returns the descriptor or -errno with the error
+ * in d.
  */
 static int learn_open(const char *path, char **ret_tmp, struct diag *d)
 {
 	int fd = learn_open_unnamed(path);
 
 	*ret_tmp = NULL;
-	if (fd == -EOPNOTSUPP || fd == -EISDIR || fd == -EINVAL)
+	if (fd < 0 && fd != -ENOMEM)
 		fd = learn_open_named(path, ret_tmp);
 	if (fd < 0)
 		diag_error(d, NULL, "--learn: cannot write '%s': %s", path, strerror(-fd));

@@ -372,6 +372,12 @@ is "$RC:$(stat -c %a "$T/killfb/k.ini"):$(ls -A "$T/killfb")" "0:600:k.ini" \
 learn_umask 022 tmpfile-shim "$T/killfb/k.ini" sh -c "mkdir '$T/killfb-dir'"
 is "$RC:$(stat -c %a "$T/killfb/k.ini"):$(ls -A "$T/killfb")" "0:600:k.ini" \
 	"no O_TMPFILE, FILE replaced: written with its mode, nothing else left"
+# O_TMPFILE refused otherwise (a security module's EACCES, 13): the file
+# is named from the start as well.
+export TMPFILE_ERRNO=13
+learn_umask 022 tmpfile-shim "$T/killfb/k.ini" sh -c "mkdir '$T/killfb-lsm'"
+unset TMPFILE_ERRNO
+is "$RC:$(ls -A "$T/killfb")" "0:k.ini" "O_TMPFILE refused with EACCES: FILE written, nothing else left"
 # Without /proc/self/fd (a mount over it) the unnamed file could not be
 # given its name at the end: it is named from the start instead.
 if unshare -m true 2>/dev/null; then
