@@ -526,6 +526,7 @@ struct sup {
 	struct fold *folds;
 	size_t n_folds;
 	unsigned long reported, dropped_folds;
+	unsigned long not_killed;    /* kill-process calls answered ENOSYS (kill_caller()) */
 	pid_t killed_tgid;	     /* a kill-process decision was enacted on it */
 	struct learn_file lf;	     /* --learn: FILE, its records and the file written */
 	struct learn_header learn_h; /* --learn: what the learned profile is written under */
@@ -739,8 +740,9 @@ static const struct arch *arch_of(const struct policy *p, const struct seccomp_d
  * (exit_group()), its parent reap it, and any process of the system take
  * its pid, which the supervisor, running as the caller of scmp-run, might
  * be allowed to kill. False when the group cannot be named (no descriptor
- * or memory left): the call is then answered with ENOSYS, and that is said
- * (scmp-run(1), FINDING WHAT WAS DENIED).
+ * or memory left): the call is then answered with ENOSYS, which is said
+ * once (a command could repeat the call without end) and counted in the
+ * summary (scmp-run(1), FINDING WHAT WAS DENIED).
  */
 static bool kill_caller(struct sup *s, const struct seccomp_notif *req)
 {
@@ -750,11 +752,13 @@ static bool kill_caller(struct sup *s, const struct seccomp_notif *req)
 	if (pidfd < 0 && errno == ESRCH)
 		return true; /* gone: the call was not made */
 	if (pidfd < 0) {
-		fprintf(s->report,
-			PROG ": cannot kill pid %d for its call: pidfd_open: %s; the call "
-			     "fails with ENOSYS\n",
-			(int)tgid, strerror(errno));
-		report_flush(s);
+		if (!s->not_killed++) {
+			fprintf(s->report,
+				PROG ": cannot kill pid %d for its call: pidfd_open: %s; the call "
+				     "fails with ENOSYS, as do the next such calls, unsaid\n",
+				(int)tgid, strerror(errno));
+			report_flush(s);
+		}
 		return false;
 	}
 	/* a caller that no longer waits did not make the call */
@@ -1023,6 +1027,10 @@ static void summary(struct sup *s)
 	if (s->dropped_folds)
 		fprintf(s->report, PROG ":   %lu more calls not counted by kind\n",
 			s->dropped_folds);
+	if (s->not_killed)
+		fprintf(s->report,
+			PROG ":   %lu call%s could not be killed and failed with ENOSYS\n",
+			s->not_killed, s->not_killed == 1 ? "" : "s");
 	report_flush(s);
 }
 

@@ -386,17 +386,22 @@ status_is 0 "a pid reused before the kill: the command went on"
 is "$(cat "$T/reused" 2>/dev/null)" alive "a pid reused before the kill: its new owner lives"
 [ ! -e "$T/reuse-dir" ]
 ok $? "a pid reused before the kill: the call never ran"
-# Where no pidfd can be had, the call fails with ENOSYS and that is said.
+# Where no pidfd can be had, the call fails with ENOSYS and that is said,
+# once: the summary counts every such call, so that a command repeating
+# one cannot grow the report with them.
 # shellcheck disable=SC2086
 run $REUSE REUSE_SHIM_NO_FD=1 "$S" --report -p "$P/deny.ini" \
-	sh -c "mkdir '$T/nofd-dir'; echo after=\$?"
+	sh -c "mkdir '$T/nofd-dir'; echo after=\$?; mkdir '$T/nofd-2'; mkdir '$T/nofd-3'; true"
 status_is 0 "no pidfd for a kill: the command went on"
 like "$OUT" "after=1" "no pidfd for a kill: the call failed"
 like "$ERR" "Function not implemented" "no pidfd for a kill: with ENOSYS"
 grep -qE "cannot kill pid [0-9]+ for its call: pidfd_open: Too many open files; the call fails with ENOSYS" "$ERR"
 ok $? "no pidfd for a kill: says so"
-[ ! -e "$T/nofd-dir" ]
-ok $? "no pidfd for a kill: the call never ran"
+[ ! -e "$T/nofd-dir" ] && [ ! -e "$T/nofd-3" ]
+ok $? "no pidfd for a kill: no call ran"
+is "$(grep -c 'cannot kill pid' "$ERR")" 1 "no pidfd for a kill: said once"
+like "$ERR" "scmp-run:   3 calls could not be killed and failed with ENOSYS" \
+	"no pidfd for a kill: the summary counts them"
 # A kernel before Linux 5.19 refuses the flag that makes the caller wait
 # (EINVAL, here from an outer filter): the filter is installed without it.
 run "$S" -p "$P/old-kernel.ini" -- "$S" --report -p "$P/deny.ini" sh -c 'uname; echo after=$?'
