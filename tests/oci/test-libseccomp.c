@@ -991,24 +991,6 @@ static void test_export(const char *path)
 	free(text);
 }
 
-/* Whether name is a sub-call of a multiplexer a has (socketcall, ipc),
- * which libseccomp resolves to a negative number it rewrites. */
-static bool mux_subcall(const struct arch *a, const char *name)
-{
-	for (int k = 0; k < MUX_COUNT; k++) {
-		const struct mux_subcall *subs;
-		size_t n;
-
-		if (!arch_mux_name(a, (enum mux_kind)k))
-			continue;
-		subs = arch_mux_subcalls((enum mux_kind)k, &n);
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(subs[i].name, name))
-				return true;
-	}
-	return false;
-}
-
 /*
  * --export-oci warns about the names libseccomp 2.5 cannot resolve
  * (oci_libseccomp_unknown()): on each ABI both know, every name of the
@@ -1043,7 +1025,8 @@ static void test_names(void)
 			/* unknown, or a number of its own for a call it thinks the
 			 * ABI has not: a rule on it is left out there */
 			nr = seccomp_syscall_resolve_name_arch(token, name);
-			unknown = nr == __NR_SCMP_ERROR || (nr < 0 && !mux_subcall(a, name));
+			unknown = nr == __NR_SCMP_ERROR ||
+				  (nr < 0 && !arch_mux_subcall(a, name, NULL));
 			if (unknown != oci_libseccomp_unknown(a, name)) {
 				tap_diag("%s: '%s' is %sknown to libseccomp", a->name, name,
 					 unknown ? "un" : "");
