@@ -287,6 +287,28 @@ int main(void)
 			diag_clear(&d);
 		}
 	}
+	/* the file's value in the message is escaped, as diagnostics quote
+	 * what they read */
+	{
+		static const char text[] = "include = /b\033[2J.ini\n;@learned x86_64 39\n";
+		FILE *f = fmemopen((void *)text, strlen(text), "r");
+		struct learn *l = learn_new();
+		struct learn_header h = { .base = "/c.ini", .native = arch_get(ARCH_X86_64) };
+		struct diag d;
+		int r = -ENOMEM;
+
+		diag_init(&d);
+		if (f && l)
+			r = learn_load(l, f, "learned.ini", &h, &d);
+		tap_ok(r == -EINVAL && d.n_msgs == 1 && d.msgs[0].text &&
+			       strstr(d.msgs[0].text, "'/b\\x1b[2J.ini'") &&
+			       !strchr(d.msgs[0].text, '\033'),
+		       "header read back: the file's value is escaped in the message");
+		if (f)
+			fclose(f);
+		learn_free(l);
+		diag_clear(&d);
+	}
 	printf("1..%u\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
