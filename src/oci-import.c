@@ -11,12 +11,9 @@
 
 #include "memstream.h"
 #include "oci-int.h"
+#include "policy.h"
 
 #define IMPORT_WRAP 90 /* wrap lists here: far below the loader's line limit */
-
-/* Where the policy builder locates its built-in rules: "built-in:NAME"
- * (scmp-run.ini(5) BUILT-IN RULES). */
-#define BUILTIN_PREFIX "built-in:"
 
 /* What is printed of the document. */
 struct import {
@@ -70,7 +67,7 @@ static const char *base_name(const char *path)
 
 static bool is_builtin(const struct rule *r)
 {
-	return r->loc.file && !strncmp(r->loc.file, BUILTIN_PREFIX, strlen(BUILTIN_PREFIX));
+	return policy_builtin_name(r) != NULL;
 }
 
 /* Every test of q holds (all = true) or can hold (all = false) everywhere in
@@ -181,7 +178,7 @@ static int print_rules(FILE *f, const struct import *im, size_t from, size_t to)
 		} else if (i == from || im->restates[i - 1] != b ||
 			   strcmp(rs->rules[i - 1].syscall, rs->rules[i].syscall)) {
 			fprintf(f, "# '%s' left out: the built-in rule %s says the same\n",
-				rs->rules[i].syscall, b->loc.file + strlen(BUILTIN_PREFIX));
+				rs->rules[i].syscall, policy_builtin_name(b));
 		}
 	}
 	if (!kept)

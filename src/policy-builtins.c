@@ -47,6 +47,15 @@ static const char *named_by(const struct rule *r, const struct arch *const *abis
 	return *ret_abis ? syscalls_lookup_nr(by, nr) : NULL;
 }
 
+#define BUILTIN_PREFIX "built-in:"
+
+const char *policy_builtin_name(const struct rule *r)
+{
+	size_t n = strlen(BUILTIN_PREFIX);
+
+	return r->loc.file && !strncmp(r->loc.file, BUILTIN_PREFIX, n) ? r->loc.file + n : NULL;
+}
+
 /* Where built-in rules are added: the policy's list and its capacity. */
 struct builtins {
 	struct policy *p;

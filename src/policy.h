@@ -127,6 +127,11 @@ struct decision {
 	const struct abi_policy *abi; /* NULL for DECIDE_BAD_ARCH */
 };
 
+/* The NAME of a built-in rule, located at "built-in:NAME" (scmp-run.ini(5)
+ * BUILT-IN RULES), or NULL for any other rule, a [hardening] preset's
+ * (located at its key) included. */
+const char *policy_builtin_name(const struct rule *r);
+
 /* The reference semantics (scmp-run.ini(5) MEANING OF A PROFILE, ARCHITECTURES,
  * UNKNOWN SYSCALLS), straight from the policy (no BPF): how the filter
  * decides the call sd. Fills *ret; never fails. */
