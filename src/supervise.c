@@ -531,8 +531,13 @@ struct sup {
 	struct learn_file lf;	     /* --learn: FILE, its records and the file written */
 	struct learn_header learn_h; /* --learn: what the learned profile is written under */
 	const struct arch *base_abis[ARCH_COUNT];
-	/* --learn -p BASE: rules of the base that deny what the command did
-	 * (the learned profile includes them: they still deny); distinct */
+	/* --learn: the built-in rules the learned profile gets, alone
+	 * (learn_builtins()), and the ruleset they are built from */
+	struct ruleset builtins_rs;
+	struct policy *builtins;
+	/* --learn: rules of the base, and built-in rules, that deny what the
+	 * command did (the learned profile has them too: they still deny);
+	 * distinct */
 	struct base_denial {
 		const struct rrule *rule;
 		const char *name;
@@ -821,18 +826,29 @@ static bool is_run_mode_call(const struct sup *s, const struct seccomp_notif *re
 	return !name || strcmp(name, "execve");
 }
 
-/* --learn -p BASE: a call a rule of the base denies (errno, a kill, trap
- * or trace) is learned like any other, but the learned profile includes
- * that rule, and the strictest action wins: the command will meet the
- * denial. Kept to be said at the end (learn_warn_base()). */
-static void note_base_denial(struct sup *s, const struct arch *abi, const struct seccomp_data *sd)
+/* Whether r is one of the rules p adds to its ruleset's (a built-in rule or
+ * a [hardening] preset's, scmp-run.ini(5) BUILT-IN RULES, HARDENING). */
+static bool is_builtin(const struct policy *p, const struct rule *r)
+{
+	return r >= p->builtins && r < p->builtins + p->n_builtins;
+}
+
+/* --learn: a call a rule of the base (-p BASE) or a built-in rule denies
+ * (errno, a kill, trap or trace) is learned like any other, but the
+ * learned profile has that rule too (it includes the base, and gets the
+ * built-in rules, which it does not switch off), and the strictest action
+ * wins: the command will meet the denial (scmp-run(1) WRITING A PROFILE
+ * FOR A PROGRAM). Kept to be said at the end (learn_warn_base()). */
+static void note_denial(struct sup *s, const struct arch *abi, const struct seccomp_data *sd,
+			const struct policy *p, bool builtin)
 {
 	struct decision dec;
 	uint32_t act;
 
-	policy_decide(s->policy, sd, &dec);
+	policy_decide(p, sd, &dec);
 	act = dec.ret & SECCOMP_RET_ACTION_FULL;
-	if (dec.why != DECIDE_RULE || act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG)
+	if (dec.why != DECIDE_RULE || act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG ||
+	    is_builtin(p, dec.rule->src) != builtin)
 		return;
 	for (size_t i = 0; i < s->n_base_denied && i < BASE_DENIED_MAX; i++)
 		if (s->base_denied[i].rule == dec.rule)
@@ -845,21 +861,41 @@ static void note_base_denial(struct sup *s, const struct arch *abi, const struct
 	s->n_base_denied++;
 }
 
-/* The base's rules that will still deny what was learned, each at its line. */
+/* The rules of the base are decided by the base's policy, the built-in
+ * ones by their own (learn_builtins()): the base's program leaves out a
+ * built-in rule whose result the base's default gives anyway, but the
+ * learned profile allows by rule what was seen, and there it denies. */
+static void note_base_denial(struct sup *s, const struct arch *abi, const struct seccomp_data *sd)
+{
+	note_denial(s, abi, sd, s->policy, false);
+	note_denial(s, abi, sd, s->builtins, true);
+}
+
+/* The rules that will still deny what was learned, each at its line. */
 static void learn_warn_base(const struct sup *s, struct diag *d)
 {
 	for (size_t i = 0; i < s->n_base_denied && i < BASE_DENIED_MAX; i++) {
 		const struct rule *r = s->base_denied[i].rule->src;
+		const char *used = s->base_denied[i].name ? s->base_denied[i].name : r->syscall;
+		const char *builtin = policy_builtin_name(r);
 
-		diag_warning(d, &r->loc,
-			     "--learn: the command used '%s', which this rule of the base denies; "
-			     "the learned profile includes the base, so the command meets the "
-			     "denial under it: change the rule, or learn without it",
-			     s->base_denied[i].name ? s->base_denied[i].name : r->syscall);
+		if (builtin)
+			diag_warning(d, &r->loc,
+				     "--learn: the command used '%s', which the built-in rule %s "
+				     "denies; the learned profile has the rule too, so the command "
+				     "meets the denial under it (scmp-run.ini(5) BUILT-IN RULES "
+				     "says how to switch it off)",
+				     used, builtin);
+		else
+			diag_warning(
+				d, &r->loc,
+				"--learn: the command used '%s', which this rule of the base "
+				"denies; the learned profile includes the base, so the command "
+				"meets the denial under it: change the rule, or learn without it",
+				used);
 	}
 	if (s->n_base_denied > BASE_DENIED_MAX)
-		diag_warning(d, NULL,
-			     "--learn: %zu more rules of the base deny what the command did",
+		diag_warning(d, NULL, "--learn: %zu more rules deny what the command did",
 			     s->n_base_denied - BASE_DENIED_MAX);
 }
 
@@ -900,8 +936,7 @@ static void learn_handle(struct sup *s, const struct arch *abi, const struct sec
 {
 	bool enosys = false;
 
-	if (s->o->has_base)
-		note_base_denial(s, abi, &req->data);
+	note_base_denial(s, abi, &req->data);
 	if (abi && s->learn_err == 0) {
 		int r = learn_call(s, abi, req, &enosys);
 
@@ -1202,6 +1237,30 @@ static int report_open(struct sup *s, struct diag *d)
 	return 0;
 }
 
+/*
+ * --learn: the built-in rules the learned profile gets (the base's
+ * [hardening] and [landlock] decide which), built without the base's rules
+ * under an allowing default, where none is left out. The base's warnings
+ * were said when it was built: only errors are passed on.
+ */
+static int learn_builtins(struct sup *s, const struct ruleset *base, struct diag *d)
+{
+	struct diag quiet;
+	int r;
+
+	s->builtins_rs = (struct ruleset){ .attrs = base->attrs,
+					   .hardening = base->hardening,
+					   .landlock_tcp_loc = base->landlock_tcp_loc };
+	s->builtins_rs.attrs.default_action = (struct action){ .kind = ACTION_ALLOW };
+	diag_init(&quiet);
+	r = policy_build(&s->builtins_rs, arch_native(), &quiet, &s->builtins);
+	for (size_t i = 0; i < quiet.n_msgs; i++)
+		if (quiet.msgs[i].severity == DIAG_ERROR)
+			diag_add(d, DIAG_ERROR, &quiet.msgs[i].loc, "%s", quiet.msgs[i].text);
+	diag_clear(&quiet);
+	return r;
+}
+
 /* --learn: this run's header, FILE and the base checked, and the file
  * written opened, out of the child's way: every check before the command
  * runs. */
@@ -1220,7 +1279,10 @@ static int learn_start(struct sup *s, const struct profile *prof, char *const ar
 	};
 	for (size_t i = 0; s->o->has_base && i < s->policy->n_abis && i < ARCH_COUNT; i++)
 		s->base_abis[h->n_base_abis++] = s->policy->abis[i].arch;
-	r = learn_file_start(&s->lf, s->o->learn_path, s->o->has_base ? prof->path : NULL, h, d);
+	r = learn_builtins(s, prof->rs, d);
+	if (r == 0)
+		r = learn_file_start(&s->lf, s->o->learn_path, s->o->has_base ? prof->path : NULL,
+				     h, d);
 	if (r == 0)
 		s->lf.fd = fd_high(s->lf.fd);
 	return r;
@@ -1438,6 +1500,7 @@ out:
 	while (n_ignored--)
 		sigaction(ignored[n_ignored], &a.old_ignored[n_ignored], NULL);
 	learn_file_clear(&s.lf);
+	policy_free(s.builtins);
 	free((char *)s.learn_h.command);
 	if (s.report && s.report != stderr)
 		fclose(s.report);

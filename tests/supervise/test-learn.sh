@@ -516,6 +516,45 @@ run "$S" --learn "$T/ba.ini" --user root -p "$T/allowing-base.ini" sh -c "mkdir 
 status_is 0 "base that denies by default only: learned"
 unlike "$ERR" "rule of the base denies" "base that denies by default only: no warning"
 
+# So is a call a built-in rule denies, with a base or without: the learned
+# profile has the rule too (ioctl TIOCSTI, here on a descriptor that is
+# not open: nothing is typed anywhere).
+TTY_CALL='import fcntl, termios
+try:
+    fcntl.ioctl(99, termios.TIOCSTI, b"x")
+except OSError:
+    pass'
+run "$S" --learn "$T/tty.ini" --user root python3 -c "$TTY_CALL"
+status_is 0 "a call a built-in rule denies, no base: learned"
+like "$ERR" "built-in:tty-injection: warning: --learn: the command used 'ioctl', which the built-in rule tty-injection denies" \
+	"a call a built-in rule denies, no base: the warning names the rule"
+unlike "$ERR" "rule of the base" "a call a built-in rule denies, no base: no base is blamed"
+run "$S" -p "$T/tty.ini" --explain ioctl 99 TIOCSTI
+like "$OUT" "errno(EPERM)" "a call a built-in rule denies: the learned profile still denies it"
+run "$S" --learn "$T/tty-b.ini" --user root -p "$T/denying-base.ini" python3 -c "$TTY_CALL"
+status_is 0 "a call a built-in rule denies, with a base: learned"
+like "$ERR" "built-in:tty-injection: warning: --learn: the command used 'ioctl', which the built-in rule tty-injection denies" \
+	"a call a built-in rule denies, with a base: the warning names the rule"
+unlike "$ERR" "rule of the base" "a call a built-in rule denies, with a base: the base is not blamed"
+# a base whose default gives the built-in rule's result: its program has
+# no use for the rule, the learned profile, allowing ioctl by rule, has
+run "$S" --learn "$T/tty-d.ini" --user root -p "$T/allowing-base.ini" python3 -c "$TTY_CALL"
+status_is 0 "a call a built-in rule denies, base denying alike: learned"
+like "$ERR" "which the built-in rule tty-injection denies" \
+	"a call a built-in rule denies, base denying alike: the warning names the rule"
+is "$(grep -c 'which the built-in rule' "$ERR")" 1 "a call a built-in rule denies: said once"
+run "$S" -p "$T/tty-d.ini" --explain ioctl 99 TIOCSTI
+like "$OUT" "built-in:tty-injection" "a call a built-in rule denies, base denying alike: the rule denies it"
+# a [hardening] preset of the base is a rule of the base, said at its
+# key, also when the base's default gives its result
+printf '[filter]\ndefault-action = errno(EPERM)\n\n[hardening]\nlock-personality = yes\n' \
+	>"$T/lock-base.ini"
+run "$S" --learn "$T/pers.ini" --user root -p "$T/lock-base.ini" python3 -c 'import ctypes
+ctypes.CDLL(None).personality(0x0008)'
+status_is 0 "a call a [hardening] preset denies: learned"
+like "$ERR" "lock-base.ini:5: warning: --learn: the command used 'personality', which this rule of the base denies" \
+	"a call a [hardening] preset denies: the warning is at the preset's key"
+
 # More distinct calls than a record keeps: said in so many words, and
 # nothing written (the index keeps this to seconds: a lookup per call).
 run "$S" --learn "$T/big.ini" --user root python3 -c '
