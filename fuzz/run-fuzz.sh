@@ -10,7 +10,8 @@ out=$3
 secs=${4:-60}
 name=$(basename "$fuzzer")
 mkdir -p "$out/corpus" "$out/artifacts" || exit 99
-# FUZZ_SEEDS (directories under SRCDIR) and FUZZ_DICT pick another corpus.
+# FUZZ_SEEDS (directories under SRCDIR) and FUZZ_DICT pick another corpus
+# (FUZZ_DICT set but empty: no dictionary).
 seeds="$src/profiles $src/tests/profiles/good $src/tests/profiles/bad $src/tests/profiles/bad/include
 $src/tests/cli/profiles $src/tests/cli/bad $src/fuzz/profile-seeds $src/fuzz/regressions"
 if [ -n "${FUZZ_SEEDS:-}" ]; then
@@ -19,7 +20,8 @@ if [ -n "${FUZZ_SEEDS:-}" ]; then
 		seeds="$seeds $src/$d"
 	done
 fi
-common="-rss_limit_mb=2048 -timeout=20 -dict=$src/${FUZZ_DICT:-fuzz/profile.dict} -artifact_prefix=$out/artifacts/"
+dict=${FUZZ_DICT-fuzz/profile.dict}
+common="-rss_limit_mb=2048 -timeout=20 ${dict:+-dict=$src/$dict} -artifact_prefix=$out/artifacts/"
 failed=0
 
 # shellcheck disable=SC2086
