@@ -499,13 +499,21 @@ out:
 
 /* ---- writing ---- */
 
+/* By ABI, then the calls with a name by name, then the numbers without
+ * one. A total order: qsort() needs one, and the file written must not
+ * depend on the order the records came in (a merge reads them back in the
+ * written one). Names compared between named calls and numbers otherwise
+ * made cycles: a before b by name, b before a call without a name and
+ * that call before a by number. */
 static int cmp_rec(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
 
 	if (x->abi->id != y->abi->id)
 		return x->abi->id < y->abi->id ? -1 : 1;
-	if (x->name && y->name && strcmp(x->name, y->name))
+	if (!x->name != !y->name)
+		return x->name ? -1 : 1;
+	if (x->name && strcmp(x->name, y->name))
 		return strcmp(x->name, y->name);
 	if (x->nr != y->nr)
 		return x->nr < y->nr ? -1 : 1;

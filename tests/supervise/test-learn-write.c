@@ -17,6 +17,7 @@
 
 #include "compile.h"
 #include "learn.h"
+#include "memstream.h"
 #include "tap.h"
 
 struct call {
@@ -146,6 +147,66 @@ static bool allows(const struct call *calls, size_t n, enum arch_id abi, uint32_
 
 #define X32(nr) (0x40000000u | (nr))
 
+/* The profile written from calls learned in the order perm[] gives;
+ * NULL when out of memory. */
+static char *written(const struct call *calls, const size_t *perm, size_t n)
+{
+	struct learn_header h = { .native = arch_get(ARCH_X86_64) };
+	struct learn *l = learn_new();
+	char *text = NULL;
+	FILE *f = l ? memstream_open(&text) : NULL;
+
+	for (size_t i = 0; f && i < n; i++)
+		learn_record(l, arch_get(calls[perm[i]].abi), calls[perm[i]].nr,
+			     calls[perm[i]].args);
+	if (f && (learn_write(l, &h, f) < 0 || memstream_close(f, &text) < 0))
+		text = NULL;
+	learn_free(l);
+	return text;
+}
+
+/* The same records give the same file, in whatever order they were seen:
+ * a merge reads them back in the written order, and must write the file
+ * again as it was. Calls with a name and numbers without one, together,
+ * in every order (Heap's algorithm). */
+static void same_in_any_order(void)
+{
+	const struct call calls[] = {
+		{ ARCH_X32, X32(1), { 0 } },	/* write */
+		{ ARCH_X32, X32(56), { 0 } },	/* clone */
+		{ ARCH_X32, X32(16), { 0 } },	/* ioctl */
+		{ ARCH_X32, X32(4608), { 0 } }, /* no name */
+	};
+	enum {
+		N = sizeof(calls) / sizeof(calls[0])
+	};
+	size_t perm[N] = { 0, 1, 2, 3 }, c[N] = { 0 }, orders = 1, differ = 0;
+	char *first = written(calls, perm, N);
+
+	for (size_t i = 1; first && i < N;) {
+		char *text;
+
+		if (c[i] >= i) {
+			c[i++] = 0;
+			continue;
+		}
+		size_t j = i % 2 ? c[i] : 0, t = perm[j];
+
+		perm[j] = perm[i];
+		perm[i] = t;
+		c[i]++;
+		i = 1;
+		text = written(calls, perm, N);
+		differ += !text || strcmp(text, first);
+		orders++;
+		free(text);
+	}
+	tap_ok(first && orders == 24 && !differ,
+	       "the same records, in any of %zu orders, are written the same (%zu differ)", orders,
+	       differ);
+	free(first);
+}
+
 int main(void)
 {
 	const struct call native_only[] = {
@@ -179,6 +240,7 @@ int main(void)
 	};
 
 	printf("TAP version 13\n");
+	same_in_any_order();
 	check("the native ABI alone", native_only, sizeof(native_only) / sizeof(native_only[0]));
 	check("x86_64 and x32 calls", x32_too, sizeof(x32_too) / sizeof(x32_too[0]));
 	check("x86_64 and x86 calls", x86_too, sizeof(x86_too) / sizeof(x86_too[0]));
