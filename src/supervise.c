@@ -867,7 +867,10 @@ static void note_denial(struct sup *s, const struct arch *abi, const struct secc
  * learned profile allows by rule what was seen, and there it denies. */
 static void note_base_denial(struct sup *s, const struct arch *abi, const struct seccomp_data *sd)
 {
-	note_denial(s, abi, sd, s->policy, false);
+	/* without a base, s->policy is the notify-everything program of
+	 * --learn (supervise_learn_base()): no rule of it denies */
+	if (s->o->has_base)
+		note_denial(s, abi, sd, s->policy, false);
 	note_denial(s, abi, sd, s->builtins, true);
 }
 
