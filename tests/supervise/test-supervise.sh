@@ -402,6 +402,34 @@ ok $? "no pidfd for a kill: no call ran"
 is "$(grep -c 'cannot kill pid' "$ERR")" 1 "no pidfd for a kill: said once"
 like "$ERR" "scmp-run:   3 calls could not be killed and failed with ENOSYS" \
 	"no pidfd for a kill: the summary counts them"
+# The same for real: a command of the caller's user lowers its
+# supervisor's descriptor limit (prlimit(1) on its parent), which leaves it
+# no descriptor for the pidfd, nor for reading the caller's memory.
+run "$S" --report -p "$P/deny.ini" sh -c "prlimit --pid \$PPID --nofile=3:3 &&
+	mkdir '$T/lim-dir'; echo after=\$?; mkdir '$T/lim-dir'; true"
+status_is 0 "a supervisor's limit lowered by the command: the command went on"
+like "$OUT" "after=1" "a supervisor's limit lowered by the command: the call failed"
+grep -qE "cannot kill pid [0-9]+ for its call: pidfd_open: Too many open files" "$ERR"
+ok $? "a supervisor's limit lowered by the command: says so"
+[ ! -e "$T/lim-dir" ]
+ok $? "a supervisor's limit lowered by the command: no call ran"
+like "$ERR" "scmp-run:   2 calls could not be killed and failed with ENOSYS" \
+	"a supervisor's limit lowered by the command: the summary counts them"
+# A limit set before scmp-run starts never leads there: at every limit the
+# run either does not start (the command never runs) or the kill is enacted.
+lim_ok=0
+for n in 4 5 6 7 8 9 10 12 16; do
+	rm -rf "$T/lim-$n"
+	sh -c "ulimit -n $n; exec \"\$0\" \"\$@\"" "$S" --report -p "$P/deny.ini" \
+		sh -c "mkdir '$T/lim-$n'; echo after=\$?" >"$T/lim.out" 2>"$T/lim.err"
+	rc=$?
+	if [ -e "$T/lim-$n" ] || grep -q "cannot kill" "$T/lim.err" ||
+		{ [ "$rc" != 125 ] && ! grep -qx "after=137" "$T/lim.out"; }; then
+		diag "ulimit -n $n: status $rc, $(cat "$T/lim.out") $(head -c 300 "$T/lim.err")"
+		lim_ok=1
+	fi
+done
+ok $lim_ok "a descriptor limit before the start: the run is refused (125) or the kill enacted"
 # A kernel before Linux 5.19 refuses the flag that makes the caller wait
 # (EINVAL, here from an outer filter): the filter is installed without it.
 run "$S" -p "$P/old-kernel.ini" -- "$S" --report -p "$P/deny.ini" sh -c 'uname; echo after=$?'
