@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""--report enacts what the kernel would: random profiles on harmless
+"""--report enacts what the kernel would, --permissive lets all run: random profiles on harmless
 system calls with conditions on their arguments, and random calls of them
 (rawcall, x86_64 and x32 numbers), run plainly (the kernel runs the
 program) and under --report (the supervisor decides from the profile and
 answers): each call returns the same, and the run ends the same
 (scmp-run(1), FINDING WHAT WAS DENIED: the supervisor enacts each
 decision). --report names denials exactly when the plain run saw a call
-refused with an errno the profile gives, or killed.
+refused with an errno the profile gives, or killed. Under --permissive
+every call returns what it returns under a profile that allows all, and
+"would deny" lines appear exactly when the plain run saw a denial.
 
 Usage: report-random.py SCMP-RUN RAWCALL [CASES [FIRST-SEED]]   (as root; TAP)
 """
@@ -123,8 +125,9 @@ def run(cmd):
     return status, p.stdout.splitlines(), p.stderr
 
 
-def denials(lines):
-    return sum(1 for ln in lines.splitlines() if ": denied: " in ln)
+def denials(text, verb, action=""):
+    """Report lines of text with verb ("denied", "would deny") and action."""
+    return sum(1 for ln in text.splitlines() if ": %s: " % verb in ln and action in ln)
 
 
 def case(seed, tmp):
@@ -147,17 +150,29 @@ def case(seed, tmp):
     killed = plain[0] == 159
     good = rep[0] == plain[0] and rep[1] == plain[1]
     if killed:  # what the killed run printed is lost with its buffer
-        good = good and "-> kill-process" in rep[2].splitlines()[-1 - rep[2].count("\n  ")]
+        good = good and denials(rep[2], "denied", "-> kill-process") > 0
     else:  # (repeated calls are folded into one line: only whether)
-        good = good and (denials(rep[2]) > 0) == (refused > 0)
-    if not good:
-        tap.ok(False, "seed %d: --report as the kernel" % seed)
+        good = good and (denials(rep[2], "denied") > 0) == (refused > 0)
+    # --permissive: every call runs as under a profile that allows all (on
+    # the same ABIs), and what the profile would have refused is named
+    perm = run([S, "--permissive", "--user", "root", "-p", prof, RAWCALL] + todo)
+    allow_all = os.path.join(tmp, "a%d.ini" % seed)
+    with open(allow_all, "w") as fh:
+        fh.write("\n".join(text.splitlines()[:1] + ["default-action = allow"] +
+                           [ln for ln in text.splitlines() if ln.startswith("architectures")]))
+    free = run([S, "--user", "root", "-p", allow_all, RAWCALL] + todo)
+    good_perm = (perm[:2] == free[:2] and
+                 (denials(perm[2], "would deny") > 0) == (refused > 0 or killed))
+    if not good or not good_perm:
+        tap.ok(False, "seed %d: %s as the kernel" % (seed, "--permissive" if good else "--report"))
         print("# profile:\n# " + text.replace("\n", "\n# "))
         print("# calls: %s" % " ".join(todo))
-        print("# plain %d %r\n# report %d %r\n# %s" % (plain[0], plain[1], rep[0], rep[1],
-                                                       rep[2][-400:]))
+        for what, r in (("plain", plain), ("report", rep), ("allow-all", free),
+                        ("permissive", perm)):
+            print("# %s %d %r\n#   %s" % (what, r[0], r[1], r[2][-300:].replace("\n", "\n#   ")))
         return "differs", False
     os.unlink(prof)
+    os.unlink(allow_all)
     return "killed" if killed else "errno" if refused else "allowed", True
 
 
@@ -173,7 +188,7 @@ def main():
         failed += not good
     shown = ", ".join("%s %d" % kv for kv in sorted(seen.items()))
     tap.ok(failed == 0, "%d random profiles and calls: --report returns what the kernel "
-           "returns (%s)" % (CASES, shown))
+           "returns, --permissive what a profile allowing all returns (%s)" % (CASES, shown))
     tap.ok(seen.get("killed", 0) and seen.get("errno", 0) and
            seen.get("refused", 0) < CASES / 4,
            "the cases reach an errno, a kill, and mostly profiles that compile")
