@@ -16,39 +16,13 @@
 #include "sim.h"
 #include "tap.h"
 #include "rng.h"
+#include "rnd-cond.h"
 
 static struct rng rng;
-
-static uint64_t rnd_u64(void)
-{
-	return rnd(&rng);
-}
 
 static unsigned pick_n(unsigned n)
 {
 	return pick(&rng, n);
-}
-
-/* clang-format off */
-static const uint64_t boundaries[] = {
-	0, 1, 2, 3, 5, 0x7f, 0x80, 0xff, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe,
-	0xffffffff, 0x100000000, 0x100000001, 0x17fffffff, 0x7fffffffffffffff,
-	0x8000000000000000, 0xfffffffffffffffe, 0xffffffffffffffff, 0xffffffff00000000,
-	0xffffffff80000000, 0x00000001ffffffff,
-};
-/* clang-format on */
-#define N_BOUND (sizeof(boundaries) / sizeof(boundaries[0]))
-
-static uint64_t rnd_value(void)
-{
-	switch (pick_n(4)) {
-	case 0:
-		return rnd_u64();
-	case 1:
-		return boundaries[pick_n(N_BOUND)] + pick_n(3) - 1;
-	default:
-		return boundaries[pick_n(N_BOUND)];
-	}
 }
 
 /* Sets of ABIs one filter may hold. */
@@ -89,55 +63,6 @@ static const char *const actions_untied[] = {
 };
 /* clang-format on */
 
-static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
-
-/* A random comparison on argument slot arg of class cls, as text. */
-static void rnd_cmp(char *buf, size_t size, unsigned arg, enum arg_class cls, unsigned bits)
-{
-	unsigned width = cls == ARG_U16					    ? 16
-			 : (cls == ARG_S32 || cls == ARG_U32 || bits == 32) ? 32
-									    : 64;
-	bool is_signed = cls == ARG_S32 || cls == ARG_S64;
-	uint64_t v = rnd_value(), m = rnd_value();
-	uint64_t mask = width_max(width);
-	char val[40], val2[40];
-
-	v &= mask;
-	m &= mask;
-	/* Ordered comparisons on signed arguments take values in range. */
-	if (is_signed) {
-		int64_t sv = width == 32 ? (int32_t)(uint32_t)v : (int64_t)v;
-
-		snprintf(val, sizeof(val), "%" PRId64, sv);
-		sv = width == 32 ? (int32_t)(uint32_t)m : (int64_t)m;
-		snprintf(val2, sizeof(val2), "%" PRId64, sv);
-	} else {
-		snprintf(val, sizeof(val), "0x%" PRIx64, v);
-		snprintf(val2, sizeof(val2), "0x%" PRIx64, m);
-	}
-	if (cls == ARG_PTR) {
-		snprintf(buf, size, "arg%u %s 0", arg, pick_n(2) ? "==" : "!=");
-		return;
-	}
-	switch (pick_n(9)) {
-	case 0:
-		snprintf(buf, size, "arg%u & 0x%" PRIx64 " %s 0x%" PRIx64, arg, m,
-			 pick_n(2) ? "==" : "!=", v & m);
-		break;
-	case 1:
-		snprintf(buf, size, "arg%u in { %s, %s, 7 }", arg, val, val2);
-		break;
-	case 2:
-		snprintf(buf, size, "arg%u not in { %s, %s }", arg, val, val2);
-		break;
-	case 3:
-		snprintf(buf, size, "arg%u >= %s && arg%u <= %s", arg, val, arg, val2);
-		break;
-	default:
-		snprintf(buf, size, "arg%u %s %s", arg, ops[pick_n(6)], val);
-	}
-}
-
 /* Build a random rule set: returns 0 if it compiled. */
 static int rnd_ruleset(struct tcase *c, const char *const *acts, size_t n_acts, unsigned set,
 		       unsigned n_rules, char (*texts)[3][160])
@@ -171,20 +96,7 @@ static int rnd_ruleset(struct tcase *c, const char *const *acts, size_t n_acts, 
 			sys = "read";
 			syscalls_args(first, sys, args, &known);
 		}
-		for (unsigned n = pick_n(3), k = 0; k < n; k++) {
-			unsigned arg = pick_n(6);
-			char one[192];
-
-			if (args[arg].cls == ARG_NONE || args[arg].cls == ARG_PAIR ||
-			    args[arg].cls == ARG_PAD)
-				continue;
-			rnd_cmp(one, sizeof(one), arg, args[arg].cls, bits);
-			if (strlen(cond) + strlen(one) + 5 >= sizeof(cond))
-				break;
-			if (*cond)
-				strcat(cond, pick_n(4) ? " && " : " || ");
-			strcat(cond, one);
-		}
+		rnd_cond(&rng, args, bits, cond, sizeof(cond));
 		snprintf(texts[i][0], sizeof(texts[i][0]), "%s", acts[pick_n((unsigned)n_acts)]);
 		snprintf(texts[i][1], sizeof(texts[i][1]), "%s", sys);
 		snprintf(texts[i][2], sizeof(texts[i][2]), "%s", cond);
@@ -205,7 +117,7 @@ static void rnd_input(const struct tcase *c, struct seccomp_data *sd)
 		sd->arch = arch_get((enum arch_id)pick_n(ARCH_COUNT))->audit_arch;
 	switch (pick_n(8)) {
 	case 0:
-		sd->nr = (int)(uint32_t)rnd_value();
+		sd->nr = (int)(uint32_t)rnd_value(&rng);
 		break;
 	case 1:
 		sd->nr = (int)(abi->arch->nr_base + pick_n(1100));
@@ -217,7 +129,7 @@ static void rnd_input(const struct tcase *c, struct seccomp_data *sd)
 			sd->nr = (int)abi->known[pick_n((unsigned)abi->n_known)].nr;
 	}
 	for (int i = 0; i < 6; i++)
-		sd->args[i] = rnd_value();
+		sd->args[i] = rnd_value(&rng);
 }
 
 int main(int argc, char **argv)
