@@ -753,6 +753,19 @@ static bool errno_exportable(uint32_t ret, const struct src_loc *loc, struct dia
 	return false;
 }
 
+/* Not a trap with data, which SCMP_ACT_TRAP cannot carry (a runtime would
+ * deliver SIGSYS with si_errno 0); else false, with the error at loc. */
+static bool trap_exportable(uint32_t ret, const struct src_loc *loc, struct diag *d)
+{
+	uint32_t data = ret & SECCOMP_RET_DATA;
+
+	if ((ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_TRAP || !data)
+		return true;
+	diag_error(d, loc, "--export-oci: trap(%u) has no OCI form: SCMP_ACT_TRAP carries no data",
+		   data);
+	return false;
+}
+
 /* Whether a rule at the place of rule was reported already: a rule applies
  * on every ABI that has its name, and one key makes a rule per name; its
  * error is said once. Records it otherwise (on ENOMEM it is said again,
@@ -787,10 +800,7 @@ static bool rule_exportable(struct exporter *x, const struct rrule *r)
 
 	if (full == SECCOMP_RET_TRAP && data) {
 		if (!reported_before(x, r->src))
-			diag_error(x->d, &r->src->loc,
-				   "--export-oci: trap(%u) has no OCI form: SCMP_ACT_TRAP carries "
-				   "no data",
-				   data);
+			trap_exportable(r->ret, &r->src->loc, x->d);
 		return false;
 	}
 	if (full == SECCOMP_RET_USER_NOTIF) {
@@ -1537,7 +1547,8 @@ static int export_run(const struct policy *p, const struct ruleset *rs, const st
 				p->abis[i].arch->name, p->abis[0].arch->name);
 			return -EINVAL;
 		}
-	if (!errno_exportable(p->abis[0].default_ret, &rs->attrs.default_loc, d))
+	if (!errno_exportable(p->abis[0].default_ret, &rs->attrs.default_loc, d) ||
+	    !trap_exportable(p->abis[0].default_ret, &rs->attrs.default_loc, d))
 		return -EINVAL;
 	/* runc refuses it as defaultAction; under crun every call of the
 	 * runtime after the filter is installed would wait for an agent */

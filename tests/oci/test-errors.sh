@@ -129,6 +129,8 @@ printf '[filter]\ndefault-action = allow\narchitectures = native x86\n[notify]\n
 printf '[filter]\ndefault-action = notify\n[allow]\nsyscalls = @default\n' >"$TAP_TMP/notify-default.ini"
 printf '[filter]\ndefault-action = allow\narchitectures = native x86\n[trap(5)]\nsyscalls = ptrace\n' \
 	>"$TAP_TMP/trap-two-abis.ini"
+# SCMP_ACT_TRAP as defaultAction would lose the data too (si_errno 0).
+printf '[filter]\ndefault-action = trap(5)\n[allow]\nsyscalls = @default\n' >"$TAP_TMP/trap-default.ini"
 export_fails notify-rule.ini \
 	"$TAP_TMP/notify-rule.ini:5: error: --export-oci: notify needs a seccomp agent named by listenerPath" \
 	"--export-oci: a notify rule is a located error"
@@ -139,6 +141,9 @@ export_fails notify-default.ini \
 export_fails trap-two-abis.ini "$TAP_TMP/trap-two-abis.ini:5: error: --export-oci: trap(5) has no OCI form" \
 	"--export-oci: trap with data on two ABIs is an error"
 is "$(grep -c "trap(5)" "$ERR")" 1 "... said once"
+export_fails trap-default.ini \
+	"$TAP_TMP/trap-default.ini:2: error: --export-oci: trap(5) has no OCI form: SCMP_ACT_TRAP carries no data" \
+	"--export-oci: trap with data as the default action is a located error"
 export_fails one-abi.ini \
 	"scmp-run: $TAP_TMP/one-abi.ini:3: error: --export-oci: 'read' has rules on x86 but none on $(uname -m | sed 's/amd64/x86_64/'): JSON entries apply to every ABI alike" \
 	"--export-oci: a syscall with rules on one ABI only is an error at the architectures key"
