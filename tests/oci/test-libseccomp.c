@@ -6,6 +6,8 @@
  *   test-libseccomp export PROFILE.ini|FILE.json...   --export-oci round trip:
  *                                                     the JSON read back, and
  *                                                     exported again
+ *   test-libseccomp export-random N SEED              the same for N random
+ *                                                     INI profiles
  *
  * The libseccomp side is built here, independently of src/oci-*.c: the JSON
  * is read with jansson and handed to libseccomp the way moby and runc do
@@ -53,6 +55,7 @@
 #include "compile.h"
 #include "oci.h"
 #include "rng.h"
+#include "rnd-cond.h"
 #include "sim.h"
 #include "syscalls.h"
 #include "tap.h"
@@ -880,14 +883,19 @@ static int export_text(const struct compiled *c, struct diag *d, char **ret)
 	return r;
 }
 
-/* JSON text compiled as -p FILE.json compiles it, into *ret. */
-static int compile_text(const char *text, struct diag *d, struct compiled *ret)
+/* Profile text compiled as -p FILE compiles it, FILE's name ending in
+ * suffix (".json" or ".ini"), into *ret. */
+static int compile_text(const char *text, const char *suffix, struct diag *d, struct compiled *ret)
 {
-	char path[] = "/tmp/test-libseccomp-XXXXXX.json";
-	int fd = mkstemps(path, 5);
+	char path[64];
+	int fd;
 	size_t len = strlen(text);
 	struct oci_options opts = { 0 };
-	int r = fd < 0 || write(fd, text, len) != (ssize_t)len ? -EIO : 0;
+	int r;
+
+	snprintf(path, sizeof(path), "/tmp/test-libseccomp-XXXXXX%s", suffix);
+	fd = mkstemps(path, (int)strlen(suffix));
+	r = fd < 0 || write(fd, text, len) != (ssize_t)len ? -EIO : 0;
 
 	if (fd >= 0)
 		close(fd);
@@ -920,7 +928,7 @@ static void test_again(const char *what, const struct compiled *back, const stru
 		goto out;
 	}
 	run_compare(what2, text, from->policy, from->prog, NULL, true, export_estimate(back));
-	r = compile_text(text, &d, &third);
+	r = compile_text(text, ".json", &d, &third);
 	if (r >= 0)
 		r = export_text(&third, &d, &text3);
 	tap_ok(r >= 0 && !strcmp(text, text3), "%s: a third export writes the same text", what2);
@@ -943,7 +951,7 @@ static void test_read_back(const char *what, const char *text, const struct comp
 	int r;
 
 	diag_init(&d);
-	r = compile_text(text, &d, &back);
+	r = compile_text(text, ".json", &d, &back);
 	if (r < 0) {
 		tap_ok(false, "%s, read back: loads and compiles", what);
 		diag_print(&d, "test", stdout);
@@ -967,6 +975,13 @@ static void test_read_back(const char *what, const char *text, const struct comp
 	diag_clear(&d);
 }
 
+/* The export text of c against libseccomp, read back and exported again. */
+static void compare_export(const char *what, const char *text, const struct compiled *c)
+{
+	run_compare(what, text, c->policy, c->prog, NULL, true, export_estimate(c));
+	test_read_back(what, text, c);
+}
+
 static void test_export(const char *path)
 {
 	struct compiled c = { 0 };
@@ -983,12 +998,252 @@ static void test_export(const char *path)
 		tap_ok(false, "%s: compiles and exports", what);
 		diag_print(&d, "test", stdout);
 	} else {
-		run_compare(what, text, c.policy, c.prog, NULL, true, export_estimate(&c));
-		test_read_back(what, text, &c);
+		compare_export(what, text, &c);
 	}
 	compiled_free(&c);
 	diag_clear(&d);
 	free(text);
+}
+
+/* ---- random profiles ---- */
+
+#define RND_RULES_MAX 15
+
+/* Calls a random profile names: socketcall and ipc sub-calls, the
+ * multiplexers themselves, and calls without a multiplexed form. */
+static const char *const rnd_syscalls[] = {
+	"socket",     "connect", "accept4", "sendto", "recvmsg",     "shmget",	 "semop",
+	"socketcall", "ipc",	 "read",    "write",  "openat",	     "close",	 "kill",
+	"ioctl",      "clone",	 "futex",   "prctl",  "personality", "mprotect", "fcntl",
+	"lseek",      "setuid",	 "dup",	    "getpid", "exit_group",
+};
+
+/* Actions OCI has, trap without data (SCMP_ACT_TRAP carries none). */
+static const char *const rnd_actions[] = {
+	"allow", "log",	     "errno(EACCES)", "errno(1)",    "errno(4094)",
+	"trap",	 "trace(1)", "trace(2)",      "kill-thread", "kill-process",
+};
+
+/* Actions --export-oci refuses (scmp-run.ini(5) --export-oci), now and then. */
+static const char *const rnd_refused_actions[] = { "trap(5)", "notify", "errno(4095)" };
+
+/* The refusals scmp-run.ini(5) --export-oci documents, by a part of their
+ * message, and the cause they are counted under. */
+static const struct {
+	const char *text;
+	const char *cause;
+} refusals[] = {
+	{ "cannot be written for libseccomp with", "multiplexer" },
+	{ "but none on", "rules on one ABI only" },
+	{ "decides otherwise than on the first ABI", "ABIs decide otherwise" },
+	{ "compares the low 32 bits of x32", "x32 and a 64-bit argument" },
+	{ "split into too many entries", "too many entries" },
+	{ "instructions, more than the", "size bound" },
+	{ "SCMP_ACT_TRAP carries no data", "trap with data" },
+	{ "notify needs a seccomp agent", "notify rule" },
+	{ "notify as the default action", "notify default" },
+	{ "is stricter than the default action", "unknown-syscall-action" },
+	{ "libseccomp takes at most", "errno over 4094" },
+	{ "the filter does not cover", "no native ABI" },
+};
+#define N_REFUSALS (sizeof(refusals) / sizeof(refusals[0]))
+
+static const char *rnd_action(struct rng *r)
+{
+	if (!pick(r, 200))
+		return rnd_refused_actions[pick(r, sizeof(rnd_refused_actions) /
+							   sizeof(rnd_refused_actions[0]))];
+	return rnd_actions[pick(r, sizeof(rnd_actions) / sizeof(rnd_actions[0]))];
+}
+
+/* The ABIs of a random profile, into out: the native one, half the time
+ * with some of those that can run beside it; now and then one of those
+ * without the native one (refused: a runtime always adds it). Returns
+ * their count. */
+static size_t rnd_abis(struct rng *r, const struct arch **out)
+{
+	const struct arch *native = arch_native();
+	size_t n = 0;
+
+	out[n++] = native;
+	if (pick(r, 2))
+		return n;
+	for (int id = 0; id < ARCH_COUNT; id++) {
+		const struct arch *a = arch_get((enum arch_id)id);
+
+		if (a != native && arch_compatible(native, a) && pick(r, 2))
+			out[n++] = a;
+	}
+	if (n > 1 && !pick(r, 16))
+		out[0] = out[--n];
+	return n;
+}
+
+/* A random rule on a random call, as an INI section: conditions on the
+ * arguments of the first ABI that has the call, none if none has it. */
+static void rnd_rule(struct rng *r, FILE *m, const struct arch *const *abis, size_t n_abis,
+		     unsigned bits)
+{
+	const char *sys = rnd_syscalls[pick(r, sizeof(rnd_syscalls) / sizeof(rnd_syscalls[0]))];
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	char cond[160] = "";
+	bool known;
+
+	for (size_t i = 0; i < n_abis; i++)
+		if (syscalls_args(abis[i], sys, args, &known) >= 0) {
+			rnd_cond(r, args, bits, cond, sizeof(cond));
+			break;
+		}
+	fprintf(m, "[%s]\n", rnd_action(r));
+	if (*cond)
+		fprintf(m, "%s = %s\n", sys, cond);
+	else
+		fprintf(m, "syscalls = %s\n", sys);
+}
+
+/* A random INI profile (malloc'ed text), or NULL. */
+static char *rnd_profile(struct rng *r)
+{
+	const struct arch *abis[ARCH_COUNT];
+	size_t n_abis = rnd_abis(r, abis), len = 0;
+	const char *def = rnd_action(r);
+	unsigned bits = 64; /* the narrowest ABI decides what values fit */
+	char *text = NULL;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return NULL;
+	fprintf(m, "[filter]\ndefault-action = %s\narchitectures =", def);
+	for (size_t i = 0; i < n_abis; i++) {
+		fprintf(m, " %s", abis[i]->name);
+		bits = abis[i]->bits < bits ? abis[i]->bits : bits;
+	}
+	fputc('\n', m);
+	/* errno(ENOSYS), the default when absent under a denying default
+	 * action, is refused when stricter than the default (under trace) */
+	if (pick(r, 4))
+		fprintf(m, "unknown-syscall-action = %s\n", def);
+	else if (pick(r, 2))
+		fprintf(m, "unknown-syscall-action = errno(ENOSYS)\n");
+	for (unsigned i = 0, n = 1 + pick(r, RND_RULES_MAX); i < n; i++)
+		rnd_rule(r, m, abis, n_abis, bits);
+	fclose(m);
+	return text;
+}
+
+/* The cause of a refused export: the documented refusal the first error
+ * of d is (its index in refusals), or -1 if one of its errors is none. */
+static int refusal_cause(const struct diag *d)
+{
+	int first = -1;
+
+	for (size_t i = 0; i < d->n_msgs; i++) {
+		size_t k = 0;
+
+		if (d->msgs[i].severity != DIAG_ERROR)
+			continue;
+		while (k < N_REFUSALS &&
+		       !(d->msgs[i].text && strstr(d->msgs[i].text, refusals[k].text)))
+			k++;
+		if (k == N_REFUSALS)
+			return -1;
+		if (first < 0)
+			first = (int)k;
+	}
+	return first;
+}
+
+static void print_profile(const char *text)
+{
+	for (const char *p = text; *p;) {
+		int n = (int)strcspn(p, "\n");
+
+		tap_diag("  %.*s", n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+struct soak {
+	size_t compared, not_compiled, unexplained;
+	size_t refused[N_REFUSALS];
+};
+
+/* One random profile: compiled, exported and compared as test_export()
+ * does, or its refusal counted. The profile is shown when a check fails. */
+static void soak_one(struct soak *s, const char *text, const char *what)
+{
+	struct compiled c = { 0 };
+	struct diag d;
+	char *json = NULL;
+	unsigned failed = tap_failed;
+	bool show = false;
+	int r;
+
+	diag_init(&d);
+	r = compile_text(text, ".ini", &d, &c);
+	if (r < 0) {
+		/* the generator's: an impossible range, a value of one ABI's width */
+		show = ++s->not_compiled <= 3;
+	} else if (export_text(&c, &d, &json) < 0) {
+		int k = refusal_cause(&d);
+
+		if (k >= 0)
+			s->refused[k]++;
+		else
+			tap_ok(false, "%s: refused, and not as the man page documents", what);
+		s->unexplained += k < 0;
+	} else {
+		compare_export(what, json, &c);
+		s->compared++;
+	}
+	if (show || tap_failed > failed) {
+		diag_print(&d, "test", stdout);
+		tap_diag("%s:", what);
+		print_profile(text);
+	}
+	compiled_free(&c);
+	diag_clear(&d);
+	free(json);
+}
+
+/*
+ * export-random N SEED: N random profiles through the checks of
+ * test_export(). A refusal the man page documents is counted by cause; any
+ * other fails, and so does a run in which fewer than half of the profiles
+ * were exported and compared (a soak that tests nothing).
+ */
+static void test_export_random(unsigned n, uint64_t seed)
+{
+	struct rng r = { seed ? seed : 1 };
+	struct soak s = { 0 };
+	char causes[512] = "", what[64];
+	size_t len = 0, refused = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		char *text = rnd_profile(&r);
+
+		snprintf(what, sizeof(what), "random profile %u of seed %#" PRIx64, i, seed);
+		if (!text) {
+			tap_ok(false, "%s: out of memory", what);
+			return;
+		}
+		soak_one(&s, text, what);
+		free(text);
+	}
+	for (size_t k = 0; k < N_REFUSALS; k++) {
+		refused += s.refused[k];
+		if (s.refused[k] && len < sizeof(causes))
+			len += (size_t)snprintf(causes + len, sizeof(causes) - len, "%s%zu %s",
+						len ? ", " : "", s.refused[k], refusals[k].cause);
+	}
+	tap_ok(s.unexplained == 0,
+	       "%u random profiles of seed %#" PRIx64 ": %zu exported and compared, %zu refused "
+	       "as documented (%s), %zu otherwise, %zu did not compile",
+	       n, seed, s.compared, refused, len ? causes : "none", s.unexplained, s.not_compiled);
+	tap_ok(s.compared * 2 >= n, "at least half of them exported and compared (%zu of %u)",
+	       s.compared, n);
+	tap_ok(s.not_compiled * 10 <= n, "at most a tenth of them fail to compile (%zu of %u)",
+	       s.not_compiled, n);
 }
 
 /*
@@ -1044,9 +1299,14 @@ int main(int argc, char **argv)
 		test_names();
 		return tap_done();
 	}
+	if (argc == 4 && !strcmp(argv[1], "export-random")) {
+		test_export_random((unsigned)strtoul(argv[2], NULL, 0), strtoull(argv[3], NULL, 0));
+		return tap_done();
+	}
 	if (argc < 2) {
 		fprintf(stderr,
-			"usage: %s json [--caps CAPS] FILE... | export PROFILE... | names\n",
+			"usage: %s json [--caps CAPS] FILE... | export PROFILE... | "
+			"export-random N SEED | names\n",
 			argv[0]);
 		return 2;
 	}
