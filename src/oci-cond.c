@@ -197,6 +197,11 @@ static int convert_cond(struct oci_conv *cv, const char *path, const char *name,
 	if (!t.is_signed) {
 		if (v > width_max(t.wmin))
 			return too_wide(cv, pv, "value", v, idx, name, t.wmin, ", unsigned");
+		/* "> 0" is "!= 0": how --export-oci writes a pointer's "!= 0",
+		 * which a pointer may be compared with (scmp-run.ini(5),
+		 * --export-oci) */
+		if (op == CMP_GT && v == 0)
+			op = CMP_NE;
 		alt[0].c[alt[0].n++] = (struct cdesc){ .arg = idx, .op = op, .mag = v };
 		return 1;
 	}

@@ -80,7 +80,7 @@ static int cubes_add(struct cubes *c, uint64_t mask, uint64_t value)
 	struct oci_cube *g;
 
 	for (size_t i = 0; i < c->n; i++)
-		if (c->c[i].mask == mask && c->c[i].value == value)
+		if (c->c[i].mask == mask && c->c[i].value == value && c->c[i].op == OCI_CUBE_MASKED)
 			return 0;
 	if (c->n >= EXPORT_CUBES_MAX)
 		return -E2BIG;
@@ -371,31 +371,27 @@ static int raw_intersect(struct ivset *set, bool fresh, const struct rcmp *c)
 }
 
 /*
- * Whether the set of argument a (raw values, width bits) is every value
- * but one, *ret, at the full width of the ABI's registers, and no other
- * test of the context is on a: SCMP_CMP_NE says it exactly, where masked
- * blocks would compare a pointer with values other than 0, which no
- * profile may (scmp-run.ini(5), --export-oci).
+ * Whether argument a is a pointer whose set (raw values, width bits) is
+ * every value but 0, and no other test of the context is on a: then one
+ * "> 0" (SCMP_CMP_GT) says it, where masked blocks would compare the
+ * pointer with values other than 0, which no profile may, so that the
+ * JSON would not read back (scmp-run.ini(5), --export-oci). Not
+ * SCMP_CMP_NE: libseccomp 2.5 builds a wrong program, laxer than the JSON,
+ * for two entries of one action that test "!= 0" after an entry of
+ * another action that tests "== 0" of the same argument.
  */
-static bool all_but_one(const struct exporter *x, int a, unsigned width, const struct ivset *set,
-			const bool in_set[], uint64_t *ret)
+static bool nonzero_pointer(const struct exporter *x, int a, unsigned width,
+			    const struct ivset *set, const bool in_set[])
 {
-	uint64_t wmax = width_max(width);
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	bool known;
 
-	if (width != x->abi->arch->bits)
+	if (set->n != 1 || set->iv[0].lo != 1 || set->iv[0].hi != width_max(width) ||
+	    syscalls_args(x->abi->arch, x->sys->name, args, &known) < 0 || args[a].cls != ARG_PTR)
 		return false;
 	for (size_t i = 0; i < x->n_ctx; i++)
 		if (!in_set[i] && x->ctx[i].arg == a)
 			return false;
-	if (set->n == 1 && set->iv[0].lo == 1 && set->iv[0].hi == wmax)
-		*ret = 0;
-	else if (set->n == 1 && set->iv[0].lo == 0 && set->iv[0].hi == wmax - 1)
-		*ret = wmax;
-	else if (set->n == 2 && set->iv[0].lo == 0 && set->iv[1].hi == wmax &&
-		 set->iv[0].hi + 2 == set->iv[1].lo)
-		*ret = set->iv[0].hi + 1;
-	else
-		return false;
 	return true;
 }
 
@@ -422,15 +418,13 @@ static int leaf_sets(const struct exporter *x, struct cubes per[SYSCALL_ARGS_MAX
 		in_set[i] = true;
 	}
 	for (int a = 0; a < SYSCALL_ARGS_MAX && r >= 0; a++) {
-		uint64_t v;
-
 		if (!width[a])
 			continue;
 		used[a] = true;
-		if (all_but_one(x, a, width[a], &set[a], in_set, &v)) {
-			r = cubes_add(&per[a], width_max(width[a]), v);
+		if (nonzero_pointer(x, a, width[a], &set[a], in_set)) {
+			r = cubes_add(&per[a], width_max(width[a]), 0);
 			if (r >= 0)
-				per[a].c[0].ne = true;
+				per[a].c[0].op = OCI_CUBE_GT;
 			continue;
 		}
 		for (size_t k = 0; k < set[a].n && r >= 0; k++)
@@ -698,10 +692,10 @@ static char *entry_key(const struct oci_entry *e, uint64_t cmp_max)
 			continue;
 		fputs(first ? ",\n      \"args\": [\n" : ",\n", f);
 		first = 0;
-		if (c->ne)
+		if (c->op == OCI_CUBE_GT)
 			fprintf(f,
 				"        { \"index\": %d, \"value\": %" PRIu64
-				", \"op\": \"SCMP_CMP_NE\" }",
+				", \"op\": \"SCMP_CMP_GT\" }",
 				a, c->value);
 		else if ((c->mask & cmp_max) == cmp_max)
 			fprintf(f,
@@ -734,7 +728,7 @@ static int cmp_ent(const void *a, const void *b)
 		if (!c)
 			c = cmp_u64(x->arg[i].value, y->arg[i].value);
 		if (!c)
-			c = (x->arg[i].ne > y->arg[i].ne) - (x->arg[i].ne < y->arg[i].ne);
+			c = cmp_u64(x->arg[i].op, y->arg[i].op);
 	}
 	return c;
 }
@@ -886,12 +880,12 @@ static int add_names_entry(struct exporter *x, const struct oci_entry *e, const 
 /* Whether cube a holds every value cube b holds. */
 static bool cube_covers(const struct oci_cube *a, const struct oci_cube *b)
 {
-	if (a->ne && b->ne)
-		return a->mask == b->mask && a->value == b->value;
-	if (b->ne) /* every value but one: only a cube without a test holds it */
-		return !a->mask;
-	if (a->ne) /* b holds no value that a leaves out */
-		return ((b->value ^ a->value) & b->mask & a->mask) != 0;
+	if (!a->mask)
+		return true;	  /* no test */
+	if (b->op == OCI_CUBE_GT) /* only "> 0" is written: a test holds it */
+		return a->op == OCI_CUBE_GT;
+	if (a->op == OCI_CUBE_GT) /* b holds no 0: a value with a bit set */
+		return (b->value & b->mask) != 0;
 	return !(a->mask & ~b->mask) && (b->value & a->mask) == a->value;
 }
 
@@ -1237,6 +1231,62 @@ static void mux_form_error(struct exporter *x, const struct abi_policy *abi, con
 	snprintf(instead, sizeof(instead), "make the rules of '%s' no stricter than that of '%s'",
 		 sub->name, mux);
 	mux_hint(x, abi->arch, own ? instead : NULL);
+}
+
+/* Whether p filters the ABI id. */
+static bool has_abi(const struct policy *p, enum arch_id id)
+{
+	for (size_t i = 0; i < p->n_abis; i++)
+		if (p->abis[i].arch->id == id)
+			return true;
+	return false;
+}
+
+/*
+ * libseccomp 2.5.4 puts x32's numbers in x86_64's part of the program, and
+ * with x86 beside them, where every entry without arguments names a call
+ * x86_64 does not have (socketcall, ipc: x86's multiplexers), it leaves the
+ * syscall number unloaded there: each test compares the architecture
+ * instead, and every call of x86_64 and x32 gets the defaultAction. Found
+ * by tests/oci/test-libseccomp.c on random profiles; an entry without
+ * arguments on a call x86_64 has restores the load. An error, with that
+ * as the hint (scmp-run.ini(5), --export-oci).
+ */
+static void check_number_load(struct exporter *x)
+{
+	const struct arch *x86_64 = arch_get(ARCH_X86_64);
+	const struct oci_entry *lone = NULL;
+	bool plain_real = false, real = false;
+
+	if (!has_abi(x->p, ARCH_X86_64) || !has_abi(x->p, ARCH_X32) || !has_abi(x->p, ARCH_X86))
+		return;
+	for (size_t i = 0; i < x->n_entries; i++) {
+		const struct oci_entry *e = &x->entries[i];
+		bool plain = true;
+
+		for (int a = 0; a < SYSCALL_ARGS_MAX; a++)
+			plain &= !e->arg[a].mask;
+		for (size_t k = 0; k < e->n_names; k++) {
+			uint32_t nr;
+			bool has = syscalls_lookup_name(x86_64, e->names[k], &nr) == 0;
+
+			real |= has;
+			plain_real |= has && plain;
+			if (!has && plain && !lone)
+				lone = e;
+		}
+	}
+	if (!lone || plain_real || !real)
+		return;
+	diag_error(x->d, &x->rs->attrs.arches_loc,
+		   "--export-oci: libseccomp 2.5 would compile this JSON without loading the "
+		   "syscall number for x86_64 and x32: its only entries without arguments name "
+		   "calls x86_64 lacks ('%s'), and every call of x86_64 and x32 would get the "
+		   "defaultAction",
+		   lone->names[0]);
+	diag_hint(x->d, &x->rs->attrs.arches_loc,
+		  "remove x32 from the architectures, or give a call x86_64 has a rule without "
+		  "a condition");
 }
 
 /*
@@ -1598,6 +1648,11 @@ static int export_run(const struct policy *p, const struct ruleset *rs, const st
 				rules_error(&x, abi, s,
 					    "libseccomp compares the low 32 bits of x32's "
 					    "arguments, and a rule tests a 64-bit one");
+			if (abi->arch->bits == 64 && oci_lsc_loops(x.scratch, x.n_scratch))
+				rules_error(&x, abi, s,
+					    "libseccomp 2.5 never finishes compiling its entries: "
+					    "two test a pointer's '!= 0' (written '> 0') and then "
+					    "an argument on values that differ above bit 31");
 			text = scratch_text(&x);
 			if (!text) {
 				r = -ENOMEM;
@@ -1642,6 +1697,7 @@ static int export_run(const struct policy *p, const struct ruleset *rs, const st
 	if (r >= 0 && d->n_errors == errs) {
 		check_mux_forms(&x);
 		mux_entries_first(&x);
+		check_number_load(&x);
 	}
 	if (r >= 0 && d->n_errors == errs)
 		r = check_size(&x, names, n_names);

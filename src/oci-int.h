@@ -115,12 +115,18 @@ int oci_region_decide(const struct rcmp *ctx, size_t n, const struct rcmp *t);
 /* ---- what --export-oci writes (oci-export.c), and libseccomp's view of
  * it (oci-libseccomp.c) ---- */
 
-/* "(arg & mask) == value" on the register, as libseccomp compares it. */
+/* How a cube compares: masked, or in the unsigned order of the register. */
+enum oci_cube_op {
+	OCI_CUBE_MASKED, /* (arg & mask) == value: SCMP_CMP_EQ, SCMP_CMP_MASKED_EQ */
+	OCI_CUBE_GT,	 /* arg > value: SCMP_CMP_GT */
+};
+
+/* "(arg & mask) == value" on the register, as libseccomp compares it; or,
+ * for a pointer's "!= 0" (leaf_sets()), "> 0", whose mask is the
+ * register's (never 0: the cube tests something). */
 struct oci_cube {
 	uint64_t mask, value;
-	/* "(arg & mask) != value" instead (SCMP_CMP_NE): every value but one
-	 * of an argument as wide as the ABI's registers (leaf_sets()) */
-	bool ne;
+	enum oci_cube_op op;
 };
 
 /* One entry of the output: an action and at most one cube per argument. */
@@ -136,6 +142,13 @@ struct oci_entry {
  * profile get ENOSYS). */
 #define OCI_LSC_STUB_RESERVE 64u
 #define OCI_EXPORT_INSNS_MAX (BPF_PROG_MAX - OCI_LSC_STUB_RESERVE)
+
+/*
+ * Whether libseccomp 2.5.4 may never finish adding entries[0..n) (of one
+ * name, on a 64-bit ABI): two of them test an argument with "> 0" and a
+ * later argument on values that differ above bit 31 (oci-libseccomp.c).
+ */
+bool oci_lsc_loops(const struct oci_entry *entries, size_t n);
 
 /*
  * The instructions libseccomp 2.5.4 emits at most for the entries that

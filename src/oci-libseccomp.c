@@ -25,13 +25,15 @@
 #define LSC_JUMP_SPAN  200u
 
 /* One comparison node of libseccomp's argument tree: a 32-bit half of an
- * argument (hi: the upper), tested with a mask and a value. */
+ * argument (hi: the upper), tested with a mask and a value, or in order
+ * (op, enum oci_cube_op). */
 struct lsc_node {
 	uint64_t mask, value;
-	uint8_t arg, hi, eq, ne;
+	uint8_t arg, hi, eq, op;
 };
 
-#define LSC_CHAIN_MAX (2 * SYSCALL_ARGS_MAX)
+/* an ordered compare of a 64-bit argument is three nodes (below) */
+#define LSC_CHAIN_MAX (3 * SYSCALL_ARGS_MAX)
 
 /* The nodes of one entry, in the order libseccomp chains them. */
 struct lsc_chain {
@@ -41,14 +43,17 @@ struct lsc_chain {
 
 /* libseccomp chains an entry's comparisons by argument index, each as its
  * upper then its lower half on a 64-bit ABI (both, even where a mask
- * leaves one half out). */
+ * leaves one half out). An ordered compare there is the upper half in
+ * order, then the upper half equal, then the lower half in order: counted
+ * as a chain of the three, which is no shorter than what libseccomp
+ * writes (the first node's match skips the other two). */
 static void lsc_chain_of(const struct oci_entry *e, size_t halves, struct lsc_chain *ret)
 {
 	ret->n = 0;
 	for (int g = 0; g < SYSCALL_ARGS_MAX; g++) {
 		const struct oci_cube *c = &e->arg[g];
-		uint8_t eq = c->mask == UINT64_MAX;
-		struct lsc_node n = { c->mask, c->value, (uint8_t)g, 0, eq, c->ne };
+		uint8_t eq = c->op == OCI_CUBE_MASKED && c->mask == UINT64_MAX;
+		struct lsc_node n = { c->mask, c->value, (uint8_t)g, 0, eq, (uint8_t)c->op };
 
 		if (!c->mask)
 			continue;
@@ -57,6 +62,11 @@ static void lsc_chain_of(const struct oci_entry *e, size_t halves, struct lsc_ch
 			ret->node[ret->n].hi = 1;
 			ret->node[ret->n].mask = c->mask >> 32;
 			ret->node[ret->n++].value = c->value >> 32;
+			if (c->op != OCI_CUBE_MASKED) {
+				ret->node[ret->n] = ret->node[ret->n - 1];
+				ret->node[ret->n].op = OCI_CUBE_MASKED;
+				ret->node[ret->n++].eq = 1;
+			}
 			n.mask &= UINT32_MAX;
 			n.value &= UINT32_MAX;
 		}
@@ -77,7 +87,7 @@ static int lsc_node_cmp(const struct lsc_node *a, const struct lsc_node *b)
 	if (!c)
 		c = (a->eq > b->eq) - (a->eq < b->eq);
 	if (!c)
-		c = (a->ne > b->ne) - (a->ne < b->ne);
+		c = (a->op > b->op) - (a->op < b->op);
 	return c ? c : (a->mask > b->mask) - (a->mask < b->mask);
 }
 
@@ -151,6 +161,39 @@ static size_t lsc_level(const struct lsc_chain *c, size_t lo, size_t hi, size_t 
 		i = end;
 	}
 	return insns;
+}
+
+/* The upper half of what a cube tests: libseccomp's node for it. */
+static bool lsc_upper_same(const struct oci_cube *a, const struct oci_cube *b)
+{
+	return a->mask >> 32 == b->mask >> 32 && a->value >> 32 == b->value >> 32 && a->op == b->op;
+}
+
+/*
+ * libseccomp 2.5.4 loops without end adding the second of two entries
+ * that test an argument with "> 0" (which it keeps as the upper half
+ * greater, else equal and the lower half greater) and then a later
+ * argument with upper halves that differ, whatever their actions and
+ * whatever else they test: found by tests/oci/test-libseccomp.c on random
+ * profiles, and refused where the export would write it (scmp-run.ini(5),
+ * --export-oci). Checked for every pair, whether their tests before the
+ * argument agree or not: the cost of refusing a pair libseccomp would
+ * have taken is an error, of writing one it does not, a runtime that
+ * never starts the container.
+ */
+bool oci_lsc_loops(const struct oci_entry *entries, size_t n)
+{
+	for (size_t p = 0; p < n; p++)
+		for (size_t q = p + 1; q < n; q++)
+			for (int i = 0; i < SYSCALL_ARGS_MAX; i++) {
+				if (entries[p].arg[i].op != OCI_CUBE_GT ||
+				    entries[q].arg[i].op != OCI_CUBE_GT)
+					continue;
+				for (int j = i + 1; j < SYSCALL_ARGS_MAX; j++)
+					if (!lsc_upper_same(&entries[p].arg[j], &entries[q].arg[j]))
+						return true;
+			}
+	return false;
 }
 
 /* The instructions of libseccomp's argument tree for the entries of name

@@ -234,6 +234,29 @@ export_fails mux-recv.ini \
 like "$ERR" "$TAP_TMP/mux-recv.ini:5: note: this rule of 'recv'" "... naming the rule"
 grep -qxF "scmp-run: $TAP_TMP/mux-recv.ini:3: hint: remove x86 from the architectures (from archMap's subArchitectures in a JSON profile)" "$ERR"
 ok $? "... and saying what to change"
+# Two shapes libseccomp 2.5.4 mishandles are refused (scmp-run.ini(5),
+# --export-oci): a pointer's '!= 0' in two entries that go on to test an
+# argument on values that differ above bit 31 (libseccomp never finishes
+# adding the second, so the runtime would hang) ...
+printf '[filter]\ndefault-action = errno(EACCES)\narchitectures = x86_64\n[kill-thread]\nread = buf != 0 && count in { 0x100, 0x100000000 }\n' \
+	>"$TAP_TMP/lsc-loops.ini"
+export_fails lsc-loops.ini \
+	"scmp-run: error: --export-oci: 'read' on x86_64 cannot be written for libseccomp: libseccomp 2.5 never finishes compiling its entries" \
+	"--export-oci: entries libseccomp never finishes adding are an error"
+like "$ERR" "$TAP_TMP/lsc-loops.ini:5: note: this rule of 'read'" "... naming the rule"
+# ... and, with x86_64, x32 and x86, entries without arguments on calls
+# x86_64 lacks only, where libseccomp would compare the architecture as
+# the syscall number and give every call of x86_64 the defaultAction
+printf '[filter]\ndefault-action = log\narchitectures = x86_64 x86 x32\n[allow]\nsyscalls = socketcall\n' \
+	>"$TAP_TMP/lsc-load.ini"
+export_fails lsc-load.ini \
+	"scmp-run: $TAP_TMP/lsc-load.ini:3: error: --export-oci: libseccomp 2.5 would compile this JSON without loading the syscall number for x86_64 and x32" \
+	"--export-oci: a JSON libseccomp compiles without the number load is an error"
+like "$ERR" "$TAP_TMP/lsc-load.ini:3: hint: remove x32 from the architectures, or give a call x86_64 has a rule without a condition" \
+	"... saying what avoids it"
+sed 's/= socketcall$/= socketcall read/' "$TAP_TMP/lsc-load.ini" >"$TAP_TMP/lsc-load-read.ini"
+run "$SCMP_RUN" -p "$TAP_TMP/lsc-load-read.ini" --export-oci /dev/null
+is "$RC" 0 "... and a rule without a condition on a call x86_64 has is written"
 # A multiplexer allowed by name beside allowed sub-calls (Docker's and
 # Podman's default profiles, with x86 in archMap): libseccomp's entry of the
 # multiplexer decides every call of it, as the profile does

@@ -32,6 +32,7 @@ round_trip() {
 for f in ../../profiles/*.ini export/*.ini export/*.json json/*.json; do
 	case $f in
 	*/actions.json) continue ;; # notify: no OCI form, checked below
+	*/builtin-read-back.ini) continue ;; # gains the built-in rule: below
 	esac
 	round_trip "./$f"
 done
@@ -50,5 +51,16 @@ is "$(grep -A1 '"ioctl"' "$TAP_TMP/bo2.json" | grep -c '"errnoRet": 1,')" 2 \
 is "$(grep -A1 '"clone3"' "$TAP_TMP/bo2.json" | grep -c '"errnoRet": 38')" 1 \
 	"built-ins off: read back, clone3 gets ENOSYS"
 is "$(grep -c '"names"' "$TAP_TMP/bo2.json")" 4 "built-ins off: ... and nothing else is added"
+
+# A rule with the default action that overrides a built-in rule is left
+# out, so read back the built-in rule is back, and so are its entries.
+run "$SCMP_RUN" -p ./export/builtin-read-back.ini --export-oci "$TAP_TMP/br1.json"
+run "$SCMP_RUN" -p "$TAP_TMP/br1.json" --export-oci "$TAP_TMP/br2.json"
+is "$RC" 0 "a built-in rule overridden by the default action: the export read back exports again"
+is "$(grep -c '"ioctl"' "$TAP_TMP/br1.json")" 0 "... the export has no ioctl entry"
+is "$(grep -A1 '"ioctl"' "$TAP_TMP/br2.json" | grep -c '"errnoRet": 1,')" 2 \
+	"... read back, TIOCSTI and TIOCLINUX get EPERM"
+is "$(grep -c '"names"' "$TAP_TMP/br2.json")" "$(($(grep -c '"names"' "$TAP_TMP/br1.json") + 2))" \
+	"... and nothing else is added"
 
 done_testing
