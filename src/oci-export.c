@@ -1249,8 +1249,9 @@ static bool has_abi(const struct policy *p, enum arch_id id)
  * syscall number unloaded there: each test compares the architecture
  * instead, and every call of x86_64 and x32 gets the defaultAction. Found
  * by tests/oci/test-libseccomp.c on random profiles; an entry without
- * arguments on a call x86_64 has restores the load. An error, with that
- * as the hint (scmp-run.ini(5), --export-oci).
+ * arguments on a call x86_64 has restores the load. An error at the
+ * architectures key, naming the rules of such a call, with that as the
+ * hint (scmp-run.ini(5), --export-oci).
  */
 static void check_number_load(struct exporter *x)
 {
@@ -1284,6 +1285,20 @@ static void check_number_load(struct exporter *x)
 		   "calls x86_64 lacks ('%s'), and every call of x86_64 and x32 would get the "
 		   "defaultAction",
 		   lone->names[0]);
+	for (size_t i = 0; i < x->p->n_abis; i++) {
+		const struct abi_policy *abi = &x->p->abis[i];
+		const struct rsys *s = NULL;
+		uint32_t nr;
+
+		if (syscalls_lookup_name(abi->arch, lone->names[0], &nr) == 0)
+			s = policy_rsys(abi, nr);
+		for (size_t k = 0; s && k < s->n_rules; k++)
+			if (!s->rules[k].via_mux)
+				diag_note(x->d, &s->rules[k].src->loc, "this rule of '%s'",
+					  s->name);
+		if (s)
+			break;
+	}
 	diag_hint(x->d, &x->rs->attrs.arches_loc,
 		  "remove x32 from the architectures, or give a call x86_64 has a rule without "
 		  "a condition");

@@ -75,6 +75,7 @@
 #include "sim.h"
 #include "tap.h"
 #include "rng.h"
+#include "rnd-cond.h"
 
 #define MAX_ABIS       3
 #define MAX_SYS	       24
@@ -84,28 +85,6 @@
 #define DEFAULT_SETS   1000
 /* the shapes (enum shape bits) where the two agree; argv[3] overrides */
 #define DOMAIN_SHAPES 0xfu
-
-/* clang-format off */
-static const uint64_t boundaries[] = {
-	0, 1, 2, 3, 7, 0x7f, 0x80, 0xff, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe,
-	0xffffffff, 0x100000000, 0x100000001, 0x17fffffff, 0x7fffffffffffffff,
-	0x8000000000000000, 0xfffffffffffffffe, 0xffffffffffffffff, 0xffffffff00000000,
-	0xffffffff80000000, 0x00000001ffffffff,
-};
-/* clang-format on */
-#define N_BOUND (sizeof(boundaries) / sizeof(boundaries[0]))
-
-static uint64_t rnd_value(struct rng *r)
-{
-	switch (pick(r, 4)) {
-	case 0:
-		return rnd(r);
-	case 1:
-		return boundaries[pick(r, N_BOUND)] + pick(r, 3) - 1;
-	default:
-		return boundaries[pick(r, N_BOUND)];
-	}
-}
 
 struct abi_set {
 	const char *names[MAX_ABIS];
@@ -284,7 +263,7 @@ static uint64_t width_mask(unsigned bits)
 	return bits == 32 ? UINT32_MAX : UINT64_MAX;
 }
 
-static void rnd_cmp(struct rng *r, struct dsys *sys, unsigned arg, struct dcmp *c, enum dop only)
+static void rnd_dcmp(struct rng *r, struct dsys *sys, unsigned arg, struct dcmp *c, enum dop only)
 {
 	struct slot *sl = &sys->slots[arg];
 	uint64_t wm = width_mask(sl->vbits);
@@ -392,8 +371,8 @@ static void rnd_set(struct rng *r, struct dset *s, unsigned idx, unsigned shapes
 			dr->sys = i;
 			if (sh == SHAPE_IN_SET || sh == SHAPE_ONE_ARG || sh == SHAPE_SAME_ARGS) {
 				for (unsigned k = 0; k < n_args; k++)
-					rnd_cmp(r, &s->sys[i], args[k], &dr->cmps[dr->n_cmps++],
-						sh == SHAPE_IN_SET ? OP_EQ : OP_COUNT);
+					rnd_dcmp(r, &s->sys[i], args[k], &dr->cmps[dr->n_cmps++],
+						 sh == SHAPE_IN_SET ? OP_EQ : OP_COUNT);
 				s->n_rules++;
 				continue;
 			}
@@ -403,8 +382,8 @@ static void rnd_set(struct rng *r, struct dset *s, unsigned idx, unsigned shapes
 				if (!s->sys[i].slots[arg].usable || used & (1u << arg))
 					continue;
 				used |= 1u << arg;
-				rnd_cmp(r, &s->sys[i], arg, &dr->cmps[dr->n_cmps++],
-					sh == SHAPE_ONE && want_cmps > 1 ? OP_IN : OP_COUNT);
+				rnd_dcmp(r, &s->sys[i], arg, &dr->cmps[dr->n_cmps++],
+					 sh == SHAPE_ONE && want_cmps > 1 ? OP_IN : OP_COUNT);
 			}
 			if (dr->n_cmps)
 				s->n_rules++;

@@ -252,6 +252,7 @@ printf '[filter]\ndefault-action = log\narchitectures = x86_64 x86 x32\n[allow]\
 export_fails lsc-load.ini \
 	"scmp-run: $TAP_TMP/lsc-load.ini:3: error: --export-oci: libseccomp 2.5 would compile this JSON without loading the syscall number for x86_64 and x32" \
 	"--export-oci: a JSON libseccomp compiles without the number load is an error"
+like "$ERR" "$TAP_TMP/lsc-load.ini:5: note: this rule of 'socketcall'" "... naming the rule"
 like "$ERR" "$TAP_TMP/lsc-load.ini:3: hint: remove x32 from the architectures, or give a call x86_64 has a rule without a condition" \
 	"... saying what avoids it"
 sed 's/= socketcall$/= socketcall read/' "$TAP_TMP/lsc-load.ini" >"$TAP_TMP/lsc-load-read.ini"
