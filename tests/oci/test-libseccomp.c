@@ -8,6 +8,8 @@
  *                                                     exported again
  *   test-libseccomp export-random N SEED              the same for N random
  *                                                     INI profiles
+ *   test-libseccomp json-random N SEED                -p for N random
+ *                                                     Docker-style JSON
  *
  * The libseccomp side is built here, independently of src/oci-*.c: the JSON
  * is read with jansson and handed to libseccomp the way moby and runc do
@@ -23,11 +25,14 @@
  *    width (the kernel ignores them; libseccomp compares them; JSON import
  *    only: the export masks them);
  *  - multiplexer (JSON import only): socketcall/ipc numbers (scmp-run.ini(5):
- *    fail-closed, not libseccomp's handling; an export must match there);
+ *    fail-closed, not libseccomp's handling; an export must match there),
+ *    never laxer than libseccomp but where ipc's version bits are set
+ *    (ipc_version());
  *  - strictest wins: a syscall the loader warned about (overlapping entries);
  *  - unknown to libseccomp: a name libseccomp 2.5.4 cannot resolve;
  *  - refused by libseccomp (JSON import only): a rule seccomp_rule_add_array()
- *    refused (runc would not start the container). An export scmp-run wrote
+ *    refused, on the call or on a sub-call of the multiplexer decided (runc
+ *    would not start the container). An export scmp-run wrote
  *    must load: there a refused rule fails, and so does a program longer
  *    than EXPORT_LOADABLE, what a runtime can load after its own stub, or
  *    than the count the export checked its size with (oci_export_insns()).
@@ -35,6 +40,11 @@
  *  - built-in rule (JSON import only): a rule located at "built-in:NAME"
  *    decided (scmp-run.ini(5) BUILT-IN RULES: every profile gets them; an
  *    export carries them, so there they must agree).
+ * On JSON import, where libseccomp 2.5.4 merges rules wrongly, a difference
+ * that is otherwise unexplained, or on overlapping entries, or a built-in
+ * rule's, is settled by each entry built alone (lone_verdict()): ours must
+ * be what the man page's meaning gives; it is then counted as libseccomp's
+ * merging, the argument widths, x32, or under its first cause.
  * x32 inputs have a zero upper half (libseccomp compares x32 arguments as
  * 32-bit), and so do inputs of 32-bit ABIs (the kernel zero-extends them).
  */
@@ -78,6 +88,9 @@ enum cause {
 	BAD_ARCH,
 	BUILTIN,
 	BUILTIN_BACK,
+	LONE_AGREE,
+	WIDTHS,
+	X32_ARG,
 	REAL,
 	N_CAUSES,
 };
@@ -93,6 +106,9 @@ static const char *const cause_names[N_CAUSES] = {
 	"bad-arch-action",
 	"built-in rule",
 	"built-in rule read back",
+	"libseccomp's error (each entry alone decides as here)",
+	"argument widths (each entry alone, on them, decides as here)",
+	"x32 (a rule means there what it means on x86_64)",
 	"unexplained",
 };
 
@@ -137,22 +153,25 @@ static uint32_t scmp_action(const char *name, json_t *ret_v, bool *ok)
 	return 0;
 }
 
+/* libseccomp's architectures by their JSON names, and ours. */
+static const struct {
+	const char *name;
+	uint32_t token;
+	enum arch_id id;
+} scmp_arches[] = {
+	{ "SCMP_ARCH_X86_64", SCMP_ARCH_X86_64, ARCH_X86_64 },
+	{ "SCMP_ARCH_X86", SCMP_ARCH_X86, ARCH_X86 },
+	{ "SCMP_ARCH_X32", SCMP_ARCH_X32, ARCH_X32 },
+	{ "SCMP_ARCH_AARCH64", SCMP_ARCH_AARCH64, ARCH_AARCH64 },
+	{ "SCMP_ARCH_ARM", SCMP_ARCH_ARM, ARCH_ARM },
+};
+#define N_SCMP_ARCHES (sizeof(scmp_arches) / sizeof(scmp_arches[0]))
+
 static uint32_t scmp_arch_token(const char *name)
 {
-	static const struct {
-		const char *name;
-		uint32_t arch;
-	} t[] = {
-		{ "SCMP_ARCH_X86_64", SCMP_ARCH_X86_64 },
-		{ "SCMP_ARCH_X86", SCMP_ARCH_X86 },
-		{ "SCMP_ARCH_X32", SCMP_ARCH_X32 },
-		{ "SCMP_ARCH_AARCH64", SCMP_ARCH_AARCH64 },
-		{ "SCMP_ARCH_ARM", SCMP_ARCH_ARM },
-	};
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (!strcmp(t[i].name, name))
-			return t[i].arch;
+	for (size_t i = 0; i < N_SCMP_ARCHES; i++)
+		if (!strcmp(scmp_arches[i].name, name))
+			return scmp_arches[i].token;
 	return 0;
 }
 
@@ -285,6 +304,24 @@ static json_t *load_text(const char *text)
 	return root;
 }
 
+/* Do two conditions of args test the same argument? runc then adds each
+ * as a rule of its own. */
+static bool same_index_twice(json_t *args)
+{
+	unsigned count[SYSCALL_ARGS_MAX] = { 0 };
+	json_t *v;
+	size_t k;
+
+	json_array_foreach(args, k, v)
+	{
+		uint64_t idx = json_u64(json_object_get(v, "index"));
+
+		if (idx < SYSCALL_ARGS_MAX && ++count[idx] > 1)
+			return true;
+	}
+	return false;
+}
+
 static int runc_build(scmp_filter_ctx ctx, json_t *root, struct theirs *t)
 {
 	json_t *archs = json_object_get(root, "architectures"),
@@ -327,9 +364,8 @@ static int runc_build(scmp_filter_ctx ctx, json_t *root, struct theirs *t)
 					   json_object_get(e, "errnoRet"), &ok);
 		json_t *args = json_object_get(e, "args"), *names = json_object_get(e, "names");
 		struct scmp_arg_cmp conds[8];
-		unsigned count[6] = { 0 };
 		size_t n = 0, k;
-		bool split = false;
+		bool split = same_index_twice(args);
 
 		if (!moby_keep(e) || act == def)
 			continue;
@@ -351,7 +387,6 @@ static int runc_build(scmp_filter_ctx ctx, json_t *root, struct theirs *t)
 				.datum_a = json_u64(json_object_get(v, "value")),
 				.datum_b = json_u64(json_object_get(v, "valueTwo")),
 			};
-			split |= ++count[idx] > 1;
 		}
 		if (json_is_string(json_object_get(e, "name")))
 			names = json_pack("[O]", json_object_get(e, "name"));
@@ -460,6 +495,207 @@ static void theirs_free(struct theirs *t)
 		free(t->refused[i]);
 }
 
+/* ---- each entry alone ---- */
+
+/*
+ * Where libseccomp 2.5.4 merges the rules of a syscall wrongly (scmp-run.ini(5),
+ * Differences from libseccomp), its program for the whole JSON is no oracle.
+ * Each rule it gets from a kept entry, for each name (one per condition of a
+ * split entry), is then built alone, under a default action no entry has:
+ * that program says whether the rule matches a call, and the man page's
+ * meaning what the call gets: the strictest action that matches, for one
+ * action with different data the entry written first, the default action if
+ * none does. Built alone, a rule is still compared on all 64 bits, where a
+ * narrower argument means its width (a value zero- or sign-extended from it,
+ * ordered compares unsigned on it): its values are written on that width,
+ * and the calls asked have such arguments zero-extended.
+ */
+#define LONE_MISS      SCMP_ACT_TRACE(LONE_MISS_RET)
+#define LONE_MISS_RET  4321
+#define LONE_OTHER_RET 4322 /* the action of the entry beside it, below */
+
+struct lone_rule {
+	uint32_t act;
+	char *text; /* the JSON with this rule alone */
+	struct theirs t;
+	int built; /* 0: not yet, 1: built, -1: libseccomp built nothing */
+};
+
+struct lone {
+	struct lone_rule *rules; /* in the order of their entries */
+	size_t n;
+	uint32_t def;
+	bool as_written; /* the values as the JSON writes them, not on widths */
+};
+
+/* The width of argument idx of syscall name on the native ABI (64 if unknown). */
+static unsigned native_width(const char *name, uint64_t idx)
+{
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	bool known;
+
+	if (idx >= SYSCALL_ARGS_MAX || syscalls_args(arch_native(), name, args, &known) < 0 ||
+	    args[idx].cls == ARG_NONE)
+		return 64;
+	return syscalls_arg_width(arch_native(), args[idx].cls);
+}
+
+/* A copy of the conditions args of a rule on name, each value on its
+ * argument's width. */
+static json_t *on_width(const char *name, json_t *args)
+{
+	json_t *out = json_deep_copy(args), *v;
+	size_t k;
+
+	json_array_foreach(out, k, v)
+	{
+		unsigned w = native_width(name, json_u64(json_object_get(v, "index")));
+		static const char *const keys[] = { "value", "valueTwo" };
+
+		for (size_t i = 0; w < 64 && i < 2; i++)
+			json_object_set_new(
+				v, keys[i],
+				json_integer((json_int_t)(json_u64(json_object_get(v, keys[i])) &
+							  width_max(w))));
+	}
+	return out;
+}
+
+/* Add the rule of entry e on name with conditions args. */
+static int lone_add(struct lone *l, json_t *root, json_t *e, const char *name, uint32_t act,
+		    json_t *args)
+{
+	json_t *copy = json_deep_copy(root), *one = json_object(),
+	       *ret = json_object_get(e, "errnoRet");
+	struct lone_rule *rules = reallocarray(l->rules, l->n + 1, sizeof(*rules));
+	char *text = NULL;
+
+	if (rules)
+		l->rules = rules;
+	if (copy && one && rules) {
+		json_object_set_new(one, "names", json_pack("[s]", name));
+		json_object_set(one, "action", json_object_get(e, "action"));
+		if (ret)
+			json_object_set(one, "errnoRet", ret);
+		json_object_set_new(one, "args",
+				    !args	    ? json_array()
+				    : l->as_written ? json_deep_copy(args)
+						    : on_width(name, args));
+		json_object_set_new(copy, "defaultAction", json_string("SCMP_ACT_TRACE"));
+		json_object_set_new(copy, "defaultErrnoRet", json_integer(LONE_MISS_RET));
+		/* an entry without conditions on another real call beside it:
+		 * where every such entry names a call x86_64 lacks or x86 makes
+		 * through a multiplexer, libseccomp loses calls (scmp-run.ini(5),
+		 * Differences from libseccomp) */
+		json_object_set_new(copy, "syscalls",
+				    json_pack("[O, {s:[s], s:s, s:i}]", one, "names",
+					      strcmp(name, "getppid") ? "getppid" : "getpid",
+					      "action", "SCMP_ACT_TRACE", "errnoRet",
+					      LONE_OTHER_RET));
+		text = json_dumps(copy, JSON_COMPACT);
+	}
+	json_decref(copy);
+	json_decref(one);
+	if (!text)
+		return -ENOMEM;
+	l->rules[l->n++] = (struct lone_rule){ .act = act, .text = text };
+	return 0;
+}
+
+/* The rules of kept entry e, for each of its names: one, or one for each
+ * condition where runc splits the entry. */
+static int lone_add_entry(struct lone *l, json_t *root, json_t *e, uint32_t act)
+{
+	json_t *args = json_object_get(e, "args"), *names, *n, *v;
+	bool split = same_index_twice(args);
+	size_t i, k;
+	int r = 0;
+
+	if (json_is_string(json_object_get(e, "name")))
+		names = json_pack("[O]", json_object_get(e, "name"));
+	else
+		names = json_incref(json_object_get(e, "names"));
+	json_array_foreach(names, i, n)
+	{
+		if (r >= 0 && !split)
+			r = lone_add(l, root, e, json_string_value(n), act, args);
+		json_array_foreach(args, k, v)
+		{
+			json_t *one = split && r >= 0 ? json_pack("[O]", v) : NULL;
+
+			if (split && r >= 0)
+				r = one ? lone_add(l, root, e, json_string_value(n), act, one)
+					: -ENOMEM;
+			json_decref(one);
+		}
+	}
+	json_decref(names);
+	return r;
+}
+
+/* The rules of json_text's kept entries into l, their values on widths or
+ * as_written (built later, when a difference asks for them). */
+static int lone_make(const char *json_text, bool as_written, struct lone *l)
+{
+	json_t *root = load_text(json_text), *e;
+	size_t i;
+	bool ok;
+	int r = root ? 0 : -EINVAL;
+
+	*l = (struct lone){ .as_written = as_written };
+	if (root)
+		l->def = scmp_action(json_string_value(json_object_get(root, "defaultAction")),
+				     json_object_get(root, "defaultErrnoRet"), &ok);
+	json_array_foreach(json_object_get(root, "syscalls"), i, e)
+	{
+		uint32_t act = scmp_action(json_string_value(json_object_get(e, "action")),
+					   json_object_get(e, "errnoRet"), &ok);
+
+		if (r >= 0 && moby_keep(e) && act != l->def)
+			r = lone_add_entry(l, root, e, act);
+	}
+	json_decref(root);
+	return r;
+}
+
+static void lone_free(struct lone *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->rules[i].text);
+		theirs_free(&l->rules[i].t);
+	}
+	free(l->rules);
+}
+
+/* What the man page's meaning gives the call raw, into *want. Returns 1 if
+ * an entry matches, 0 if none does, -1 if an entry alone cannot say:
+ * libseccomp built nothing for it, or its program returned neither the
+ * entry's action nor LONE_MISS. */
+static int lone_decide(struct lone *l, const struct seccomp_data *raw, uint32_t *want)
+{
+	bool matched = false;
+
+	*want = l->def;
+	for (size_t i = 0; i < l->n; i++) {
+		struct lone_rule *r = &l->rules[i];
+		struct sim_result res;
+
+		if (!r->built)
+			r->built = build_theirs(r->text, &r->t) < 0 ? -1 : 1;
+		if (r->built < 0 || sim_run(r->t.insns, r->t.len, raw, &res) < 0)
+			return -1;
+		if (res.ret == LONE_MISS || res.ret == SCMP_ACT_TRACE(LONE_OTHER_RET))
+			continue;
+		if (res.ret != r->act)
+			return -1;
+		/* rules come in the order of their entries: a tie keeps the first */
+		if (!matched || action_ret_rank(r->act) > action_ret_rank(*want))
+			*want = r->act;
+		matched = true;
+	}
+	return matched;
+}
+
 /* ---- comparing ---- */
 
 struct compare {
@@ -473,9 +709,13 @@ struct compare {
 	 * what a rule with the default action took from them (read_back_builtin()) */
 	const struct policy *back;
 	size_t estimate; /* the export's size count (oci_export_insns()); 0: none */
+	/* JSON import: each kept entry built alone, to settle a difference;
+	 * [0] its values on widths, [1] as written */
+	struct lone *lone;
 	size_t count[N_CAUSES];
 	size_t inputs;
 	char first_real[256];
+	char first_lone[256]; /* the first LONE_AGREE, for the record */
 };
 
 static bool in_list(char *const *list, size_t n, const char *name)
@@ -538,11 +778,42 @@ static bool agrees_extended(const struct compare *c, const struct arch *a, const
 	return false;
 }
 
+/* ipc's first argument carries a version above the operation, which the
+ * kernel reads from the low 16 bits (scmp-run.ini(5), Multiplexed calls),
+ * where libseccomp compares the whole: does libseccomp decide the call sd
+ * as want once the version is cleared? */
+static bool ipc_version(const struct compare *c, const struct arch *a, const char *name,
+			const struct seccomp_data *sd, uint32_t want)
+{
+	struct seccomp_data v = *sd, raw;
+	struct sim_result res;
+
+	if (!name || strcmp(name, "ipc") || !(v.args[0] & 0xffff0000))
+		return false;
+	v.args[0] &= 0xffff;
+	bpf_abi_data(a, &v, &raw);
+	return sim_run(c->t->insns, c->t->len, &raw, &res) == 0 && res.ret == want;
+}
+
 static bool is_mux(const struct arch *a, const char *name)
 {
 	for (int k = 0; k < MUX_COUNT; k++)
 		if (arch_mux_name(a, k) && name && !strcmp(arch_mux_name(a, k), name))
 			return true;
+	return false;
+}
+
+/* Did libseccomp refuse a rule on a sub-call of the multiplexer name? Then
+ * runc would not start, whatever the multiplexer decides. */
+static bool mux_sub_refused(const struct compare *c, const struct arch *a, const char *name)
+{
+	for (size_t i = 0; i < c->t->n_refused; i++) {
+		enum mux_kind k;
+
+		if (arch_mux_subcall(a, c->t->refused[i], &k) && arch_mux_name(a, k) && name &&
+		    !strcmp(arch_mux_name(a, k), name))
+			return true;
+	}
 	return false;
 }
 
@@ -560,6 +831,93 @@ static bool read_back_builtin(const struct compare *c, const struct seccomp_data
 	policy_decide(c->back, sd, &back);
 	return back.why == DECIDE_RULE && policy_builtin_name(back.rule->src) &&
 	       (back.ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO;
+}
+
+/* Does the meaning give the call raw what ours gave it (why: the cause so
+ * far)? A built-in rule (BUILTIN) decides where no entry matches, even under
+ * a default that kills (scmp-run.ini(5) BUILT-IN RULES: still refused), and
+ * yields to an entry as strict or stricter. Returns 1 or 0, -1 if an entry
+ * alone cannot say; the meaning's action in *want. */
+static int lone_accepts(struct lone *l, const struct seccomp_data *raw, uint32_t ours,
+			enum cause why, uint32_t *want)
+{
+	int m = lone_decide(l, raw, want);
+
+	if (m < 0)
+		return -1;
+	if (why == BUILTIN)
+		return !m || action_ret_rank(ours) > action_ret_rank(*want);
+	return *want == ours;
+}
+
+/* The call sd of ABI a as lone_decide() asks it, into raw: its arguments
+ * narrower than their register zero-extended (see lone_make()). */
+static void lone_ask(const struct arch *a, const char *name, const struct seccomp_data *sd,
+		     struct seccomp_data *raw)
+{
+	struct seccomp_data ask = *sd;
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	bool known;
+
+	if (name && syscalls_args(a, name, args, &known) >= 0)
+		for (int i = 0; i < SYSCALL_ARGS_MAX; i++)
+			if (args[i].cls != ARG_NONE)
+				ask.args[i] &= width_max(syscalls_arg_width(a, args[i].cls));
+	bpf_abi_data(a, &ask, raw);
+}
+
+/*
+ * A difference on the call sd (of ABI a, syscall name) settled by each entry
+ * alone: ours must be what the meaning gives (lone_accepts()); libseccomp's
+ * merging then erred, or, where the loader warned of overlapping entries,
+ * strictest won. libseccomp compares every argument of x32 on its low 32
+ * bits, where a JSON rule means on x32 what it means on x86_64
+ * (scmp-run.ini(5), Differences from libseccomp): an x32 call the entries
+ * alone decide otherwise is asked again as the x86_64 call of its name.
+ */
+static enum cause lone_verdict(struct compare *c, const struct arch *a, const char *name,
+			       const struct seccomp_data *sd, uint32_t ours, uint32_t theirs,
+			       enum cause why)
+{
+	const struct arch *x86_64 = arch_get(ARCH_X86_64);
+	struct seccomp_data raw;
+	uint32_t want = 0, nr64;
+	int r;
+
+	lone_ask(a, name, sd, &raw);
+	r = lone_accepts(&c->lone[0], &raw, ours, why, &want);
+	if (r == 1 && why == REAL) {
+		uint32_t as_written;
+
+		/* libseccomp's program errs if the entries as written agree
+		 * too; else the difference is the argument's width */
+		bpf_abi_data(a, sd, &raw);
+		why = lone_accepts(&c->lone[1], &raw, ours, why, &as_written) == 1 ? LONE_AGREE
+										   : WIDTHS;
+	} else if (r == 1) {
+		/* STRICTEST, BUILTIN: as the meaning says */
+	} else if (r == 0 && a->id == ARCH_X32 && name &&
+		   syscalls_lookup_name(x86_64, name, &nr64) >= 0) {
+		struct seccomp_data as64 = *sd;
+
+		as64.nr = (int)nr64;
+		as64.arch = x86_64->audit_arch;
+		lone_ask(x86_64, name, &as64, &raw);
+		r = lone_accepts(&c->lone[0], &raw, ours, why, &want);
+		why = r == 1 ? X32_ARG : REAL;
+	} else {
+		why = REAL;
+	}
+	if (r < 0 && !c->first_real[0])
+		snprintf(c->first_real, sizeof(c->first_real),
+			 "%s %s: an entry alone gave no answer", a->name, name ? name : "?");
+	else if ((why == REAL && !c->first_real[0]) || (why == LONE_AGREE && !c->first_lone[0]))
+		snprintf(why == REAL ? c->first_real : c->first_lone, sizeof(c->first_real),
+			 "%s %s(%#" PRIx64 ", %#" PRIx64 ", %#" PRIx64 ", %#" PRIx64
+			 "): ours %#x, libseccomp %#x, the entries alone %#x",
+			 a->name, name ? name : "?", (uint64_t)sd->args[0], (uint64_t)sd->args[1],
+			 (uint64_t)sd->args[2], (uint64_t)sd->args[3], ours, theirs, want);
+	return why;
 }
 
 static void compare_one(struct compare *c, const struct arch *a, const struct seccomp_data *sd)
@@ -599,6 +957,8 @@ static void compare_one(struct compare *c, const struct arch *a, const struct se
 		why = BUILTIN_BACK;
 	else if (!name)
 		why = dec.why == DECIDE_UNKNOWN && c->exported ? UNKNOWN_NR : REAL;
+	else if (!c->exported && is_mux(a, name) && mux_sub_refused(c, a, name))
+		why = REFUSED;
 	else if (!c->exported && (is_mux(a, name) || (dec.why == DECIDE_RULE && dec.rule->via_mux)))
 		why = MUX;
 	else if (in_list(c->t->unknown, c->t->n_unknown, name))
@@ -611,14 +971,23 @@ static void compare_one(struct compare *c, const struct arch *a, const struct se
 		why = IGNORED_BITS;
 	else
 		why = REAL;
-	/* these three are ours being stricter by design: never laxer */
+	/* with its entries alone at hand, the meaning settles these */
+	if (c->lone && (why == REAL || why == STRICTEST || why == BUILTIN)) {
+		why = lone_verdict(c, a, name, sd, ours.ret, theirs.ret, why);
+		goto count;
+	}
+	/* these three are ours being stricter by design: never laxer, but
+	 * where libseccomp's program for the multiplexer errs (its entries
+	 * alone decide as ours) */
 	if ((why == MUX || why == BUILTIN || why == STRICTEST) &&
-	    action_ret_rank(ours.ret) < action_ret_rank(theirs.ret))
-		why = REAL;
+	    action_ret_rank(ours.ret) < action_ret_rank(theirs.ret) &&
+	    !(why == MUX && ipc_version(c, a, name, sd, ours.ret)))
+		why = c->lone ? lone_verdict(c, a, name, sd, ours.ret, theirs.ret, REAL) : REAL;
 	/* an export refuses an unknown-syscall-action stricter than the
 	 * default: libseccomp's is never the laxer one */
 	if (why == UNKNOWN_NR && action_ret_rank(ours.ret) > action_ret_rank(theirs.ret))
 		why = REAL;
+count:
 	c->count[why]++;
 	if (why == REAL && !c->first_real[0])
 		snprintf(c->first_real, sizeof(c->first_real),
@@ -720,6 +1089,8 @@ static void compare_all(struct compare *c, const uint64_t *extra, size_t n_extra
 					sd.args[s] = n == 0 ? 0 : v;
 				}
 				inside_rule(policy_rsys(abi, nr), (size_t)n - 1, &sd);
+				for (int s = 0; low && s < SYSCALL_ARGS_MAX; s++)
+					sd.args[s] &= UINT32_MAX;
 				compare_one(c, a, &sd);
 			}
 		}
@@ -760,6 +1131,8 @@ static void report(const char *what, const struct compare *c)
 	}
 	if (c->count[REAL])
 		tap_diag("first unexplained difference: %s", c->first_real);
+	if (c->count[LONE_AGREE])
+		tap_diag("first difference where libseccomp's program errs: %s", c->first_lone);
 	for (size_t i = 0; i < c->t->n_unknown; i++)
 		tap_diag("%s: libseccomp does not know '%s' (runc skips it)", what,
 			 c->t->unknown[i]);
@@ -830,29 +1203,45 @@ static size_t json_values(const char *text, uint64_t *out, size_t max)
 	return n;
 }
 
+/* In the random JSON soak (test_json_random()), JSON libseccomp builds no
+ * program for (it refuses the whole, or never finishes: runc would not
+ * start) is counted here; NULL elsewhere, where it fails. */
+static size_t *built_nothing;
+
 static void run_compare(const char *what, const char *json_text, const struct policy *p,
 			const struct bpf_prog *prog, const struct diag *d, bool exported,
 			size_t estimate)
 {
 	struct compare c = { .p = p, .prog = prog, .exported = exported, .estimate = estimate };
 	struct theirs t = { 0 };
+	struct lone lone[2] = { 0 };
 	uint64_t extra[128];
 	size_t n_extra = json_values(json_text, extra, 128);
 	int r = build_theirs(json_text, &t);
 
 	c.t = &t;
-	if (r < 0) {
+	if (r < 0 && built_nothing) {
+		(*built_nothing)++;
+		tap_diag("%s: libseccomp built no program: %s", what, strerror(-r));
+	} else if (r < 0) {
 		tap_ok(false, "%s: libseccomp built no program: %s", what, strerror(-r));
-		theirs_free(&t);
-		return;
+	} else if (!exported && (lone_make(json_text, false, &lone[0]) < 0 ||
+				 lone_make(json_text, true, &lone[1]) < 0)) {
+		tap_ok(false, "%s: each entry alone: out of memory", what);
+	} else {
+		/* an export is refused where libseccomp would merge wrongly:
+		 * there its program must decide as ours, with no excuse */
+		c.lone = exported ? NULL : lone;
+		if (d)
+			collect_strict(d, &c);
+		compare_all(&c, extra, n_extra, 0x5eed + strlen(what));
+		report(what, &c);
 	}
-	if (d)
-		collect_strict(d, &c);
-	compare_all(&c, extra, n_extra, 0x5eed + strlen(what));
-	report(what, &c);
 	for (size_t i = 0; i < c.n_strict; i++)
 		free(c.strict[i]);
 	free(c.strict);
+	lone_free(&lone[0]);
+	lone_free(&lone[1]);
 	theirs_free(&t);
 }
 
@@ -1086,10 +1475,13 @@ static const char *const rnd_refused_actions[] = { "trap(5)", "notify", "errno(4
 
 /* The refusals scmp-run.ini(5) --export-oci documents, by a part of their
  * message, and the cause they are counted under. */
-static const struct {
+struct refusal {
 	const char *text;
 	const char *cause;
-} refusals[] = {
+};
+#define REFUSALS_MAX 16 /* in a table of them */
+
+static const struct refusal refusals[] = {
 	{ "cannot be written for libseccomp with", "multiplexer" },
 	{ "but none on", "rules on one ABI only" },
 	{ "decides otherwise than on the first ABI", "ABIs decide otherwise" },
@@ -1106,6 +1498,7 @@ static const struct {
 	{ "without loading the syscall number", "libseccomp loses the number" },
 };
 #define N_REFUSALS (sizeof(refusals) / sizeof(refusals[0]))
+_Static_assert(N_REFUSALS <= REFUSALS_MAX, "struct soak counts every refusal");
 
 static const char *rnd_action(struct rng *r)
 {
@@ -1190,9 +1583,9 @@ static char *rnd_profile(struct rng *r)
 	return text;
 }
 
-/* The cause of a refused export: the documented refusal the first error
- * of d is (its index in refusals), or -1 if one of its errors is none. */
-static int refusal_cause(const struct diag *d)
+/* The cause of a refusal: the documented one the first error of d is (its
+ * index in table), or -1 if one of its errors is none. */
+static int refusal_cause(const struct diag *d, const struct refusal *table, size_t n)
 {
 	int first = -1;
 
@@ -1201,10 +1594,9 @@ static int refusal_cause(const struct diag *d)
 
 		if (d->msgs[i].severity != DIAG_ERROR)
 			continue;
-		while (k < N_REFUSALS &&
-		       !(d->msgs[i].text && strstr(d->msgs[i].text, refusals[k].text)))
+		while (k < n && !(d->msgs[i].text && strstr(d->msgs[i].text, table[k].text)))
 			k++;
-		if (k == N_REFUSALS)
+		if (k == n)
 			return -1;
 		if (first < 0)
 			first = (int)k;
@@ -1224,8 +1616,44 @@ static void print_profile(const char *text)
 
 struct soak {
 	size_t compared, not_compiled, unexplained;
-	size_t refused[N_REFUSALS];
+	size_t refused[REFUSALS_MAX]; /* by cause, as refusal_cause() gives it */
 };
+
+/* A failed case: its messages and its profile, as TAP comments. */
+static void show_case(const char *what, const struct diag *d, const char *text)
+{
+	char *msgs = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&msgs, &len);
+
+	if (m) {
+		diag_print(d, "test", m);
+		fclose(m);
+	}
+	tap_diag("%s:", what);
+	print_profile(msgs ? msgs : "");
+	print_profile(text);
+	free(msgs);
+}
+
+/* The refusals of s counted by cause of table, as text into buf; returns
+ * their number. */
+static size_t soak_causes(const struct soak *s, const struct refusal *table, size_t n, char *buf,
+			  size_t size)
+{
+	size_t len = 0, refused = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < n; k++) {
+		refused += s->refused[k];
+		if (s->refused[k] && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%zu %s", len ? ", " : "",
+						s->refused[k], table[k].cause);
+	}
+	if (!len)
+		snprintf(buf, size, "none");
+	return refused;
+}
 
 /* One random profile: compiled, exported and compared as test_export()
  * does, or its refusal counted. The profile is shown when a check fails. */
@@ -1244,7 +1672,7 @@ static void soak_one(struct soak *s, const char *text, const char *what)
 		/* the generator's: an impossible range, a value of one ABI's width */
 		show = ++s->not_compiled <= 3;
 	} else if (export_text(&c, &d, &json) < 0) {
-		int k = refusal_cause(&d);
+		int k = refusal_cause(&d, refusals, N_REFUSALS);
 
 		if (k >= 0)
 			s->refused[k]++;
@@ -1255,20 +1683,8 @@ static void soak_one(struct soak *s, const char *text, const char *what)
 		compare_export(what, json, &c);
 		s->compared++;
 	}
-	if (show || tap_failed > failed) {
-		char *msgs = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&msgs, &len);
-
-		if (m) {
-			diag_print(&d, "test", m);
-			fclose(m);
-		}
-		tap_diag("%s:", what);
-		print_profile(msgs ? msgs : ""); /* as TAP comments, as the profile */
-		print_profile(text);
-		free(msgs);
-	}
+	if (show || tap_failed > failed)
+		show_case(what, &d, text);
 	compiled_free(&c);
 	diag_clear(&d);
 	free(json);
@@ -1284,8 +1700,8 @@ static void test_export_random(unsigned n, uint64_t seed)
 {
 	struct rng r = { seed ? seed : 1 };
 	struct soak s = { 0 };
-	char causes[512] = "", what[64];
-	size_t len = 0, refused = 0, too_big_back = 0;
+	char causes[512], what[64];
+	size_t refused, too_big_back = 0;
 
 	read_back_too_big = &too_big_back;
 	for (unsigned i = 0; i < n; i++) {
@@ -1299,23 +1715,290 @@ static void test_export_random(unsigned n, uint64_t seed)
 		soak_one(&s, text, what);
 		free(text);
 	}
-	for (size_t k = 0; k < N_REFUSALS; k++) {
-		refused += s.refused[k];
-		if (s.refused[k] && len < sizeof(causes))
-			len += (size_t)snprintf(causes + len, sizeof(causes) - len, "%s%zu %s",
-						len ? ", " : "", s.refused[k], refusals[k].cause);
-	}
+	refused = soak_causes(&s, refusals, N_REFUSALS, causes, sizeof(causes));
 	read_back_too_big = NULL;
 	tap_ok(s.unexplained == 0,
 	       "%u random profiles of seed %#" PRIx64 ": %zu exported and compared (%zu of them "
 	       "too big to read back or export again), %zu refused as documented (%s), %zu "
 	       "otherwise, %zu did not compile",
-	       n, seed, s.compared, too_big_back, refused, len ? causes : "none", s.unexplained,
-	       s.not_compiled);
+	       n, seed, s.compared, too_big_back, refused, causes, s.unexplained, s.not_compiled);
 	tap_ok(s.compared * 5 >= (size_t)n * 2,
 	       "at least two fifths of them exported and compared (%zu of %u)", s.compared, n);
 	tap_ok(s.not_compiled * 10 <= n, "at most a tenth of them fail to compile (%zu of %u)",
 	       s.not_compiled, n);
+}
+
+/* ---- random JSON profiles ---- */
+
+static const char *const rnd_oci_actions[] = {
+	"SCMP_ACT_ALLOW", "SCMP_ACT_ERRNO", "SCMP_ACT_KILL", "SCMP_ACT_KILL_PROCESS",
+	"SCMP_ACT_TRAP",  "SCMP_ACT_TRACE", "SCMP_ACT_LOG",
+};
+
+static const char *const rnd_oci_ops[] = {
+	"SCMP_CMP_EQ", "SCMP_CMP_NE", "SCMP_CMP_LT",	    "SCMP_CMP_LE",
+	"SCMP_CMP_GT", "SCMP_CMP_GE", "SCMP_CMP_MASKED_EQ",
+};
+
+/* The errors of scmp-run.ini(5) "Reading JSON" and "Differences from
+ * libseccomp" a random JSON may meet, by a part of their message. */
+static const struct refusal json_refusals[] = {
+	{ "does not fit", "value wider than the argument" },
+	{ "is a pointer: only", "pointer compared with a value" },
+	{ "signed on some ABIs of the filter and unsigned on others", "signed on some ABIs" },
+	{ "means another number on the 32-bit than on the 64-bit", "value of two meanings" },
+	{ "has no argument", "no such argument" },
+	{ "passed in two registers", "two-register argument" },
+	{ "means nothing with", "valueTwo or errnoRet that means nothing" },
+};
+#define N_JSON_REFUSALS (sizeof(json_refusals) / sizeof(json_refusals[0]))
+_Static_assert(N_JSON_REFUSALS <= REFUSALS_MAX, "struct soak counts every refusal");
+
+/* An action as JSON keys (key, ret_key: "action", "errnoRet"), with its
+ * errno or trace data now and then. */
+static void rnd_oci_action(struct rng *r, FILE *m, const char *key, const char *ret_key)
+{
+	static const unsigned rets[] = { 0, 1, 13, 38, 4094 };
+	const char *act =
+		rnd_oci_actions[pick(r, sizeof(rnd_oci_actions) / sizeof(rnd_oci_actions[0]))];
+
+	fprintf(m, "\"%s\": \"%s\"", key, act);
+	if ((!strcmp(act, "SCMP_ACT_ERRNO") || !strcmp(act, "SCMP_ACT_TRACE")) && pick(r, 3))
+		fprintf(m, ", \"%s\": %u", ret_key, rets[pick(r, sizeof(rets) / sizeof(rets[0]))]);
+}
+
+/* A value for an argument of class cls on the native ABI (op: SCMP_CMP_...;
+ * bits: the register width of the narrowest ABI of the filter): one that
+ * fits it, a signed one sign-extended from its width or, compared for
+ * (in)equality, also zero-extended. A wild profile also gets values that do
+ * not fit, and pointers compared with other values than 0 (refused). */
+static uint64_t rnd_oci_value(struct rng *r, enum arg_class cls, const char *op, bool wild,
+			      unsigned bits)
+{
+	unsigned width = syscalls_arg_width(arch_native(), cls);
+	bool equality = !strcmp(op, "SCMP_CMP_EQ") || !strcmp(op, "SCMP_CMP_NE");
+	uint64_t v = rnd_value(r);
+
+	if (wild && !pick(r, 4))
+		return v;
+	if (cls == ARG_PTR)
+		return 0;
+	width = width < bits ? width : bits;
+	v &= width_max(width);
+	if (syscalls_arg_signed(cls) && (v & width_sign(width)) && (!equality || pick(r, 2)))
+		v |= ~width_max(width);
+	return v;
+}
+
+/* An op for an argument of class cls: a pointer compares with 0 by
+ * equality or "> 0" (scmp-run.ini(5)), unless the profile is wild. */
+static const char *rnd_oci_op(struct rng *r, enum arg_class cls, bool wild)
+{
+	static const char *const ptr_ops[] = { "SCMP_CMP_EQ", "SCMP_CMP_NE", "SCMP_CMP_GT" };
+
+	if (cls == ARG_PTR && !wild)
+		return ptr_ops[pick(r, 3)];
+	return rnd_oci_ops[pick(r, sizeof(rnd_oci_ops) / sizeof(rnd_oci_ops[0]))];
+}
+
+/* Can an argument of class cls be compared? */
+static bool comparable(enum arg_class cls)
+{
+	return cls != ARG_NONE && cls != ARG_PAIR && cls != ARG_PAD;
+}
+
+/* The conditions of an entry on syscall sys: 0 to 3, now and then two on one
+ * argument (runc splits the entry), on arguments sys has unless the profile
+ * is wild. */
+static void rnd_oci_args(struct rng *r, FILE *m, const char *sys, bool wild, unsigned bits)
+{
+	struct syscall_arg args[SYSCALL_ARGS_MAX];
+	unsigned used[3], n = pick(r, 4), n_ok = 0;
+	bool known;
+
+	if (syscalls_args(arch_native(), sys, args, &known) < 0)
+		return;
+	for (int i = 0; i < SYSCALL_ARGS_MAX; i++)
+		n_ok += comparable(args[i].cls);
+	if (!n || (!n_ok && !wild))
+		return;
+	fprintf(m, ", \"args\": [");
+	for (unsigned k = 0; k < n; k++) {
+		unsigned idx = k && !pick(r, 4) ? used[pick(r, k)] : pick(r, SYSCALL_ARGS_MAX);
+		const char *op;
+		uint64_t v2 = 0;
+
+		while (!wild && !comparable(args[idx].cls))
+			idx = pick(r, SYSCALL_ARGS_MAX);
+		used[k] = idx;
+		op = rnd_oci_op(r, args[idx].cls, wild);
+		if (!strcmp(op, "SCMP_CMP_MASKED_EQ"))
+			v2 = rnd_oci_value(r, args[idx].cls, op, wild, bits);
+		else if (wild && !pick(r, 8))
+			v2 = 1; /* refused: valueTwo means nothing there */
+		fprintf(m,
+			"%s{\"index\": %u, \"value\": %" PRIu64 ", \"valueTwo\": %" PRIu64
+			", \"op\": \"%s\"}",
+			k ? ", " : "", idx, rnd_oci_value(r, args[idx].cls, op, wild, bits), v2,
+			op);
+	}
+	fputc(']', m);
+}
+
+/* includes or excludes, now and then: what moby decides by. */
+static void rnd_oci_filter(struct rng *r, FILE *m)
+{
+	static const char *const tests[] = {
+		"\"caps\": [\"CAP_SYS_ADMIN\"]", "\"arches\": [\"amd64\", \"arm64\"]",
+		"\"arches\": [\"s390x\"]",	 "\"minKernel\": \"4.8\"",
+		"\"minKernel\": \"99.1\"",
+	};
+
+	if (pick(r, 8))
+		return;
+	fprintf(m, ", \"%s\": {%s}", pick(r, 2) ? "includes" : "excludes",
+		tests[pick(r, sizeof(tests) / sizeof(tests[0]))]);
+}
+
+/* The JSON names of the native ABI and, now and then, of those that run
+ * beside it, into out; the register width of the narrowest into *bits. */
+static size_t rnd_oci_arches(struct rng *r, const char **out, unsigned *bits)
+{
+	const struct arch *native = arch_native();
+	size_t n = 0;
+
+	*bits = 64;
+	for (size_t i = 0; i < N_SCMP_ARCHES; i++) {
+		const struct arch *a = arch_get(scmp_arches[i].id);
+
+		if (a == native || (arch_compatible(native, a) && pick(r, 2))) {
+			out[n++] = scmp_arches[i].name;
+			*bits = a->bits < *bits ? a->bits : *bits;
+		}
+	}
+	return n;
+}
+
+/* A random Docker-style JSON profile (malloc'ed text), or NULL. One in
+ * four is wild: it may have what the reader refuses. */
+static char *rnd_json(struct rng *r)
+{
+	const char *arches[N_SCMP_ARCHES];
+	unsigned bits;
+	size_t n_arches = rnd_oci_arches(r, arches, &bits), len = 0;
+	bool wild = !pick(r, 4);
+	char *text = NULL;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return NULL;
+	fputc('{', m);
+	rnd_oci_action(r, m, "defaultAction", "defaultErrnoRet");
+	if (!pick(r, 3)) { /* as Docker writes them */
+		fprintf(m, ", \"archMap\": [{\"architecture\": \"%s\", \"subArchitectures\": [",
+			arches[0]);
+		for (size_t i = 1; i < n_arches; i++)
+			fprintf(m, "%s\"%s\"", i > 1 ? ", " : "", arches[i]);
+		fprintf(m, "]}]");
+	} else if (pick(r, 2)) { /* as runc gets them */
+		fprintf(m, ", \"architectures\": [");
+		for (size_t i = 0; i < n_arches; i++)
+			fprintf(m, "%s\"%s\"", i ? ", " : "", arches[i]);
+		fputc(']', m);
+	}
+	fprintf(m, ", \"syscalls\": [");
+	for (unsigned i = 0, n = 1 + pick(r, RND_RULES_MAX); i < n; i++) {
+		const size_t n_sys = sizeof(rnd_syscalls) / sizeof(rnd_syscalls[0]);
+		const char *sys = rnd_syscalls[pick(r, (unsigned)n_sys)];
+		char *args = NULL;
+		size_t args_len = 0;
+		FILE *a = open_memstream(&args, &args_len);
+
+		if (!a)
+			break;
+		rnd_oci_args(r, a, sys, wild, bits);
+		fclose(a);
+		/* the first name's arguments are the conditions'; other names
+		 * only where there are none, or in a wild profile (their
+		 * arguments differ: often refused) */
+		fprintf(m, "%s{\"names\": [\"%s\"", i ? ", " : "", sys);
+		for (unsigned k = !*args || wild ? pick(r, 3) : 0; k > 0; k--)
+			fprintf(m, ", \"%s\"", rnd_syscalls[pick(r, (unsigned)n_sys)]);
+		fprintf(m, "], ");
+		rnd_oci_action(r, m, "action", "errnoRet");
+		fputs(args, m);
+		free(args);
+		rnd_oci_filter(r, m);
+		fputc('}', m);
+	}
+	fprintf(m, "]}\n");
+	fclose(m);
+	return text;
+}
+
+/* One random JSON: read as -p reads it and compared with libseccomp (each
+ * entry alone settling a difference), or its refusal counted. */
+static void json_soak_one(struct soak *s, const char *text, const char *what)
+{
+	struct compiled c = { 0 };
+	struct diag d;
+	unsigned failed = tap_failed;
+
+	diag_init(&d);
+	if (compile_text(text, ".json", &d, &c) < 0) {
+		int k = refusal_cause(&d, json_refusals, N_JSON_REFUSALS);
+
+		if (k >= 0)
+			s->refused[k]++;
+		else
+			tap_ok(false, "%s: refused, and not as the man page documents", what);
+		s->unexplained += k < 0;
+	} else {
+		size_t nothing = *built_nothing;
+
+		run_compare(what, text, c.policy, c.prog, &d, false, 0);
+		s->compared += *built_nothing == nothing;
+	}
+	if (tap_failed > failed)
+		show_case(what, &d, text);
+	compiled_free(&c);
+	diag_clear(&d);
+}
+
+/*
+ * json-random N SEED: N random Docker-style JSON profiles read as -p reads
+ * them and compared with libseccomp as runc drives it; a difference is
+ * settled by each entry alone (lone_decide()). A refusal the man page
+ * documents is counted by cause, any other fails; so does a run in which
+ * fewer than half of the profiles were compared.
+ */
+static void test_json_random(unsigned n, uint64_t seed)
+{
+	struct rng r = { seed ? seed : 1 };
+	struct soak s = { 0 };
+	size_t nothing = 0, refused;
+	char causes[512], what[64];
+
+	built_nothing = &nothing;
+	for (unsigned i = 0; i < n; i++) {
+		char *text = rnd_json(&r);
+
+		snprintf(what, sizeof(what), "random JSON %u of seed %#" PRIx64, i, seed);
+		if (!text) {
+			tap_ok(false, "%s: out of memory", what);
+			break;
+		}
+		json_soak_one(&s, text, what);
+		free(text);
+	}
+	built_nothing = NULL;
+	refused = soak_causes(&s, json_refusals, N_JSON_REFUSALS, causes, sizeof(causes));
+	tap_ok(s.unexplained == 0,
+	       "%u random JSON profiles of seed %#" PRIx64 ": %zu compared, %zu for which "
+	       "libseccomp built no program, %zu refused as documented (%s), %zu otherwise",
+	       n, seed, s.compared, nothing, refused, causes, s.unexplained);
+	tap_ok(s.compared * 2 >= (size_t)n, "at least half of them compared (%zu of %u)",
+	       s.compared, n);
 }
 
 /*
@@ -1371,6 +2054,10 @@ int main(int argc, char **argv)
 		test_names();
 		return tap_done();
 	}
+	if (argc == 4 && !strcmp(argv[1], "json-random")) {
+		test_json_random((unsigned)strtoul(argv[2], NULL, 0), strtoull(argv[3], NULL, 0));
+		return tap_done();
+	}
 	if (argc == 4 && !strcmp(argv[1], "export-random")) {
 		test_export_random((unsigned)strtoul(argv[2], NULL, 0), strtoull(argv[3], NULL, 0));
 		return tap_done();
@@ -1378,7 +2065,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		fprintf(stderr,
 			"usage: %s json [--caps CAPS] FILE... | export PROFILE... | "
-			"export-random N SEED | names\n",
+			"export-random N SEED | json-random N SEED | names\n",
 			argv[0]);
 		return 2;
 	}
