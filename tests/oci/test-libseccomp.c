@@ -1655,6 +1655,28 @@ static size_t soak_causes(const struct soak *s, const struct refusal *table, siz
 	return refused;
 }
 
+/* n random profiles of seed (what kind), each made by make and checked by
+ * check, which counts it in s. */
+static void soak_run(struct soak *s, unsigned n, uint64_t seed, const char *kind,
+		     char *(*make)(struct rng *),
+		     void (*check)(struct soak *, const char *text, const char *what))
+{
+	struct rng r = { seed ? seed : 1 };
+	char what[64];
+
+	for (unsigned i = 0; i < n; i++) {
+		char *text = make(&r);
+
+		snprintf(what, sizeof(what), "random %s %u of seed %#" PRIx64, kind, i, seed);
+		if (!text) {
+			tap_ok(false, "%s: out of memory", what);
+			return;
+		}
+		check(s, text, what);
+		free(text);
+	}
+}
+
 /* One random profile: compiled, exported and compared as test_export()
  * does, or its refusal counted. The profile is shown when a check fails. */
 static void soak_one(struct soak *s, const char *text, const char *what)
@@ -1698,23 +1720,12 @@ static void soak_one(struct soak *s, const char *text, const char *what)
  */
 static void test_export_random(unsigned n, uint64_t seed)
 {
-	struct rng r = { seed ? seed : 1 };
 	struct soak s = { 0 };
-	char causes[512], what[64];
+	char causes[512];
 	size_t refused, too_big_back = 0;
 
 	read_back_too_big = &too_big_back;
-	for (unsigned i = 0; i < n; i++) {
-		char *text = rnd_profile(&r);
-
-		snprintf(what, sizeof(what), "random profile %u of seed %#" PRIx64, i, seed);
-		if (!text) {
-			tap_ok(false, "%s: out of memory", what);
-			return;
-		}
-		soak_one(&s, text, what);
-		free(text);
-	}
+	soak_run(&s, n, seed, "profile", rnd_profile, soak_one);
 	refused = soak_causes(&s, refusals, N_REFUSALS, causes, sizeof(causes));
 	read_back_too_big = NULL;
 	tap_ok(s.unexplained == 0,
@@ -1974,23 +1985,12 @@ static void json_soak_one(struct soak *s, const char *text, const char *what)
  */
 static void test_json_random(unsigned n, uint64_t seed)
 {
-	struct rng r = { seed ? seed : 1 };
 	struct soak s = { 0 };
 	size_t nothing = 0, refused;
-	char causes[512], what[64];
+	char causes[512];
 
 	built_nothing = &nothing;
-	for (unsigned i = 0; i < n; i++) {
-		char *text = rnd_json(&r);
-
-		snprintf(what, sizeof(what), "random JSON %u of seed %#" PRIx64, i, seed);
-		if (!text) {
-			tap_ok(false, "%s: out of memory", what);
-			break;
-		}
-		json_soak_one(&s, text, what);
-		free(text);
-	}
+	soak_run(&s, n, seed, "JSON", rnd_json, json_soak_one);
 	built_nothing = NULL;
 	refused = soak_causes(&s, json_refusals, N_JSON_REFUSALS, causes, sizeof(causes));
 	tap_ok(s.unexplained == 0,
