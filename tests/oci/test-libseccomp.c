@@ -780,18 +780,24 @@ static bool agrees_extended(const struct compare *c, const struct arch *a, const
 
 /* ipc's first argument carries a version above the operation, which the
  * kernel reads from the low 16 bits (scmp-run.ini(5), Multiplexed calls),
- * where libseccomp compares the whole: does libseccomp decide the call sd
- * as want once the version is cleared? */
-static bool ipc_version(const struct compare *c, const struct arch *a, const char *name,
+ * where libseccomp compares the whole: clear the version of an ipc call sd;
+ * false if it has none. */
+static bool ipc_version(const char *name, struct seccomp_data *sd)
+{
+	if (!name || strcmp(name, "ipc") || !(sd->args[0] & 0xffff0000))
+		return false;
+	sd->args[0] &= 0xffff;
+	return true;
+}
+
+/* Does libseccomp's program give the call sd of ABI a want? */
+static bool theirs_give(const struct compare *c, const struct arch *a,
 			const struct seccomp_data *sd, uint32_t want)
 {
-	struct seccomp_data v = *sd, raw;
+	struct seccomp_data raw;
 	struct sim_result res;
 
-	if (!name || strcmp(name, "ipc") || !(v.args[0] & 0xffff0000))
-		return false;
-	v.args[0] &= 0xffff;
-	bpf_abi_data(a, &v, &raw);
+	bpf_abi_data(a, sd, &raw);
 	return sim_run(c->t->insns, c->t->len, &raw, &res) == 0 && res.ret == want;
 }
 
@@ -977,12 +983,17 @@ static void compare_one(struct compare *c, const struct arch *a, const struct se
 		goto count;
 	}
 	/* these three are ours being stricter by design: never laxer, but
-	 * where libseccomp's program for the multiplexer errs (its entries
-	 * alone decide as ours) */
+	 * for ipc's version bits, or where libseccomp's program for the
+	 * multiplexer errs (its entries alone decide as ours) */
 	if ((why == MUX || why == BUILTIN || why == STRICTEST) &&
-	    action_ret_rank(ours.ret) < action_ret_rank(theirs.ret) &&
-	    !(why == MUX && ipc_version(c, a, name, sd, ours.ret)))
-		why = c->lone ? lone_verdict(c, a, name, sd, ours.ret, theirs.ret, REAL) : REAL;
+	    action_ret_rank(ours.ret) < action_ret_rank(theirs.ret)) {
+		struct seccomp_data op = *sd;
+		bool version = why == MUX && ipc_version(name, &op);
+
+		if (!version || !theirs_give(c, a, &op, ours.ret))
+			why = c->lone ? lone_verdict(c, a, name, &op, ours.ret, theirs.ret, REAL)
+				      : REAL;
+	}
 	/* an export refuses an unknown-syscall-action stricter than the
 	 * default: libseccomp's is never the laxer one */
 	if (why == UNKNOWN_NR && action_ret_rank(ours.ret) > action_ret_rank(theirs.ret))
