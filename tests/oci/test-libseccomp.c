@@ -1306,27 +1306,62 @@ static int export_text(const struct compiled *c, struct diag *d, char **ret)
 	return r;
 }
 
+/* Profile text in a new file whose name ends in suffix (".json", ".ini"),
+ * its name into path (unlink it); returns 0 or -EIO. */
+static int text_file(const char *text, const char *suffix, char path[64])
+{
+	size_t len = strlen(text);
+	int fd, r;
+
+	snprintf(path, 64, "/tmp/test-libseccomp-XXXXXX%s", suffix);
+	fd = mkstemps(path, (int)strlen(suffix));
+	if (fd < 0)
+		return -EIO;
+	r = write(fd, text, len) != (ssize_t)len ? -EIO : 0;
+	close(fd);
+	if (r < 0)
+		unlink(path);
+	return r;
+}
+
 /* Profile text compiled as -p FILE compiles it, FILE's name ending in
  * suffix (".json" or ".ini"), into *ret. */
 static int compile_text(const char *text, const char *suffix, struct diag *d, struct compiled *ret)
 {
-	char path[64];
-	int fd;
-	size_t len = strlen(text);
 	struct oci_options opts = { 0 };
-	int r;
+	char path[64];
+	int r = text_file(text, suffix, path);
 
-	snprintf(path, sizeof(path), "/tmp/test-libseccomp-XXXXXX%s", suffix);
-	fd = mkstemps(path, (int)strlen(suffix));
-	r = fd < 0 || write(fd, text, len) != (ssize_t)len ? -EIO : 0;
-
-	if (fd >= 0)
-		close(fd);
-	if (r >= 0)
+	if (r >= 0) {
 		r = compile_file(path, arch_native(), &opts, d, ret);
-	if (fd >= 0)
 		unlink(path);
+	}
 	return r;
+}
+
+/* JSON text as --import-oci prints it (malloc'ed INI text), or NULL. */
+static char *import_text(const char *json)
+{
+	struct oci_options opts = { 0 };
+	struct diag d;
+	char path[64], *ini = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&ini, &len);
+	int r = m ? text_file(json, ".json", path) : -ENOMEM;
+
+	diag_init(&d);
+	if (r >= 0) {
+		r = oci_import(path, arch_native(), &opts, &d, m);
+		unlink(path);
+	}
+	if (m)
+		fclose(m);
+	diag_clear(&d);
+	if (r < 0) {
+		free(ini);
+		return NULL;
+	}
+	return ini;
 }
 
 /* In the random soak (test_export_random()), JSON read back that does not
@@ -1627,6 +1662,7 @@ static void print_profile(const char *text)
 
 struct soak {
 	size_t compared, not_compiled, unexplained;
+	size_t import_differs;	      /* JSON: --import-oci compiles otherwise */
 	size_t refused[REFUSALS_MAX]; /* by cause, as refusal_cause() gives it */
 };
 
@@ -1958,6 +1994,28 @@ static char *rnd_json(struct rng *r)
 	return text;
 }
 
+/* Does the --import-oci profile of JSON text compile to c's program
+ * (scmp-run.ini(5), --import-oci)? */
+static bool imports_alike(const struct compiled *c, const char *text, const char *what)
+{
+	char *ini = import_text(text);
+	struct compiled back = { 0 };
+	struct diag d;
+	bool same;
+
+	diag_init(&d);
+	same = ini && compile_text(ini, ".ini", &d, &back) >= 0 && back.prog->len == c->prog->len &&
+	       !memcmp(back.prog->insns, c->prog->insns, c->prog->len * sizeof(*c->prog->insns));
+	if (!same) {
+		tap_diag("%s: its --import-oci profile compiles to another program", what);
+		print_profile(ini ? ini : "(none)");
+	}
+	compiled_free(&back);
+	diag_clear(&d);
+	free(ini);
+	return same;
+}
+
 /* One random JSON: read as -p reads it and compared with libseccomp (each
  * entry alone settling a difference), or its refusal counted. */
 static void json_soak_one(struct soak *s, const char *text, const char *what)
@@ -1980,6 +2038,7 @@ static void json_soak_one(struct soak *s, const char *text, const char *what)
 
 		run_compare(what, text, c.policy, c.prog, &d, false, 0);
 		s->compared += *built_nothing == nothing;
+		s->import_differs += !imports_alike(&c, text, what);
 	}
 	if (tap_failed > failed)
 		show_case(what, &d, text);
@@ -1990,9 +2049,10 @@ static void json_soak_one(struct soak *s, const char *text, const char *what)
 /*
  * json-random N SEED: N random Docker-style JSON profiles read as -p reads
  * them and compared with libseccomp as runc drives it; a difference is
- * settled by each entry alone (lone_decide()). A refusal the man page
- * documents is counted by cause, any other fails; so does a run in which
- * fewer than half of the profiles were compared.
+ * settled by each entry alone (lone_decide()). The --import-oci profile of
+ * each must compile to the same program. A refusal the man page documents
+ * is counted by cause, any other fails; so does a run in which fewer than
+ * half of the profiles were compared.
  */
 static void test_json_random(unsigned n, uint64_t seed)
 {
@@ -2010,6 +2070,9 @@ static void test_json_random(unsigned n, uint64_t seed)
 	       n, seed, s.compared, nothing, refused, causes, s.unexplained);
 	tap_ok(s.compared * 2 >= (size_t)n, "at least half of them compared (%zu of %u)",
 	       s.compared, n);
+	tap_ok(s.import_differs == 0,
+	       "the --import-oci profile of each compiles to its program (%zu differ)",
+	       s.import_differs);
 }
 
 /*
