@@ -875,8 +875,8 @@ static void lone_ask(const struct arch *a, const char *name, const struct seccom
 /*
  * A difference on the call sd (of ABI a, syscall name) settled by each entry
  * alone: ours must be what the meaning gives (lone_accepts()); libseccomp's
- * merging then erred, or, where the loader warned of overlapping entries,
- * strictest won. libseccomp compares every argument of x32 on its low 32
+ * program then errs, or the argument's width decides, or, where the loader
+ * warned of overlapping entries, strictest won. libseccomp compares every argument of x32 on its low 32
  * bits, where a JSON rule means on x32 what it means on x86_64
  * (scmp-run.ini(5), Differences from libseccomp): an x32 call the entries
  * alone decide otherwise is asked again as the x86_64 call of its name.
@@ -1666,6 +1666,20 @@ struct soak {
 	size_t refused[REFUSALS_MAX]; /* by cause, as refusal_cause() gives it */
 };
 
+/* Count the refusal in d by its cause in table; one the man page does not
+ * document fails. */
+static void count_refusal(struct soak *s, const struct diag *d, const struct refusal *table,
+			  size_t n, const char *what)
+{
+	int k = refusal_cause(d, table, n);
+
+	if (k >= 0)
+		s->refused[k]++;
+	else
+		tap_ok(false, "%s: refused, and not as the man page documents", what);
+	s->unexplained += k < 0;
+}
+
 /* A failed case: its messages and its profile, as TAP comments. */
 static void show_case(const char *what, const struct diag *d, const char *text)
 {
@@ -1741,13 +1755,7 @@ static void soak_one(struct soak *s, const char *text, const char *what)
 		/* the generator's: an impossible range, a value of one ABI's width */
 		show = ++s->not_compiled <= 3;
 	} else if (export_text(&c, &d, &json) < 0) {
-		int k = refusal_cause(&d, refusals, N_REFUSALS);
-
-		if (k >= 0)
-			s->refused[k]++;
-		else
-			tap_ok(false, "%s: refused, and not as the man page documents", what);
-		s->unexplained += k < 0;
+		count_refusal(s, &d, refusals, N_REFUSALS, what);
 	} else {
 		compare_export(what, json, &c);
 		s->compared++;
@@ -2026,13 +2034,7 @@ static void json_soak_one(struct soak *s, const char *text, const char *what)
 
 	diag_init(&d);
 	if (compile_text(text, ".json", &d, &c) < 0) {
-		int k = refusal_cause(&d, json_refusals, N_JSON_REFUSALS);
-
-		if (k >= 0)
-			s->refused[k]++;
-		else
-			tap_ok(false, "%s: refused, and not as the man page documents", what);
-		s->unexplained += k < 0;
+		count_refusal(s, &d, json_refusals, N_JSON_REFUSALS, what);
 	} else {
 		size_t nothing = *built_nothing;
 
