@@ -704,6 +704,8 @@ struct compare {
 	const struct theirs *t;
 	char **strict; /* names the loader warned about (overlaps) */
 	size_t n_strict;
+	char **never; /* names with a condition that can never be true */
+	size_t n_never;
 	bool exported; /* the export round trip: masks make every input exact */
 	/* reading an export back: its policy, whose built-in rules may decide
 	 * what a rule with the default action took from them (read_back_builtin()) */
@@ -806,6 +808,28 @@ static bool is_mux(const struct arch *a, const char *name)
 	for (int k = 0; k < MUX_COUNT; k++)
 		if (arch_mux_name(a, k) && name && !strcmp(arch_mux_name(a, k), name))
 			return true;
+	return false;
+}
+
+/* Is the sub-call the multiplexer call sd selects one with a condition that
+ * can never be true? That rule produces nothing on the multiplexer
+ * (scmp-run.ini(5), Multiplexed calls), where libseccomp replaces its first
+ * comparison by the sub-call's number and applies the rest. */
+static bool mux_never(const struct compare *c, const struct arch *a, const char *name,
+		      const struct seccomp_data *sd)
+{
+	for (int k = 0; name && k < MUX_COUNT; k++) {
+		const struct mux_subcall *subs;
+		size_t n;
+
+		if (!arch_mux_name(a, k) || strcmp(arch_mux_name(a, k), name))
+			continue;
+		subs = arch_mux_subcalls(k, &n);
+		for (size_t i = 0; i < n; i++)
+			if (subs[i].call == sd->args[0] &&
+			    in_list(c->never, c->n_never, subs[i].name))
+				return true;
+	}
 	return false;
 }
 
@@ -990,7 +1014,7 @@ static void compare_one(struct compare *c, const struct arch *a, const struct se
 		struct seccomp_data op = *sd;
 		bool version = why == MUX && ipc_version(name, &op);
 
-		if (!version || !theirs_give(c, a, &op, ours.ret))
+		if ((!version || !theirs_give(c, a, &op, ours.ret)) && !mux_never(c, a, name, &op))
 			why = c->lone ? lone_verdict(c, a, name, &op, ours.ret, theirs.ret, REAL)
 				      : REAL;
 	}
@@ -1155,20 +1179,29 @@ static void report(const char *what, const struct compare *c)
 			 c->strict[i]);
 }
 
-/* Syscall names the loader's overlap warnings name ("... match 'NAME' calls"). */
-static void collect_strict(const struct diag *d, struct compare *c)
+/* The names the loader's warnings give after text ("... match 'NAME' calls"),
+ * added to *list. */
+static void collect_named(const struct diag *d, const char *text, char ***list, size_t *n)
 {
+	size_t len = strlen(text);
+
 	for (size_t i = 0; i < d->n_msgs; i++) {
-		const char *t = d->msgs[i].text, *q = t ? strstr(t, "can both match '") : NULL;
+		const char *t = d->msgs[i].text, *q = t ? strstr(t, text) : NULL;
 		char name[64];
 
-		if (!q || sscanf(q, "can both match '%63[^']'", name) != 1)
+		if (!q || sscanf(q + len, "%63[^']'", name) != 1 || in_list(*list, *n, name))
 			continue;
-		if (!in_list(c->strict, c->n_strict, name)) {
-			c->strict = realloc(c->strict, (c->n_strict + 1) * sizeof(char *));
-			c->strict[c->n_strict++] = strdup(name);
-		}
+		*list = realloc(*list, (*n + 1) * sizeof(char *));
+		(*list)[(*n)++] = strdup(name);
 	}
+}
+
+/* The names of the loader's warnings on overlapping entries and on
+ * conditions that can never be true. */
+static void collect_strict(const struct diag *d, struct compare *c)
+{
+	collect_named(d, "can both match '", &c->strict, &c->n_strict);
+	collect_named(d, "this condition of '", &c->never, &c->n_never);
 }
 
 static char *read_text(const char *path)
@@ -1251,6 +1284,9 @@ static void run_compare(const char *what, const char *json_text, const struct po
 	for (size_t i = 0; i < c.n_strict; i++)
 		free(c.strict[i]);
 	free(c.strict);
+	for (size_t i = 0; i < c.n_never; i++)
+		free(c.never[i]);
+	free(c.never);
 	lone_free(&lone[0]);
 	lone_free(&lone[1]);
 	theirs_free(&t);
