@@ -824,15 +824,22 @@ static bool tests_wide_arg(const struct rsys *s)
 	return false;
 }
 
+/* A note at each rule of s on name, but those it has through a
+ * multiplexer (located at the sub-call's rule, noted there). */
+static void note_rules(struct exporter *x, const struct rsys *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_rules; i++)
+		if (!s->rules[i].via_mux)
+			diag_note(x->d, &s->rules[i].src->loc, "this rule of '%s'", name);
+}
+
 /* Errors for the rules of a syscall whose entries cannot be written. */
 static void rules_error(struct exporter *x, const struct abi_policy *abi, const struct rsys *s,
 			const char *why)
 {
 	diag_error(x->d, NULL, "--export-oci: '%s' on %s cannot be written for libseccomp: %s",
 		   s->name, abi->arch->name, why);
-	for (size_t i = 0; i < s->n_rules; i++)
-		if (!s->rules[i].via_mux)
-			diag_note(x->d, &s->rules[i].src->loc, "this rule of '%s'", s->name);
+	note_rules(x, s, s->name);
 }
 
 /* The error for a name whose rules on one ABI of the filter write entries,
@@ -844,9 +851,7 @@ static void abi_only_error(struct exporter *x, const struct xname *xn, const str
 		   "--export-oci: '%s' has rules on %s but none on %s: JSON entries apply to "
 		   "every ABI alike",
 		   xn->name, xn->first->name, other->name);
-	for (size_t i = 0; i < xn->sys->n_rules; i++)
-		if (!xn->sys->rules[i].via_mux)
-			diag_note(x->d, &xn->sys->rules[i].src->loc, "this rule of '%s'", xn->name);
+	note_rules(x, xn->sys, xn->name);
 }
 
 /* Add name to the output entry that decides like e, made if there is none. */
@@ -1068,9 +1073,7 @@ static void mux_error(struct exporter *x, const struct xname *xn, const struct a
 {
 	diag_error(x->d, NULL, "--export-oci: '%s' cannot be written for libseccomp with %s: %s",
 		   xn->name, a->name, why);
-	for (size_t i = 0; i < xn->sys->n_rules; i++)
-		if (!xn->sys->rules[i].via_mux)
-			diag_note(x->d, &xn->sys->rules[i].src->loc, "this rule of '%s'", xn->name);
+	note_rules(x, xn->sys, xn->name);
 }
 
 /* What to change for a multiplexer error on a, at the architectures key:
@@ -1285,19 +1288,17 @@ static void check_number_load(struct exporter *x)
 		   "calls x86_64 lacks ('%s'), and every call of x86_64 and x32 would get the "
 		   "defaultAction",
 		   lone->names[0]);
+	/* its rules, on the first ABI that has the call */
 	for (size_t i = 0; i < x->p->n_abis; i++) {
-		const struct abi_policy *abi = &x->p->abis[i];
 		const struct rsys *s = NULL;
 		uint32_t nr;
 
-		if (syscalls_lookup_name(abi->arch, lone->names[0], &nr) == 0)
-			s = policy_rsys(abi, nr);
-		for (size_t k = 0; s && k < s->n_rules; k++)
-			if (!s->rules[k].via_mux)
-				diag_note(x->d, &s->rules[k].src->loc, "this rule of '%s'",
-					  s->name);
-		if (s)
+		if (syscalls_lookup_name(x->p->abis[i].arch, lone->names[0], &nr) == 0)
+			s = policy_rsys(&x->p->abis[i], nr);
+		if (s) {
+			note_rules(x, s, s->name);
 			break;
+		}
 	}
 	diag_hint(x->d, &x->rs->attrs.arches_loc,
 		  "remove x32 from the architectures, or give a call x86_64 has a rule without "

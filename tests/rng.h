@@ -23,3 +23,6 @@ static inline unsigned pick(struct rng *r, unsigned n)
 {
 	return (unsigned)(rnd(r) % n);
 }
+
+/* An element of array arr (a true array, not a pointer). */
+#define PICK(r, arr) ((arr)[pick((r), (unsigned)(sizeof(arr) / sizeof((arr)[0])))])

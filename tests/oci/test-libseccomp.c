@@ -698,6 +698,8 @@ static int lone_decide(struct lone *l, const struct seccomp_data *raw, uint32_t 
 
 /* ---- comparing ---- */
 
+#define DESCRIBE_MAX 256 /* a call and its answers, as describe() writes them */
+
 struct compare {
 	const struct policy *p;
 	const struct bpf_prog *prog;
@@ -716,8 +718,8 @@ struct compare {
 	struct lone *lone;
 	size_t count[N_CAUSES];
 	size_t inputs;
-	char first_real[256];
-	char first_lone[256]; /* the first LONE_AGREE, for the record */
+	char first_real[DESCRIBE_MAX];
+	char first_lone[DESCRIBE_MAX]; /* the first LONE_AGREE, for the record */
 };
 
 static bool in_list(char *const *list, size_t n, const char *name)
@@ -745,6 +747,17 @@ static bool dirty(const struct arch *a, const char *name, const struct seccomp_d
 	return false;
 }
 
+/* Does libseccomp's program give the call sd of ABI a want? */
+static bool theirs_give(const struct compare *c, const struct arch *a,
+			const struct seccomp_data *sd, uint32_t want)
+{
+	struct seccomp_data raw;
+	struct sim_result res;
+
+	bpf_abi_data(a, sd, &raw);
+	return sim_run(c->t->insns, c->t->len, &raw, &res) == 0 && res.ret == want;
+}
+
 /* Does libseccomp decide like us on a variant of sd that differs only in
  * bits the kernel ignores (each narrow argument zero- or sign-extended)? */
 static bool agrees_extended(const struct compare *c, const struct arch *a, const char *name,
@@ -759,8 +772,7 @@ static bool agrees_extended(const struct compare *c, const struct arch *a, const
 	for (int i = 0; i < SYSCALL_ARGS_MAX; i++)
 		width[i] = syscalls_arg_width(a, args[i].cls);
 	for (unsigned mask = 0; mask < (1u << SYSCALL_ARGS_MAX); mask++) {
-		struct seccomp_data v = *sd, raw;
-		struct sim_result res;
+		struct seccomp_data v = *sd;
 		bool skip = false;
 
 		for (int i = 0; i < SYSCALL_ARGS_MAX; i++) {
@@ -771,10 +783,7 @@ static bool agrees_extended(const struct compare *c, const struct arch *a, const
 			skip |= width[i] == 64;
 			v.args[i] = (low & width_sign(width[i])) ? low | ~width_max(width[i]) : low;
 		}
-		if (skip)
-			continue;
-		bpf_abi_data(a, &v, &raw);
-		if (sim_run(c->t->insns, c->t->len, &raw, &res) == 0 && res.ret == want)
+		if (!skip && theirs_give(c, a, &v, want))
 			return true;
 	}
 	return false;
@@ -790,17 +799,6 @@ static bool ipc_version(const char *name, struct seccomp_data *sd)
 		return false;
 	sd->args[0] &= 0xffff;
 	return true;
-}
-
-/* Does libseccomp's program give the call sd of ABI a want? */
-static bool theirs_give(const struct compare *c, const struct arch *a,
-			const struct seccomp_data *sd, uint32_t want)
-{
-	struct seccomp_data raw;
-	struct sim_result res;
-
-	bpf_abi_data(a, sd, &raw);
-	return sim_run(c->t->insns, c->t->len, &raw, &res) == 0 && res.ret == want;
 }
 
 static bool is_mux(const struct arch *a, const char *name)
@@ -861,6 +859,17 @@ static bool read_back_builtin(const struct compare *c, const struct seccomp_data
 	policy_decide(c->back, sd, &back);
 	return back.why == DECIDE_RULE && policy_builtin_name(back.rule->src) &&
 	       (back.ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO;
+}
+
+/* The call sd of ABI a and the two answers, for a diagnostic, into buf. */
+static void describe(char buf[DESCRIBE_MAX], const struct arch *a, const char *name,
+		     const struct seccomp_data *sd, uint32_t ours, uint32_t theirs)
+{
+	snprintf(buf, DESCRIBE_MAX,
+		 "%s %s(%#" PRIx64 ", %#" PRIx64 ", %#" PRIx64 ", %#" PRIx64
+		 "): ours %#x, libseccomp %#x",
+		 a->name, name ? name : "?", (uint64_t)sd->args[0], (uint64_t)sd->args[1],
+		 (uint64_t)sd->args[2], (uint64_t)sd->args[3], ours, theirs);
 }
 
 /* Does the meaning give the call raw what ours gave it (why: the cause so
@@ -938,15 +947,74 @@ static enum cause lone_verdict(struct compare *c, const struct arch *a, const ch
 	} else {
 		why = REAL;
 	}
-	if (r < 0 && !c->first_real[0])
+	if (r < 0 && !c->first_real[0]) {
 		snprintf(c->first_real, sizeof(c->first_real),
 			 "%s %s: an entry alone gave no answer", a->name, name ? name : "?");
-	else if ((why == REAL && !c->first_real[0]) || (why == LONE_AGREE && !c->first_lone[0]))
-		snprintf(why == REAL ? c->first_real : c->first_lone, sizeof(c->first_real),
-			 "%s %s(%#" PRIx64 ", %#" PRIx64 ", %#" PRIx64 ", %#" PRIx64
-			 "): ours %#x, libseccomp %#x, the entries alone %#x",
-			 a->name, name ? name : "?", (uint64_t)sd->args[0], (uint64_t)sd->args[1],
-			 (uint64_t)sd->args[2], (uint64_t)sd->args[3], ours, theirs, want);
+	} else if ((why == REAL && !c->first_real[0]) || (why == LONE_AGREE && !c->first_lone[0])) {
+		char *buf = why == REAL ? c->first_real : c->first_lone;
+
+		describe(buf, a, name, sd, ours, theirs);
+		snprintf(buf + strlen(buf), DESCRIBE_MAX - strlen(buf), ", the entries alone %#x",
+			 want);
+	}
+	return why;
+}
+
+/* The cause of a difference on the call sd of ABI a (syscall name, dec its
+ * policy's decision, ours our program's answer), before it is settled. */
+static enum cause first_cause(const struct compare *c, const struct arch *a, const char *name,
+			      const struct seccomp_data *sd, const struct decision *dec,
+			      uint32_t ours)
+{
+	if (dec->why == DECIDE_BAD_ARCH && c->exported)
+		return BAD_ARCH;
+	if (dec->why == DECIDE_RULE && !c->exported && dec->rule->src->loc.file &&
+	    !strncmp(dec->rule->src->loc.file, "built-in:", strlen("built-in:")))
+		return BUILTIN;
+	if (read_back_builtin(c, sd, dec))
+		return BUILTIN_BACK;
+	if (!name)
+		return dec->why == DECIDE_UNKNOWN && c->exported ? UNKNOWN_NR : REAL;
+	if (!c->exported && is_mux(a, name) && mux_sub_refused(c, a, name))
+		return REFUSED;
+	if (!c->exported && (is_mux(a, name) || (dec->why == DECIDE_RULE && dec->rule->via_mux)))
+		return MUX;
+	if (in_list(c->t->unknown, c->t->n_unknown, name))
+		return UNKNOWN_NAME;
+	if (!c->exported && in_list(c->t->refused, c->t->n_refused, name))
+		return REFUSED;
+	if (in_list(c->strict, c->n_strict, name))
+		return STRICTEST;
+	if (!c->exported && (dirty(a, name, sd) || agrees_extended(c, a, name, sd, ours)))
+		return IGNORED_BITS;
+	return REAL;
+}
+
+/* The cause why, settled: by each entry alone where they are at hand, and
+ * by the direction of the difference. */
+static enum cause settle(struct compare *c, const struct arch *a, const char *name,
+			 const struct seccomp_data *sd, uint32_t ours, uint32_t theirs,
+			 enum cause why)
+{
+	/* with its entries alone at hand, the meaning settles these */
+	if (c->lone && (why == REAL || why == STRICTEST || why == BUILTIN))
+		return lone_verdict(c, a, name, sd, ours, theirs, why);
+	/* these three are ours being stricter by design: never laxer, but
+	 * for ipc's version bits, or where libseccomp's program for the
+	 * multiplexer errs (its entries alone decide as ours) */
+	if ((why == MUX || why == BUILTIN || why == STRICTEST) &&
+	    action_ret_rank(ours) < action_ret_rank(theirs)) {
+		struct seccomp_data op = *sd;
+		bool version = why == MUX && ipc_version(name, &op);
+
+		if ((version && theirs_give(c, a, &op, ours)) || mux_never(c, a, name, &op))
+			return why;
+		return c->lone ? lone_verdict(c, a, name, &op, ours, theirs, REAL) : REAL;
+	}
+	/* an export refuses an unknown-syscall-action stricter than the
+	 * default: libseccomp's is never the laxer one */
+	if (why == UNKNOWN_NR && action_ret_rank(ours) > action_ret_rank(theirs))
+		return REAL;
 	return why;
 }
 
@@ -956,15 +1024,14 @@ static void compare_one(struct compare *c, const struct arch *a, const struct se
 	struct sim_result ours, theirs;
 	struct decision dec;
 	const char *name = syscalls_lookup_nr(a, (uint32_t)sd->nr);
-	enum cause why = SAME;
+	enum cause why;
 
 	c->inputs++;
 	bpf_abi_data(a, sd, &raw);
 	if (sim_run(c->prog->insns, c->prog->len, &raw, &ours) < 0 ||
 	    sim_run(c->t->insns, c->t->len, &raw, &theirs) < 0) {
-		why = REAL;
+		c->count[REAL]++;
 		snprintf(c->first_real, sizeof(c->first_real), "a program did not run");
-		c->count[why]++;
 		return;
 	}
 	policy_decide(c->p, sd, &dec);
@@ -978,58 +1045,11 @@ static void compare_one(struct compare *c, const struct arch *a, const struct se
 		c->count[SAME]++;
 		return;
 	}
-	if (dec.why == DECIDE_BAD_ARCH && c->exported)
-		why = BAD_ARCH;
-	else if (dec.why == DECIDE_RULE && !c->exported && dec.rule->src->loc.file &&
-		 !strncmp(dec.rule->src->loc.file, "built-in:", strlen("built-in:")))
-		why = BUILTIN;
-	else if (read_back_builtin(c, sd, &dec))
-		why = BUILTIN_BACK;
-	else if (!name)
-		why = dec.why == DECIDE_UNKNOWN && c->exported ? UNKNOWN_NR : REAL;
-	else if (!c->exported && is_mux(a, name) && mux_sub_refused(c, a, name))
-		why = REFUSED;
-	else if (!c->exported && (is_mux(a, name) || (dec.why == DECIDE_RULE && dec.rule->via_mux)))
-		why = MUX;
-	else if (in_list(c->t->unknown, c->t->n_unknown, name))
-		why = UNKNOWN_NAME;
-	else if (!c->exported && in_list(c->t->refused, c->t->n_refused, name))
-		why = REFUSED;
-	else if (in_list(c->strict, c->n_strict, name))
-		why = STRICTEST;
-	else if (!c->exported && (dirty(a, name, sd) || agrees_extended(c, a, name, sd, ours.ret)))
-		why = IGNORED_BITS;
-	else
-		why = REAL;
-	/* with its entries alone at hand, the meaning settles these */
-	if (c->lone && (why == REAL || why == STRICTEST || why == BUILTIN)) {
-		why = lone_verdict(c, a, name, sd, ours.ret, theirs.ret, why);
-		goto count;
-	}
-	/* these three are ours being stricter by design: never laxer, but
-	 * for ipc's version bits, or where libseccomp's program for the
-	 * multiplexer errs (its entries alone decide as ours) */
-	if ((why == MUX || why == BUILTIN || why == STRICTEST) &&
-	    action_ret_rank(ours.ret) < action_ret_rank(theirs.ret)) {
-		struct seccomp_data op = *sd;
-		bool version = why == MUX && ipc_version(name, &op);
-
-		if ((!version || !theirs_give(c, a, &op, ours.ret)) && !mux_never(c, a, name, &op))
-			why = c->lone ? lone_verdict(c, a, name, &op, ours.ret, theirs.ret, REAL)
-				      : REAL;
-	}
-	/* an export refuses an unknown-syscall-action stricter than the
-	 * default: libseccomp's is never the laxer one */
-	if (why == UNKNOWN_NR && action_ret_rank(ours.ret) > action_ret_rank(theirs.ret))
-		why = REAL;
-count:
+	why = first_cause(c, a, name, sd, &dec, ours.ret);
+	why = settle(c, a, name, sd, ours.ret, theirs.ret, why);
 	c->count[why]++;
 	if (why == REAL && !c->first_real[0])
-		snprintf(c->first_real, sizeof(c->first_real),
-			 "%s %s(%#" PRIx64 ", %#" PRIx64 ", %#" PRIx64 ", %#" PRIx64
-			 "): ours %#x, libseccomp %#x",
-			 a->name, name ? name : "?", (uint64_t)sd->args[0], (uint64_t)sd->args[1],
-			 (uint64_t)sd->args[2], (uint64_t)sd->args[3], ours.ret, theirs.ret);
+		describe(c->first_real, a, name, sd, ours.ret, theirs.ret);
 }
 
 static const uint64_t boundaries[] = {
@@ -1585,9 +1605,8 @@ _Static_assert(N_REFUSALS <= REFUSALS_MAX, "struct soak counts every refusal");
 static const char *rnd_action(struct rng *r)
 {
 	if (!pick(r, 200))
-		return rnd_refused_actions[pick(r, sizeof(rnd_refused_actions) /
-							   sizeof(rnd_refused_actions[0]))];
-	return rnd_actions[pick(r, sizeof(rnd_actions) / sizeof(rnd_actions[0]))];
+		return PICK(r, rnd_refused_actions);
+	return PICK(r, rnd_actions);
 }
 
 /* The ABIs of a random profile, into out: the native one, half the time
@@ -1618,7 +1637,7 @@ static size_t rnd_abis(struct rng *r, const struct arch **out)
 static void rnd_rule(struct rng *r, FILE *m, const struct arch *const *abis, size_t n_abis,
 		     unsigned bits)
 {
-	const char *sys = rnd_syscalls[pick(r, sizeof(rnd_syscalls) / sizeof(rnd_syscalls[0]))];
+	const char *sys = PICK(r, rnd_syscalls);
 	struct syscall_arg args[SYSCALL_ARGS_MAX];
 	char cond[160] = "";
 	bool known;
@@ -1861,12 +1880,11 @@ _Static_assert(N_JSON_REFUSALS <= REFUSALS_MAX, "struct soak counts every refusa
 static void rnd_oci_action(struct rng *r, FILE *m, const char *key, const char *ret_key)
 {
 	static const unsigned rets[] = { 0, 1, 13, 38, 4094 };
-	const char *act =
-		rnd_oci_actions[pick(r, sizeof(rnd_oci_actions) / sizeof(rnd_oci_actions[0]))];
+	const char *act = PICK(r, rnd_oci_actions);
 
 	fprintf(m, "\"%s\": \"%s\"", key, act);
 	if ((!strcmp(act, "SCMP_ACT_ERRNO") || !strcmp(act, "SCMP_ACT_TRACE")) && pick(r, 3))
-		fprintf(m, ", \"%s\": %u", ret_key, rets[pick(r, sizeof(rets) / sizeof(rets[0]))]);
+		fprintf(m, ", \"%s\": %u", ret_key, PICK(r, rets));
 }
 
 /* A value for an argument of class cls on the native ABI (op: SCMP_CMP_...;
@@ -1899,8 +1917,8 @@ static const char *rnd_oci_op(struct rng *r, enum arg_class cls, bool wild)
 	static const char *const ptr_ops[] = { "SCMP_CMP_EQ", "SCMP_CMP_NE", "SCMP_CMP_GT" };
 
 	if (cls == ARG_PTR && !wild)
-		return ptr_ops[pick(r, 3)];
-	return rnd_oci_ops[pick(r, sizeof(rnd_oci_ops) / sizeof(rnd_oci_ops[0]))];
+		return PICK(r, ptr_ops);
+	return PICK(r, rnd_oci_ops);
 }
 
 /* Can an argument of class cls be compared? */
@@ -1958,8 +1976,7 @@ static void rnd_oci_filter(struct rng *r, FILE *m)
 
 	if (pick(r, 8))
 		return;
-	fprintf(m, ", \"%s\": {%s}", pick(r, 2) ? "includes" : "excludes",
-		tests[pick(r, sizeof(tests) / sizeof(tests[0]))]);
+	fprintf(m, ", \"%s\": {%s}", pick(r, 2) ? "includes" : "excludes", PICK(r, tests));
 }
 
 /* The JSON names of the native ABI and, now and then, of those that run
@@ -2010,8 +2027,7 @@ static char *rnd_json(struct rng *r)
 	}
 	fprintf(m, ", \"syscalls\": [");
 	for (unsigned i = 0, n = 1 + pick(r, RND_RULES_MAX); i < n; i++) {
-		const size_t n_sys = sizeof(rnd_syscalls) / sizeof(rnd_syscalls[0]);
-		const char *sys = rnd_syscalls[pick(r, (unsigned)n_sys)];
+		const char *sys = PICK(r, rnd_syscalls);
 		char *args = NULL;
 		size_t args_len = 0;
 		FILE *a = open_memstream(&args, &args_len);
@@ -2025,7 +2041,7 @@ static char *rnd_json(struct rng *r)
 		 * arguments differ: often refused) */
 		fprintf(m, "%s{\"names\": [\"%s\"", i ? ", " : "", sys);
 		for (unsigned k = !*args || wild ? pick(r, 3) : 0; k > 0; k--)
-			fprintf(m, ", \"%s\"", rnd_syscalls[pick(r, (unsigned)n_sys)]);
+			fprintf(m, ", \"%s\"", PICK(r, rnd_syscalls));
 		fprintf(m, "], ");
 		rnd_oci_action(r, m, "action", "errnoRet");
 		fputs(args, m);
