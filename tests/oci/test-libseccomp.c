@@ -909,10 +909,11 @@ static void lone_ask(const struct arch *a, const char *name, const struct seccom
  * A difference on the call sd (of ABI a, syscall name) settled by each entry
  * alone: ours must be what the meaning gives (lone_accepts()); libseccomp's
  * program then errs, or the argument's width decides, or, where the loader
- * warned of overlapping entries, strictest won. libseccomp compares every argument of x32 on its low 32
- * bits, where a JSON rule means on x32 what it means on x86_64
- * (scmp-run.ini(5), Differences from libseccomp): an x32 call the entries
- * alone decide otherwise is asked again as the x86_64 call of its name.
+ * warned of overlapping entries, strictest won. libseccomp compares every
+ * argument of x32 on its low 32 bits, where a JSON rule means on x32 what it
+ * means on x86_64 (scmp-run.ini(5), Differences from libseccomp): an x32
+ * call the entries alone decide otherwise is asked again as the x86_64 call
+ * of its name.
  */
 static enum cause lone_verdict(struct compare *c, const struct arch *a, const char *name,
 			       const struct seccomp_data *sd, uint32_t ours, uint32_t theirs,
@@ -1395,24 +1396,22 @@ static int compile_text(const char *text, const char *suffix, struct diag *d, st
 	return r;
 }
 
-/* JSON text as --import-oci prints it (malloc'ed INI text), or NULL. */
-static char *import_text(const char *json)
+/* JSON text as --import-oci prints it (malloc'ed INI text), or NULL with
+ * the reason in d. */
+static char *import_text(const char *json, struct diag *d)
 {
 	struct oci_options opts = { 0 };
-	struct diag d;
 	char path[64], *ini = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&ini, &len);
 	int r = m ? text_file(json, ".json", path) : -ENOMEM;
 
-	diag_init(&d);
 	if (r >= 0) {
-		r = oci_import(path, arch_native(), &opts, &d, m);
+		r = oci_import(path, arch_native(), &opts, d, m);
 		unlink(path);
 	}
 	if (m)
 		fclose(m);
-	diag_clear(&d);
 	if (r < 0) {
 		free(ini);
 		return NULL;
@@ -2058,17 +2057,18 @@ static char *rnd_json(struct rng *r)
  * (scmp-run.ini(5), --import-oci)? */
 static bool imports_alike(const struct compiled *c, const char *text, const char *what)
 {
-	char *ini = import_text(text);
 	struct compiled back = { 0 };
 	struct diag d;
+	char *ini;
 	bool same;
 
 	diag_init(&d);
+	ini = import_text(text, &d);
 	same = ini && compile_text(ini, ".ini", &d, &back) >= 0 && back.prog->len == c->prog->len &&
 	       !memcmp(back.prog->insns, c->prog->insns, c->prog->len * sizeof(*c->prog->insns));
 	if (!same) {
 		tap_diag("%s: its --import-oci profile compiles to another program", what);
-		print_profile(ini ? ini : "(none)");
+		show_case("the import's messages and profile", &d, ini ? ini : "(none)");
 	}
 	compiled_free(&back);
 	diag_clear(&d);
