@@ -2,11 +2,12 @@
 /*
  * Makes one call that a [hardening] preset decides and prints its outcome:
  * "ok" or the errno name. Usage: hardening-helper CALL [ARG...] (see
- * main()).
+ * main()), or hardening-helper probes PROBE... (see probe_child()).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef SHM_EXEC
@@ -178,6 +180,85 @@ static int create(const char *call, const char *mode_text, const char *path)
 	return 2;
 }
 
+/* One probe of the random test (random.py), made in a child of its own so
+ * that a namespace it enters or a socket it opens is gone for the next:
+ *   socket:FAMILY:TYPE  socketpair:FAMILY:TYPE   (64-bit values: the kernel
+ *                                                 reads the low 32 bits)
+ *   unshare:FLAGS  clone:FLAGS                  (clone adds SIGCHLD)
+ *   setns:TYPE:NSTYPE                           (an fd of /proc/self/ns/TYPE)
+ * Prints "ok" (socket: "ok DOMAIN") or the errno name. */
+static int probe_child(char *p)
+{
+	char *kind = strtok(p, ":"), *a = strtok(NULL, ":"), *b = strtok(NULL, ":");
+	unsigned long x = a ? strtoul(a, NULL, 0) : 0, y = b ? strtoul(b, NULL, 0) : 0;
+
+	if (!kind || !a)
+		return 2;
+	if (!strcmp(kind, "socket")) {
+		long fd = syscall(SYS_socket, x, y, 0);
+		int domain = -1;
+		socklen_t len = sizeof(domain);
+
+		if (fd < 0)
+			return outcome(fd);
+		if (getsockopt((int)fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
+			return 2;
+		printf("ok %d\n", domain);
+		return 0;
+	}
+	if (!strcmp(kind, "socketpair")) {
+		int sv[2];
+
+		return outcome(syscall(SYS_socketpair, x, y, 0, sv));
+	}
+	if (!strcmp(kind, "unshare"))
+		return outcome(syscall(SYS_unshare, x));
+	if (!strcmp(kind, "clone")) {
+		long pid = syscall(SYS_clone, x | SIGCHLD, 0, 0, 0, 0);
+
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0)
+			waitpid((pid_t)pid, NULL, 0);
+		return outcome(pid);
+	}
+	if (!strcmp(kind, "setns") && b) {
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", a);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return 2;
+		return outcome(syscall(SYS_setns, fd, y));
+	}
+	return 2;
+}
+
+/* Each probe in a child, one line of output each, in order; a child that
+ * fails to report prints "error". */
+static int probes(int n, char **p)
+{
+	for (int i = 0; i < n; i++) {
+		pid_t pid;
+		int st;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
+			return 2;
+		if (pid == 0) {
+			int r = probe_child(p[i]);
+
+			fflush(stdout);
+			_exit(r);
+		}
+		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			puts("error");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
@@ -207,6 +288,8 @@ int main(int argc, char **argv)
 		return setns_to((int)strtol(a, NULL, 0));
 	if (!strcmp(c, "clone3"))
 		return outcome(syscall(435, NULL, 0));
+	if (!strcmp(c, "probes"))
+		return probes(argc - 2, argv + 2);
 	if (!strcmp(c, "socket"))
 		return socket_of(a, argc > 3 ? argv[3] : NULL);
 	if (!strcmp(c, "socketpair")) {

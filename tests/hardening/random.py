@@ -1,0 +1,248 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""restrict-namespaces and restrict-address-families at random, live in the
+kernel: random lists (allowed, or ~ and denied, names and aliases), random
+socket, socketpair, unshare, clone and setns calls (unknown bits, high
+halves, flags together), run under an allow-all profile and under the same
+profile with the presets. Each call returns what scmp-run.ini(5) HARDENING
+says: EPERM or EAFNOSUPPORT where a preset denies, else exactly what it
+returned without the presets. The oracle is this file's reading of the
+manual, with the values of glibc's <bits/socket.h> and <sched.h>, not
+scmp-run's constant table.
+
+Usage: random.py SCMP-RUN HELPER [CASES [FIRST-SEED]]   (as root; TAP)
+"""
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+
+S, HELPER = sys.argv[1], sys.argv[2]
+CASES = int(sys.argv[3]) if len(sys.argv) > 3 else 40
+FIRST = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+
+# The namespace types of the manual and their CLONE_NEW* flags (sched.h).
+NS = {"cgroup": 0x02000000, "ipc": 0x08000000, "net": 0x40000000, "mnt": 0x00020000,
+      "pid": 0x20000000, "user": 0x10000000, "uts": 0x04000000, "time": 0x00000080}
+SOCK_PACKET = 10
+
+
+def glibc_families():
+    """AF_ name -> value, from glibc's header (PF_x numbers, AF_x = PF_x)."""
+    pf, af = {}, {}
+    for path in ("/usr/include/x86_64-linux-gnu/bits/socket.h", "/usr/include/bits/socket.h"):
+        if os.path.exists(path):
+            with open(path) as fh:
+                text = fh.read()
+            break
+    else:
+        return None
+    for m in re.finditer(r"^#define\s+PF_(\w+)\s+(\d+)", text, re.M):
+        pf[m.group(1)] = int(m.group(2))
+    for m in re.finditer(r"^#define\s+AF_(\w+)\s+PF_(\w+)", text, re.M):
+        if m.group(2) in pf and m.group(1) != "MAX":
+            af["AF_" + m.group(1)] = pf[m.group(2)]
+    return af
+
+
+def names_of(families, rng, values):
+    """One name for each value (an alias now and then: AF_LOCAL, AF_ROUTE)."""
+    out = []
+    for v in values:
+        names = sorted(n for n, x in families.items() if x == v)
+        out.append(rng.choice(names))
+    return out
+
+
+def af_preset(rng, families):
+    """(key line or None, (deny-listed?, the family values listed))."""
+    if rng.random() < 0.15:
+        return None, None
+    values = sorted(set(families.values()))
+    listed = rng.sample(values, rng.randint(1, 6))
+    if rng.random() < 0.3 and 2 not in listed:
+        listed.append(2)  # AF_INET, whose SOCK_PACKET depends on AF_PACKET
+    if rng.random() < 0.3 and 17 not in listed:
+        listed.append(17)
+    deny = rng.random() < 0.4
+    line = "restrict-address-families = %s%s" % (
+        "~" if deny else "", " ".join(names_of(families, rng, listed)))
+    return line, (deny, frozenset(listed))
+
+
+def af_denied(af, family):
+    """Whether the preset af denies family (the kernel's 32-bit int)."""
+    deny, listed = af
+    return (family & 0xffffffff in listed) == deny
+
+
+def ns_preset(rng):
+    """(key line or None, mask of denied CLONE_NEW* flags)."""
+    r = rng.random()
+    if r < 0.1:
+        return None, 0
+    if r < 0.2:
+        return "restrict-namespaces = %s" % rng.choice(["yes", "no"]), 0
+    types = rng.sample(sorted(NS), rng.randint(1, 5))
+    if rng.random() < 0.5:
+        denied = types
+        line = "restrict-namespaces = ~" + " ".join(types)
+    else:
+        denied = [t for t in NS if t not in types]
+        line = "restrict-namespaces = " + " ".join(types)
+    mask = 0
+    for t in denied:
+        mask |= NS[t]
+    return line, mask
+
+
+def fixup_ns(line, mask):
+    """'yes' denies every type, 'no' none."""
+    if line == "restrict-namespaces = yes":
+        return sum(NS.values())
+    return mask
+
+
+# Families this kernel is likely to have, with types each takes (so that
+# more calls succeed plainly and a denial shows against an "ok").
+COMMON = {1: [1, 2, 5], 2: [1, 2, 3, SOCK_PACKET], 10: [1, 2, 3], 16: [2, 3], 17: [2, 3],
+          38: [5], 40: [1, 2]}
+
+
+def family_value(rng, families):
+    r = rng.random()
+    if r < 0.5:
+        return rng.choice(sorted(COMMON))
+    if r < 0.75:
+        return rng.choice(sorted(set(families.values())))
+    if r < 0.85:
+        return rng.randint(0, 50)
+    if r < 0.95:  # the high half is not the family
+        return (rng.choice([1, 0x80000000, 0xffffffff]) << 32) | rng.choice(sorted(COMMON))
+    return rng.choice([0xffffffff, 0x7fffffff, 0x80000000, 47, 46])
+
+
+def sock_type(rng, family):
+    types = COMMON.get(family & 0xffffffff)
+    t = rng.choice(types) if types and rng.random() < 0.7 else rng.choice([1, 2, 3, 5, 10])
+    return t | rng.choice([0, 0, 0o2000000, 0o4000, 0o2004000])
+
+
+def ns_flags(rng, with_time):
+    flags = 0
+    for t in rng.sample(sorted(NS), rng.randint(1, 3)):
+        if t != "time" or with_time:
+            flags |= NS[t]
+    if rng.random() < 0.15:
+        flags |= rng.choice([1 << 32, 1 << 40, 1 << 63])
+    return flags
+
+
+def probes(rng, families):
+    """[(probe text, kind, values)] for the helper."""
+    out = []
+    for _ in range(rng.randint(8, 16)):
+        kind = "socket" if rng.random() < 0.7 else "socketpair"
+        f = family_value(rng, families)
+        t = sock_type(rng, f)
+        out.append(("%s:%d:%d" % (kind, f, t), kind, (f, t)))
+    for _ in range(rng.randint(3, 6)):
+        fl = ns_flags(rng, True)
+        out.append(("unshare:%d" % fl, "unshare", (fl,)))
+    for _ in range(rng.randint(2, 4)):
+        fl = ns_flags(rng, False)
+        out.append(("clone:%d" % fl, "clone", (fl,)))
+    for _ in range(rng.randint(2, 5)):
+        t = rng.choice(sorted(NS))
+        r = rng.random()
+        nstype = (0 if r < 0.2 else NS[t] if r < 0.7 else NS[rng.choice(sorted(NS))] if r < 0.85
+                  else NS[t] | NS[rng.choice(sorted(NS))])
+        out.append(("setns:%s:%d" % (t, nstype), "setns", (nstype,)))
+    rng.shuffle(out)
+    return out
+
+
+def expected(kind, values, af_den, ns_mask, plain):
+    """What the manual says the call returns under the presets."""
+    if kind in ("socket", "socketpair"):
+        f, t = values
+        if af_den is not None and (af_denied(af_den, f) or (
+                f & 0xffffffff == 2 and t & 0xf == SOCK_PACKET and af_denied(af_den, 17))):
+            return "EAFNOSUPPORT"
+        return plain
+    if not ns_mask:
+        return plain
+    if kind == "unshare":
+        return "EPERM" if values[0] & ns_mask else plain
+    if kind == "clone":  # 0x80 is the exit signal's there, not CLONE_NEWTIME
+        return "EPERM" if values[0] & ns_mask & 0xffffffff & ~0xff else plain
+    nstype = values[0]
+    one_allowed = nstype in NS.values() and not nstype & ns_mask
+    return plain if one_allowed else "EPERM"
+
+
+def run(profile, args):
+    r = subprocess.run([S, "-p", profile, HELPER, "probes"] + args, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    return r.returncode, r.stdout.splitlines(), r.stderr
+
+
+def main():
+    if os.getuid() != 0:
+        print("1..0 # SKIP needs root (namespaces and the capabilities they need)")
+        return
+    families = glibc_families()
+    if not families:
+        print("1..0 # SKIP glibc's <bits/socket.h> not found")
+        return
+    tmp = tempfile.mkdtemp(prefix="scmp-run-hardening-random.")
+    head = ("[filter]\ndefault-action = allow\n[credentials]\nuser = root\n"
+            "[capabilities]\nkeep = CAP_SYS_ADMIN CAP_SYS_CHROOT CAP_NET_RAW\n")
+    plain_p = os.path.join(tmp, "plain.ini")
+    with open(plain_p, "w") as fh:
+        fh.write(head)
+    bad = 0
+    for seed in range(FIRST, FIRST + CASES):
+        rng = random.Random(seed)
+        af_line, af_den = af_preset(rng, families)
+        ns_line, ns_mask = ns_preset(rng)
+        ns_mask = fixup_ns(ns_line, ns_mask)
+        prof = os.path.join(tmp, "p%d.ini" % seed)
+        with open(prof, "w") as fh:
+            fh.write(head + "[hardening]\n")
+            for line in (af_line, ns_line):
+                if line:
+                    fh.write(line + "\n")
+        ps = probes(rng, families)
+        args = [p[0] for p in ps]
+        # twice plainly: a family's module loaded at the first call answers the second
+        run(plain_p, args)
+        rc_p, plain, err_p = run(plain_p, args)
+        rc, got, err = run(prof, args)
+        what = "seed %d: %s; %s" % (seed, af_line or "all families", ns_line or "no namespace key")
+        if rc_p != 0 or rc != 0 or len(plain) != len(ps) or len(got) != len(ps):
+            tap.ok(False, "%s: runs (status %d, %d): %s %s" % (what, rc_p, rc, err_p, err))
+            bad += 1
+            continue
+        diffs = []
+        for (text, kind, values), p, g in zip(ps, plain, got):
+            want = expected(kind, values, af_den, ns_mask, p)
+            if g != want or p == "error":
+                diffs.append("%s: %s, want %s (plain: %s)" % (text, g, want, p))
+        if not tap.ok(not diffs, "%s: %d calls as the manual says" % (what, len(ps))):
+            bad += 1
+            for d in diffs:
+                print("#   " + d)
+    if bad == 0:
+        shutil.rmtree(tmp)
+    else:
+        print("# profiles kept in " + tmp)
+    tap.done()
+
+
+main()
