@@ -186,14 +186,71 @@ static int create(const char *call, const char *mode_text, const char *path)
  *                                                 reads the low 32 bits)
  *   unshare:FLAGS  clone:FLAGS                  (clone adds SIGCHLD)
  *   setns:TYPE:NSTYPE                           (an fd of /proc/self/ns/TYPE)
+ *   sched:POLICY:PRIORITY  sched_setattr:0       (on the child itself)
+ *   personality:VALUE
+ * and the calls of a mode, on a file of the current directory named after
+ * the probe's index i (the chmod calls make it first, with mode 0600):
+ *   chmod:MODE  fchmod:MODE  fchmodat:MODE  fchmodat2:MODE  creat:MODE
+ *   mknod:MODE  mknodat:MODE  (a regular file)
+ *   open:FLAGS:MODE  openat:FLAGS:MODE  openat2:FLAGS:MODE
+ *                               (O_TMPFILE in FLAGS: the directory ".")
  * Prints "ok" (socket: "ok DOMAIN") or the errno name. */
-static int probe_child(char *p)
+static int probe_child(char *p, int i)
 {
 	char *kind = strtok(p, ":"), *a = strtok(NULL, ":"), *b = strtok(NULL, ":");
 	unsigned long x = a ? strtoul(a, NULL, 0) : 0, y = b ? strtoul(b, NULL, 0) : 0;
+	char path[64];
 
 	if (!kind || !a)
 		return 2;
+	snprintf(path, sizeof(path), "f%d", i);
+	if (!strcmp(kind, "sched")) {
+		struct sched_param sp = { .sched_priority = (int)y };
+
+		return outcome(syscall(SYS_sched_setscheduler, 0, x, &sp));
+	}
+	if (!strcmp(kind, "sched_setattr")) {
+		uint32_t attr[14] = { 48 }; /* size, then SCHED_OTHER, nice 0 */
+
+		return outcome(syscall(SYS_sched_setattr, 0, attr, 0));
+	}
+	if (!strcmp(kind, "personality"))
+		return outcome(syscall(SYS_personality, x));
+	if (strstr(kind, "chmod")) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+		if (fd < 0)
+			return 2;
+		if (!strcmp(kind, "chmod"))
+			return outcome(syscall(SYS_chmod, path, x));
+		if (!strcmp(kind, "fchmod"))
+			return outcome(syscall(SYS_fchmod, fd, x));
+		if (!strcmp(kind, "fchmodat"))
+			return outcome(syscall(SYS_fchmodat, AT_FDCWD, path, x));
+		if (!strcmp(kind, "fchmodat2"))
+			return outcome(syscall(452, AT_FDCWD, path, x, 0));
+		return 2;
+	}
+	if (!strcmp(kind, "creat"))
+		return outcome(syscall(SYS_creat, path, x));
+	if (!strcmp(kind, "mknod"))
+		return outcome(syscall(SYS_mknod, path, S_IFREG | x, 0));
+	if (!strcmp(kind, "mknodat"))
+		return outcome(syscall(SYS_mknodat, AT_FDCWD, path, S_IFREG | x, 0));
+	if (!strncmp(kind, "open", 4)) {
+		const char *at = (x & O_TMPFILE) == O_TMPFILE ? "." : path;
+
+		if (!strcmp(kind, "open"))
+			return outcome(syscall(SYS_open, at, x, y));
+		if (!strcmp(kind, "openat"))
+			return outcome(syscall(SYS_openat, AT_FDCWD, at, x, y));
+		if (!strcmp(kind, "openat2")) {
+			uint64_t how[3] = { x & 0xffffffff, y, 0 }; /* struct open_how */
+
+			return outcome(syscall(SYS_openat2, AT_FDCWD, at, how, sizeof(how)));
+		}
+		return 2;
+	}
 	if (!strcmp(kind, "socket")) {
 		long fd = syscall(SYS_socket, x, y, 0);
 		int domain = -1;
@@ -223,11 +280,11 @@ static int probe_child(char *p)
 		return outcome(pid);
 	}
 	if (!strcmp(kind, "setns") && b) {
-		char path[64];
+		char ns[64];
 		int fd;
 
-		snprintf(path, sizeof(path), "/proc/self/ns/%s", a);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		snprintf(ns, sizeof(ns), "/proc/self/ns/%s", a);
+		fd = open(ns, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return 2;
 		return outcome(syscall(SYS_setns, fd, y));
@@ -248,7 +305,7 @@ static int probes(int n, char **p)
 		if (pid < 0)
 			return 2;
 		if (pid == 0) {
-			int r = probe_child(p[i]);
+			int r = probe_child(p[i], i);
 
 			fflush(stdout);
 			_exit(r);

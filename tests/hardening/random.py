@@ -1,13 +1,18 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""restrict-namespaces and restrict-address-families at random, live in the
-kernel: random lists (allowed, or ~ and denied, names and aliases), random
-socket, socketpair, unshare, clone and setns calls (unknown bits, high
-halves, flags together), run under an allow-all profile and under the same
-profile with the presets. Each call returns what scmp-run.ini(5) HARDENING
-says: EPERM or EAFNOSUPPORT where a preset denies, else exactly what it
-returned without the presets. The oracle is this file's reading of the
-manual, with the values of glibc's <bits/socket.h> and <sched.h>, not
-scmp-run's constant table.
+"""The [hardening] presets that rules make, at random, live in the kernel:
+random restrict-namespaces and restrict-address-families lists (allowed, or
+~ and denied, names and aliases), restrict-suid-sgid, restrict-realtime and
+lock-personality on or off (the launcher's personality 0 or, under
+setarch -R, ADDR_NO_RANDOMIZE), and random calls they decide: socket,
+socketpair, unshare, clone, setns, the calls that give a file a mode,
+sched_setscheduler, sched_setattr and personality (high halves, unknown
+bits, flags together), run under an allow-all profile and under the same
+profile with the presets. Each call returns what scmp-run.ini(5)
+HARDENING says: EPERM, EAFNOSUPPORT or ENOSYS where a preset denies, else
+exactly what it returned without the presets. The oracle is this file's
+reading of the manual, with the values of glibc's <bits/socket.h>,
+<sched.h> and <fcntl.h>, not scmp-run's constant table.
+(memory-deny-write-execute is PR_SET_MDWE on this kernel: tests/hardening/live.sh.)
 
 Usage: random.py SCMP-RUN HELPER [CASES [FIRST-SEED]]   (as root; TAP)
 """
@@ -22,7 +27,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
 
-S, HELPER = sys.argv[1], sys.argv[2]
+S, HELPER = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CASES = int(sys.argv[3]) if len(sys.argv) > 3 else 40
 FIRST = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 
@@ -30,6 +35,9 @@ FIRST = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 NS = {"cgroup": 0x02000000, "ipc": 0x08000000, "net": 0x40000000, "mnt": 0x00020000,
       "pid": 0x20000000, "user": 0x10000000, "uts": 0x04000000, "time": 0x00000080}
 SOCK_PACKET = 10
+O_CREAT, O_TMPFILE = 0o100, 0o20200000
+SCHED_RESET_ON_FORK = 0x40000000
+ADDR_NO_RANDOMIZE = 0x0040000
 
 
 def glibc_families():
@@ -143,38 +151,81 @@ def ns_flags(rng, with_time):
     return flags
 
 
+def mode_value(rng):
+    m = rng.choice([0o644, 0o600, 0o4755, 0o2755, 0o6755, 0o1777, 0o4000, 0o2000, 0o7777])
+    if rng.random() < 0.15:  # the kernel reads 16 bits of a mode
+        m |= rng.choice([0x10000, 1 << 32, 0xffff0000])
+    return m
+
+
+def open_flags(rng):
+    f = rng.choice([0o1 | O_CREAT, 0o2 | O_CREAT | 0o200, 0o2 | O_TMPFILE, 0o1,
+                    0o2 | (O_TMPFILE & ~0o200000), 0o2 | O_CREAT | O_TMPFILE])
+    f |= rng.choice([0, 0, 0o2000000, 0o4000])
+    if rng.random() < 0.1:
+        f |= 1 << 32  # the kernel reads an int
+    return f
+
+
+def mode_probes(rng):
+    out = []
+    for _ in range(rng.randint(3, 8)):
+        kind = rng.choice(["chmod", "fchmod", "fchmodat", "fchmodat2", "creat", "mknod",
+                           "mknodat", "open", "openat", "openat2"])
+        m = mode_value(rng)
+        if kind.startswith("open"):
+            f = open_flags(rng)
+            out.append(("%s:%d:%d" % (kind, f, m), kind, (f, m)))
+        else:
+            out.append(("%s:%d" % (kind, m), kind, (m,)))
+    return out
+
+
+def sched_probes(rng):
+    out = []
+    for _ in range(rng.randint(1, 4)):
+        pol = rng.choice([0, 1, 2, 3, 5, 6, 7])
+        if rng.random() < 0.3:
+            pol |= SCHED_RESET_ON_FORK
+        if rng.random() < 0.1:
+            pol |= rng.choice([1 << 32, 0x80000000])
+        prio = 1 if pol & 0xf in (1, 2) and rng.random() < 0.8 else 0
+        out.append(("sched:%d:%d" % (pol, prio), "sched", (pol,)))
+    if rng.random() < 0.3:
+        out.append(("sched_setattr:0", "sched_setattr", ()))
+    for _ in range(rng.randint(1, 3)):
+        v = rng.choice([0, 0xffffffff, ADDR_NO_RANDOMIZE, 0x0008, 0x0400000,
+                        rng.getrandbits(32), 1 << 32, (1 << 32) | ADDR_NO_RANDOMIZE])
+        out.append(("personality:%d" % v, "personality", (v,)))
+    return out
+
+
 def probes(rng, families):
     """[(probe text, kind, values)] for the helper."""
     out = []
-    for _ in range(rng.randint(8, 16)):
+    for _ in range(rng.randint(6, 12)):
         kind = "socket" if rng.random() < 0.7 else "socketpair"
         f = family_value(rng, families)
         t = sock_type(rng, f)
         out.append(("%s:%d:%d" % (kind, f, t), kind, (f, t)))
-    for _ in range(rng.randint(3, 6)):
+    for _ in range(rng.randint(2, 5)):
         fl = ns_flags(rng, True)
         out.append(("unshare:%d" % fl, "unshare", (fl,)))
-    for _ in range(rng.randint(2, 4)):
+    for _ in range(rng.randint(1, 3)):
         fl = ns_flags(rng, False)
         out.append(("clone:%d" % fl, "clone", (fl,)))
-    for _ in range(rng.randint(2, 5)):
+    for _ in range(rng.randint(1, 4)):
         t = rng.choice(sorted(NS))
         r = rng.random()
         nstype = (0 if r < 0.2 else NS[t] if r < 0.7 else NS[rng.choice(sorted(NS))] if r < 0.85
                   else NS[t] | NS[rng.choice(sorted(NS))])
         out.append(("setns:%s:%d" % (t, nstype), "setns", (nstype,)))
+    out += mode_probes(rng) + sched_probes(rng)
     rng.shuffle(out)
     return out
 
 
-def expected(kind, values, af_den, ns_mask, plain):
-    """What the manual says the call returns under the presets."""
-    if kind in ("socket", "socketpair"):
-        f, t = values
-        if af_den is not None and (af_denied(af_den, f) or (
-                f & 0xffffffff == 2 and t & 0xf == SOCK_PACKET and af_denied(af_den, 17))):
-            return "EAFNOSUPPORT"
-        return plain
+def expected_ns(kind, values, ns_mask, plain):
     if not ns_mask:
         return plain
     if kind == "unshare":
@@ -186,10 +237,61 @@ def expected(kind, values, af_den, ns_mask, plain):
     return plain if one_allowed else "EPERM"
 
 
-def run(profile, args):
-    r = subprocess.run([S, "-p", profile, HELPER, "probes"] + args, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, timeout=60)
+def expected_mode(kind, values, plain):
+    if kind == "openat2":
+        return "ENOSYS"
+    mode = values[-1]
+    if kind.startswith("open"):
+        f = values[0] & 0xffffffff
+        if not (f & O_CREAT or f & O_TMPFILE == O_TMPFILE):
+            return plain
+    return "EPERM" if mode & 0o6000 else plain
+
+
+def expected(kind, values, pr, plain):
+    """What the manual says the call returns under the presets pr."""
+    if kind in ("socket", "socketpair"):
+        f, t = values
+        af = pr["af"]
+        if af is not None and (af_denied(af, f) or (
+                f & 0xffffffff == 2 and t & 0xf == SOCK_PACKET and af_denied(af, 17))):
+            return "EAFNOSUPPORT"
+        return plain
+    if kind in ("unshare", "clone", "setns"):
+        return expected_ns(kind, values, pr["ns"], plain)
+    if kind in ("sched", "sched_setattr"):
+        if not pr["rt"]:
+            return plain
+        if kind == "sched_setattr":
+            return "EPERM"
+        pol = values[0] & 0xffffffff & ~SCHED_RESET_ON_FORK
+        return "EPERM" if pol in (1, 2, 6) else plain
+    if kind == "personality":
+        v = values[0] & 0xffffffff
+        return "EPERM" if pr["lock"] and v not in (0xffffffff, pr["pers"]) else plain
+    return expected_mode(kind, values, plain) if pr["suid"] else plain
+
+
+def run(profile, args, prefix, cwd):
+    os.makedirs(cwd)
+    r = subprocess.run(prefix + [S, "-p", profile, HELPER, "probes"] + args, cwd=cwd,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
     return r.returncode, r.stdout.splitlines(), r.stderr
+
+
+def presets(rng, families):
+    """The [hardening] lines of one case, and what they decide."""
+    af_line, af = af_preset(rng, families)
+    ns_line, ns_mask = ns_preset(rng)
+    pr = {"af": af, "ns": fixup_ns(ns_line, ns_mask), "suid": rng.random() < 0.6,
+          "rt": rng.random() < 0.5, "lock": rng.random() < 0.5,
+          "pers": ADDR_NO_RANDOMIZE if rng.random() < 0.3 else 0}
+    lines = [x for x in (af_line, ns_line) if x]
+    for key, on in (("restrict-suid-sgid", pr["suid"]), ("restrict-realtime", pr["rt"]),
+                    ("lock-personality", pr["lock"])):
+        if on:
+            lines.append(key + " = yes")
+    return lines, pr
 
 
 def main():
@@ -202,36 +304,35 @@ def main():
         return
     tmp = tempfile.mkdtemp(prefix="scmp-run-hardening-random.")
     head = ("[filter]\ndefault-action = allow\n[credentials]\nuser = root\n"
-            "[capabilities]\nkeep = CAP_SYS_ADMIN CAP_SYS_CHROOT CAP_NET_RAW\n")
+            "[capabilities]\nkeep = CAP_SYS_ADMIN CAP_SYS_CHROOT CAP_NET_RAW CAP_SYS_NICE "
+            "CAP_MKNOD CAP_FOWNER\n")
     plain_p = os.path.join(tmp, "plain.ini")
     with open(plain_p, "w") as fh:
         fh.write(head)
     bad = 0
     for seed in range(FIRST, FIRST + CASES):
         rng = random.Random(seed)
-        af_line, af_den = af_preset(rng, families)
-        ns_line, ns_mask = ns_preset(rng)
-        ns_mask = fixup_ns(ns_line, ns_mask)
+        lines, pr = presets(rng, families)
         prof = os.path.join(tmp, "p%d.ini" % seed)
         with open(prof, "w") as fh:
-            fh.write(head + "[hardening]\n")
-            for line in (af_line, ns_line):
-                if line:
-                    fh.write(line + "\n")
+            fh.write(head + "[hardening]\n" + "".join(x + "\n" for x in lines))
         ps = probes(rng, families)
         args = [p[0] for p in ps]
+        prefix = ["setarch", "-R", "--"] if pr["pers"] else []
+        here = os.path.join(tmp, "d%d" % seed)
         # twice plainly: a family's module loaded at the first call answers the second
-        run(plain_p, args)
-        rc_p, plain, err_p = run(plain_p, args)
-        rc, got, err = run(prof, args)
-        what = "seed %d: %s; %s" % (seed, af_line or "all families", ns_line or "no namespace key")
+        run(plain_p, args, prefix, here + "-warm")
+        rc_p, plain, err_p = run(plain_p, args, prefix, here + "-plain")
+        rc, got, err = run(prof, args, prefix, here)
+        what = "seed %d: %s%s" % (seed, "; ".join(lines) or "no preset",
+                                  ", personality %#x" % pr["pers"] if pr["pers"] else "")
         if rc_p != 0 or rc != 0 or len(plain) != len(ps) or len(got) != len(ps):
             tap.ok(False, "%s: runs (status %d, %d): %s %s" % (what, rc_p, rc, err_p, err))
             bad += 1
             continue
         diffs = []
         for (text, kind, values), p, g in zip(ps, plain, got):
-            want = expected(kind, values, af_den, ns_mask, p)
+            want = expected(kind, values, pr, p)
             if g != want or p == "error":
                 diffs.append("%s: %s, want %s (plain: %s)" % (text, g, want, p))
         if not tap.ok(not diffs, "%s: %d calls as the manual says" % (what, len(ps))):
