@@ -180,6 +180,155 @@ static int create(const char *call, const char *mode_text, const char *path)
 	return 2;
 }
 
+/* The calls the probes make, by their number on x86_64 and on i386 (the
+ * kernel's arch/x86/entry/syscalls/syscall_32.tbl; written out, since
+ * <asm/unistd_32.h> cannot be included beside the x86_64 names). */
+static const struct {
+	const char *kind;
+	long nr64, nr32;
+} probe_nrs[] = {
+	{ "socket", SYS_socket, 359 },
+	{ "socketpair", SYS_socketpair, 360 },
+	{ "unshare", SYS_unshare, 310 },
+	{ "clone", SYS_clone, 120 },
+	{ "setns", SYS_setns, 346 },
+	{ "sched", SYS_sched_setscheduler, 156 },
+	{ "sched_setattr", SYS_sched_setattr, 351 },
+	{ "personality", SYS_personality, 136 },
+	{ "chmod", SYS_chmod, 15 },
+	{ "fchmod", SYS_fchmod, 94 },
+	{ "fchmodat", SYS_fchmodat, 306 },
+	{ "fchmodat2", 452, 452 },
+	{ "creat", SYS_creat, 8 },
+	{ "mknod", SYS_mknod, 14 },
+	{ "mknodat", SYS_mknodat, 297 },
+	{ "open", SYS_open, 5 },
+	{ "openat", SYS_openat, 295 },
+	{ "openat2", SYS_openat2, 437 },
+};
+
+#define I386_SOCKETCALL 102 /* socketcall(2): SYS_SOCKET 1, SYS_SOCKETPAIR 8 */
+
+/* The i386 system call nr from this x86_64 process (int $0x80: the kernel
+ * runs it as a 32-bit call, and the filter sees AUDIT_ARCH_I386); pointers
+ * must be below 4 GiB. */
+static long int80(long nr, long a, long b, long c, long d, long e)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+			 : "memory", "r8", "r9", "r10", "r11");
+	if (ret < 0 && ret > -4096) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
+
+/* The probe's call on one ABI (i386: abi32). */
+struct pcall {
+	bool abi32;
+	long nr;
+};
+
+static long pcall(const struct pcall *c, long a, long b, long c3, long d, long e)
+{
+	return c->abi32 ? int80(c->nr, a, b, c3, d, e) : syscall(c->nr, a, b, c3, d, e);
+}
+
+/* socket(FAMILY, TYPE, 0), or through i386's socketcall (via = 1): "ok"
+ * and the domain of the socket made, or the errno name. */
+static int probe_socket(const struct pcall *c, unsigned long x, unsigned long y, bool via,
+			uint32_t *low)
+{
+	int domain = -1;
+	socklen_t len = sizeof(domain);
+	long fd;
+
+	low[0] = (uint32_t)x, low[1] = (uint32_t)y, low[2] = 0;
+	fd = via ? int80(I386_SOCKETCALL, 1, (long)(uintptr_t)low, 0, 0, 0)
+		 : pcall(c, (long)x, (long)y, 0, 0, 0);
+	if (fd < 0)
+		return outcome(fd);
+	if (getsockopt((int)fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
+		return 2;
+	printf("ok %d\n", domain);
+	return 0;
+}
+
+static int probe_socketpair(const struct pcall *c, unsigned long x, unsigned long y, bool via,
+			    uint32_t *low)
+{
+	int *sv = (int *)(low + 8);
+
+	low[0] = (uint32_t)x, low[1] = (uint32_t)y, low[2] = 0;
+	low[3] = (uint32_t)(uintptr_t)sv;
+	return outcome(via ? int80(I386_SOCKETCALL, 8, (long)(uintptr_t)low, 0, 0, 0)
+			   : pcall(c, (long)x, (long)y, 0, (long)(uintptr_t)sv, 0));
+}
+
+static int probe_clone(const struct pcall *c, unsigned long x)
+{
+	long pid = pcall(c, (long)(x | SIGCHLD), 0, 0, 0, 0);
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid((pid_t)pid, NULL, 0);
+	return outcome(pid);
+}
+
+static int probe_setns(const struct pcall *c, const char *type, unsigned long y, char *low)
+{
+	int fd;
+
+	snprintf(low, 64, "/proc/self/ns/%s", type);
+	fd = open(low, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 2;
+	return outcome(pcall(c, fd, (long)y, 0, 0, 0));
+}
+
+/* The calls of a mode, on the file path (in low memory): the chmod calls
+ * make it first, with mode 0600; O_TMPFILE in the open calls' flags opens
+ * the directory "." instead. */
+static int probe_mode(const struct pcall *c, const char *kind, unsigned long x, unsigned long y,
+		      char *path)
+{
+	char *dot = path + 64;
+	uint64_t *how = (uint64_t *)(path + 128); /* struct open_how */
+
+	strcpy(dot, ".");
+	if (strstr(kind, "chmod")) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+		if (fd < 0)
+			return 2;
+		if (!strcmp(kind, "fchmod"))
+			return outcome(pcall(c, fd, (long)x, 0, 0, 0));
+		if (!strcmp(kind, "chmod"))
+			return outcome(pcall(c, (long)(uintptr_t)path, (long)x, 0, 0, 0));
+		return outcome(pcall(c, AT_FDCWD, (long)(uintptr_t)path, (long)x, 0, 0));
+	}
+	if (!strcmp(kind, "creat"))
+		return outcome(pcall(c, (long)(uintptr_t)path, (long)x, 0, 0, 0));
+	if (!strcmp(kind, "mknod"))
+		return outcome(pcall(c, (long)(uintptr_t)path, (long)(S_IFREG | x), 0, 0, 0));
+	if (!strcmp(kind, "mknodat"))
+		return outcome(
+			pcall(c, AT_FDCWD, (long)(uintptr_t)path, (long)(S_IFREG | x), 0, 0));
+	if ((x & O_TMPFILE) == O_TMPFILE)
+		path = dot;
+	if (!strcmp(kind, "open"))
+		return outcome(pcall(c, (long)(uintptr_t)path, (long)x, (long)y, 0, 0));
+	if (!strcmp(kind, "openat"))
+		return outcome(pcall(c, AT_FDCWD, (long)(uintptr_t)path, (long)x, (long)y, 0));
+	how[0] = x & 0xffffffff, how[1] = y, how[2] = 0;
+	return outcome(pcall(c, AT_FDCWD, (long)(uintptr_t)path, (long)(uintptr_t)how, 24, 0));
+}
+
 /* One probe of the random test (random.py), made in a child of its own so
  * that a namespace it enters or a socket it opens is gone for the next:
  *   socket:FAMILY:TYPE  socketpair:FAMILY:TYPE   (64-bit values: the kernel
@@ -188,108 +337,59 @@ static int create(const char *call, const char *mode_text, const char *path)
  *   setns:TYPE:NSTYPE                           (an fd of /proc/self/ns/TYPE)
  *   sched:POLICY:PRIORITY  sched_setattr:0       (on the child itself)
  *   personality:VALUE
- * and the calls of a mode, on a file of the current directory named after
- * the probe's index i (the chmod calls make it first, with mode 0600):
  *   chmod:MODE  fchmod:MODE  fchmodat:MODE  fchmodat2:MODE  creat:MODE
  *   mknod:MODE  mknodat:MODE  (a regular file)
  *   open:FLAGS:MODE  openat:FLAGS:MODE  openat2:FLAGS:MODE
- *                               (O_TMPFILE in FLAGS: the directory ".")
- * Prints "ok" (socket: "ok DOMAIN") or the errno name. */
+ * The calls of a mode use a file of the current directory named after the
+ * probe's index i. With the prefix "x86-" the call is i386's (int $0x80),
+ * with "x86sc-" (socket and socketpair) i386's socketcall(2). Prints "ok"
+ * (socket: "ok DOMAIN") or the errno name. */
 static int probe_child(char *p, int i)
 {
 	char *kind = strtok(p, ":"), *a = strtok(NULL, ":"), *b = strtok(NULL, ":");
 	unsigned long x = a ? strtoul(a, NULL, 0) : 0, y = b ? strtoul(b, NULL, 0) : 0;
-	char path[64];
+	struct pcall c = { false, -1 };
+	bool via = false;
+	char *low;
 
 	if (!kind || !a)
 		return 2;
-	snprintf(path, sizeof(path), "f%d", i);
+	if (!strncmp(kind, "x86-", 4) || !strncmp(kind, "x86sc-", 6)) {
+		via = kind[3] == 's';
+		kind += via ? 6 : 4;
+		c.abi32 = true;
+	}
+	for (size_t k = 0; k < sizeof(probe_nrs) / sizeof(probe_nrs[0]); k++)
+		if (!strcmp(kind, probe_nrs[k].kind))
+			c.nr = c.abi32 ? probe_nrs[k].nr32 : probe_nrs[k].nr64;
+	/* what the calls point at, below 4 GiB for i386 */
+	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1,
+		   0);
+	if (c.nr < 0 || low == MAP_FAILED)
+		return 2;
+	snprintf(low + 256, 64, "f%d", i);
+	if (!strcmp(kind, "socket"))
+		return probe_socket(&c, x, y, via, (uint32_t *)low);
+	if (!strcmp(kind, "socketpair"))
+		return probe_socketpair(&c, x, y, via, (uint32_t *)low);
+	if (!strcmp(kind, "unshare"))
+		return outcome(pcall(&c, (long)x, 0, 0, 0, 0));
+	if (!strcmp(kind, "clone"))
+		return probe_clone(&c, x);
+	if (!strcmp(kind, "setns") && b)
+		return probe_setns(&c, a, y, low);
 	if (!strcmp(kind, "sched")) {
-		struct sched_param sp = { .sched_priority = (int)y };
-
-		return outcome(syscall(SYS_sched_setscheduler, 0, x, &sp));
+		memcpy(low, &(struct sched_param){ .sched_priority = (int)y },
+		       sizeof(struct sched_param));
+		return outcome(pcall(&c, 0, (long)x, (long)(uintptr_t)low, 0, 0));
 	}
 	if (!strcmp(kind, "sched_setattr")) {
-		uint32_t attr[14] = { 48 }; /* size, then SCHED_OTHER, nice 0 */
-
-		return outcome(syscall(SYS_sched_setattr, 0, attr, 0));
+		memcpy(low, (uint32_t[]){ 48 }, 4); /* size, then SCHED_OTHER, nice 0 */
+		return outcome(pcall(&c, 0, (long)(uintptr_t)low, 0, 0, 0));
 	}
 	if (!strcmp(kind, "personality"))
-		return outcome(syscall(SYS_personality, x));
-	if (strstr(kind, "chmod")) {
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-
-		if (fd < 0)
-			return 2;
-		if (!strcmp(kind, "chmod"))
-			return outcome(syscall(SYS_chmod, path, x));
-		if (!strcmp(kind, "fchmod"))
-			return outcome(syscall(SYS_fchmod, fd, x));
-		if (!strcmp(kind, "fchmodat"))
-			return outcome(syscall(SYS_fchmodat, AT_FDCWD, path, x));
-		if (!strcmp(kind, "fchmodat2"))
-			return outcome(syscall(452, AT_FDCWD, path, x, 0));
-		return 2;
-	}
-	if (!strcmp(kind, "creat"))
-		return outcome(syscall(SYS_creat, path, x));
-	if (!strcmp(kind, "mknod"))
-		return outcome(syscall(SYS_mknod, path, S_IFREG | x, 0));
-	if (!strcmp(kind, "mknodat"))
-		return outcome(syscall(SYS_mknodat, AT_FDCWD, path, S_IFREG | x, 0));
-	if (!strncmp(kind, "open", 4)) {
-		const char *at = (x & O_TMPFILE) == O_TMPFILE ? "." : path;
-
-		if (!strcmp(kind, "open"))
-			return outcome(syscall(SYS_open, at, x, y));
-		if (!strcmp(kind, "openat"))
-			return outcome(syscall(SYS_openat, AT_FDCWD, at, x, y));
-		if (!strcmp(kind, "openat2")) {
-			uint64_t how[3] = { x & 0xffffffff, y, 0 }; /* struct open_how */
-
-			return outcome(syscall(SYS_openat2, AT_FDCWD, at, how, sizeof(how)));
-		}
-		return 2;
-	}
-	if (!strcmp(kind, "socket")) {
-		long fd = syscall(SYS_socket, x, y, 0);
-		int domain = -1;
-		socklen_t len = sizeof(domain);
-
-		if (fd < 0)
-			return outcome(fd);
-		if (getsockopt((int)fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
-			return 2;
-		printf("ok %d\n", domain);
-		return 0;
-	}
-	if (!strcmp(kind, "socketpair")) {
-		int sv[2];
-
-		return outcome(syscall(SYS_socketpair, x, y, 0, sv));
-	}
-	if (!strcmp(kind, "unshare"))
-		return outcome(syscall(SYS_unshare, x));
-	if (!strcmp(kind, "clone")) {
-		long pid = syscall(SYS_clone, x | SIGCHLD, 0, 0, 0, 0);
-
-		if (pid == 0)
-			_exit(0);
-		if (pid > 0)
-			waitpid((pid_t)pid, NULL, 0);
-		return outcome(pid);
-	}
-	if (!strcmp(kind, "setns") && b) {
-		char ns[64];
-		int fd;
-
-		snprintf(ns, sizeof(ns), "/proc/self/ns/%s", a);
-		fd = open(ns, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return 2;
-		return outcome(syscall(SYS_setns, fd, y));
-	}
-	return 2;
+		return outcome(pcall(&c, (long)x, 0, 0, 0, 0));
+	return probe_mode(&c, kind, x, y, low + 256);
 }
 
 /* Each probe in a child, one line of output each, in order; a child that

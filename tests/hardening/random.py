@@ -6,13 +6,16 @@ lock-personality on or off (the launcher's personality 0 or, under
 setarch -R, ADDR_NO_RANDOMIZE), and random calls they decide: socket,
 socketpair, unshare, clone, setns, the calls that give a file a mode,
 sched_setscheduler, sched_setattr and personality (high halves, unknown
-bits, flags together), run under an allow-all profile and under the same
-profile with the presets. Each call returns what scmp-run.ini(5)
+bits, flags together), on x86_64 and, in some cases, as i386 calls too
+(int $0x80, and socket and socketpair through socketcall(2)), run under an
+allow-all profile and under the same profile with the presets. Each call
+returns what scmp-run.ini(5)
 HARDENING says: EPERM, EAFNOSUPPORT or ENOSYS where a preset denies, else
 exactly what it returned without the presets. The oracle is this file's
 reading of the manual, with the values of glibc's <bits/socket.h>,
 <sched.h> and <fcntl.h>, not scmp-run's constant table.
-(memory-deny-write-execute is PR_SET_MDWE on this kernel: tests/hardening/live.sh.)
+(memory-deny-write-execute is PR_SET_MDWE on this kernel:
+tests/hardening/live.sh.)
 
 Usage: random.py SCMP-RUN HELPER [CASES [FIRST-SEED]]   (as root; TAP)
 """
@@ -225,6 +228,21 @@ def probes(rng, families):
     return out
 
 
+def on_i386(rng, ps):
+    """Some of the probes made as i386 calls (int $0x80), sockets also
+    through socketcall(2)."""
+    out = []
+    for text, kind, values in ps:
+        r = rng.random()
+        if kind in ("socket", "socketpair") and r < 0.2:
+            out.append(("x86sc-" + text, "socketcall", values))
+        elif r < 0.5:
+            out.append(("x86-" + text, kind, values))
+        else:
+            out.append((text, kind, values))
+    return out
+
+
 def expected_ns(kind, values, ns_mask, plain):
     if not ns_mask:
         return plain
@@ -250,6 +268,8 @@ def expected_mode(kind, values, plain):
 
 def expected(kind, values, pr, plain):
     """What the manual says the call returns under the presets pr."""
+    if kind == "socketcall":  # the family is in memory: every one is refused
+        return "EAFNOSUPPORT" if pr["af"] is not None else plain
     if kind in ("socket", "socketpair"):
         f, t = values
         af = pr["af"]
@@ -303,20 +323,25 @@ def main():
         print("1..0 # SKIP glibc's <bits/socket.h> not found")
         return
     tmp = tempfile.mkdtemp(prefix="scmp-run-hardening-random.")
-    head = ("[filter]\ndefault-action = allow\n[credentials]\nuser = root\n"
-            "[capabilities]\nkeep = CAP_SYS_ADMIN CAP_SYS_CHROOT CAP_NET_RAW CAP_SYS_NICE "
-            "CAP_MKNOD CAP_FOWNER\n")
-    plain_p = os.path.join(tmp, "plain.ini")
-    with open(plain_p, "w") as fh:
-        fh.write(head)
+    head = ("[credentials]\nuser = root\n[capabilities]\n"
+            "keep = CAP_SYS_ADMIN CAP_SYS_CHROOT CAP_NET_RAW CAP_SYS_NICE CAP_MKNOD CAP_FOWNER\n"
+            "[filter]\ndefault-action = allow\n")
+    for name, arches in (("plain.ini", ""), ("plain-x86.ini", "architectures = native x86\n")):
+        with open(os.path.join(tmp, name), "w") as fh:
+            fh.write(head + arches)
     bad = 0
     for seed in range(FIRST, FIRST + CASES):
         rng = random.Random(seed)
         lines, pr = presets(rng, families)
+        i386 = rng.random() < 0.4
+        arches = "architectures = native x86\n" if i386 else ""
+        plain_p = os.path.join(tmp, "plain%s.ini" % ("-x86" if i386 else ""))
         prof = os.path.join(tmp, "p%d.ini" % seed)
         with open(prof, "w") as fh:
-            fh.write(head + "[hardening]\n" + "".join(x + "\n" for x in lines))
+            fh.write(head + arches + "[hardening]\n" + "".join(x + "\n" for x in lines))
         ps = probes(rng, families)
+        if i386:
+            ps = on_i386(rng, ps)
         args = [p[0] for p in ps]
         prefix = ["setarch", "-R", "--"] if pr["pers"] else []
         here = os.path.join(tmp, "d%d" % seed)
@@ -324,8 +349,9 @@ def main():
         run(plain_p, args, prefix, here + "-warm")
         rc_p, plain, err_p = run(plain_p, args, prefix, here + "-plain")
         rc, got, err = run(prof, args, prefix, here)
-        what = "seed %d: %s%s" % (seed, "; ".join(lines) or "no preset",
-                                  ", personality %#x" % pr["pers"] if pr["pers"] else "")
+        what = "seed %d: %s%s%s" % (seed, "; ".join(lines) or "no preset",
+                                    ", personality %#x" % pr["pers"] if pr["pers"] else "",
+                                    ", x86_64 and i386" if i386 else "")
         if rc_p != 0 or rc != 0 or len(plain) != len(ps) or len(got) != len(ps):
             tap.ok(False, "%s: runs (status %d, %d): %s %s" % (what, rc_p, rc, err_p, err))
             bad += 1
