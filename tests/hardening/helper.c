@@ -205,6 +205,10 @@ static const struct {
 	{ "open", SYS_open, 5 },
 	{ "openat", SYS_openat, 295 },
 	{ "openat2", SYS_openat2, 437 },
+	{ "mmap", SYS_mmap, -1 }, /* i386's passes its arguments in memory */
+	{ "mprotect", SYS_mprotect, 125 },
+	{ "pkey_mprotect", SYS_pkey_mprotect, 380 },
+	{ "shmat", SYS_shmat, 397 },
 };
 
 #define I386_SOCKETCALL 102 /* socketcall(2): SYS_SOCKET 1, SYS_SOCKETPAIR 8 */
@@ -329,6 +333,30 @@ static int probe_mode(const struct pcall *c, const char *kind, unsigned long x, 
 	return outcome(pcall(c, AT_FDCWD, (long)(uintptr_t)path, (long)(uintptr_t)how, 24, 0));
 }
 
+/* mmap:PROT (anonymous, private), mprotect:PROT and pkey_mprotect:PROT (of
+ * a fresh read-write mapping), shmat:SHMFLG (a fresh segment, mode 0700). */
+static int probe_memory(const struct pcall *c, const char *kind, unsigned long x)
+{
+	void *p;
+	int id;
+	long r;
+
+	if (!strcmp(kind, "mmap")) /* six arguments: x86_64 only */
+		return outcome(syscall(c->nr, 0, 4096, x, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	if (strstr(kind, "mprotect")) {
+		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return 2;
+		return outcome(pcall(c, (long)(uintptr_t)p, 4096, (long)x, -1, 0));
+	}
+	id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0700);
+	if (id < 0)
+		return 2;
+	r = pcall(c, id, 0, (long)x, 0, 0);
+	shmctl(id, IPC_RMID, NULL);
+	return outcome(r);
+}
+
 /* One probe of the random test (random.py), made in a child of its own so
  * that a namespace it enters or a socket it opens is gone for the next:
  *   socket:FAMILY:TYPE  socketpair:FAMILY:TYPE   (64-bit values: the kernel
@@ -340,6 +368,7 @@ static int probe_mode(const struct pcall *c, const char *kind, unsigned long x, 
  *   chmod:MODE  fchmod:MODE  fchmodat:MODE  fchmodat2:MODE  creat:MODE
  *   mknod:MODE  mknodat:MODE  (a regular file)
  *   open:FLAGS:MODE  openat:FLAGS:MODE  openat2:FLAGS:MODE
+ *   mmap:PROT  mprotect:PROT  pkey_mprotect:PROT  shmat:SHMFLG
  * The calls of a mode use a file of the current directory named after the
  * probe's index i. With the prefix "x86-" the call is i386's (int $0x80),
  * with "x86sc-" (socket and socketpair) i386's socketcall(2). Prints "ok"
@@ -389,6 +418,8 @@ static int probe_child(char *p, int i)
 	}
 	if (!strcmp(kind, "personality"))
 		return outcome(pcall(&c, (long)x, 0, 0, 0, 0));
+	if (strstr(kind, "mmap") || strstr(kind, "mprotect") || !strcmp(kind, "shmat"))
+		return probe_memory(&c, kind, x);
 	return probe_mode(&c, kind, x, y, low + 256);
 }
 

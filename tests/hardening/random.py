@@ -14,10 +14,13 @@ HARDENING says: EPERM, EAFNOSUPPORT or ENOSYS where a preset denies, else
 exactly what it returned without the presets. The oracle is this file's
 reading of the manual, with the values of glibc's <bits/socket.h>,
 <sched.h> and <fcntl.h>, not scmp-run's constant table.
-(memory-deny-write-execute is PR_SET_MDWE on this kernel:
-tests/hardening/live.sh.)
+memory-deny-write-execute is PR_SET_MDWE on this kernel (tests/hardening/
+live.sh); its rules, which the manual gives for a kernel without it, are
+tested here through the seam binary (SCMP_RUN_TEST_NO_MDWE), on x86_64
+only (the rules refuse i386, whose mmap passes its protection in memory):
+mmap, mprotect, pkey_mprotect, shmat and personality.
 
-Usage: random.py SCMP-RUN HELPER [CASES [FIRST-SEED]]   (as root; TAP)
+Usage: random.py SCMP-RUN SCMP-RUN-SEAM HELPER [CASES [FIRST-SEED]]   (as root; TAP)
 """
 import os
 import random
@@ -30,9 +33,9 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
 
-S, HELPER = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-CASES = int(sys.argv[3]) if len(sys.argv) > 3 else 40
-FIRST = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+S, SEAM, HELPER = (os.path.abspath(a) for a in sys.argv[1:4])
+CASES = int(sys.argv[4]) if len(sys.argv) > 4 else 40
+FIRST = int(sys.argv[5]) if len(sys.argv) > 5 else 1
 
 # The namespace types of the manual and their CLONE_NEW* flags (sched.h).
 NS = {"cgroup": 0x02000000, "ipc": 0x08000000, "net": 0x40000000, "mnt": 0x00020000,
@@ -41,6 +44,8 @@ SOCK_PACKET = 10
 O_CREAT, O_TMPFILE = 0o100, 0o20200000
 SCHED_RESET_ON_FORK = 0x40000000
 ADDR_NO_RANDOMIZE = 0x0040000
+READ_IMPLIES_EXEC = 0x0400000
+PROT_WRITE, PROT_EXEC, SHM_EXEC, SHM_RDONLY = 2, 4, 0o100000, 0o10000
 
 
 def glibc_families():
@@ -203,6 +208,23 @@ def sched_probes(rng):
     return out
 
 
+def memory_probes(rng):
+    out = []
+    for _ in range(rng.randint(2, 6)):
+        kind = rng.choice(["mmap", "mprotect", "pkey_mprotect", "shmat"])
+        if kind == "shmat":
+            v = rng.choice([0, SHM_EXEC, SHM_RDONLY, SHM_EXEC | SHM_RDONLY, 0o20000 | SHM_EXEC])
+        else:
+            v = rng.getrandbits(3) | rng.choice([0, 0, 8, 0x01000000])  # PROT_SEM, GROWSDOWN
+        if rng.random() < 0.1:
+            v |= 1 << 32
+        out.append(("%s:%d" % (kind, v), kind, (v,)))
+    v = rng.choice([READ_IMPLIES_EXEC, READ_IMPLIES_EXEC | 8, (1 << 32) | READ_IMPLIES_EXEC,
+                    0xffffffff, 0x0fffffff])
+    out.append(("personality:%d" % v, "personality", (v,)))
+    return out
+
+
 def probes(rng, families):
     """[(probe text, kind, values)] for the helper."""
     out = []
@@ -223,7 +245,7 @@ def probes(rng, families):
         nstype = (0 if r < 0.2 else NS[t] if r < 0.7 else NS[rng.choice(sorted(NS))] if r < 0.85
                   else NS[t] | NS[rng.choice(sorted(NS))])
         out.append(("setns:%s:%d" % (t, nstype), "setns", (nstype,)))
-    out += mode_probes(rng) + sched_probes(rng)
+    out += mode_probes(rng) + sched_probes(rng) + memory_probes(rng)
     rng.shuffle(out)
     return out
 
@@ -236,7 +258,7 @@ def on_i386(rng, ps):
         r = rng.random()
         if kind in ("socket", "socketpair") and r < 0.2:
             out.append(("x86sc-" + text, "socketcall", values))
-        elif r < 0.5:
+        elif r < 0.5 and kind != "mmap":  # i386's has its arguments in memory
             out.append(("x86-" + text, kind, values))
         else:
             out.append((text, kind, values))
@@ -288,13 +310,22 @@ def expected(kind, values, pr, plain):
         return "EPERM" if pol in (1, 2, 6) else plain
     if kind == "personality":
         v = values[0] & 0xffffffff
-        return "EPERM" if pr["lock"] and v not in (0xffffffff, pr["pers"]) else plain
+        if pr["lock"] and v not in (0xffffffff, pr["pers"]):
+            return "EPERM"
+        return "EPERM" if pr["mdwe"] and v & READ_IMPLIES_EXEC and v != 0xffffffff else plain
+    if kind in ("mmap", "mprotect", "pkey_mprotect", "shmat"):
+        if not pr["mdwe"]:
+            return plain
+        v = values[0]
+        denied = (v & SHM_EXEC if kind == "shmat" else
+                  v & PROT_EXEC if kind != "mmap" else v & (PROT_WRITE | PROT_EXEC) == 6)
+        return "EPERM" if denied else plain
     return expected_mode(kind, values, plain) if pr["suid"] else plain
 
 
-def run(profile, args, prefix, cwd):
+def run(profile, args, prefix, cwd, binary=S):
     os.makedirs(cwd)
-    r = subprocess.run(prefix + [S, "-p", profile, HELPER, "probes"] + args, cwd=cwd,
+    r = subprocess.run(prefix + [binary, "-p", profile, HELPER, "probes"] + args, cwd=cwd,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
     return r.returncode, r.stdout.splitlines(), r.stderr
 
@@ -305,10 +336,10 @@ def presets(rng, families):
     ns_line, ns_mask = ns_preset(rng)
     pr = {"af": af, "ns": fixup_ns(ns_line, ns_mask), "suid": rng.random() < 0.6,
           "rt": rng.random() < 0.5, "lock": rng.random() < 0.5,
-          "pers": ADDR_NO_RANDOMIZE if rng.random() < 0.3 else 0}
+          "pers": ADDR_NO_RANDOMIZE if rng.random() < 0.3 else 0, "mdwe": rng.random() < 0.35}
     lines = [x for x in (af_line, ns_line) if x]
     for key, on in (("restrict-suid-sgid", pr["suid"]), ("restrict-realtime", pr["rt"]),
-                    ("lock-personality", pr["lock"])):
+                    ("lock-personality", pr["lock"]), ("memory-deny-write-execute", pr["mdwe"])):
         if on:
             lines.append(key + " = yes")
     return lines, pr
@@ -333,7 +364,7 @@ def main():
     for seed in range(FIRST, FIRST + CASES):
         rng = random.Random(seed)
         lines, pr = presets(rng, families)
-        i386 = rng.random() < 0.4
+        i386 = rng.random() < 0.4 and not pr["mdwe"]
         arches = "architectures = native x86\n" if i386 else ""
         plain_p = os.path.join(tmp, "plain%s.ini" % ("-x86" if i386 else ""))
         prof = os.path.join(tmp, "p%d.ini" % seed)
@@ -344,11 +375,14 @@ def main():
             ps = on_i386(rng, ps)
         args = [p[0] for p in ps]
         prefix = ["setarch", "-R", "--"] if pr["pers"] else []
+        binary = S
+        if pr["mdwe"]:  # its rules, as on a kernel without PR_SET_MDWE
+            prefix, binary = ["env", "SCMP_RUN_TEST_NO_MDWE=1"] + prefix, SEAM
         here = os.path.join(tmp, "d%d" % seed)
         # twice plainly: a family's module loaded at the first call answers the second
         run(plain_p, args, prefix, here + "-warm")
-        rc_p, plain, err_p = run(plain_p, args, prefix, here + "-plain")
-        rc, got, err = run(prof, args, prefix, here)
+        rc_p, plain, err_p = run(plain_p, args, prefix, here + "-plain", binary)
+        rc, got, err = run(prof, args, prefix, here, binary)
         what = "seed %d: %s%s%s" % (seed, "; ".join(lines) or "no preset",
                                     ", personality %#x" % pr["pers"] if pr["pers"] else "",
                                     ", x86_64 and i386" if i386 else "")
