@@ -342,6 +342,14 @@ def presets(rng, families):
     return lines, pr
 
 
+def int80_works():
+    """Whether int $0x80 reaches the kernel's i386 entry here (some kernels
+    and hypervisors do not deliver it: the helper's child dies)."""
+    r = subprocess.run([HELPER, "probes", "x86-personality:%d" % 0xffffffff],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=60)
+    return r.stdout.split() == ["ok"]
+
+
 def main():
     if os.getuid() != 0:
         print("1..0 # SKIP needs root (namespaces and the capabilities they need)")
@@ -357,11 +365,14 @@ def main():
     for name, arches in (("plain.ini", ""), ("plain-x86.ini", "architectures = native x86\n")):
         with open(os.path.join(tmp, name), "w") as fh:
             fh.write(head + arches)
+    i386_ok = int80_works()
+    if not i386_ok:
+        print("# int $0x80 does not reach this kernel's i386 entry: x86_64 calls only")
     bad = 0
     for seed in range(FIRST, FIRST + CASES):
         rng = random.Random(seed)
         lines, pr = presets(rng, families)
-        i386 = rng.random() < 0.4 and not pr["mdwe"]
+        i386 = rng.random() < 0.4 and not pr["mdwe"] and i386_ok
         arches = "architectures = native x86\n" if i386 else ""
         plain_p = os.path.join(tmp, "plain%s.ini" % ("-x86" if i386 else ""))
         prof = os.path.join(tmp, "p%d.ini" % seed)
