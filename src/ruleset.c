@@ -82,9 +82,8 @@ int ruleset_reserve(struct ruleset *rs, size_t more)
 	return array_reserve(&rs->rules, rs->n_rules, &rs->cap_rules, sizeof(*rs->rules), more);
 }
 
-/* A rule on syscall with conj (NULL: none), shared or copied. */
-static int add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
-	       const struct conj *conj, const struct src_loc *loc, bool shared)
+int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
+		const struct conj *conj, const struct src_loc *loc)
 {
 	struct rule r = {
 		.syscall = syscall,
@@ -96,19 +95,7 @@ static int add(struct ruleset *rs, const char *syscall, bool optional, const str
 
 	if (conj)
 		r.conj = *conj;
-	return ruleset_add_rule(rs, &r, shared);
-}
-
-int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
-		const struct conj *conj, const struct src_loc *loc)
-{
-	return add(rs, syscall, optional, act, conj, loc, false);
-}
-
-int ruleset_add_shared(struct ruleset *rs, const char *syscall, bool optional,
-		       const struct action *act, const struct conj *conj, const struct src_loc *loc)
-{
-	return add(rs, syscall, optional, act, conj, loc, true);
+	return ruleset_add_rule(rs, &r, false);
 }
 
 const struct src_loc *ruleset_notify_at(const struct ruleset *rs, const struct src_loc *fallback)

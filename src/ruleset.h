@@ -123,16 +123,11 @@ const char *ruleset_intern_file(struct ruleset *rs, const char *file);
 int ruleset_add(struct ruleset *rs, const char *syscall, bool optional, const struct action *act,
 		const struct conj *conj, const struct src_loc *loc);
 
-/* The same for a conj that already lives in rs->arena (cond_parse_in()):
- * the rule points at it, no copy; several rules may share one. */
-int ruleset_add_shared(struct ruleset *rs, const char *syscall, bool optional,
-		       const struct action *act, const struct conj *conj,
-		       const struct src_loc *loc);
-
 /* Add r as written by the caller (syscall, name_key, optional, action,
  * conj, loc; seq is set here). With name_key the rule names the table's
- * own string, else a copy of syscall; conj is copied unless shared, as for
- * ruleset_add_shared(). Returns 0 or -ENOMEM. */
+ * own string, else a copy of syscall; conj is copied unless shared: then
+ * it already lives in rs->arena (cond_parse_in()), the rule points at it,
+ * and several rules may share one. Returns 0 or -ENOMEM. */
 int ruleset_add_rule(struct ruleset *rs, const struct rule *r, bool shared);
 
 /* Room for more rules, allocated at once (ruleset_add_rule() would grow
