@@ -670,18 +670,18 @@ static enum outcome check(const struct options *o, const struct compiled *c, str
 /*
  * Launch time (docs/performance.md, Launch): loading and building a profile
  * touches fresh heap, one page fault per page; by the command's execve()
- * the sample profiles have used 36 KB (minimal.ini) to 115 KB
- * (net-daemon.ini; system-service.ini 108 KB). main() makes every growth
- * of the heap at least this large (M_TOP_PAD; set before options are
- * parsed, since parsing allocates, so in every mode); in run mode the part
- * not used yet of the first one is populated with one madvise() here,
- * which costs a fraction of the faults where they are expensive (virtual
- * machines). A page populated and never used costs about a tenth of a
- * fault, so the size follows the larger profiles. Best effort: without
- * MADV_POPULATE_WRITE (Linux 5.14), or with another allocator, nothing
- * happens.
+ * the sample profiles have used 36 KB (minimal.ini) to 130 KB
+ * (system-service.ini with its [hardening] presets; net-daemon.ini 122 KB).
+ * main() makes every growth of the heap at least this large (M_TOP_PAD;
+ * set before options are parsed, since parsing allocates, so in every
+ * mode); in run mode the part not used yet of the first one is populated
+ * with one madvise() here, which costs a fraction of the faults where they
+ * are expensive (virtual machines). A page populated and never used costs
+ * about a tenth of a fault, so the size follows the larger profiles, with
+ * a few pages to spare. Best effort: without MADV_POPULATE_WRITE (Linux
+ * 5.14), or with another allocator, nothing happens.
  */
-#define HEAP_PREFAULT (112 * 1024)
+#define HEAP_PREFAULT (136 * 1024)
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
