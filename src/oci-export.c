@@ -24,6 +24,7 @@
 #define EXPORT_CTX_MAX	   64	      /* tests along one path of the region tree */
 #define EXPORT_LEAVES_MAX  4096	      /* regions of one syscall */
 #define EXPORT_CUBES_MAX   4096	      /* alternatives of one region */
+#define EXPORT_SCRATCH_MAX 8192	      /* entries of one syscall, covered ones included */
 #define EXPORT_ENTRIES_MAX 65536      /* entries of the whole file */
 #define EXPORT_VISITS_MAX  (1u << 20) /* region tree nodes looked at per syscall */
 
@@ -470,6 +471,9 @@ static int leaf(struct exporter *x, uint32_t ret)
 		if (total > EXPORT_CUBES_MAX)
 			r = -E2BIG;
 	}
+	/* scratch_tidy() compares each entry with the others of its action */
+	if (r >= 0 && x->n_scratch + total > EXPORT_SCRATCH_MAX)
+		r = -E2BIG;
 	/* every combination of one cube per argument is an entry */
 	for (size_t k = 0; r >= 0 && k < total; k++) {
 		struct oci_entry e = { .ret = ret };
@@ -906,21 +910,28 @@ static bool entry_covers(const struct oci_entry *a, const struct oci_entry *b)
 }
 
 /* Sort x->scratch and drop the entries another one of the same action
- * covers: under libseccomp they OR together, so those add nothing. */
+ * covers: under libseccomp they OR together, so those add nothing. The
+ * sort puts each action's entries together, and only those are compared:
+ * quadratic in the entries of one action, which leaf() bounds. */
 static void scratch_tidy(struct exporter *x)
 {
+	const struct oci_entry *e = x->scratch;
 	size_t n = 0;
 
 	if (x->n_scratch > 1)
 		qsort(x->scratch, x->n_scratch, sizeof(*x->scratch), cmp_ent);
-	for (size_t i = 0; i < x->n_scratch; i++) {
-		bool dup = false;
+	for (size_t lo = 0, hi = 0; lo < x->n_scratch; lo = hi) {
+		while (hi < x->n_scratch && e[hi].ret == e[lo].ret)
+			hi++;
+		for (size_t i = lo; i < hi; i++) {
+			bool dup = false;
 
-		for (size_t j = 0; j < x->n_scratch && !dup; j++)
-			dup = j != i && entry_covers(&x->scratch[j], &x->scratch[i]) &&
-			      (j < i || !entry_covers(&x->scratch[i], &x->scratch[j]));
-		if (!dup)
-			x->scratch[n++] = x->scratch[i];
+			for (size_t j = lo; j < hi && !dup; j++)
+				dup = j != i && entry_covers(&e[j], &e[i]) &&
+				      (j < i || !entry_covers(&e[i], &e[j]));
+			if (!dup)
+				x->scratch[n++] = x->scratch[i];
+		}
 	}
 	x->n_scratch = n;
 }
