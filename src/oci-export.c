@@ -24,7 +24,6 @@
 #define EXPORT_CTX_MAX	   64	      /* tests along one path of the region tree */
 #define EXPORT_LEAVES_MAX  4096	      /* regions of one syscall */
 #define EXPORT_CUBES_MAX   4096	      /* alternatives of one region */
-#define EXPORT_SCRATCH_MAX 8192	      /* entries of one syscall, covered ones included */
 #define EXPORT_ENTRIES_MAX 65536      /* entries of the whole file */
 #define EXPORT_VISITS_MAX  (1u << 20) /* region tree nodes looked at per syscall */
 
@@ -48,6 +47,10 @@ struct exporter {
 	struct diag *d;
 	struct oci_entry *entries;
 	size_t n_entries, cap_entries;
+	/* entries by what they decide (add_names_entry()): i + 1 per entry i,
+	 * open addressing, at most half full */
+	size_t *index;
+	size_t cap_index;
 	/* the syscall being split */
 	const struct abi_policy *abi;
 	const struct rsys *sys;
@@ -471,9 +474,6 @@ static int leaf(struct exporter *x, uint32_t ret)
 		if (total > EXPORT_CUBES_MAX)
 			r = -E2BIG;
 	}
-	/* scratch_tidy() compares each entry with the others of its action */
-	if (r >= 0 && x->n_scratch + total > EXPORT_SCRATCH_MAX)
-		r = -E2BIG;
 	/* every combination of one cube per argument is an entry */
 	for (size_t k = 0; r >= 0 && k < total; k++) {
 		struct oci_entry e = { .ret = ret };
@@ -858,16 +858,66 @@ static void abi_only_error(struct exporter *x, const struct xname *xn, const str
 	note_rules(x, xn->sys, xn->name);
 }
 
-/* Add name to the output entry that decides like e, made if there is none. */
+/* A hash of what cmp_ent() compares. */
+static size_t entry_hash(const struct oci_entry *e)
+{
+	uint64_t h = e->ret * 0x9e3779b97f4a7c15ull;
+
+	for (int i = 0; i < SYSCALL_ARGS_MAX; i++) {
+		h = (h ^ e->arg[i].mask) * 0x100000001b3ull;
+		h = (h ^ e->arg[i].value) * 0x100000001b3ull;
+		h = (h ^ (uint64_t)e->arg[i].op) * 0x100000001b3ull;
+	}
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of x->index that holds the entry deciding like e, or the empty
+ * one where it would go. */
+static size_t *index_slot(const struct exporter *x, const struct oci_entry *e)
+{
+	size_t m = x->cap_index - 1;
+
+	for (size_t h = entry_hash(e) & m;; h = (h + 1) & m)
+		if (!x->index[h] || !cmp_ent(&x->entries[x->index[h] - 1], e))
+			return &x->index[h];
+}
+
+/* x->index with room for one entry more. 0, or -ENOMEM. */
+static int index_reserve(struct exporter *x)
+{
+	size_t cap = x->cap_index ? x->cap_index : 64;
+	size_t *old = x->index;
+
+	if (2 * (x->n_entries + 1) <= x->cap_index)
+		return 0;
+	while (2 * (x->n_entries + 1) > cap)
+		cap *= 2;
+	x->index = calloc(cap, sizeof(*x->index));
+	if (!x->index) {
+		x->index = old;
+		return -ENOMEM;
+	}
+	x->cap_index = cap;
+	for (size_t i = 0; i < x->n_entries; i++)
+		*index_slot(x, &x->entries[i]) = i + 1;
+	free(old);
+	return 0;
+}
+
+/* Add name to the output entry that decides like e, made if there is
+ * none. The index finds it: a file has up to EXPORT_ENTRIES_MAX. */
 static int add_names_entry(struct exporter *x, const struct oci_entry *e, const char *name)
 {
-	struct oci_entry *have = NULL;
+	struct oci_entry *have;
 	const char **slot;
+	size_t *at;
 
-	for (size_t i = 0; i < x->n_entries && !have; i++)
-		if (!cmp_ent(&x->entries[i], e))
-			have = &x->entries[i];
-	if (!have) {
+	if (index_reserve(x) < 0)
+		return -ENOMEM;
+	at = index_slot(x, e);
+	if (*at) {
+		have = &x->entries[*at - 1];
+	} else {
 		if (x->n_entries >= EXPORT_ENTRIES_MAX)
 			return -E2BIG;
 		have = array_grow(&x->entries, &x->n_entries, &x->cap_entries, sizeof(*have));
@@ -875,6 +925,7 @@ static int add_names_entry(struct exporter *x, const struct oci_entry *e, const 
 			return -ENOMEM;
 		*have = (struct oci_entry){ .ret = e->ret };
 		memcpy(have->arg, e->arg, sizeof(have->arg));
+		*at = x->n_entries;
 	}
 	for (size_t k = 0; k < have->n_names; k++)
 		if (!strcmp(have->names[k], name))
@@ -910,28 +961,21 @@ static bool entry_covers(const struct oci_entry *a, const struct oci_entry *b)
 }
 
 /* Sort x->scratch and drop the entries another one of the same action
- * covers: under libseccomp they OR together, so those add nothing. The
- * sort puts each action's entries together, and only those are compared:
- * quadratic in the entries of one action, which leaf() bounds. */
+ * covers: under libseccomp they OR together, so those add nothing. */
 static void scratch_tidy(struct exporter *x)
 {
-	const struct oci_entry *e = x->scratch;
 	size_t n = 0;
 
 	if (x->n_scratch > 1)
 		qsort(x->scratch, x->n_scratch, sizeof(*x->scratch), cmp_ent);
-	for (size_t lo = 0, hi = 0; lo < x->n_scratch; lo = hi) {
-		while (hi < x->n_scratch && e[hi].ret == e[lo].ret)
-			hi++;
-		for (size_t i = lo; i < hi; i++) {
-			bool dup = false;
+	for (size_t i = 0; i < x->n_scratch; i++) {
+		bool dup = false;
 
-			for (size_t j = lo; j < hi && !dup; j++)
-				dup = j != i && entry_covers(&e[j], &e[i]) &&
-				      (j < i || !entry_covers(&e[i], &e[j]));
-			if (!dup)
-				x->scratch[n++] = x->scratch[i];
-		}
+		for (size_t j = 0; j < x->n_scratch && !dup; j++)
+			dup = j != i && entry_covers(&x->scratch[j], &x->scratch[i]) &&
+			      (j < i || !entry_covers(&x->scratch[i], &x->scratch[j]));
+		if (!dup)
+			x->scratch[n++] = x->scratch[i];
 	}
 	x->n_scratch = n;
 }
@@ -1741,6 +1785,7 @@ static int export_run(const struct policy *p, const struct ruleset *rs, const st
 	for (size_t i = 0; i < x.n_entries; i++)
 		free(x.entries[i].names);
 	free(x.entries);
+	free(x.index);
 	free(x.scratch);
 	free(x.reported);
 	if (ret_insns)
