@@ -16,6 +16,7 @@ Usage: net-random.py SCMP-RUN [CASES [FIRST-SEED]]   (as root; TAP output)
 import ctypes
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -27,7 +28,6 @@ import tap  # noqa: E402
 S = os.path.abspath(sys.argv[1])
 CASES = int(sys.argv[2]) if len(sys.argv) > 2 else 40
 FIRST = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-IPPROTO_MPTCP, AF_SMC = 262, 43
 
 # The sandboxed side: each probe in order, one line each ("ok" or the
 # errno name); sockets closed before the next.
@@ -161,6 +161,7 @@ def main():
     plain_p = os.path.join(tmp, "plain.ini")
     with open(plain_p, "w") as fh:
         fh.write(head)
+    bad = 0
     for seed in range(FIRST, FIRST + CASES):
         rng = random.Random(seed)
         base = rng.choice([rng.randint(20000, 60000), 60, 1000, 65490])
@@ -185,6 +186,7 @@ def main():
                                   "connect-tcp = %s" % connect[0] if connect else "")
         if rc_p != 0 or rc != 0 or len(plain) != len(ps) or len(got) != len(ps):
             tap.ok(False, "%s: runs (status %d, %d): %s %s" % (what, rc_p, rc, err_p, err))
+            bad += 1
             continue
         diffs = []
         for p, pl, g in zip(ps, plain, got):
@@ -196,9 +198,13 @@ def main():
             if g != want:
                 diffs.append("%s: %s, want %s (plain: %s)" % (p, g, want, pl))
         if not tap.ok(not diffs, "%s: %d probes as the manual says" % (what, len(ps))):
-            print("#   profile: " + prof)
+            bad += 1
             for d in diffs:
                 print("#   " + d)
+    if bad == 0:
+        shutil.rmtree(tmp)
+    else:
+        print("# profiles kept in " + tmp)
     tap.done()
 
 
